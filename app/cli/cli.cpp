@@ -1,0 +1,106 @@
+#include "cli.h"
+
+#include "commands.h"
+#include "json_io.h"
+#include "preset_format.h"
+#include "preset_overrides.h"
+#include "run_database.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace ty::cli {
+
+namespace {
+
+const char *const kUsage =
+    "usage: trainyard-cli COMMAND [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  blocks [--json]                          list every block with its ports and parameters\n"
+    "  validate PRESET [--set K=V]... [--json]  check a preset: issues, shapes, parameter counts\n"
+    "  run PRESET [--set K=V]... [--db PATH] [--name NAME] [--device auto|cpu|cuda] [--json]\n"
+    "                                           train a preset and record the run\n"
+    "  runs list [--db PATH] [--json]           the recorded runs, newest first\n"
+    "  runs show ID [--db PATH] [--json]        one run: status, preset, summary, checkpoints\n"
+    "  runs metrics ID [--metric NAME] [--db PATH] [--csv|--json]\n"
+    "                                           every metric row of a run\n"
+    "\n"
+    "--set addresses NODE_ID.PARAM or training.KEY, e.g. --set opt.lr=3e-4 --set training.epochs=20.\n"
+    "Exit codes: 0 success, 1 the run failed or diverged, 2 bad input or usage, 130 stopped.\n";
+
+} // namespace
+
+std::atomic<bool> &stopFlag()
+{
+    static std::atomic<bool> flag{false};
+    return flag;
+}
+
+int runCli(const QStringList &arguments, Io &io)
+{
+    if (arguments.isEmpty() || arguments.first() == QStringLiteral("--help") || arguments.first() == QStringLiteral("help")
+        || arguments.first() == QStringLiteral("-h")) {
+        (arguments.isEmpty() ? io.err : io.out) << kUsage;
+        io.out.flush();
+        io.err.flush();
+        return arguments.isEmpty() ? BadInput : Success;
+    }
+    const QString command = arguments.first();
+    const QStringList rest = arguments.mid(1);
+    int code = BadInput;
+    if (command == QStringLiteral("blocks"))
+        code = blocksCommand(rest, io);
+    else if (command == QStringLiteral("validate"))
+        code = validateCommand(rest, io);
+    else if (command == QStringLiteral("run"))
+        code = runCommand(rest, io);
+    else if (command == QStringLiteral("runs"))
+        code = runsCommand(rest, io);
+    else
+        io.err << "trainyard-cli: unknown command \"" << command << "\"\n\n" << kUsage;
+    io.out.flush();
+    io.err.flush();
+    return code;
+}
+
+bool loadPresetWithOverrides(const QString &path, const QStringList &sets, Preset *preset, Io &io)
+{
+    Result<Preset> loaded = loadPreset(path);
+    if (!loaded) {
+        printError(io, loaded.error());
+        return false;
+    }
+    *preset = loaded.value();
+    const Status applied = applyOverrides(preset, sets);
+    if (!applied) {
+        Error e = applied.error();
+        e.file = path;
+        printError(io, e);
+        return false;
+    }
+    return true;
+}
+
+QString databasePath(const Args &args)
+{
+    const QString db = args.option(QStringLiteral("db"));
+    return db.isEmpty() ? RunDatabase::defaultPath() : db;
+}
+
+void printError(Io &io, const Error &error)
+{
+    io.err << "error: " << error.toString() << "\n";
+    io.err.flush();
+}
+
+void printJson(Io &io, const QJsonValue &value)
+{
+    if (value.isArray())
+        io.out << QJsonDocument(value.toArray()).toJson(QJsonDocument::Indented);
+    else
+        io.out << QJsonDocument(value.toObject()).toJson(QJsonDocument::Indented);
+    io.out.flush();
+}
+
+} // namespace ty::cli

@@ -1,0 +1,23 @@
+#pragma once
+// A small argument parser for the sub-commands: positionals, repeated --set, flags and valued options.
+
+#include <QMap>
+#include <QStringList>
+
+namespace ty::cli {
+
+struct Args {
+    QStringList positionals;
+    QStringList sets;                 // every --set KEY=VALUE, in order
+    QMap<QString, QString> options;   // --db PATH, --name NAME, --device D, --metric NAME
+    QStringList flags;                // --json, --csv, --events
+    QString error;                    // usage problem, if any
+
+    bool flag(const QString &name) const { return flags.contains(name); }
+    QString option(const QString &name) const { return options.value(name); }
+};
+
+// `valued`: option names that take a value (without dashes); `flagNames`: options without one.
+Args parseArgs(const QStringList &arguments, const QStringList &valued, const QStringList &flagNames);
+
+} // namespace ty::cli

@@ -1,0 +1,144 @@
+// trainyard-cli run PRESET [--set K=V]... [--db PATH] [--name NAME] [--device auto|cpu|cuda] [--json] [--quiet]
+
+#include "commands.h"
+#include "preset_format.h"
+#include "preset_overrides.h"
+#include "run_database.h"
+#include "run_recorder.h"
+#include "shape_inference.h"
+#include "training_settings.h"
+#include "version.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QSysInfo>
+
+namespace ty::cli {
+
+namespace {
+
+RunStatus statusOf(TrainOutcome outcome)
+{
+    switch (outcome) {
+    case TrainOutcome::Finished: return RunStatus::Finished;
+    case TrainOutcome::Failed: return RunStatus::Failed;
+    case TrainOutcome::Diverged: return RunStatus::Diverged;
+    case TrainOutcome::Stopped: return RunStatus::Stopped;
+    }
+    return RunStatus::Failed;
+}
+
+int exitCodeOf(TrainOutcome outcome)
+{
+    switch (outcome) {
+    case TrainOutcome::Finished: return Success;
+    case TrainOutcome::Stopped: return Stopped;
+    default: return RunFailed;
+    }
+}
+
+NewRun describeRun(const Preset &preset, const QString &path, const QString &name, const QStringList &arguments)
+{
+    const TrainingSettings settings = TrainingSettings::fromJson(preset.training);
+    NewRun run;
+    run.name = !name.isEmpty() ? name : !preset.name.isEmpty() ? preset.name : QFileInfo(path).completeBaseName();
+    run.preset = presetToJson(preset);
+    run.presetHash = presetHash(preset);
+    run.params = flattenParams(preset);
+    run.appVersion = appVersion();
+    run.torchVersion = torchVersion();
+    run.qtVersion = qtVersion();
+    run.device = settings.device == QStringLiteral("cpu") || !cudaAvailable() ? QStringLiteral("cpu") : QStringLiteral("cuda");
+    run.seed = settings.seed;
+    run.provenance = QJsonObject{{QStringLiteral("preset_file"), QFileInfo(path).absoluteFilePath()},
+                                 {QStringLiteral("command"), QJsonArray::fromStringList(QStringList{QStringLiteral("trainyard-cli"), QStringLiteral("run")} + arguments)},
+                                 {QStringLiteral("host"), QSysInfo::machineHostName()},
+                                 {QStringLiteral("os"), QSysInfo::prettyProductName()},
+                                 {QStringLiteral("deterministic"), settings.deterministic}};
+    return run;
+}
+
+} // namespace
+
+int runCommand(const QStringList &arguments, Io &io)
+{
+    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device")},
+                                {QStringLiteral("json"), QStringLiteral("quiet")});
+    if (!args.error.isEmpty() || args.positionals.size() != 1) {
+        io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
+               << "usage: trainyard-cli run PRESET [--set KEY=VALUE]... [--db PATH] [--name NAME] "
+                  "[--device auto|cpu|cuda] [--json] [--quiet]\n";
+        return BadInput;
+    }
+    const QString path = args.positionals.first();
+    QStringList sets = args.sets;
+    if (args.options.contains(QStringLiteral("device")))
+        sets << QStringLiteral("training.device=") + args.option(QStringLiteral("device"));
+    Preset preset;
+    if (!loadPresetWithOverrides(path, sets, &preset, io))
+        return BadInput;
+    const ShapeReport report = inspectPreset(preset);
+    for (const Issue &issue : report.issues)
+        io.err << path << ": " << issue.toString() << "\n";
+    if (!report.ok()) {
+        io.err << "nothing was run or recorded: fix the errors above (see `trainyard-cli validate " << path << "`)\n";
+        return BadInput;
+    }
+
+    const QString dbPath = databasePath(args);
+    Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(dbPath);
+    if (!db) {
+        printError(io, db.error());
+        return BadInput;
+    }
+    Result<qint64> created = db.value()->createRun(describeRun(preset, path, args.option(QStringLiteral("name")), arguments));
+    if (!created) {
+        printError(io, created.error());
+        return BadInput;
+    }
+    const qint64 runId = created.value();
+    const QString folder = db.value()->runFolder(runId);
+
+    RunWriter writer(dbPath, runId);
+    const Status started = writer.start();
+    if (!started) {
+        printError(io, started.error());
+        return RunFailed;
+    }
+    const bool json = args.flag(QStringLiteral("json"));
+    if (!json)
+        io.err << "run " << runId << " recorded in " << dbPath << "\n";
+    stopFlag().store(false);
+    RunRecorder recorder(writer, io, args.flag(QStringLiteral("quiet")));
+    const TrainResult result = Trainer::train(preset, TrainOptions{folder, QString()}, recorder);
+    const Status finished = writer.finish(statusOf(result.outcome), result.message, result.errorNode);
+    if (!finished)
+        printError(io, finished.error());
+
+    const QString status = runStatusName(statusOf(result.outcome));
+    if (json) {
+        QJsonObject summary;
+        for (auto it = result.lastMetrics.constBegin(); it != result.lastMetrics.constEnd(); ++it)
+            summary.insert(it.key(), it.value());
+        printJson(io, QJsonObject{{QStringLiteral("id"), runId}, {QStringLiteral("status"), status},
+                                  {QStringLiteral("message"), result.message}, {QStringLiteral("steps"), result.steps},
+                                  {QStringLiteral("epochs"), result.epochs}, {QStringLiteral("summary"), summary},
+                                  {QStringLiteral("db"), dbPath}, {QStringLiteral("folder"), folder},
+                                  {QStringLiteral("checkpoint"), result.finalCheckpoint}});
+    } else {
+        io.out << "run " << runId << " " << status << " after " << result.epochs << " epochs, " << result.steps << " steps";
+        if (!result.message.isEmpty())
+            io.out << ": " << result.message;
+        io.out << "\n";
+        for (auto it = result.lastMetrics.constBegin(); it != result.lastMetrics.constEnd(); ++it)
+            if (!it.key().startsWith(QStringLiteral("train/")))
+                io.out << "  " << it.key() << " " << QString::number(it.value(), 'f', 4) << "\n";
+        if (!result.finalCheckpoint.isEmpty())
+            io.out << "  checkpoint " << result.finalCheckpoint << "\n";
+    }
+    if (!finished && result.outcome == TrainOutcome::Finished)
+        return RunFailed;
+    return exitCodeOf(result.outcome);
+}
+
+} // namespace ty::cli

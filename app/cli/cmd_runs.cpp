@@ -1,0 +1,184 @@
+// trainyard-cli runs list|show ID|metrics ID [--metric NAME] [--db PATH] [--json] [--csv]
+
+#include "commands.h"
+#include "run_database.h"
+#include "terminal_progress.h"
+
+#include <QJsonArray>
+#include <cmath>
+
+namespace ty::cli {
+
+namespace {
+
+QJsonValue timeJson(const QDateTime &t)
+{
+    return t.isValid() ? QJsonValue(t.toString(Qt::ISODateWithMs)) : QJsonValue();
+}
+
+QString durationText(const RunInfo &run)
+{
+    if (!run.startedAt.isValid())
+        return QStringLiteral("-");
+    const QDateTime end = run.endedAt.isValid() ? run.endedAt : (run.heartbeatAt.isValid() ? run.heartbeatAt : run.startedAt);
+    return formatDuration(run.startedAt.msecsTo(end) / 1000.0);
+}
+
+// The figure that best sums a run up: the test accuracy, else the last validation loss.
+QString keyMetric(const QMap<QString, double> &summary)
+{
+    for (const char *name : {"test/accuracy", "val/accuracy", "test/loss", "val/loss", "train/loss"})
+        if (summary.contains(QString::fromLatin1(name)))
+            return QStringLiteral("%1 %2").arg(QString::fromLatin1(name)).arg(summary.value(QString::fromLatin1(name)), 0, 'f', 4);
+    return QString();
+}
+
+QJsonObject runJson(const RunInfo &run, const QMap<QString, double> &summary)
+{
+    QJsonObject summaryJson;
+    for (auto it = summary.constBegin(); it != summary.constEnd(); ++it)
+        summaryJson.insert(it.key(), std::isfinite(it.value()) ? QJsonValue(it.value()) : QJsonValue());
+    return QJsonObject{{QStringLiteral("id"), run.id}, {QStringLiteral("name"), run.name},
+                       {QStringLiteral("status"), runStatusName(run.status)},
+                       {QStringLiteral("status_message"), run.statusMessage}, {QStringLiteral("error_node"), run.errorNode},
+                       {QStringLiteral("preset"), run.preset}, {QStringLiteral("preset_hash"), run.presetHash},
+                       {QStringLiteral("created_at"), timeJson(run.createdAt)}, {QStringLiteral("started_at"), timeJson(run.startedAt)},
+                       {QStringLiteral("ended_at"), timeJson(run.endedAt)}, {QStringLiteral("heartbeat_at"), timeJson(run.heartbeatAt)},
+                       {QStringLiteral("app_version"), run.appVersion}, {QStringLiteral("torch_version"), run.torchVersion},
+                       {QStringLiteral("qt_version"), run.qtVersion}, {QStringLiteral("device"), run.device},
+                       {QStringLiteral("host"), run.host}, {QStringLiteral("pid"), run.pid}, {QStringLiteral("seed"), run.seed},
+                       {QStringLiteral("provenance"), run.provenance}, {QStringLiteral("folder"), run.folder},
+                       {QStringLiteral("notes"), run.notes}, {QStringLiteral("tags"), QJsonArray::fromStringList(run.tags)},
+                       {QStringLiteral("summary"), summaryJson}};
+}
+
+int listRuns(RunDatabase &db, const Args &args, Io &io)
+{
+    Result<QList<RunInfo>> runs = db.listRuns();
+    if (!runs) {
+        printError(io, runs.error());
+        return BadInput;
+    }
+    const bool json = args.flag(QStringLiteral("json"));
+    QJsonArray array;
+    if (!json)
+        io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("id").rightJustified(5), QStringLiteral("status").leftJustified(11),
+                                                                  QStringLiteral("created (UTC)").leftJustified(19), QStringLiteral("time").rightJustified(8),
+                                                                  QStringLiteral("name").leftJustified(24), QStringLiteral("result"));
+    for (const RunInfo &run : runs.value()) {
+        const QMap<QString, double> summary = db.lastMetricValues(run.id).value();
+        if (json) {
+            QJsonObject o = runJson(run, summary);
+            o.remove(QStringLiteral("preset"));
+            array.append(o);
+            continue;
+        }
+        io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+                      .arg(QString::number(run.id).rightJustified(5), runStatusName(run.status).leftJustified(11),
+                           run.createdAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), durationText(run).rightJustified(8),
+                           run.name.leftJustified(24), keyMetric(summary));
+    }
+    if (json)
+        printJson(io, array);
+    return Success;
+}
+
+int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
+{
+    Result<RunInfo> run = db.run(id);
+    if (!run) {
+        printError(io, run.error());
+        return BadInput;
+    }
+    const QMap<QString, double> summary = db.lastMetricValues(id).value();
+    if (args.flag(QStringLiteral("json"))) {
+        QJsonObject o = runJson(run.value(), summary);
+        QJsonArray checkpoints, events;
+        for (const CheckpointRecord &c : db.checkpoints(id).value())
+            checkpoints.append(QJsonObject{{QStringLiteral("step"), c.step}, {QStringLiteral("epoch"), c.epoch}, {QStringLiteral("path"), c.path}});
+        for (const RunEvent &e : db.events(id).value())
+            events.append(QJsonObject{{QStringLiteral("step"), e.step}, {QStringLiteral("time"), e.time},
+                                      {QStringLiteral("kind"), e.kind}, {QStringLiteral("message"), e.message}});
+        o.insert(QStringLiteral("checkpoints"), checkpoints);
+        o.insert(QStringLiteral("events"), events);
+        printJson(io, o);
+        return Success;
+    }
+    const RunInfo &r = run.value();
+    io.out << "run " << r.id << ": " << r.name << "\n"
+           << "  status     " << runStatusName(r.status) << (r.statusMessage.isEmpty() ? QString() : QStringLiteral(" (") + r.statusMessage + QLatin1Char(')')) << "\n"
+           << "  created    " << r.createdAt.toString(Qt::ISODate) << "   duration " << durationText(r) << "\n"
+           << "  device     " << r.device << " on " << r.host << ", seed " << r.seed << "\n"
+           << "  versions   Trainyard " << r.appVersion << ", LibTorch " << r.torchVersion << ", Qt " << r.qtVersion << "\n"
+           << "  preset     " << r.preset.value(QStringLiteral("name")).toString() << " (sha256 " << r.presetHash.left(12) << ")\n"
+           << "  folder     " << r.folder << "\n";
+    if (!r.errorNode.isEmpty())
+        io.out << "  error at   node " << r.errorNode << "\n";
+    io.out << "  last values:\n";
+    for (auto it = summary.constBegin(); it != summary.constEnd(); ++it)
+        io.out << "    " << it.key().leftJustified(24) << " " << QString::number(it.value(), 'g', 6) << "\n";
+    const QList<CheckpointRecord> checkpoints = db.checkpoints(id).value();
+    if (!checkpoints.isEmpty())
+        io.out << "  last checkpoint (step " << checkpoints.last().step << "): " << checkpoints.last().path << "\n";
+    return Success;
+}
+
+int showMetrics(RunDatabase &db, qint64 id, const Args &args, Io &io)
+{
+    if (Result<RunInfo> run = db.run(id); !run) {
+        printError(io, run.error());
+        return BadInput;
+    }
+    Result<QList<MetricPoint>> metrics = db.metrics(id, args.option(QStringLiteral("metric")));
+    if (!metrics) {
+        printError(io, metrics.error());
+        return BadInput;
+    }
+    if (args.flag(QStringLiteral("json"))) {
+        QJsonArray array;
+        for (const MetricPoint &m : metrics.value())
+            array.append(QJsonObject{{QStringLiteral("name"), m.name}, {QStringLiteral("step"), m.step}, {QStringLiteral("epoch"), m.epoch},
+                                     {QStringLiteral("time"), m.time}, {QStringLiteral("value"), std::isfinite(m.value) ? QJsonValue(m.value) : QJsonValue()}});
+        printJson(io, array);
+        return Success;
+    }
+    const bool csv = args.flag(QStringLiteral("csv"));
+    const QString sep = csv ? QStringLiteral(",") : QStringLiteral("\t");
+    io.out << "name" << sep << "step" << sep << "epoch" << sep << "time" << sep << "value\n";
+    for (const MetricPoint &m : metrics.value())
+        io.out << m.name << sep << m.step << sep << m.epoch << sep << QString::number(m.time, 'f', 3) << sep
+               << QString::number(m.value, 'g', 9) << "\n";
+    return Success;
+}
+
+} // namespace
+
+int runsCommand(const QStringList &arguments, Io &io)
+{
+    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("metric")},
+                                {QStringLiteral("json"), QStringLiteral("csv")});
+    const QString sub = args.positionals.value(0);
+    const bool needsId = sub == QStringLiteral("show") || sub == QStringLiteral("metrics");
+    bool idOk = false;
+    const qint64 id = args.positionals.value(1).toLongLong(&idOk);
+    if (!args.error.isEmpty() || (sub != QStringLiteral("list") && !needsId) || (needsId && (!idOk || args.positionals.size() != 2))
+        || (sub == QStringLiteral("list") && args.positionals.size() != 1)) {
+        io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
+               << "usage: trainyard-cli runs list [--db PATH] [--json]\n"
+                  "       trainyard-cli runs show ID [--db PATH] [--json]\n"
+                  "       trainyard-cli runs metrics ID [--metric NAME] [--db PATH] [--csv|--json]\n";
+        return BadInput;
+    }
+    Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath(args));
+    if (!db) {
+        printError(io, db.error());
+        return BadInput;
+    }
+    if (sub == QStringLiteral("list"))
+        return listRuns(*db.value(), args, io);
+    if (sub == QStringLiteral("show"))
+        return showRun(*db.value(), id, args, io);
+    return showMetrics(*db.value(), id, args, io);
+}
+
+} // namespace ty::cli

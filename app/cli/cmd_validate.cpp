@@ -1,0 +1,70 @@
+// trainyard-cli validate PRESET [--set K=V]... [--json]
+
+#include "block_registry.h"
+#include "commands.h"
+#include "shape_inference.h"
+
+#include <QJsonArray>
+#include <QLocale>
+
+namespace ty::cli {
+
+int validateCommand(const QStringList &arguments, Io &io)
+{
+    const Args args = parseArgs(arguments, {}, {QStringLiteral("json")});
+    if (!args.error.isEmpty() || args.positionals.size() != 1) {
+        io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
+               << "usage: trainyard-cli validate PRESET [--set KEY=VALUE]... [--json]\n";
+        return BadInput;
+    }
+    const QString path = args.positionals.first();
+    Preset preset;
+    if (!loadPresetWithOverrides(path, args.sets, &preset, io))
+        return BadInput;
+    const ShapeReport report = inspectPreset(preset);
+
+    if (args.flag(QStringLiteral("json"))) {
+        QJsonArray issues, nodes;
+        for (const Issue &issue : report.issues)
+            issues.append(issue.toJson());
+        for (const Node &node : preset.graph.nodes) {
+            const NodeShape shape = report.nodes.value(node.id);
+            QJsonArray dims;
+            for (qint64 d : shape.outputShape)
+                dims.append(d);
+            nodes.append(QJsonObject{{QStringLiteral("id"), node.id}, {QStringLiteral("block"), node.block},
+                                     {QStringLiteral("output_shape"), shape.known ? QJsonValue(dims) : QJsonValue()},
+                                     {QStringLiteral("params"), shape.paramCount}});
+        }
+        printJson(io, QJsonObject{{QStringLiteral("file"), path}, {QStringLiteral("ok"), report.ok()},
+                                  {QStringLiteral("issues"), issues}, {QStringLiteral("nodes"), nodes},
+                                  {QStringLiteral("total_params"), report.totalParams}});
+        return report.ok() ? Success : BadInput;
+    }
+
+    io.out << path << (preset.name.isEmpty() ? QString() : QStringLiteral(": ") + preset.name) << "\n";
+    int idWidth = 4, blockWidth = 5;
+    for (const Node &node : preset.graph.nodes) {
+        idWidth = std::max(idWidth, int(node.id.size()));
+        blockWidth = std::max(blockWidth, int(node.block.size()));
+    }
+    io.out << "  " << QStringLiteral("node").leftJustified(idWidth) << "  " << QStringLiteral("block").leftJustified(blockWidth)
+           << "  " << QStringLiteral("output").leftJustified(16) << "  params\n";
+    QLocale locale(QLocale::English);
+    for (const Node &node : preset.graph.nodes) {
+        const NodeShape shape = report.nodes.value(node.id);
+        const BlockDescriptor *block = BlockRegistry::builtin().find(node.block);
+        const bool hasTensorOutput = block && !block->outputs.isEmpty() && block->outputs.first().kind == PortKind::Tensor;
+        const QString output = shape.known ? shapeToText(shape.outputShape) : (hasTensorOutput ? QStringLiteral("?") : QStringLiteral("-"));
+        io.out << "  " << node.id.leftJustified(idWidth) << "  " << node.block.leftJustified(blockWidth) << "  "
+               << output.leftJustified(16) << "  " << locale.toString(shape.paramCount) << "\n";
+    }
+    io.out << "  total trainable parameters: " << locale.toString(report.totalParams) << "\n";
+    if (report.issues.isEmpty())
+        io.out << "no issues\n";
+    for (const Issue &issue : report.issues)
+        (issue.severity == Severity::Error ? io.err : io.out) << path << ": " << issue.toString() << "\n";
+    return report.ok() ? Success : BadInput;
+}
+
+} // namespace ty::cli

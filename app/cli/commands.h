@@ -1,0 +1,25 @@
+#pragma once
+// The sub-commands of trainyard-cli and the helpers they share.
+
+#include "cli.h"
+#include "cli_args.h"
+#include "error.h"
+#include "preset.h"
+
+namespace ty::cli {
+
+int blocksCommand(const QStringList &arguments, Io &io);
+int validateCommand(const QStringList &arguments, Io &io);
+int runCommand(const QStringList &arguments, Io &io);
+int runsCommand(const QStringList &arguments, Io &io);
+
+// Loads a preset file and applies --set overrides; prints the error and returns false on failure.
+bool loadPresetWithOverrides(const QString &path, const QStringList &sets, Preset *preset, Io &io);
+
+// The database path from --db, else the default location.
+QString databasePath(const Args &args);
+
+void printError(Io &io, const Error &error);
+void printJson(Io &io, const QJsonValue &value);
+
+} // namespace ty::cli

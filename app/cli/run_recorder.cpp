@@ -1,0 +1,78 @@
+#include "run_recorder.h"
+
+namespace ty::cli {
+
+RunRecorder::RunRecorder(RunWriter &writer, Io &io, bool quiet) : m_writer(writer), m_io(io), m_quiet(quiet)
+{
+    if (io.terminal && !quiet)
+        m_progress = std::make_unique<TerminalProgress>(io.err);
+}
+
+void RunRecorder::onStarted(const TrainStart &start)
+{
+    m_start = start;
+    m_writer.appendEvent(RunEvent{0, 0, QStringLiteral("started"),
+                                  QStringLiteral("device %1, %2 training / %3 validation / %4 test samples, %5 steps")
+                                      .arg(start.device).arg(start.trainSamples).arg(start.valSamples)
+                                      .arg(start.testSamples).arg(start.totalSteps)});
+    if (!m_quiet)
+        m_io.err << "training on " << start.device << ": " << start.trainSamples << " training, " << start.valSamples
+                 << " validation, " << start.testSamples << " test samples; " << start.parameters << " parameters; "
+                 << start.epochs << " epochs of " << start.stepsPerEpoch << " steps (data read in "
+                 << QString::number(start.loadSeconds, 'f', 2) << " s)\n";
+    m_io.err.flush();
+}
+
+void RunRecorder::onMetrics(const QList<MetricSample> &samples)
+{
+    QList<MetricPoint> points;
+    points.reserve(samples.size());
+    for (const MetricSample &s : samples)
+        points.append(MetricPoint{s.name, s.step, s.epoch, s.time, s.value});
+    if (!samples.isEmpty())
+        m_lastTime = samples.last().time;
+    m_writer.appendMetrics(points);
+}
+
+void RunRecorder::onEpochEnd(int epoch, qint64 step, const QMap<QString, double> &epochMetrics)
+{
+    if (m_quiet)
+        return;
+    if (m_progress)
+        m_progress->clear();
+    m_io.err << "epoch " << epoch << "/" << m_start.epochs;
+    for (auto it = epochMetrics.constBegin(); it != epochMetrics.constEnd(); ++it)
+        m_io.err << "  " << it.key() << " " << QString::number(it.value(), 'f', 4);
+    m_io.err << "  (" << formatDuration(m_lastTime) << ")\n";
+    m_io.err.flush();
+}
+
+void RunRecorder::onCheckpoint(const CheckpointInfo &checkpoint)
+{
+    m_writer.recordCheckpoint(CheckpointRecord{checkpoint.step, checkpoint.epoch, checkpoint.path});
+    m_writer.appendEvent(RunEvent{checkpoint.step, m_lastTime, QStringLiteral("checkpoint"), checkpoint.path});
+}
+
+void RunRecorder::onEvent(const QString &kind, const QString &message, qint64 step)
+{
+    m_writer.appendEvent(RunEvent{step, m_lastTime, kind, message});
+    if (m_quiet)
+        return;
+    if (m_progress)
+        m_progress->clear();
+    m_io.err << kind << ": " << message << "\n";
+    m_io.err.flush();
+}
+
+void RunRecorder::onProgress(qint64 step, qint64 totalSteps, int epoch, double loss)
+{
+    if (m_progress)
+        m_progress->update(step, totalSteps, epoch, m_start.epochs, loss);
+}
+
+bool RunRecorder::stopRequested()
+{
+    return stopFlag().load(std::memory_order_relaxed);
+}
+
+} // namespace ty::cli

@@ -1,0 +1,37 @@
+#pragma once
+// Bridges a training run to the run database and the terminal: every metric, event and checkpoint goes to
+// the RunWriter (batched on its own thread); progress goes to stderr. Called on the training thread.
+
+#include "cli.h"
+#include "run_writer.h"
+#include "terminal_progress.h"
+#include "trainer.h"
+
+#include <memory>
+
+namespace ty::cli {
+
+class RunRecorder : public TrainObserver {
+public:
+    RunRecorder(RunWriter &writer, Io &io, bool quiet);
+
+    void onStarted(const TrainStart &start) override;
+    void onMetrics(const QList<MetricSample> &samples) override;
+    void onEpochEnd(int epoch, qint64 step, const QMap<QString, double> &epochMetrics) override;
+    void onCheckpoint(const CheckpointInfo &checkpoint) override;
+    void onEvent(const QString &kind, const QString &message, qint64 step) override;
+    void onProgress(qint64 step, qint64 totalSteps, int epoch, double loss) override;
+    bool stopRequested() override;
+
+    const TrainStart &start() const { return m_start; }
+
+private:
+    RunWriter &m_writer;
+    Io &m_io;
+    bool m_quiet;
+    TrainStart m_start;
+    std::unique_ptr<TerminalProgress> m_progress;
+    double m_lastTime = 0;
+};
+
+} // namespace ty::cli

@@ -1,0 +1,69 @@
+#pragma once
+// The schema of one block type: ports and parameter specs. The single source of defaults and docs for the
+// palette, the inspector, validation, the preset loader, --set overrides, `trainyard-cli blocks` and the
+// engine's builders, all keyed by the type id.
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <limits>
+
+namespace ty {
+
+enum class BlockCategory { Dataset, Transform, Layer, Loss, Optimizer, Schedule, Metric };
+QString categoryName(BlockCategory category);  // "dataset", "transform", ...
+
+// What flows along an edge. An edge may only join ports of the same kind.
+enum class PortKind {
+    Tensor,     // a batch of samples or features: [batch, ...]
+    Target,     // the batch's labels or regression targets
+    Loss,       // a scalar loss to minimise
+    Schedule,   // a learning-rate schedule driving an optimizer
+};
+QString portKindName(PortKind kind);
+
+struct PortSpec {
+    QString name;
+    PortKind kind = PortKind::Tensor;
+    bool required = true;
+    QString doc;
+};
+
+enum class ParamType { Int, Float, Bool, Choice, String, Path, FloatList };
+QString paramTypeName(ParamType type);
+
+struct ParamSpec {
+    QString name;
+    ParamType type = ParamType::Int;
+    QJsonValue defaultValue;
+    double minimum = -std::numeric_limits<double>::infinity();
+    double maximum = std::numeric_limits<double>::infinity();
+    QStringList choices;  // for Choice
+    QString doc;
+
+    QJsonObject toJson() const;
+};
+
+struct BlockDescriptor {
+    QString typeId;       // stable, e.g. "layer.conv2d"
+    BlockCategory category = BlockCategory::Layer;
+    QString displayName;  // "Conv 2D"
+    QString doc;          // one line
+    QList<PortSpec> inputs;
+    QList<PortSpec> outputs;
+    QList<ParamSpec> params;
+
+    const ParamSpec *param(const QString &name) const;
+    const PortSpec *input(const QString &name) const;
+    const PortSpec *output(const QString &name) const;
+    // The explicit value if given in `values`, else the default.
+    QJsonValue value(const QJsonObject &values, const QString &name) const;
+    // Every parameter with its effective value.
+    QJsonObject effectiveParams(const QJsonObject &values) const;
+    QJsonObject toJson() const;
+};
+
+} // namespace ty

@@ -1,0 +1,138 @@
+// Dataset and transform blocks.
+
+#include "block_registry.h"
+#include "param_values.h"
+
+namespace ty {
+
+using namespace spec;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+QList<ParamSpec> splitParams()
+{
+    return {
+        floatParam(QStringLiteral("val_fraction"), 0.1, 0.0, 0.9,
+                   QStringLiteral("Share of the training examples held out for validation")),
+        intParam(QStringLiteral("val_count"), 0, 0, 1e9,
+                 QStringLiteral("Number of training examples held out for validation; overrides val_fraction when above 0")),
+        intParam(QStringLiteral("limit"), 0, 0, 1e9,
+                 QStringLiteral("Use at most this many training examples (0: all), for quick runs")),
+        intParam(QStringLiteral("test_limit"), 0, 0, 1e9,
+                 QStringLiteral("Use at most this many test examples (0: all)")),
+        intParam(QStringLiteral("split_seed"), 0, 0, 2147483647.0,
+                 QStringLiteral("Seed of the shuffle that splits training from validation examples")),
+    };
+}
+
+BlockDescriptor dataset(const QString &id, const QString &name, const QString &doc, const QString &xPort,
+                        const QString &yPort, QList<ParamSpec> params)
+{
+    BlockDescriptor d;
+    d.typeId = id;
+    d.category = BlockCategory::Dataset;
+    d.displayName = name;
+    d.doc = doc;
+    d.outputs = {port(xPort, PortKind::Tensor, QStringLiteral("A batch of samples")),
+                 port(yPort, PortKind::Target, QStringLiteral("The batch's labels or targets"))};
+    d.params = std::move(params);
+    return d;
+}
+
+BlockDescriptor transform(const QString &id, const QString &name, const QString &doc, QList<ParamSpec> params)
+{
+    BlockDescriptor d;
+    d.typeId = id;
+    d.category = BlockCategory::Transform;
+    d.displayName = name;
+    d.doc = doc;
+    d.inputs = {port(QStringLiteral("in"), PortKind::Tensor, QStringLiteral("A batch of samples"))};
+    d.outputs = {port(QStringLiteral("out"), PortKind::Tensor, QStringLiteral("The transformed batch"))};
+    d.params = std::move(params);
+    return d;
+}
+
+} // namespace
+
+void addDatasetBlocks(BlockRegistry &registry)
+{
+    registry.add(dataset(
+        QStringLiteral("dataset.fashion_mnist"), QStringLiteral("Fashion-MNIST"),
+        QStringLiteral("Zalando's 28x28 grey clothing images in 10 classes, read from IDX files"),
+        QStringLiteral("images"), QStringLiteral("labels"),
+        QList<ParamSpec>{pathParam(QStringLiteral("dir"), QStringLiteral("/usr/share/datasets/fashion-mnist"),
+                                   QStringLiteral("Folder holding the four IDX files, gzipped or not"))}
+            + splitParams()));
+
+    registry.add(dataset(
+        QStringLiteral("dataset.idx"), QStringLiteral("IDX files"),
+        QStringLiteral("Any MNIST-style pair of IDX files (samples and labels), gzipped or not"),
+        QStringLiteral("images"), QStringLiteral("labels"),
+        QList<ParamSpec>{
+            pathParam(QStringLiteral("train_images"), QString(), QStringLiteral("IDX file of the training samples")),
+            pathParam(QStringLiteral("train_labels"), QString(), QStringLiteral("IDX file of the training labels")),
+            pathParam(QStringLiteral("test_images"), QString(),
+                      QStringLiteral("IDX file of the test samples (empty: no test split)")),
+            pathParam(QStringLiteral("test_labels"), QString(), QStringLiteral("IDX file of the test labels")),
+            boolParam(QStringLiteral("scale"), true, QStringLiteral("Divide byte samples by 255 to get values in [0, 1]"))}
+            + splitParams()));
+
+    registry.add(dataset(
+        QStringLiteral("dataset.csv"), QStringLiteral("CSV table"),
+        QStringLiteral("Rows of a CSV file: numeric feature columns and one label or target column"),
+        QStringLiteral("features"), QStringLiteral("target"),
+        QList<ParamSpec>{
+            pathParam(QStringLiteral("path"), QString(), QStringLiteral("The CSV file; relative paths are relative to the preset")),
+            stringParam(QStringLiteral("target"), QString(),
+                        QStringLiteral("Name of the label or target column (empty: the last column)")),
+            stringParam(QStringLiteral("features"), QString(),
+                        QStringLiteral("Comma-separated feature column names (empty: every other column)")),
+            choiceParam(QStringLiteral("task"), QStringLiteral("classification"),
+                        {QStringLiteral("classification"), QStringLiteral("regression")},
+                        QStringLiteral("Classification maps each distinct label to a class; regression keeps numbers")),
+            boolParam(QStringLiteral("standardize"), true,
+                      QStringLiteral("Scale each feature to zero mean and unit variance (training statistics)")),
+            floatParam(QStringLiteral("test_fraction"), 0.2, 0.0, 0.9,
+                       QStringLiteral("Share of the rows held out as the test split"))}
+            + splitParams()));
+
+    registry.add(dataset(
+        QStringLiteral("dataset.synthetic"), QStringLiteral("Synthetic data"),
+        QStringLiteral("Generated data for tests and demos: gaussian blobs, spirals, a linear regression, or small pattern images"),
+        QStringLiteral("features"), QStringLiteral("target"),
+        QList<ParamSpec>{
+            choiceParam(QStringLiteral("kind"), QStringLiteral("blobs"),
+                        {QStringLiteral("blobs"), QStringLiteral("spirals"), QStringLiteral("regression"),
+                         QStringLiteral("images")},
+                        QStringLiteral("What to generate")),
+            intParam(QStringLiteral("samples"), 2000, 10, 10000000, QStringLiteral("Number of training samples")),
+            intParam(QStringLiteral("test_samples"), 500, 0, 10000000, QStringLiteral("Number of test samples")),
+            intParam(QStringLiteral("features"), 8, 1, 100000,
+                     QStringLiteral("Features per sample (blobs, regression); the image side for images")),
+            intParam(QStringLiteral("classes"), 4, 2, 1000, QStringLiteral("Number of classes (blobs, spirals, images)")),
+            floatParam(QStringLiteral("noise"), 0.1, 0.0, 100.0, QStringLiteral("Standard deviation of the added noise")),
+            intParam(QStringLiteral("seed"), 0, 0, 2147483647.0, QStringLiteral("Seed of the generator"))}
+            + splitParams()));
+}
+
+void addTransformBlocks(BlockRegistry &registry)
+{
+    registry.add(transform(QStringLiteral("transform.normalize"), QStringLiteral("Normalize"),
+                           QStringLiteral("Subtracts a mean and divides by a standard deviation, per channel"),
+                           {floatListParam(QStringLiteral("mean"), {0.0}, QStringLiteral("Mean, one value or one per channel")),
+                            floatListParam(QStringLiteral("std"), {1.0},
+                                           QStringLiteral("Standard deviation, one value or one per channel"))}));
+    registry.add(transform(QStringLiteral("transform.random_hflip"), QStringLiteral("Random horizontal flip"),
+                           QStringLiteral("Mirrors each training image left to right with probability p"),
+                           {floatParam(QStringLiteral("p"), 0.5, 0.0, 1.0, QStringLiteral("Probability of a flip"))}));
+    registry.add(transform(QStringLiteral("transform.random_crop"), QStringLiteral("Random crop"),
+                           QStringLiteral("Pads each training image with zeros, then crops it back at a random offset"),
+                           {intParam(QStringLiteral("padding"), 4, 0, 1024, QStringLiteral("Zero padding on every side, in pixels"))}));
+    registry.add(transform(QStringLiteral("transform.gaussian_noise"), QStringLiteral("Gaussian noise"),
+                           QStringLiteral("Adds zero-mean gaussian noise to training samples"),
+                           {floatParam(QStringLiteral("std"), 0.1, 0.0, kInf, QStringLiteral("Standard deviation of the noise"))}));
+}
+
+} // namespace ty

@@ -1,0 +1,66 @@
+#include "training_settings.h"
+
+#include "param_values.h"
+
+namespace ty {
+
+using namespace spec;
+
+const QList<ParamSpec> &trainingSpecs()
+{
+    static const QList<ParamSpec> specs{
+        intParam(QStringLiteral("epochs"), 10, 1, 1e6, QStringLiteral("Passes over the training split")),
+        intParam(QStringLiteral("batch_size"), 128, 1, 1e6, QStringLiteral("Samples per training step")),
+        intParam(QStringLiteral("eval_batch_size"), 1000, 1, 1e7, QStringLiteral("Samples per step when evaluating")),
+        intParam(QStringLiteral("seed"), 0, 0, 9007199254740991.0, QStringLiteral("Seed of every random generator")),
+        choiceParam(QStringLiteral("device"), QStringLiteral("auto"),
+                    {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda")},
+                    QStringLiteral("Where to train: auto picks CUDA when available")),
+        boolParam(QStringLiteral("deterministic"), false,
+                  QStringLiteral("Use deterministic kernels so a run repeats exactly")),
+        intParam(QStringLiteral("checkpoint_every"), 1, 0, 1e6,
+                 QStringLiteral("Epochs between checkpoints (0: only at the end)")),
+        intParam(QStringLiteral("log_every"), 20, 1, 1e6,
+                 QStringLiteral("Steps between reads of the training metrics (one device sync each)")),
+        stringParam(QStringLiteral("early_stop_metric"), QString(),
+                    QStringLiteral("Metric watched for early stopping, e.g. val/loss (empty: off)")),
+        choiceParam(QStringLiteral("early_stop_mode"), QStringLiteral("min"), {QStringLiteral("min"), QStringLiteral("max")},
+                    QStringLiteral("Whether lower or higher values of the watched metric are better")),
+        intParam(QStringLiteral("early_stop_patience"), 5, 1, 1e6,
+                 QStringLiteral("Epochs without improvement before stopping")),
+        intParam(QStringLiteral("threads"), 0, 0, 1024, QStringLiteral("CPU threads for LibTorch (0: its default)")),
+    };
+    return specs;
+}
+
+const ParamSpec *trainingSpec(const QString &key)
+{
+    for (const ParamSpec &spec : trainingSpecs())
+        if (spec.name == key)
+            return &spec;
+    return nullptr;
+}
+
+TrainingSettings TrainingSettings::fromJson(const QJsonObject &training)
+{
+    auto value = [&](const char *key) {
+        const QString k = QString::fromLatin1(key);
+        return training.contains(k) ? training.value(k) : trainingSpec(k)->defaultValue;
+    };
+    TrainingSettings s;
+    s.epochs = value("epochs").toInt();
+    s.batchSize = value("batch_size").toInt();
+    s.evalBatchSize = value("eval_batch_size").toInt();
+    s.seed = static_cast<qint64>(value("seed").toDouble());
+    s.device = value("device").toString();
+    s.deterministic = value("deterministic").toBool();
+    s.checkpointEvery = value("checkpoint_every").toInt();
+    s.logEvery = value("log_every").toInt();
+    s.earlyStopMetric = value("early_stop_metric").toString();
+    s.earlyStopMode = value("early_stop_mode").toString();
+    s.earlyStopPatience = value("early_stop_patience").toInt();
+    s.threads = value("threads").toInt();
+    return s;
+}
+
+} // namespace ty

@@ -1,0 +1,34 @@
+#pragma once
+// The `training` section of a preset: its keys are declared as ParamSpecs, like block parameters, so that
+// presets, --set training.KEY=VALUE and the inspector all share one schema with defaults and docs.
+
+#include "block_descriptor.h"
+
+#include <QJsonObject>
+
+namespace ty {
+
+// Every training key with type, default, range and doc.
+const QList<ParamSpec> &trainingSpecs();
+const ParamSpec *trainingSpec(const QString &key);
+
+struct TrainingSettings {
+    int epochs = 10;
+    int batchSize = 128;
+    int evalBatchSize = 1000;
+    qint64 seed = 0;
+    QString device = QStringLiteral("auto");  // auto, cpu, cuda
+    bool deterministic = false;
+    int checkpointEvery = 1;       // epochs between checkpoints; 0: only at the end
+    int logEvery = 20;             // steps between reads of the training metrics
+    QString earlyStopMetric;       // e.g. "val/loss"; empty: no early stopping
+    QString earlyStopMode = QStringLiteral("min");
+    int earlyStopPatience = 5;
+    int threads = 0;               // CPU threads for LibTorch; 0: its default
+
+    // Effective settings from a preset's `training` object (defaults for missing keys). The object is
+    // expected to have been checked by validateTraining().
+    static TrainingSettings fromJson(const QJsonObject &training);
+};
+
+} // namespace ty

@@ -1,0 +1,32 @@
+#include "error.h"
+
+#include <QStringList>
+
+namespace ty {
+
+QString Error::toString() const
+{
+    QString where;
+    if (!file.isEmpty()) {
+        where = file;
+        if (line > 0) {
+            where += QStringLiteral(":%1").arg(line);
+            if (column > 0)
+                where += QStringLiteral(":%1").arg(column);
+        }
+    }
+    QStringList context;
+    if (!node.isEmpty())
+        context << QStringLiteral("node '%1'").arg(node);
+    if (!field.isEmpty())
+        context << QStringLiteral("field '%1'").arg(field);
+
+    QString out;
+    if (!where.isEmpty())
+        out += where + QStringLiteral(": ");
+    if (!context.isEmpty())
+        out += context.join(QStringLiteral(", ")) + QStringLiteral(": ");
+    return out + message;
+}
+
+} // namespace ty

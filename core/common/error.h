@@ -1,0 +1,58 @@
+#pragma once
+// Errors as values at module boundaries: an Error names where the problem is (file, node, field, line)
+// so every front end can print one clear message.
+
+#include <QString>
+
+#include <optional>
+#include <utility>
+
+namespace ty {
+
+struct Error {
+    QString message;
+    QString file;   // the file the problem is in, if any
+    QString node;   // the graph node id, if any
+    QString field;  // a parameter, port or settings key, if any
+    int line = 0;   // 1-based; 0 when unknown
+    int column = 0;
+
+    // "file:line:column: node 'conv1', field 'kernel_size': message"
+    QString toString() const;
+};
+
+// Result<T>: either a value or an Error.
+template <typename T>
+class Result {
+public:
+    Result(T value) : m_value(std::move(value)) {}
+    Result(Error error) : m_error(std::move(error)) {}
+
+    bool ok() const { return m_value.has_value(); }
+    explicit operator bool() const { return ok(); }
+    const T &value() const & { return *m_value; }
+    T &value() & { return *m_value; }
+    T &&value() && { return std::move(*m_value); }
+    const Error &error() const { return m_error; }
+
+private:
+    std::optional<T> m_value;
+    Error m_error;
+};
+
+// Status: success or an Error.
+class Status {
+public:
+    Status() = default;
+    Status(Error error) : m_error(std::move(error)), m_failed(true) {}
+    static Status success() { return Status(); }
+    bool ok() const { return !m_failed; }
+    explicit operator bool() const { return ok(); }
+    const Error &error() const { return m_error; }
+
+private:
+    Error m_error;
+    bool m_failed = false;
+};
+
+} // namespace ty

@@ -1,0 +1,112 @@
+#include "json_io.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QSaveFile>
+
+#include <cmath>
+
+namespace ty {
+
+namespace {
+
+void lineAndColumn(const QByteArray &bytes, int offset, int *line, int *column)
+{
+    *line = 1;
+    *column = 1;
+    const int end = std::min<int>(offset, bytes.size());
+    for (int i = 0; i < end; ++i) {
+        if (bytes.at(i) == '\n') {
+            ++*line;
+            *column = 1;
+        } else {
+            ++*column;
+        }
+    }
+}
+
+} // namespace
+
+Result<QJsonObject> parseJsonObject(const QByteArray &bytes, const QString &fileName)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        Error error;
+        error.file = fileName;
+        error.message = QStringLiteral("malformed JSON: %1").arg(parseError.errorString());
+        lineAndColumn(bytes, parseError.offset, &error.line, &error.column);
+        return error;
+    }
+    if (!doc.isObject()) {
+        Error error;
+        error.file = fileName;
+        error.message = QStringLiteral("expected a JSON object at the top level");
+        return error;
+    }
+    return doc.object();
+}
+
+Result<QJsonObject> readJsonObjectFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        Error error;
+        error.file = path;
+        error.message = QStringLiteral("cannot open file: %1").arg(file.errorString());
+        return error;
+    }
+    return parseJsonObject(file.readAll(), path);
+}
+
+Status writeJsonObjectFile(const QString &path, const QJsonObject &object)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        Error error;
+        error.file = path;
+        error.message = QStringLiteral("cannot write file: %1").arg(file.errorString());
+        return error;
+    }
+    file.write(QJsonDocument(object).toJson(QJsonDocument::Indented));
+    if (!file.commit()) {
+        Error error;
+        error.file = path;
+        error.message = QStringLiteral("cannot write file: %1").arg(file.errorString());
+        return error;
+    }
+    return Status::success();
+}
+
+QString jsonTypeName(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Bool: return QStringLiteral("boolean");
+    case QJsonValue::Double: {
+        const double d = value.toDouble();
+        return (std::floor(d) == d && std::isfinite(d)) ? QStringLiteral("integer") : QStringLiteral("number");
+    }
+    case QJsonValue::String: return QStringLiteral("string");
+    case QJsonValue::Array: return QStringLiteral("array");
+    case QJsonValue::Object: return QStringLiteral("object");
+    case QJsonValue::Undefined: return QStringLiteral("nothing");
+    }
+    return QStringLiteral("value");
+}
+
+QByteArray canonicalJson(const QJsonValue &value)
+{
+    // QJsonObject keeps its keys sorted, so compact serialisation is already canonical.
+    if (value.isObject())
+        return QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
+    if (value.isArray())
+        return QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact);
+    QJsonArray wrapper{value};
+    QByteArray bytes = QJsonDocument(wrapper).toJson(QJsonDocument::Compact);
+    return bytes.mid(1, bytes.size() - 2);
+}
+
+} // namespace ty

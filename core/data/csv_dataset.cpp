@@ -1,0 +1,332 @@
+#include "csv_dataset.h"
+
+#include "csv_reader.h"
+#include "dataset_params.h"
+#include "dataset_split.h"
+#include "portable_random.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
+#include <QMap>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ty {
+
+namespace {
+
+constexpr qint64 kMaxCsvBytes = qint64(1) << 30;  // tables are read whole into memory
+const QString kPath = QStringLiteral("path");
+const QString kTarget = QStringLiteral("target");
+const QString kFeatures = QStringLiteral("features");
+
+struct CsvSettings {
+    QString path;
+    QString target;
+    QStringList features;
+    bool classification = true;
+    bool standardize = true;
+    double testFraction = 0.2;
+    SplitSettings split;
+};
+
+struct CsvColumns {
+    int target = -1;
+    std::vector<int> features;
+};
+
+Result<CsvSettings> readSettings(DatasetParams &params)
+{
+    CsvSettings s;
+    s.path = params.path(kPath);
+    s.target = params.string(kTarget).trimmed();
+    for (const QString &name : params.string(kFeatures).split(QLatin1Char(','))) {
+        if (!name.trimmed().isEmpty())
+            s.features << name.trimmed();
+    }
+    s.classification = params.choice(QStringLiteral("task"), QStringLiteral("classification"),
+                                     {QStringLiteral("classification"), QStringLiteral("regression")})
+                       == QStringLiteral("classification");
+    s.standardize = params.boolean(QStringLiteral("standardize"), true);
+    s.testFraction = params.number(QStringLiteral("test_fraction"), 0.2, 0.0, 0.9);
+    s.split = readSplitSettings(params);
+    if (!params.ok())
+        return params.firstError();
+    if (s.path.isEmpty())
+        return params.error(kPath, QStringLiteral("no CSV file given"));
+    return s;
+}
+
+Result<QByteArray> readFile(const QString &path, const DatasetParams &params, QCryptographicHash *hash)
+{
+    QFile file(path);
+    if (!QFileInfo(path).isFile())
+        return params.error(kPath, QStringLiteral("file not found"), path);
+    if (file.size() > kMaxCsvBytes)
+        return params.error(kPath, QStringLiteral("the file is %1 bytes, more than the %2 a CSV table may have")
+                                       .arg(file.size()).arg(kMaxCsvBytes), path);
+    if (!file.open(QIODevice::ReadOnly))
+        return params.error(kPath, QStringLiteral("cannot open file: %1").arg(file.errorString()), path);
+    QByteArray bytes = file.readAll();
+    if (hash)
+        hash->addData(bytes);
+    if (bytes.trimmed().isEmpty())
+        return params.error(kPath, QStringLiteral("the file is empty"), path);
+    return bytes;
+}
+
+Error lineError(const DatasetParams &params, const QString &field, const QString &file, int line, const QString &message)
+{
+    Error e = params.error(field, message, file);
+    e.line = line;
+    return e;
+}
+
+Result<CsvColumns> resolveColumns(const CsvTable &table, const CsvSettings &s, const DatasetParams &params)
+{
+    const auto unknown = [&](const QString &field, const QString &name) {
+        return lineError(params, field, s.path, 1, QStringLiteral("no column '%1' (the columns are: %2)")
+                                                       .arg(name, table.columns.join(QStringLiteral(", "))));
+    };
+    CsvColumns columns;
+    columns.target = s.target.isEmpty() ? int(table.columns.size()) - 1 : int(table.columns.indexOf(s.target));
+    if (columns.target < 0)
+        return unknown(kTarget, s.target);
+    if (s.features.isEmpty()) {
+        for (int i = 0; i < table.columns.size(); ++i) {
+            if (i != columns.target)
+                columns.features.push_back(i);
+        }
+    } else {
+        for (const QString &name : s.features) {
+            const int index = int(table.columns.indexOf(name));
+            if (index < 0)
+                return unknown(kFeatures, name);
+            if (index == columns.target)
+                return params.error(kFeatures, QStringLiteral("the target column '%1' is also listed as a feature").arg(name),
+                                    s.path);
+            columns.features.push_back(index);
+        }
+    }
+    if (columns.features.empty())
+        return params.error(kFeatures, QStringLiteral("no feature columns: the table has only the target column '%1'")
+                                           .arg(table.columns.value(columns.target)), s.path);
+    return columns;
+}
+
+// The distinct labels of the target column, sorted: numerically when every label is a number.
+Result<QStringList> classLabels(const CsvTable &table, int target, const CsvSettings &s, const DatasetParams &params)
+{
+    QStringList labels;
+    QSet<QString> seen;
+    bool numeric = true;
+    for (const CsvRow &row : table.rows) {
+        if (target >= row.cells.size())
+            return lineError(params, kPath, s.path, row.line, QStringLiteral("the row has %1 cells, the header has %2")
+                                                                  .arg(row.cells.size()).arg(table.columns.size()));
+        const QByteArray &cell = row.cells[target];
+        if (cell.isEmpty())
+            return lineError(params, kTarget, s.path, row.line,
+                             QStringLiteral("column '%1': empty label").arg(table.columns[target]));
+        const QString label = QString::fromUtf8(cell);
+        if (!seen.contains(label)) {
+            seen.insert(label);
+            labels << label;
+            double ignored = 0;
+            numeric = numeric && parseCsvNumber(cell, &ignored);
+        }
+    }
+    if (numeric) {
+        std::sort(labels.begin(), labels.end(), [](const QString &a, const QString &b) {
+            const double x = a.toDouble(), y = b.toDouble();
+            return x != y ? x < y : a < b;
+        });
+    } else {
+        std::sort(labels.begin(), labels.end());
+    }
+    return labels;
+}
+
+Result<CsvTable> readTable(const CsvSettings &s, const DatasetParams &params, QCryptographicHash *hash, int64_t maxRows)
+{
+    Result<QByteArray> bytes = readFile(s.path, params, hash);
+    if (!bytes)
+        return bytes.error();
+    Result<CsvTable> table = parseCsv(bytes.value(), s.path, maxRows);
+    if (!table)
+        return params.withContext(table.error(), kPath);
+    if (table.value().rows.empty() && maxRows != 0)
+        return params.error(kPath, QStringLiteral("the file has a header but no data rows"), s.path);
+    return table;
+}
+
+// Standardizes every split's features with the training split's statistics, kept in the dataset.
+void standardize(LoadedDataset &dataset)
+{
+    const int64_t width = dataset.train.x.sampleSize();
+    std::vector<double> mean(size_t(width), 0.0), var(size_t(width), 0.0);
+    const std::vector<float> &train = dataset.train.x.floats;
+    const int64_t n = dataset.train.size();
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < width; ++j)
+            mean[size_t(j)] += train[size_t(i * width + j)];
+    for (double &m : mean)
+        m /= double(n);
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < width; ++j) {
+            const double d = train[size_t(i * width + j)] - mean[size_t(j)];
+            var[size_t(j)] += d * d;
+        }
+    dataset.featureMean.resize(size_t(width));
+    dataset.featureStd.resize(size_t(width));
+    for (int64_t j = 0; j < width; ++j) {
+        const double sd = std::sqrt(var[size_t(j)] / double(n));
+        dataset.featureMean[size_t(j)] = float(mean[size_t(j)]);
+        dataset.featureStd[size_t(j)] = float(sd > 1e-12 ? sd : 1.0);  // a constant feature is only centred
+    }
+    for (DataSplit *split : {&dataset.train, &dataset.val, &dataset.test}) {
+        std::vector<float> &values = split->x.floats;
+        for (int64_t i = 0; i < split->size(); ++i)
+            for (int64_t j = 0; j < width; ++j) {
+                float &v = values[size_t(i * width + j)];
+                v = float((double(v) - mean[size_t(j)]) / double(dataset.featureStd[size_t(j)]));
+            }
+    }
+}
+
+} // namespace
+
+Result<DatasetShape> describeCsvDataset(const DatasetRequest &request)
+{
+    DatasetParams params(request);
+    Result<CsvSettings> settings = readSettings(params);
+    if (!settings)
+        return settings.error();
+    const CsvSettings &s = settings.value();
+    // Regression needs the header only; classification reads every label to count the classes.
+    Result<CsvTable> table = readTable(s, params, nullptr, s.classification ? -1 : 1);
+    if (!table)
+        return table.error();
+    Result<CsvColumns> columns = resolveColumns(table.value(), s, params);
+    if (!columns)
+        return columns.error();
+    DatasetShape shape;
+    shape.sampleShape = {int64_t(columns.value().features.size())};
+    shape.classification = s.classification;
+    if (s.classification) {
+        Result<QStringList> labels = classLabels(table.value(), columns.value().target, s, params);
+        if (!labels)
+            return labels.error();
+        shape.numClasses = labels.value().size();
+    }
+    shape.targetWidth = 1;
+    return shape;
+}
+
+Result<LoadedDataset> loadCsvDataset(const DatasetRequest &request)
+{
+    DatasetParams params(request);
+    Result<CsvSettings> settings = readSettings(params);
+    if (!settings)
+        return settings.error();
+    const CsvSettings &s = settings.value();
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Result<CsvTable> parsed = readTable(s, params, &hash, -1);
+    if (!parsed)
+        return parsed.error();
+    const CsvTable &table = parsed.value();
+    Result<CsvColumns> resolved = resolveColumns(table, s, params);
+    if (!resolved)
+        return resolved.error();
+    const CsvColumns &columns = resolved.value();
+
+    LoadedDataset dataset;
+    dataset.sourceFiles << s.path;
+    dataset.fingerprint = QString::fromLatin1(hash.result().toHex());
+    QMap<QString, int64_t> classIndex;
+    if (s.classification) {
+        Result<QStringList> labels = classLabels(table, columns.target, s, params);
+        if (!labels)
+            return labels.error();
+        dataset.classNames = labels.value();
+        for (int i = 0; i < dataset.classNames.size(); ++i)
+            classIndex.insert(dataset.classNames[i], i);
+    }
+
+    // Every row into one split-sized array, checking each cell.
+    const int64_t n = int64_t(table.rows.size());
+    const int64_t width = int64_t(columns.features.size());
+    DataSplit all;
+    all.x.sampleShape = {width};
+    all.x.isFloat = true;
+    all.x.count = n;
+    all.x.floats.resize(size_t(n * width));
+    all.y.classification = s.classification;
+    all.y.count = n;
+    if (s.classification)
+        all.y.classes.resize(size_t(n));
+    else
+        all.y.values.resize(size_t(n));
+    for (int64_t i = 0; i < n; ++i) {
+        const CsvRow &row = table.rows[size_t(i)];
+        if (row.cells.size() != table.columns.size())
+            return lineError(params, kPath, s.path, row.line,
+                             QStringLiteral("the row has %1 cells, the %2 has %3")
+                                 .arg(row.cells.size())
+                                 .arg(table.hasHeader ? QStringLiteral("header") : QStringLiteral("first row"))
+                                 .arg(table.columns.size()));
+        for (int64_t j = 0; j < width; ++j) {
+            const int column = columns.features[size_t(j)];
+            double value = 0;
+            if (!parseCsvNumber(row.cells[column], &value))
+                return lineError(params, kFeatures, s.path, row.line,
+                                 QStringLiteral("column '%1': '%2' is not a number")
+                                     .arg(table.columns[column], QString::fromUtf8(row.cells[column].left(40))));
+            all.x.floats[size_t(i * width + j)] = float(value);
+        }
+        const QByteArray &target = row.cells[columns.target];
+        if (s.classification) {
+            all.y.classes[size_t(i)] = classIndex.value(QString::fromUtf8(target));
+        } else {
+            double value = 0;
+            if (!parseCsvNumber(target, &value))
+                return lineError(params, kTarget, s.path, row.line,
+                                 QStringLiteral("column '%1': '%2' is not a number (task is regression)")
+                                     .arg(table.columns[columns.target], QString::fromUtf8(target.left(40))));
+            all.y.values[size_t(i)] = float(value);
+        }
+    }
+
+    // The test rows: a seeded choice, kept in file order.
+    const int64_t testCount = int64_t(std::llround(s.testFraction * double(n)));
+    if (testCount >= n)
+        return params.error(QStringLiteral("test_fraction"),
+                            QStringLiteral("test_fraction %1 leaves no training rows: it holds out %2 of the %3 rows")
+                                .arg(s.testFraction).arg(testCount).arg(n),
+                            s.path);
+    const std::vector<int64_t> order = shuffledIndices(n, s.split.splitSeed, 1);
+    std::vector<int64_t> testRows(order.begin(), order.begin() + testCount);
+    std::vector<int64_t> trainRows(order.begin() + testCount, order.end());
+    std::sort(testRows.begin(), testRows.end());
+    std::sort(trainRows.begin(), trainRows.end());
+    DataSplit test = gatherSamples(all, testRows);
+    DataSplit pool = gatherSamples(all, trainRows);
+    all = DataSplit();
+
+    if (const Status split = splitTrainValidation(std::move(pool), s.split, params, kPath, dataset.train, dataset.val); !split)
+        return split.error();
+    applyTestLimit(test, s.split.testLimit);
+    dataset.test = std::move(test);
+    if (s.standardize)
+        standardize(dataset);
+
+    dataset.shape.sampleShape = {width};
+    dataset.shape.classification = s.classification;
+    dataset.shape.numClasses = s.classification ? dataset.classNames.size() : 0;
+    dataset.shape.targetWidth = 1;
+    return dataset;
+}
+
+} // namespace ty

@@ -1,0 +1,34 @@
+#pragma once
+// A small CSV reader for numeric tables: comma-separated cells, optionally in double quotes ("" is a quote
+// inside quotes), LF or CRLF line ends, blank lines skipped, a UTF-8 byte order mark ignored. A quoted cell
+// may not span lines. Cells are trimmed of spaces and tabs.
+// The first row is the header unless every cell of it is a number: then the columns are named
+// "column1", "column2", ... and the first row is data.
+
+#include "error.h"
+
+#include <QByteArray>
+#include <QStringList>
+
+#include <vector>
+
+namespace ty {
+
+struct CsvRow {
+    int line = 0;                // 1-based line in the file
+    QList<QByteArray> cells;
+};
+
+struct CsvTable {
+    QStringList columns;         // header names, or column1..columnN
+    bool hasHeader = true;
+    std::vector<CsvRow> rows;    // data rows only
+};
+
+// Parses `text`. `maxRows` >= 0 stops after that many data rows. Errors name `file` and the line.
+Result<CsvTable> parseCsv(const QByteArray &text, const QString &file, int64_t maxRows = -1);
+
+// Parses a number in the C locale ("1.5", "-2e3"); false for anything else, including nan and inf.
+bool parseCsvNumber(const QByteArray &cell, double *value);
+
+} // namespace ty

@@ -1,0 +1,60 @@
+#pragma once
+// Datasets decoded once into plain contiguous arrays (no torch types here): the engine turns each array into
+// one tensor on the training device and batches it by index_select.
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <vector>
+
+namespace ty {
+
+// Samples: `count` samples of `sampleShape` each, row-major. Bytes (images) are kept as uint8 and scaled by
+// `scale` when the engine converts them to float; tables are float already.
+struct SampleArray {
+    std::vector<int64_t> sampleShape;  // e.g. {1, 28, 28} or {13}
+    int64_t count = 0;
+    std::vector<uint8_t> bytes;        // used when !isFloat: count * prod(sampleShape) values
+    std::vector<float> floats;         // used when isFloat
+    bool isFloat = false;
+    float scale = 1.0f;                // multiply byte values by this (1/255 maps bytes to [0, 1])
+
+    int64_t sampleSize() const;        // prod(sampleShape)
+};
+
+// Targets: class indices for classification, or `width` floats per sample for regression.
+struct TargetArray {
+    bool classification = true;
+    std::vector<int64_t> classes;      // classification: count values in [0, numClasses)
+    std::vector<float> values;         // regression: count * width values
+    int64_t width = 1;                 // regression targets per sample
+    int64_t count = 0;
+};
+
+struct DataSplit {
+    SampleArray x;
+    TargetArray y;
+    int64_t size() const { return x.count; }
+};
+
+// What a dataset looks like, known without reading everything (IDX headers, a CSV's header line).
+struct DatasetShape {
+    std::vector<int64_t> sampleShape;
+    bool classification = true;
+    int64_t numClasses = 0;            // classification only
+    int64_t targetWidth = 1;           // regression only
+};
+
+struct LoadedDataset {
+    DatasetShape shape;
+    DataSplit train, val, test;        // val and test may be empty (size 0)
+    QStringList classNames;            // when known (Fashion-MNIST's, a CSV's distinct labels)
+    QString fingerprint;               // sha256 over the source files' bytes (or the generator's parameters)
+    QStringList sourceFiles;
+    // dataset.csv with standardize: the training statistics applied to every split (x - mean) / std, one
+    // value per feature, for applying the same to new data; empty otherwise.
+    std::vector<float> featureMean, featureStd;
+};
+
+} // namespace ty

@@ -1,0 +1,72 @@
+#include "file_fingerprint.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+
+#include <system_error>
+#include <vector>
+
+namespace ty {
+
+Result<QString> fingerprintFiles(const QStringList &paths, const std::atomic<bool> *cancel)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    std::vector<char> buffer(size_t(1) << 20);
+    for (const QString &path : paths) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            Error e;
+            e.file = path;
+            e.message = QStringLiteral("cannot open file: %1").arg(file.errorString());
+            return e;
+        }
+        for (;;) {
+            if (cancel && cancel->load()) {
+                Error e;
+                e.message = QStringLiteral("fingerprint cancelled");
+                return e;
+            }
+            const qint64 got = file.read(buffer.data(), qint64(buffer.size()));
+            if (got < 0) {
+                Error e;
+                e.file = path;
+                e.message = QStringLiteral("read error: %1").arg(file.errorString());
+                return e;
+            }
+            if (got == 0)
+                break;
+            hash.addData(QByteArrayView(buffer.data(), got));
+        }
+    }
+    return QString::fromLatin1(hash.result().toHex());
+}
+
+BackgroundFingerprint::BackgroundFingerprint(QStringList paths)
+    : m_paths(std::move(paths)), m_cancel(std::make_shared<std::atomic<bool>>(false))
+{
+    try {
+        m_future = std::async(std::launch::async, [paths = m_paths, cancel = m_cancel] {
+            return fingerprintFiles(paths, cancel.get());
+        });
+        m_threaded = true;
+    } catch (const std::system_error &) {
+        m_threaded = false;  // no thread to be had: result() hashes on the caller's thread
+    }
+}
+
+BackgroundFingerprint::~BackgroundFingerprint()
+{
+    if (m_future.valid()) {
+        m_cancel->store(true);
+        m_future.wait();
+    }
+}
+
+Result<QString> BackgroundFingerprint::result()
+{
+    if (m_threaded && m_future.valid())
+        return m_future.get();
+    return fingerprintFiles(m_paths);
+}
+
+} // namespace ty

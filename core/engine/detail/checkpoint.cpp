@@ -1,0 +1,105 @@
+#include "detail/checkpoint.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace ty::detail {
+
+namespace {
+
+Error checkpointError(const QString &path, const QString &message)
+{
+    Error e;
+    e.file = path;
+    e.message = message;
+    return e;
+}
+
+torch::Tensor scalar(int64_t v) { return torch::tensor(v, torch::kLong); }
+
+} // namespace
+
+Status saveCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,
+                      const TrainingPosition &position, const QString &presetHash)
+{
+    const QString temporary = path + QStringLiteral(".partial");
+    try {
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        torch::serialize::OutputArchive archive;
+        archive.write("trainyard/format", scalar(kCheckpointFormat));
+        archive.write("trainyard/preset_hash", c10::IValue(presetHash.toStdString()));
+        archive.write("position/step", scalar(position.step));
+        archive.write("position/epoch", scalar(position.epoch));
+        archive.write("position/batch", scalar(position.batchInEpoch));
+        archive.write("position/permutation", position.permutation.defined() ? position.permutation.cpu() : torch::empty({0}, torch::kLong));
+        archive.write("early/best", torch::tensor(position.bestMetric, torch::kDouble));
+        archive.write("early/bad_epochs", scalar(position.badEpochs));
+        archive.write("early/has_best", scalar(position.hasBest ? 1 : 0));
+        archive.write("rng/cpu", at::detail::getDefaultCPUGenerator().get_state());
+        torch::serialize::OutputArchive modelArchive, optimizerArchive;
+        model.save(modelArchive);
+        optimizer.save(optimizerArchive);
+        archive.write("model", modelArchive);
+        archive.write("optimizer", optimizerArchive);
+        archive.save_to(temporary.toStdString());
+    } catch (const std::exception &e) {
+        QFile::remove(temporary);
+        return checkpointError(path, QStringLiteral("cannot write checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+    }
+    QFile::remove(path);
+    if (!QFile::rename(temporary, path)) {
+        QFile::remove(temporary);
+        return checkpointError(path, QStringLiteral("cannot move the checkpoint into place"));
+    }
+    return Status::success();
+}
+
+Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &model,
+                                        torch::optim::Optimizer &optimizer, const QString &presetHash)
+{
+    if (!QFileInfo::exists(path))
+        return checkpointError(path, QStringLiteral("checkpoint not found"));
+    try {
+        torch::serialize::InputArchive archive;
+        archive.load_from(path.toStdString());
+        torch::Tensor format;
+        if (!archive.try_read("trainyard/format", format))
+            return checkpointError(path, QStringLiteral("not a Trainyard checkpoint"));
+        if (format.item<int64_t>() != kCheckpointFormat)
+            return checkpointError(path, QStringLiteral("checkpoint format %1 is not supported (expected %2)")
+                                             .arg(format.item<int64_t>()).arg(kCheckpointFormat));
+        c10::IValue hash;
+        archive.read("trainyard/preset_hash", hash);
+        if (!presetHash.isEmpty() && QString::fromStdString(hash.toStringRef()) != presetHash)
+            return checkpointError(path, QStringLiteral("the checkpoint belongs to a different preset"));
+        TrainingPosition position;
+        torch::Tensor t;
+        archive.read("position/step", t); position.step = t.item<int64_t>();
+        archive.read("position/epoch", t); position.epoch = t.item<int64_t>();
+        archive.read("position/batch", t); position.batchInEpoch = t.item<int64_t>();
+        archive.read("position/permutation", position.permutation);
+        if (position.permutation.numel() == 0)
+            position.permutation = torch::Tensor();
+        archive.read("early/best", t); position.bestMetric = t.item<double>();
+        archive.read("early/bad_epochs", t); position.badEpochs = t.item<int64_t>();
+        archive.read("early/has_best", t); position.hasBest = t.item<int64_t>() != 0;
+        torch::Tensor rng;
+        archive.read("rng/cpu", rng);
+        torch::serialize::InputArchive modelArchive, optimizerArchive;
+        archive.read("model", modelArchive);
+        archive.read("optimizer", optimizerArchive);
+        model.load(modelArchive);
+        optimizer.load(optimizerArchive);
+        at::Generator generator = at::detail::getDefaultCPUGenerator();
+        std::lock_guard<std::mutex> lock(generator.mutex());
+        generator.set_state(rng);
+        return position;
+    } catch (const std::exception &e) {
+        return checkpointError(path, QStringLiteral("unreadable checkpoint (truncated or foreign): %1")
+                                         .arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+    }
+}
+
+} // namespace ty::detail

@@ -1,0 +1,75 @@
+#pragma once
+// Internal to ty_engine (includes LibTorch). The graph compiler: a preset's graph becomes one module that
+// executes the DAG in topological order, plus the loss, metric, optimizer and schedule nodes around it.
+
+#include "dataset_arrays.h"
+#include "detail/block_ops.h"
+#include "engine_types.h"
+#include "preset.h"
+
+#include <QHash>
+#include <torch/torch.h>
+
+namespace ty::detail {
+
+// Executes the network part of the graph (transforms and layers). Slot 0 holds the dataset's samples;
+// every network node writes one slot.
+class GraphModule : public torch::nn::Module {
+public:
+    void addNode(const QString &id, BuiltOp op, std::vector<int> inputSlots);
+    int slotOf(const QString &nodeId) const { return m_slots.value(nodeId, -1); }
+    int slotCount() const { return int(m_nodes.size()) + 1; }
+
+    // x: [B, ...] samples; returns every slot. Uses is_training() for random transforms and dropout.
+    std::vector<torch::Tensor> forwardAll(const torch::Tensor &x);
+    // The tensor at `slot` only.
+    torch::Tensor forward(const torch::Tensor &x, int slot);
+
+private:
+    struct Step {
+        std::function<torch::Tensor(const std::vector<torch::Tensor> &, bool)> forward;
+        std::vector<int> inputs;
+    };
+    std::vector<Step> m_nodes;
+    QHash<QString, int> m_slots;
+};
+
+struct LossHead {
+    QString nodeId, type;
+    int slot = -1;
+    double weight = 1.0;
+    double labelSmoothing = 0.0;
+    double delta = 1.0;
+    bool optimized = true;  // feeds the optimizer
+};
+
+struct MetricHead {
+    QString nodeId, type;
+    int slot = -1;
+    int64_t k = 1;
+};
+
+struct CompiledPipeline {
+    std::shared_ptr<GraphModule> model;
+    QString datasetNode;
+    DatasetShape datasetShape;
+    std::vector<LossHead> losses;
+    std::vector<MetricHead> metrics;
+    QString optimizerNode, optimizerType;
+    QJsonObject optimizerParams;
+    QString scheduleNode, scheduleType;
+    QJsonObject scheduleParams;
+    ShapeReport report;  // shapes, parameter counts and every issue found
+};
+
+// Compiles `preset` for data of `datasetShape` (from describeDataset). Never throws; problems land in
+// result.report.issues, and the result is usable for training only when report.ok().
+CompiledPipeline compilePipeline(const Preset &preset, const DatasetShape &datasetShape);
+
+// Mean loss of a head over the batch.
+torch::Tensor headLoss(const LossHead &head, const torch::Tensor &prediction, const torch::Tensor &target);
+// Sum over the batch of a metric (correct predictions for accuracies, absolute error for MAE): divide by the
+// number of samples for the mean.
+torch::Tensor metricSum(const MetricHead &head, const torch::Tensor &prediction, const torch::Tensor &target);
+
+} // namespace ty::detail

@@ -1,0 +1,320 @@
+#include "detail/training_run.h"
+
+#include "block_registry.h"
+#include "dataset_loader.h"
+#include "detail/optimization.h"
+#include "preset_format.h"
+
+#include <QDir>
+#include <cmath>
+
+namespace ty::detail {
+
+TrainingRun::TrainingRun(const Preset &preset, const TrainOptions &options, TrainObserver &observer)
+    : m_preset(preset), m_options(options), m_observer(observer),
+      m_settings(TrainingSettings::fromJson(preset.training)), m_presetHash(presetHash(preset))
+{
+    if (!options.device.isEmpty())
+        m_settings.device = options.device;
+}
+
+TrainResult TrainingRun::fail(const QString &message, const QString &node)
+{
+    TrainResult result;
+    result.outcome = TrainOutcome::Failed;
+    result.message = message;
+    result.errorNode = node;
+    result.steps = m_position.step;
+    result.epochs = int(m_position.epoch);
+    result.lastMetrics = m_last;
+    return result;
+}
+
+bool TrainingRun::setUp(TrainResult *failure)
+{
+    m_clock.start();
+    const BlockRegistry &registry = BlockRegistry::builtin();
+    const Node *datasetNode = nullptr;
+    for (const Node &node : m_preset.graph.nodes)
+        if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset)
+            datasetNode = datasetNode ? datasetNode : &node;
+    if (!datasetNode) {
+        *failure = fail(QStringLiteral("the pipeline has no dataset node"));
+        return false;
+    }
+
+    if (m_settings.device == QStringLiteral("cuda") && !torch::cuda::is_available()) {
+        *failure = fail(QStringLiteral("training.device is cuda, but no CUDA device is available to this LibTorch build"));
+        return false;
+    }
+    m_device = (m_settings.device != QStringLiteral("cpu") && torch::cuda::is_available()) ? torch::Device(torch::kCUDA, 0)
+                                                                                            : torch::Device(torch::kCPU);
+    if (m_settings.threads > 0)
+        torch::set_num_threads(m_settings.threads);
+    at::globalContext().setDeterministicAlgorithms(m_settings.deterministic, /*warn_only=*/false);
+    torch::manual_seed(uint64_t(m_settings.seed));  // before compiling: weight initialisation draws from it
+
+    QElapsedTimer loadClock;
+    loadClock.start();
+    const BlockDescriptor *datasetBlock = registry.find(datasetNode->block);
+    Result<LoadedDataset> loaded = loadDataset(DatasetRequest{datasetNode->block, datasetNode->id,
+                                                              datasetBlock->effectiveParams(datasetNode->params),
+                                                              m_preset.baseDir()});
+    if (!loaded) {
+        const Error &e = loaded.error();
+        *failure = fail((e.file.isEmpty() ? QString() : e.file + QStringLiteral(": ")) + e.message, datasetNode->id);
+        return false;
+    }
+    m_pipeline = compilePipeline(m_preset, loaded.value().shape);
+    for (const Issue &issue : m_pipeline.report.issues)
+        if (issue.severity == Severity::Error) {
+            *failure = fail(issue.toString(), issue.node);
+            return false;
+        }
+    if (!m_settings.earlyStopMetric.isEmpty()) {
+        QStringList known{QStringLiteral("val/loss"), QStringLiteral("train/loss")};
+        for (const MetricHead &m : m_pipeline.metrics)
+            known << QStringLiteral("val/") + m.nodeId << QStringLiteral("train/") + m.nodeId;
+        if (!known.contains(m_settings.earlyStopMetric)) {
+            *failure = fail(QStringLiteral("training.early_stop_metric: \"%1\" is not a metric of this pipeline (known: %2)")
+                                .arg(m_settings.earlyStopMetric, known.join(QStringLiteral(", "))));
+            return false;
+        }
+    }
+
+    m_train = toDevice(loaded.value().train, m_device);
+    m_val = toDevice(loaded.value().val, m_device);
+    m_test = toDevice(loaded.value().test, m_device);
+    const double loadSeconds = loadClock.elapsed() / 1000.0;
+
+    m_pipeline.model->to(m_device);
+    m_pipeline.model->train();
+    m_optimizer = makeOptimizer(m_pipeline.optimizerType, m_pipeline.optimizerParams, m_pipeline.model->parameters());
+    m_baseLr = m_pipeline.optimizerParams.value(QStringLiteral("lr")).toDouble();
+    m_stepsPerEpoch = (m_train.size() + m_settings.batchSize - 1) / m_settings.batchSize;
+    m_totalSteps = m_stepsPerEpoch * m_settings.epochs;
+
+    TrainStart start;
+    start.device = QString::fromStdString(m_device.str());
+    start.trainSamples = m_train.size();
+    start.valSamples = m_val.size();
+    start.testSamples = m_test.size();
+    start.stepsPerEpoch = m_stepsPerEpoch;
+    start.totalSteps = m_totalSteps;
+    start.epochs = m_settings.epochs;
+    start.parameters = m_pipeline.report.totalParams;
+    start.dataFingerprint = loaded.value().fingerprint;
+    start.loadSeconds = loadSeconds;
+    m_observer.onStarted(start);
+    return true;
+}
+
+TrainResult TrainingRun::run()
+{
+    TrainResult ending;
+    if (!setUp(&ending))
+        return ending;
+    m_clock.restart();
+    while (m_position.epoch < m_settings.epochs) {
+        if (!trainEpoch(&ending))
+            return ending;
+        const int epoch = int(m_position.epoch);  // 0-based epoch just finished
+        QMap<QString, double> epochMetrics = evaluate(m_val, QStringLiteral("val"));
+        epochMetrics.insert(QStringLiteral("train/loss"), m_last.value(QStringLiteral("train/loss")));
+        m_position.epoch += 1;
+        m_position.batchInEpoch = 0;
+        m_position.permutation = torch::Tensor();
+        const bool stopEarly = checkEarlyStop(epochMetrics);
+        m_observer.onEpochEnd(epoch + 1, m_position.step, epochMetrics);
+        const bool last = m_position.epoch == m_settings.epochs || stopEarly;
+        if (!last && m_settings.checkpointEvery > 0 && m_position.epoch % m_settings.checkpointEvery == 0)
+            checkpoint(QStringLiteral("epoch"));
+        if (stopEarly) {
+            m_observer.onEvent(QStringLiteral("early_stop"),
+                               QStringLiteral("%1 did not improve for %2 epochs").arg(m_settings.earlyStopMetric).arg(m_settings.earlyStopPatience),
+                               m_position.step);
+            break;
+        }
+    }
+    evaluate(m_test, QStringLiteral("test"));
+    checkpoint(QStringLiteral("final"));
+    TrainResult result;
+    result.outcome = TrainOutcome::Finished;
+    result.steps = m_position.step;
+    result.epochs = int(m_position.epoch);
+    result.lastMetrics = m_last;
+    result.finalCheckpoint = m_lastCheckpoint;
+    return result;
+}
+
+bool TrainingRun::trainEpoch(TrainResult *ending)
+{
+    const int64_t n = m_train.size();
+    if (!m_position.permutation.defined()) {
+        // One generator per epoch, seeded from the run's seed: the data order is a pure function of both.
+        auto generator = at::make_generator<at::CPUGeneratorImpl>(uint64_t(m_settings.seed) * 1000003ULL + uint64_t(m_position.epoch));
+        m_position.permutation = torch::randperm(n, generator, torch::TensorOptions().dtype(torch::kLong)).to(m_device);
+    }
+    m_pipeline.model->train();
+    const int64_t batch = m_settings.batchSize;
+    for (; m_position.batchInEpoch < m_stepsPerEpoch; ++m_position.batchInEpoch) {
+        if (m_observer.stopRequested()) {
+            if (!flushPending(ending))
+                return false;
+            checkpoint(QStringLiteral("stop"));
+            *ending = fail(QStringLiteral("stopped at step %1").arg(m_position.step));
+            ending->outcome = TrainOutcome::Stopped;
+            ending->finalCheckpoint = m_lastCheckpoint;
+            return false;
+        }
+        if (m_pipeline.scheduleType.size())
+            setLearningRate(*m_optimizer, scheduledLearningRate(m_pipeline.scheduleType, m_pipeline.scheduleParams, m_baseLr,
+                                                                m_position.step, m_stepsPerEpoch, m_totalSteps));
+        const int64_t begin = m_position.batchInEpoch * batch;
+        const torch::Tensor index = m_position.permutation.slice(0, begin, std::min(n, begin + batch));
+        const torch::Tensor x = m_train.x.index_select(0, index);
+        const torch::Tensor y = m_train.y.index_select(0, index);
+        const std::vector<torch::Tensor> slots = m_pipeline.model->forwardAll(x);
+        torch::Tensor loss;
+        for (const LossHead &head : m_pipeline.losses) {
+            if (!head.optimized)
+                continue;
+            const torch::Tensor term = headLoss(head, slots[head.slot], y) * head.weight;
+            loss = loss.defined() ? loss + term : term;
+        }
+        m_pipeline.model->zero_grad(/*set_to_none=*/true);
+        loss.backward();
+        m_optimizer->step();
+
+        PendingStep pending{m_position.step + 1, int(m_position.epoch) + 1, elapsed(), loss.detach(), {}};
+        {
+            torch::NoGradGuard noGrad;
+            for (const MetricHead &metric : m_pipeline.metrics)
+                pending.metrics.push_back(metricSum(metric, slots[metric.slot].detach(), y) / double(index.size(0)));
+        }
+        m_pending.push_back(std::move(pending));
+        ++m_position.step;
+        if (int64_t(m_pending.size()) >= m_settings.logEvery && !flushPending(ending))
+            return false;
+    }
+    return flushPending(ending);
+}
+
+bool TrainingRun::flushPending(TrainResult *ending)
+{
+    if (m_pending.empty())
+        return true;
+    // One device sync for the whole interval.
+    std::vector<torch::Tensor> losses;
+    for (const PendingStep &p : m_pending)
+        losses.push_back(p.loss);
+    const torch::Tensor lossValues = torch::stack(losses).to(torch::kCPU, torch::kDouble);
+    torch::Tensor metricValues;
+    if (!m_pipeline.metrics.empty()) {
+        std::vector<torch::Tensor> rows;
+        for (const PendingStep &p : m_pending)
+            rows.push_back(torch::stack(p.metrics));
+        metricValues = torch::stack(rows).to(torch::kCPU, torch::kDouble);
+    }
+    const double *lossData = lossValues.data_ptr<double>();
+    QList<MetricSample> samples;
+    samples.reserve(int(m_pending.size() * (1 + m_pipeline.metrics.size())));
+    for (size_t i = 0; i < m_pending.size(); ++i) {
+        const PendingStep &p = m_pending[i];
+        if (!std::isfinite(lossData[i])) {
+            m_observer.onMetrics(samples);
+            m_pending.clear();
+            const QString message = QStringLiteral("the loss became %1 at step %2 (epoch %3)")
+                                        .arg(std::isnan(lossData[i]) ? QStringLiteral("NaN") : QStringLiteral("infinite"))
+                                        .arg(p.step).arg(p.epoch);
+            m_observer.onEvent(QStringLiteral("diverged"), message, p.step);
+            *ending = fail(message);
+            ending->outcome = TrainOutcome::Diverged;
+            ending->finalCheckpoint = m_lastCheckpoint;
+            return false;
+        }
+        samples.append(MetricSample{QStringLiteral("train/loss"), p.step, p.epoch, p.time, lossData[i]});
+        for (size_t m = 0; m < m_pipeline.metrics.size(); ++m)
+            samples.append(MetricSample{QStringLiteral("train/") + m_pipeline.metrics[m].nodeId, p.step, p.epoch, p.time,
+                                        metricValues[int64_t(i)][int64_t(m)].item<double>()});
+    }
+    const PendingStep &last = m_pending.back();
+    samples.append(MetricSample{QStringLiteral("train/lr"), last.step, last.epoch, last.time,
+                                m_optimizer->param_groups().front().options().get_lr()});
+    for (const MetricSample &s : samples)
+        m_last.insert(s.name, s.value);
+    m_observer.onMetrics(samples);
+    m_observer.onProgress(last.step, m_totalSteps, last.epoch, m_last.value(QStringLiteral("train/loss")));
+    m_pending.clear();
+    return true;
+}
+
+QMap<QString, double> TrainingRun::evaluate(const DeviceSplit &split, const QString &prefix)
+{
+    QMap<QString, double> out;
+    if (split.size() == 0)
+        return out;
+    torch::NoGradGuard noGrad;
+    m_pipeline.model->eval();
+    torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(m_device));
+    std::vector<torch::Tensor> metricSums(m_pipeline.metrics.size(), lossSum.clone());
+    const int64_t n = split.size();
+    for (int64_t begin = 0; begin < n; begin += m_settings.evalBatchSize) {
+        const int64_t count = std::min<int64_t>(m_settings.evalBatchSize, n - begin);
+        const torch::Tensor x = split.x.narrow(0, begin, count);
+        const torch::Tensor y = split.y.narrow(0, begin, count);
+        const std::vector<torch::Tensor> slots = m_pipeline.model->forwardAll(x);
+        for (const LossHead &head : m_pipeline.losses)
+            if (head.optimized)
+                lossSum += headLoss(head, slots[head.slot], y).to(torch::kDouble) * (head.weight * double(count));
+        for (size_t m = 0; m < m_pipeline.metrics.size(); ++m)
+            metricSums[m] += metricSum(m_pipeline.metrics[m], slots[m_pipeline.metrics[m].slot], y).to(torch::kDouble);
+    }
+    m_pipeline.model->train();
+    const double t = elapsed();
+    const int epoch = int(std::min<int64_t>(m_position.epoch + 1, m_settings.epochs));
+    QList<MetricSample> samples;
+    samples.append(MetricSample{prefix + QStringLiteral("/loss"), m_position.step, epoch, t, lossSum.item<double>() / double(n)});
+    for (size_t m = 0; m < m_pipeline.metrics.size(); ++m)
+        samples.append(MetricSample{prefix + QLatin1Char('/') + m_pipeline.metrics[m].nodeId, m_position.step, epoch, t,
+                                    metricSums[m].item<double>() / double(n)});
+    for (const MetricSample &s : samples) {
+        out.insert(s.name, s.value);
+        m_last.insert(s.name, s.value);
+    }
+    m_observer.onMetrics(samples);
+    return out;
+}
+
+bool TrainingRun::checkEarlyStop(const QMap<QString, double> &epochMetrics)
+{
+    if (m_settings.earlyStopMetric.isEmpty() || !epochMetrics.contains(m_settings.earlyStopMetric))
+        return false;
+    const double value = epochMetrics.value(m_settings.earlyStopMetric);
+    const bool better = !m_position.hasBest
+        || (m_settings.earlyStopMode == QStringLiteral("max") ? value > m_position.bestMetric : value < m_position.bestMetric);
+    if (better) {
+        m_position.bestMetric = value;
+        m_position.hasBest = true;
+        m_position.badEpochs = 0;
+        return false;
+    }
+    return ++m_position.badEpochs >= m_settings.earlyStopPatience;
+}
+
+void TrainingRun::checkpoint(const QString &reason)
+{
+    if (m_options.runFolder.isEmpty())
+        return;
+    const QString path = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints/step-%1.pt").arg(m_position.step, 8, 10, QLatin1Char('0')));
+    const Status status = saveCheckpoint(path, *m_pipeline.model, *m_optimizer, m_position, m_presetHash);
+    if (!status) {
+        m_observer.onEvent(QStringLiteral("warning"), status.error().toString(), m_position.step);
+        return;
+    }
+    m_lastCheckpoint = path;
+    m_observer.onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch)});
+    Q_UNUSED(reason);
+}
+
+} // namespace ty::detail

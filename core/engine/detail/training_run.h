@@ -1,0 +1,56 @@
+#pragma once
+// Internal to ty_engine (includes LibTorch). One training run: set-up, the epoch loop, evaluation and
+// checkpoints. Lives on the thread that calls Trainer::train.
+
+#include "detail/checkpoint.h"
+#include "detail/compiled_pipeline.h"
+#include "detail/device_data.h"
+#include "trainer.h"
+#include "training_settings.h"
+
+#include <QElapsedTimer>
+
+namespace ty::detail {
+
+class TrainingRun {
+public:
+    TrainingRun(const Preset &preset, const TrainOptions &options, TrainObserver &observer);
+    TrainResult run();  // may throw; Trainer::train catches at this boundary
+
+private:
+    struct PendingStep {
+        int64_t step;
+        int epoch;
+        double time;
+        torch::Tensor loss;                  // detached scalar on the device
+        std::vector<torch::Tensor> metrics;  // per metric head: mean over the batch
+    };
+
+    TrainResult fail(const QString &message, const QString &node = {});
+    bool setUp(TrainResult *failure);
+    bool trainEpoch(TrainResult *ending);  // false when the run ends inside the epoch
+    bool flushPending(TrainResult *ending); // false when the loss diverged
+    QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
+    bool checkEarlyStop(const QMap<QString, double> &epochMetrics);
+    void checkpoint(const QString &reason);
+    double elapsed() const { return m_clock.elapsed() / 1000.0; }
+
+    const Preset &m_preset;
+    TrainOptions m_options;
+    TrainObserver &m_observer;
+    TrainingSettings m_settings;
+    CompiledPipeline m_pipeline;
+    torch::Device m_device{torch::kCPU};
+    DeviceSplit m_train, m_val, m_test;
+    std::unique_ptr<torch::optim::Optimizer> m_optimizer;
+    double m_baseLr = 0;
+    int64_t m_stepsPerEpoch = 0, m_totalSteps = 0;
+    TrainingPosition m_position;
+    std::vector<PendingStep> m_pending;
+    QMap<QString, double> m_last;
+    QString m_presetHash;
+    QString m_lastCheckpoint;
+    QElapsedTimer m_clock;
+};
+
+} // namespace ty::detail

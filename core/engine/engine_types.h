@@ -1,0 +1,51 @@
+#pragma once
+// Plain types of the engine's public API (no LibTorch types).
+
+#include "issue.h"
+
+#include <QHash>
+#include <QList>
+#include <QMap>
+#include <QString>
+
+#include <vector>
+
+namespace ty {
+
+struct NodeShape {
+    std::vector<qint64> outputShape;  // per sample, without the batch dimension; empty when not known
+    qint64 paramCount = 0;            // trainable parameters of this node
+    bool known = false;
+};
+
+struct ShapeReport {
+    QHash<QString, NodeShape> nodes;  // by node id
+    qint64 totalParams = 0;
+    Issues issues;                    // structural and shape issues together
+    bool ok() const { return !hasErrors(issues); }
+};
+
+QString shapeToText(const std::vector<qint64> &shape);  // "[1, 28, 28]"
+
+// One metric value; names are SPLIT/NAME: train/loss, val/accuracy, test/accuracy, train/lr.
+struct MetricSample {
+    QString name;
+    qint64 step = 0;
+    int epoch = 0;
+    double time = 0;   // seconds since the run started
+    double value = 0;
+};
+
+enum class TrainOutcome { Finished, Failed, Diverged, Stopped };
+
+struct TrainResult {
+    TrainOutcome outcome = TrainOutcome::Failed;
+    QString message;
+    QString errorNode;                 // the node to blame, when there is one
+    qint64 steps = 0;
+    int epochs = 0;                    // completed epochs
+    QMap<QString, double> lastMetrics; // last value of each metric by name
+    QString finalCheckpoint;
+};
+
+} // namespace ty

@@ -1,0 +1,52 @@
+#pragma once
+// Training a preset from start to end: data loading, the compiled model, optimizer and schedule, the loop with
+// per-step metrics, validation each epoch, test evaluation, checkpoints, early stopping, divergence and stop
+// handling. Runs on the calling thread; reports through a TrainObserver called on that same thread.
+
+#include "engine_types.h"
+#include "preset.h"
+
+#include <QString>
+
+namespace ty {
+
+struct TrainStart {
+    QString device;          // "cpu" or "cuda:0"
+    qint64 trainSamples = 0, valSamples = 0, testSamples = 0;
+    qint64 stepsPerEpoch = 0, totalSteps = 0;
+    int epochs = 0;
+    qint64 parameters = 0;
+    QString dataFingerprint; // sha256 over the dataset's source files
+    double loadSeconds = 0;  // time to read and decode the data
+};
+
+struct CheckpointInfo {
+    QString path;
+    qint64 step = 0;
+    int epoch = 0;
+};
+
+class TrainObserver {
+public:
+    virtual ~TrainObserver() = default;
+    virtual void onStarted(const TrainStart &start) {}
+    virtual void onMetrics(const QList<MetricSample> &samples) {}  // in step order, batched by log interval
+    virtual void onEpochEnd(int epoch, qint64 step, const QMap<QString, double> &epochMetrics) {}
+    virtual void onCheckpoint(const CheckpointInfo &checkpoint) {}
+    virtual void onEvent(const QString &kind, const QString &message, qint64 step) {}
+    virtual void onProgress(qint64 step, qint64 totalSteps, int epoch, double loss) {}  // at each metrics read
+    virtual bool stopRequested() { return false; }  // polled every step
+};
+
+struct TrainOptions {
+    QString runFolder;       // checkpoints go to runFolder/checkpoints/ (nothing written when empty)
+    QString device;          // overrides training.device when not empty: auto, cpu, cuda
+};
+
+class Trainer {
+public:
+    // Never throws: every failure ends in a TrainResult with outcome Failed and a message.
+    static TrainResult train(const Preset &preset, const TrainOptions &options, TrainObserver &observer);
+};
+
+} // namespace ty

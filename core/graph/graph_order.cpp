@@ -1,0 +1,56 @@
+#include "graph_order.h"
+
+#include <QHash>
+
+namespace ty {
+
+bool topologicalOrder(const PipelineGraph &graph, QStringList *order, QStringList *cycle)
+{
+    QHash<QString, int> inDegree;
+    QHash<QString, QStringList> successors;
+    for (const Node &node : graph.nodes)
+        inDegree.insert(node.id, 0);
+    for (const Edge &edge : graph.edges) {
+        if (!inDegree.contains(edge.from.node) || !inDegree.contains(edge.to.node))
+            continue;  // dangling edges are reported by validation
+        ++inDegree[edge.to.node];
+        successors[edge.from.node].append(edge.to.node);
+    }
+    order->clear();
+    QStringList ready;
+    for (const Node &node : graph.nodes)
+        if (inDegree.value(node.id) == 0)
+            ready.append(node.id);
+    while (!ready.isEmpty()) {
+        const QString id = ready.takeFirst();
+        order->append(id);
+        for (const QString &next : successors.value(id))
+            if (--inDegree[next] == 0)
+                ready.append(next);
+    }
+    if (order->size() == graph.nodes.size())
+        return true;
+    if (cycle) {
+        cycle->clear();
+        for (const Node &node : graph.nodes)
+            if (inDegree.value(node.id) > 0)
+                cycle->append(node.id);
+    }
+    return false;
+}
+
+QHash<QString, int> nodeDepths(const PipelineGraph &graph)
+{
+    QStringList order;
+    topologicalOrder(graph, &order);
+    QHash<QString, int> depth;
+    for (const QString &id : order) {
+        int d = 0;
+        for (const Edge &edge : graph.edgesInto(id))
+            d = std::max(d, depth.value(edge.from.node, 0) + 1);
+        depth.insert(id, d);
+    }
+    return depth;
+}
+
+} // namespace ty

@@ -1,0 +1,26 @@
+#pragma once
+// Structural validation of a pipeline graph: every issue at once, each pinned to its node, port or parameter.
+// Shape checks need the engine (see engine/shape_inference.h) and come on top of these.
+
+#include "block_registry.h"
+#include "issue.h"
+#include "pipeline_graph.h"
+
+#include <QJsonObject>
+
+namespace ty {
+
+// Unknown blocks and parameters, wrong types and ranges, invalid or duplicate ids, dangling edges, edges
+// into outputs or out of inputs, port kind mismatches, an input fed twice, unconnected required inputs,
+// cycles, and the pipeline rules (one dataset, one optimizer, at least one loss).
+Issues validateGraph(const PipelineGraph &graph, const BlockRegistry &registry = BlockRegistry::builtin());
+
+// Checks the keys and values of a preset's `training` object against trainingSpecs().
+Issues validateTraining(const QJsonObject &training);
+
+// Why the edge `from` -> `to` may not be added to `graph` (empty when it may): used by the canvas to refuse
+// impossible connections with a reason.
+QString connectionProblem(const PipelineGraph &graph, const Endpoint &from, const Endpoint &to,
+                          const BlockRegistry &registry = BlockRegistry::builtin());
+
+} // namespace ty

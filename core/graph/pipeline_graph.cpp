@@ -1,0 +1,77 @@
+#include "pipeline_graph.h"
+
+#include <QRegularExpression>
+
+namespace ty {
+
+bool Node::operator==(const Node &other) const
+{
+    return id == other.id && block == other.block && params == other.params && pos == other.pos;
+}
+
+bool Endpoint::parse(const QString &text, Endpoint *out)
+{
+    const int dot = text.lastIndexOf(QLatin1Char('.'));
+    if (dot <= 0 || dot == text.size() - 1)
+        return false;
+    out->node = text.left(dot);
+    out->port = text.mid(dot + 1);
+    return true;
+}
+
+const Node *PipelineGraph::node(const QString &id) const
+{
+    const int i = indexOf(id);
+    return i < 0 ? nullptr : &nodes.at(i);
+}
+
+Node *PipelineGraph::node(const QString &id)
+{
+    const int i = indexOf(id);
+    return i < 0 ? nullptr : &nodes[i];
+}
+
+int PipelineGraph::indexOf(const QString &id) const
+{
+    for (int i = 0; i < nodes.size(); ++i)
+        if (nodes.at(i).id == id)
+            return i;
+    return -1;
+}
+
+QList<Edge> PipelineGraph::edgesInto(const QString &nodeId, const QString &port) const
+{
+    QList<Edge> out;
+    for (const Edge &edge : edges)
+        if (edge.to.node == nodeId && (port.isEmpty() || edge.to.port == port))
+            out.append(edge);
+    return out;
+}
+
+QList<Edge> PipelineGraph::edgesFrom(const QString &nodeId, const QString &port) const
+{
+    QList<Edge> out;
+    for (const Edge &edge : edges)
+        if (edge.from.node == nodeId && (port.isEmpty() || edge.from.port == port))
+            out.append(edge);
+    return out;
+}
+
+QString PipelineGraph::uniqueId(const QString &base) const
+{
+    if (indexOf(base) < 0)
+        return base;
+    for (int n = 2;; ++n) {
+        const QString candidate = base + QString::number(n);
+        if (indexOf(candidate) < 0)
+            return candidate;
+    }
+}
+
+bool isValidNodeId(const QString &id)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    return pattern.match(id).hasMatch();
+}
+
+} // namespace ty

@@ -1,0 +1,259 @@
+// RunDatabase: opening, creating runs and every write. The read queries are in run_database_queries.cpp,
+// interrupted-run detection in run_database_staleness.cpp.
+
+#include "run_database.h"
+
+#include "run_sqlite.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSet>
+#include <QSqlQuery>
+#include <QVariantList>
+
+namespace ty {
+
+namespace {
+
+QString compactJson(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
+QString RunDatabase::defaultPath()
+{
+    QString base = qEnvironmentVariable("XDG_DATA_HOME");
+    if (base.isEmpty() || QDir::isRelativePath(base))
+        base = QDir::homePath() + QStringLiteral("/.local/share");
+    return QDir::cleanPath(base + QStringLiteral("/trainyard/runs.sqlite"));
+}
+
+Result<std::unique_ptr<RunDatabase>> RunDatabase::open(const QString &requestedPath)
+{
+    if (requestedPath.isEmpty())
+        return runError(QStringLiteral("no path given for the run database"));
+    const QString path = QFileInfo(requestedPath).absoluteFilePath();
+    const QString folder = QFileInfo(path).absolutePath();
+    if (!QDir().mkpath(folder))
+        return runError(QStringLiteral("cannot create the folder %1 for the run database %2").arg(folder, path));
+
+    QSqlDatabase db;
+    {
+        Result<QSqlDatabase> connection = openRunConnection(uniqueRunConnectionName(QStringLiteral("db")), path);
+        if (!connection.ok())
+            return connection.error();
+        db = connection.value();
+    }  // no copy of the connection may outlive closeRunConnection()
+    auto fail = [&db](const Error &error) {
+        closeRunConnection(db);
+        return error;
+    };
+
+    // Refuse a newer schema before anything (even the journal mode) is changed in the file.
+    const Result<int> version = readUserVersion(db, path);
+    if (!version.ok())
+        return fail(version.error());
+    if (version.value() > kSchemaVersion)
+        return fail(runError(newerRunSchemaMessage(path, version.value())));
+    if (Status wal = enableWriteAheadLog(db, path); !wal.ok())
+        return fail(wal.error());
+    if (Status migrated = migrateRunSchema(db, path); !migrated.ok())
+        return fail(migrated.error());
+
+    std::unique_ptr<RunDatabase> database(new RunDatabase(path, db));
+    database->markStaleRunsInterrupted();
+    return Result<std::unique_ptr<RunDatabase>>(std::move(database));
+}
+
+RunDatabase::RunDatabase(const QString &path, const QSqlDatabase &db) : m_path(path), m_db(db) {}
+
+RunDatabase::~RunDatabase() { closeRunConnection(m_db); }
+
+QString RunDatabase::path() const { return m_path; }
+
+QString RunDatabase::runFolder(qint64 id) const
+{
+    return QFileInfo(m_path).absolutePath() + QStringLiteral("/runs/") + QString::number(id);
+}
+
+Error RunDatabase::noSuchRun(qint64 id) const
+{
+    return runError(QStringLiteral("no run with id %1 in %2").arg(id).arg(m_path));
+}
+
+Status RunDatabase::requireRun(qint64 id) const
+{
+    QSqlQuery query(m_db);
+    query.prepare(QStringLiteral("SELECT 1 FROM runs WHERE id = ?"));
+    query.addBindValue(id);
+    if (!query.exec())
+        return runDbError(QStringLiteral("cannot read run %1").arg(id), m_path, query.lastError());
+    if (!query.next())
+        return noSuchRun(id);
+    return Status::success();
+}
+
+Result<qint64> RunDatabase::createRun(const NewRun &run)
+{
+    qint64 id = 0;
+    const Status status = inRunWriteTransaction(m_db, m_path, [&]() -> Status {
+        QSqlQuery insert(m_db);
+        insert.prepare(QStringLiteral(
+            "INSERT INTO runs (name, status, preset_json, preset_hash, created_at, app_version, torch_version,"
+            " qt_version, device, seed, provenance_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        insert.addBindValue(nullIfEmpty(run.name));
+        insert.addBindValue(runStatusName(RunStatus::Queued));
+        insert.addBindValue(compactJson(run.preset));
+        insert.addBindValue(nullIfEmpty(run.presetHash));
+        insert.addBindValue(runDbNow());
+        insert.addBindValue(nullIfEmpty(run.appVersion));
+        insert.addBindValue(nullIfEmpty(run.torchVersion));
+        insert.addBindValue(nullIfEmpty(run.qtVersion));
+        insert.addBindValue(nullIfEmpty(run.device));
+        insert.addBindValue(run.seed);
+        insert.addBindValue(compactJson(run.provenance));
+        if (!insert.exec())
+            return runDbError(QStringLiteral("cannot create a run"), m_path, insert.lastError());
+        id = insert.lastInsertId().toLongLong();
+
+        if (!run.params.isEmpty()) {
+            QVariantList runIds, keys, values;
+            for (auto it = run.params.cbegin(); it != run.params.cend(); ++it) {
+                runIds << id;
+                keys << it.key();
+                values << it.value();
+            }
+            QSqlQuery params(m_db);
+            params.prepare(QStringLiteral("INSERT INTO run_params (run_id, key, value) VALUES (?, ?, ?)"));
+            params.addBindValue(runIds);
+            params.addBindValue(keys);
+            params.addBindValue(values);
+            if (!params.execBatch())
+                return runDbError(QStringLiteral("cannot store the parameters of run %1").arg(id), m_path,
+                                  params.lastError());
+        }
+
+        const QString folder = runFolder(id);
+        if (!QDir().mkpath(folder))
+            return runError(QStringLiteral("cannot create the folder %1 of run %2").arg(folder).arg(id));
+        QSqlQuery setFolder(m_db);
+        setFolder.prepare(QStringLiteral("UPDATE runs SET folder = ? WHERE id = ?"));
+        setFolder.addBindValue(folder);
+        setFolder.addBindValue(id);
+        if (!setFolder.exec())
+            return runDbError(QStringLiteral("cannot store the folder of run %1").arg(id), m_path,
+                              setFolder.lastError());
+        return Status::success();
+    });
+    if (!status.ok())
+        return status.error();
+    return id;
+}
+
+Status RunDatabase::setStatus(qint64 id, RunStatus status, const QString &message, const QString &errorNode)
+{
+    const QString now = runDbNow();
+    QString times;
+    if (status == RunStatus::Running)
+        times = QStringLiteral("started_at = COALESCE(started_at, ?), ended_at = NULL");
+    else if (status == RunStatus::Queued)
+        times = QStringLiteral("ended_at = NULL");
+    else
+        times = QStringLiteral("ended_at = ?");
+
+    return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
+        QSqlQuery update(m_db);
+        update.prepare(QStringLiteral("UPDATE runs SET status = ?, status_message = ?, error_node = ?, %1 WHERE id = ?")
+                           .arg(times));
+        update.addBindValue(runStatusName(status));
+        update.addBindValue(nullIfEmpty(message));
+        update.addBindValue(nullIfEmpty(errorNode));
+        if (status != RunStatus::Queued)
+            update.addBindValue(now);
+        update.addBindValue(id);
+        if (!update.exec())
+            return runDbError(QStringLiteral("cannot set the status of run %1").arg(id), m_path, update.lastError());
+        if (update.numRowsAffected() == 0)
+            return noSuchRun(id);
+        return Status::success();
+    });
+}
+
+Status RunDatabase::setNotes(qint64 id, const QString &notes)
+{
+    return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
+        QSqlQuery update(m_db);
+        update.prepare(QStringLiteral("UPDATE runs SET notes = ? WHERE id = ?"));
+        update.addBindValue(nullIfEmpty(notes));
+        update.addBindValue(id);
+        if (!update.exec())
+            return runDbError(QStringLiteral("cannot set the notes of run %1").arg(id), m_path, update.lastError());
+        if (update.numRowsAffected() == 0)
+            return noSuchRun(id);
+        return Status::success();
+    });
+}
+
+Status RunDatabase::setTags(qint64 id, const QStringList &tags)
+{
+    return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
+        if (Status exists = requireRun(id); !exists.ok())
+            return exists;
+        QSqlQuery clear(m_db);
+        clear.prepare(QStringLiteral("DELETE FROM run_tags WHERE run_id = ?"));
+        clear.addBindValue(id);
+        if (!clear.exec())
+            return runDbError(QStringLiteral("cannot set the tags of run %1").arg(id), m_path, clear.lastError());
+        QSet<QString> seen;
+        QSqlQuery insert(m_db);
+        insert.prepare(QStringLiteral("INSERT INTO run_tags (run_id, tag) VALUES (?, ?)"));
+        for (const QString &raw : tags) {
+            const QString tag = raw.trimmed();
+            if (tag.isEmpty() || seen.contains(tag))
+                continue;
+            seen.insert(tag);
+            insert.addBindValue(id);
+            insert.addBindValue(tag);
+            if (!insert.exec())
+                return runDbError(QStringLiteral("cannot set the tags of run %1").arg(id), m_path, insert.lastError());
+        }
+        return Status::success();
+    });
+}
+
+Status RunDatabase::deleteRun(qint64 id)
+{
+    return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
+        QSqlQuery remove(m_db);
+        remove.prepare(QStringLiteral("DELETE FROM runs WHERE id = ?"));
+        remove.addBindValue(id);
+        if (!remove.exec())
+            return runDbError(QStringLiteral("cannot delete run %1").arg(id), m_path, remove.lastError());
+        if (remove.numRowsAffected() == 0)
+            return noSuchRun(id);
+        return Status::success();
+    });
+}
+
+Status RunDatabase::deleteMetricsAfter(qint64 id, qint64 step)
+{
+    return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
+        if (Status exists = requireRun(id); !exists.ok())
+            return exists;
+        for (const QString &table : {QStringLiteral("metrics"), QStringLiteral("events")}) {
+            QSqlQuery remove(m_db);
+            remove.prepare(QStringLiteral("DELETE FROM %1 WHERE run_id = ? AND step > ?").arg(table));
+            remove.addBindValue(id);
+            remove.addBindValue(step);
+            if (!remove.exec())
+                return runDbError(QStringLiteral("cannot delete %1 of run %2 after step %3").arg(table).arg(id).arg(step),
+                                  m_path, remove.lastError());
+        }
+        return Status::success();
+    });
+}
+
+} // namespace ty

@@ -1,0 +1,82 @@
+#pragma once
+// The run database: the shared SQLite record of every training run (see docs/run-database.md).
+//
+// Threads and ownership: a RunDatabase owns ONE QSQLITE connection and must be used only from the thread that
+// called open() (Qt SQL connections are thread-bound). Open one RunDatabase per thread if several threads
+// read. Writing a training run's metrics goes through RunWriter, which has its own connection and thread.
+// Several processes may open the same file at once: every write is a BEGIN IMMEDIATE transaction under
+// busy_timeout with bounded retries, and readers never block writers (WAL).
+
+#include "error.h"
+#include "run_records.h"
+#include "run_schema.h"
+
+#include <QList>
+#include <QMap>
+#include <QSqlDatabase>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace ty {
+
+class RunDatabase {
+public:
+    static constexpr int kSchemaVersion = kRunSchemaVersion;
+
+    // $XDG_DATA_HOME/trainyard/runs.sqlite when XDG_DATA_HOME is an absolute path, else
+    // ~/.local/share/trainyard/runs.sqlite.
+    static QString defaultPath();
+
+    // Creates the parent folder, opens, refuses a database written by a newer schema (changing nothing),
+    // switches to WAL, creates or migrates the schema in one transaction, then marks stale running runs
+    // interrupted.
+    static Result<std::unique_ptr<RunDatabase>> open(const QString &path);
+
+    ~RunDatabase();
+    RunDatabase(const RunDatabase &) = delete;
+    RunDatabase &operator=(const RunDatabase &) = delete;
+
+    QString path() const;
+
+    // Inserts a queued run with its parameters, creates its folder <dir of db>/runs/<id>/ and stores it.
+    Result<qint64> createRun(const NewRun &run);
+    // <dir of db>/runs/<id>, absolute; computed, the folder may not exist.
+    QString runFolder(qint64 id) const;
+
+    // Sets status, status_message and error_node (empty strings store NULL). Running sets started_at when
+    // it is not set yet and clears ended_at; queued clears ended_at; every other (terminal) status sets ended_at.
+    Status setStatus(qint64 id, RunStatus status, const QString &message = {}, const QString &errorNode = {});
+    Status setNotes(qint64 id, const QString &notes);
+    Status setTags(qint64 id, const QStringList &tags);  // replaces all tags; duplicates and empty tags dropped
+    // Deletes the run and (by cascade) its parameters, metrics, events, checkpoints and tags. Leaves its folder.
+    Status deleteRun(qint64 id);
+
+    Result<QList<RunInfo>> listRuns() const;  // newest first
+    Result<RunInfo> run(qint64 id) const;     // error "no run with id N in <path>" if absent
+    Result<QMap<QString, QString>> params(qint64 id) const;
+    Result<QList<MetricPoint>> metrics(qint64 id, const QString &name = {}) const;  // ordered by name, step
+    // Per metric name, the value at the highest step (the latest written row on ties).
+    Result<QMap<QString, double>> lastMetricValues(qint64 id) const;
+    Result<QList<RunEvent>> events(qint64 id) const;                    // ordered by step, then as written
+    Result<QList<CheckpointRecord>> checkpoints(qint64 id) const;       // ordered by step, then as written
+
+    // For resume: drops the run's metric and event rows with step > `step`. Checkpoint records are kept (their
+    // files are still on disk; the trainer decides about them).
+    Status deleteMetricsAfter(qint64 id, qint64 step);
+
+    // Marks every running run interrupted whose host is this host and whose pid is dead, or whose heartbeat is
+    // older than kStaleHeartbeatSeconds (see run_liveness.h). Returns how many were marked (0 on error).
+    int markStaleRunsInterrupted();
+
+private:
+    RunDatabase(const QString &path, const QSqlDatabase &db);
+    Error noSuchRun(qint64 id) const;
+    Status requireRun(qint64 id) const;
+
+    QString m_path;
+    QSqlDatabase m_db;
+};
+
+} // namespace ty

@@ -1,0 +1,211 @@
+// RunDatabase: the read queries. Opening and writes are in run_database.cpp.
+
+#include "run_database.h"
+
+#include "run_sqlite.h"
+
+#include <QJsonDocument>
+#include <QSqlQuery>
+#include <QSqlRecord>
+
+#include <cmath>
+#include <limits>
+
+namespace ty {
+
+namespace {
+
+const char kRunColumns[] =
+    "id, name, status, status_message, error_node, preset_json, preset_hash, created_at, started_at, ended_at,"
+    " heartbeat_at, app_version, torch_version, qt_version, device, host, pid, seed, provenance_json, folder, notes";
+
+QJsonObject jsonObjectFromText(const QVariant &text)
+{
+    return QJsonDocument::fromJson(text.toString().toUtf8()).object();  // empty for NULL or malformed text
+}
+
+// NaN is stored as NULL by SQLite.
+double doubleOrNaN(const QVariant &value)
+{
+    return value.isNull() ? std::numeric_limits<double>::quiet_NaN() : value.toDouble();
+}
+
+RunInfo runInfoFromRow(const QSqlQuery &query)
+{
+    RunInfo info;
+    info.id = query.value(0).toLongLong();
+    info.name = query.value(1).toString();
+    const QString statusName = query.value(2).toString();
+    info.statusMessage = query.value(3).toString();
+    if (const std::optional<RunStatus> status = runStatusFromName(statusName)) {
+        info.status = *status;
+    } else {
+        // A status this build does not know cannot come from schema version 1; report it rather than hide it.
+        info.status = RunStatus::Failed;
+        info.statusMessage = QStringLiteral("unknown status '%1'; %2").arg(statusName, info.statusMessage);
+    }
+    info.errorNode = query.value(4).toString();
+    info.preset = jsonObjectFromText(query.value(5));
+    info.presetHash = query.value(6).toString();
+    info.createdAt = fromRunDbTime(query.value(7));
+    info.startedAt = fromRunDbTime(query.value(8));
+    info.endedAt = fromRunDbTime(query.value(9));
+    info.heartbeatAt = fromRunDbTime(query.value(10));
+    info.appVersion = query.value(11).toString();
+    info.torchVersion = query.value(12).toString();
+    info.qtVersion = query.value(13).toString();
+    info.device = query.value(14).toString();
+    info.host = query.value(15).toString();
+    info.pid = query.value(16).toLongLong();
+    info.seed = query.value(17).toLongLong();
+    info.provenance = jsonObjectFromText(query.value(18));
+    info.folder = query.value(19).toString();
+    info.notes = query.value(20).toString();
+    return info;
+}
+
+} // namespace
+
+Result<QList<RunInfo>> RunDatabase::listRuns() const
+{
+    QMap<qint64, QStringList> tags;
+    {
+        QSqlQuery query(m_db);
+        if (!query.exec(QStringLiteral("SELECT run_id, tag FROM run_tags ORDER BY run_id, tag")))
+            return runDbError(QStringLiteral("cannot read run tags"), m_path, query.lastError());
+        while (query.next())
+            tags[query.value(0).toLongLong()].append(query.value(1).toString());
+    }
+    QSqlQuery query(m_db);
+    if (!query.exec(QStringLiteral("SELECT %1 FROM runs ORDER BY id DESC").arg(QLatin1String(kRunColumns))))
+        return runDbError(QStringLiteral("cannot list runs"), m_path, query.lastError());
+    QList<RunInfo> runs;
+    while (query.next()) {
+        RunInfo info = runInfoFromRow(query);
+        info.tags = tags.value(info.id);
+        runs.append(std::move(info));
+    }
+    return runs;
+}
+
+Result<RunInfo> RunDatabase::run(qint64 id) const
+{
+    RunInfo info;
+    {
+        QSqlQuery query(m_db);
+        query.prepare(QStringLiteral("SELECT %1 FROM runs WHERE id = ?").arg(QLatin1String(kRunColumns)));
+        query.addBindValue(id);
+        if (!query.exec())
+            return runDbError(QStringLiteral("cannot read run %1").arg(id), m_path, query.lastError());
+        if (!query.next())
+            return noSuchRun(id);
+        info = runInfoFromRow(query);
+    }
+    QSqlQuery tags(m_db);
+    tags.prepare(QStringLiteral("SELECT tag FROM run_tags WHERE run_id = ? ORDER BY tag"));
+    tags.addBindValue(id);
+    if (!tags.exec())
+        return runDbError(QStringLiteral("cannot read the tags of run %1").arg(id), m_path, tags.lastError());
+    while (tags.next())
+        info.tags.append(tags.value(0).toString());
+    return info;
+}
+
+Result<QMap<QString, QString>> RunDatabase::params(qint64 id) const
+{
+    if (Status exists = requireRun(id); !exists.ok())
+        return exists.error();
+    QSqlQuery query(m_db);
+    query.prepare(QStringLiteral("SELECT key, value FROM run_params WHERE run_id = ?"));
+    query.addBindValue(id);
+    if (!query.exec())
+        return runDbError(QStringLiteral("cannot read the parameters of run %1").arg(id), m_path, query.lastError());
+    QMap<QString, QString> params;
+    while (query.next())
+        params.insert(query.value(0).toString(), query.value(1).toString());
+    return params;
+}
+
+Result<QList<MetricPoint>> RunDatabase::metrics(qint64 id, const QString &name) const
+{
+    if (Status exists = requireRun(id); !exists.ok())
+        return exists.error();
+    QSqlQuery query(m_db);
+    query.setNumericalPrecisionPolicy(QSql::LowPrecisionDouble);  // doubles exactly, not via 15-digit text
+    query.setForwardOnly(true);
+    const QString filter = name.isEmpty() ? QString() : QStringLiteral(" AND name = ?");
+    query.prepare(QStringLiteral("SELECT name, step, epoch, time, value FROM metrics WHERE run_id = ?%1"
+                                 " ORDER BY name, step, rowid")
+                      .arg(filter));
+    query.addBindValue(id);
+    if (!name.isEmpty())
+        query.addBindValue(name);
+    if (!query.exec())
+        return runDbError(QStringLiteral("cannot read the metrics of run %1").arg(id), m_path, query.lastError());
+    QList<MetricPoint> points;
+    while (query.next()) {
+        MetricPoint point;
+        point.name = query.value(0).toString();
+        point.step = query.value(1).toLongLong();
+        point.epoch = query.value(2).toInt();
+        point.time = doubleOrNaN(query.value(3));
+        point.value = doubleOrNaN(query.value(4));
+        points.append(std::move(point));
+    }
+    return points;
+}
+
+Result<QMap<QString, double>> RunDatabase::lastMetricValues(qint64 id) const
+{
+    if (Status exists = requireRun(id); !exists.ok())
+        return exists.error();
+    QSqlQuery query(m_db);
+    query.setNumericalPrecisionPolicy(QSql::LowPrecisionDouble);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral(
+        "SELECT n.name, (SELECT m.value FROM metrics m WHERE m.run_id = ? AND m.name = n.name"
+        "                ORDER BY m.step DESC, m.rowid DESC LIMIT 1)"
+        " FROM (SELECT DISTINCT name FROM metrics WHERE run_id = ?) n"));
+    query.addBindValue(id);
+    query.addBindValue(id);
+    if (!query.exec())
+        return runDbError(QStringLiteral("cannot read the last metrics of run %1").arg(id), m_path, query.lastError());
+    QMap<QString, double> values;
+    while (query.next())
+        values.insert(query.value(0).toString(), doubleOrNaN(query.value(1)));
+    return values;
+}
+
+Result<QList<RunEvent>> RunDatabase::events(qint64 id) const
+{
+    if (Status exists = requireRun(id); !exists.ok())
+        return exists.error();
+    QSqlQuery query(m_db);
+    query.setNumericalPrecisionPolicy(QSql::LowPrecisionDouble);
+    query.prepare(QStringLiteral("SELECT step, time, kind, message FROM events WHERE run_id = ? ORDER BY step, rowid"));
+    query.addBindValue(id);
+    if (!query.exec())
+        return runDbError(QStringLiteral("cannot read the events of run %1").arg(id), m_path, query.lastError());
+    QList<RunEvent> events;
+    while (query.next())
+        events.append({query.value(0).toLongLong(), doubleOrNaN(query.value(1)), query.value(2).toString(),
+                       query.value(3).toString()});
+    return events;
+}
+
+Result<QList<CheckpointRecord>> RunDatabase::checkpoints(qint64 id) const
+{
+    if (Status exists = requireRun(id); !exists.ok())
+        return exists.error();
+    QSqlQuery query(m_db);
+    query.prepare(QStringLiteral("SELECT step, epoch, path FROM checkpoints WHERE run_id = ? ORDER BY step, rowid"));
+    query.addBindValue(id);
+    if (!query.exec())
+        return runDbError(QStringLiteral("cannot read the checkpoints of run %1").arg(id), m_path, query.lastError());
+    QList<CheckpointRecord> records;
+    while (query.next())
+        records.append({query.value(0).toLongLong(), query.value(1).toInt(), query.value(2).toString()});
+    return records;
+}
+
+} // namespace ty

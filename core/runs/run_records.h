@@ -1,0 +1,80 @@
+#pragma once
+// Plain value types of the run database: a run's status, what a trainer knows when it creates a run, what
+// the database knows about a run, and the rows a run writes while it trains. No behaviour beyond naming
+// statuses; all are copyable values, safe to pass between threads.
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ty {
+
+// Stored in the database as the lowercase names ("queued", "running", ...); see docs/run-database.md.
+enum class RunStatus { Queued, Running, Finished, Failed, Diverged, Stopped, Interrupted };
+
+QString runStatusName(RunStatus status);
+std::optional<RunStatus> runStatusFromName(const QString &name);
+// Finished, Failed, Diverged, Stopped and Interrupted: the run is over and has an end time.
+bool runStatusIsTerminal(RunStatus status);
+// Every status in declaration order (for tests, filters and combo boxes).
+QList<RunStatus> allRunStatuses();
+
+// What a trainer knows when it creates a run.
+struct NewRun {
+    QString name;
+    QJsonObject preset;              // the whole preset JSON as run (after overrides)
+    QString presetHash;              // sha256 hex of the canonical preset JSON (caller computes)
+    QMap<QString, QString> params;   // flattened parameters: "conv1.out_channels" -> "32", "training.epochs" -> "10"
+    QString appVersion, torchVersion, qtVersion, device;
+    qint64 seed = 0;
+    QJsonObject provenance;          // anything else worth recording (data fingerprints, command line, host)
+};
+
+// One row of `runs` plus its tags. Times are UTC; a time never set is an invalid QDateTime.
+struct RunInfo {
+    qint64 id = 0;
+    QString name;
+    RunStatus status = RunStatus::Queued;
+    QString statusMessage;
+    QString errorNode;               // the graph node an error is pinned to, if any
+    QJsonObject preset;
+    QString presetHash;
+    QDateTime createdAt, startedAt, endedAt, heartbeatAt;
+    QString appVersion, torchVersion, qtVersion, device, host;
+    qint64 pid = 0;
+    qint64 seed = 0;
+    QJsonObject provenance;
+    QString folder;                  // absolute path of the run's own folder (<dir of db>/runs/<id>)
+    QString notes;
+    QStringList tags;                // sorted
+};
+
+// One metric sample. A NaN value is stored as SQL NULL and read back as NaN.
+struct MetricPoint {
+    QString name;        // "train/loss", "test/accuracy", ...
+    qint64 step = 0;     // global optimizer step, one axis across stages
+    int epoch = 0;
+    double time = 0;     // seconds since run start
+    double value = 0;
+};
+
+// A stage boundary, checkpoint, warning, ... on the run's time line.
+struct RunEvent {
+    qint64 step = 0;
+    double time = 0;     // seconds since run start
+    QString kind;        // "stage", "checkpoint", "warning", ...
+    QString message;
+};
+
+struct CheckpointRecord {
+    qint64 step = 0;
+    int epoch = 0;
+    QString path;        // where the checkpoint file is, as the trainer wrote it
+};
+
+} // namespace ty

@@ -1,0 +1,129 @@
+#include "run_schema.h"
+
+#include "run_sqlite.h"
+
+#include <QSqlQuery>
+
+namespace ty {
+
+namespace {
+
+RunSchemaStep version1()
+{
+    RunSchemaStep step;
+    step.toVersion = 1;
+    step.description = QStringLiteral("runs, parameters, metrics, events, checkpoints and tags");
+    step.statements = {
+        QStringLiteral("CREATE TABLE runs ("
+                       " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                       " name TEXT,"
+                       " status TEXT NOT NULL,"
+                       " status_message TEXT,"
+                       " error_node TEXT,"
+                       " preset_json TEXT NOT NULL,"
+                       " preset_hash TEXT,"
+                       " created_at TEXT,"
+                       " started_at TEXT,"
+                       " ended_at TEXT,"
+                       " heartbeat_at TEXT,"
+                       " app_version TEXT,"
+                       " torch_version TEXT,"
+                       " qt_version TEXT,"
+                       " device TEXT,"
+                       " host TEXT,"
+                       " pid INTEGER,"
+                       " seed INTEGER,"
+                       " provenance_json TEXT,"
+                       " folder TEXT,"
+                       " notes TEXT)"),
+        QStringLiteral("CREATE INDEX runs_by_status ON runs(status)"),
+        QStringLiteral("CREATE TABLE run_params ("
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " key TEXT NOT NULL,"
+                       " value TEXT,"
+                       " PRIMARY KEY (run_id, key))"),
+        QStringLiteral("CREATE TABLE metrics ("
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " name TEXT NOT NULL,"
+                       " step INTEGER NOT NULL,"
+                       " epoch INTEGER,"
+                       " time REAL,"
+                       " value REAL)"),
+        QStringLiteral("CREATE INDEX metrics_by_run_name_step ON metrics(run_id, name, step)"),
+        QStringLiteral("CREATE TABLE events ("
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " step INTEGER,"
+                       " time REAL,"
+                       " kind TEXT,"
+                       " message TEXT)"),
+        QStringLiteral("CREATE INDEX events_by_run_step ON events(run_id, step)"),
+        QStringLiteral("CREATE TABLE checkpoints ("
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " step INTEGER,"
+                       " epoch INTEGER,"
+                       " path TEXT,"
+                       " created_at TEXT)"),
+        QStringLiteral("CREATE INDEX checkpoints_by_run_step ON checkpoints(run_id, step)"),
+        QStringLiteral("CREATE TABLE run_tags ("
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " tag TEXT NOT NULL,"
+                       " PRIMARY KEY (run_id, tag))"),
+    };
+    return step;
+}
+
+} // namespace
+
+const QList<RunSchemaStep> &runSchemaSteps()
+{
+    static const QList<RunSchemaStep> steps = {version1()};
+    return steps;
+}
+
+QString newerRunSchemaMessage(const QString &path, int version)
+{
+    return QStringLiteral("%1 was written by a newer Trainyard (schema version %2; this build reads up to %3)")
+        .arg(path)
+        .arg(version)
+        .arg(kRunSchemaVersion);
+}
+
+Status migrateRunSchema(QSqlDatabase &db, const QString &path)
+{
+    Result<int> version = readUserVersion(db, path);
+    if (!version.ok())
+        return version.error();
+    if (version.value() > kRunSchemaVersion)
+        return runError(newerRunSchemaMessage(path, version.value()));
+    if (version.value() == kRunSchemaVersion)
+        return Status::success();
+
+    RunWriteTransaction transaction(db, path);
+    if (Status begun = transaction.begin(); !begun.ok())
+        return begun;
+    // Another process may have migrated between the first read and taking the write lock.
+    version = readUserVersion(db, path);
+    if (!version.ok())
+        return version.error();
+    if (version.value() > kRunSchemaVersion)
+        return runError(newerRunSchemaMessage(path, version.value()));
+
+    for (const RunSchemaStep &step : runSchemaSteps()) {
+        if (step.toVersion <= version.value())
+            continue;
+        for (const QString &statement : step.statements) {
+            QSqlQuery query(db);
+            if (!query.exec(statement)) {
+                return runDbError(QStringLiteral("cannot migrate to schema version %1 (%2)")
+                                      .arg(step.toVersion)
+                                      .arg(step.description),
+                                  path, query.lastError());
+            }
+        }
+    }
+    if (Status set = execRunSql(db, QStringLiteral("PRAGMA user_version=%1").arg(kRunSchemaVersion), path); !set.ok())
+        return set;
+    return transaction.commit();
+}
+
+} // namespace ty

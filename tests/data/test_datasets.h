@@ -1,0 +1,64 @@
+#pragma once
+// One Qt Test class for core/data; its slots are defined in test_idx.cpp, test_fashion_mnist.cpp,
+// test_csv.cpp, test_synthetic.cpp and test_split.cpp.
+
+#include <QObject>
+#include <QTemporaryDir>
+
+class TestDatasets : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // IDX files (test_idx.cpp)
+    void idxRoundTrip_data();
+    void idxRoundTrip();
+    void idxDatasetLoads_data();
+    void idxDatasetLoads();
+    void idxTwoDimensionalSamples();
+    void idxErrors_data();
+    void idxErrors();
+    void idxRequiredFields_data();
+    void idxRequiredFields();
+    void idxDescribeReadsHeadersOnly();
+    void idxDamagedFilesNeverCrash_data();
+    void idxDamagedFilesNeverCrash();
+
+    // Fashion-MNIST (test_fashion_mnist.cpp)
+    void fashionFixture();
+    void fashionMissingFile();
+    void fashionLabelOutOfRange();
+    void fashionReal();
+
+    // CSV tables (test_csv.cpp)
+    void csvClassification();
+    void csvNumericLabelsSortNumerically();
+    void csvRegression();
+    void csvStandardizeUsesTrainStatistics();
+    void csvHeaderlessAndQuoted();
+    void csvErrors_data();
+    void csvErrors();
+
+    // Synthetic data (test_synthetic.cpp)
+    void syntheticDeterminism_data();
+    void syntheticDeterminism();
+    void syntheticShapes_data();
+    void syntheticShapes();
+    void syntheticGoldenValues();
+    void syntheticLearnable_data();
+    void syntheticLearnable();
+    void syntheticRegressionIsLinear();
+    void syntheticParamErrors_data();
+    void syntheticParamErrors();
+
+    // Splits (test_split.cpp)
+    void splitSizes_data();
+    void splitSizes();
+    void splitIsDeterministicAndDisjoint();
+    void emptyTrainingSplit_data();
+    void emptyTrainingSplit();
+    void badParameterTypes();
+    void unknownBlock();
+
+private:
+    QTemporaryDir m_dir;
+};

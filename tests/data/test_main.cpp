@@ -1,0 +1,5 @@
+#include "test_datasets.h"
+
+#include <QTest>
+
+QTEST_GUILESS_MAIN(TestDatasets)

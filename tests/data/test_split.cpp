@@ -1,0 +1,180 @@
+// The train / validation / test split shared by every dataset block.
+
+#include "test_datasets.h"
+
+#include "dataset_fixtures.h"
+
+#include <QDir>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace fixtures;
+
+void TestDatasets::splitSizes_data()
+{
+    QTest::addColumn<QJsonObject>("params");
+    QTest::addColumn<int>("train");
+    QTest::addColumn<int>("val");
+    QTest::addColumn<int>("test");
+
+    const QString fraction = QStringLiteral("val_fraction"), count = QStringLiteral("val_count"),
+                  limit = QStringLiteral("limit"), testLimit = QStringLiteral("test_limit");
+    QTest::newRow("default fraction 0.1") << QJsonObject{} << 90 << 10 << 20;
+    QTest::newRow("fraction 0.25") << QJsonObject{{fraction, 0.25}} << 75 << 25 << 20;
+    QTest::newRow("count overrides fraction") << QJsonObject{{fraction, 0.5}, {count, 10}} << 90 << 10 << 20;
+    QTest::newRow("limit, then fraction") << QJsonObject{{limit, 40}, {fraction, 0.25}} << 30 << 10 << 20;
+    QTest::newRow("limit, then count") << QJsonObject{{limit, 40}, {count, 5}} << 35 << 5 << 20;
+    QTest::newRow("limit above the size") << QJsonObject{{limit, 1000}} << 90 << 10 << 20;
+    QTest::newRow("fraction rounds") << QJsonObject{{limit, 20}, {fraction, 0.125}} << 17 << 3 << 20;
+    QTest::newRow("no validation") << QJsonObject{{fraction, 0.0}} << 100 << 0 << 20;
+    QTest::newRow("test limit") << QJsonObject{{testLimit, 7}} << 90 << 10 << 7;
+    QTest::newRow("test limit above the size") << QJsonObject{{testLimit, 70}} << 90 << 10 << 20;
+}
+
+void TestDatasets::splitSizes()
+{
+    QFETCH(QJsonObject, params);
+    QFETCH(int, train);
+    QFETCH(int, val);
+    QFETCH(int, test);
+    params[QStringLiteral("samples")] = 100;
+    params[QStringLiteral("test_samples")] = 20;
+    params[QStringLiteral("features")] = 3;
+    const ty::Result<ty::LoadedDataset> d = ty::loadDataset(request(QStringLiteral("dataset.synthetic"), params));
+    QVERIFY2(d.ok(), qPrintable(d.error().toString()));
+    QCOMPARE(d.value().train.size(), int64_t(train));
+    QCOMPARE(d.value().val.size(), int64_t(val));
+    QCOMPARE(d.value().test.size(), int64_t(test));
+    for (const ty::DataSplit *split : {&d.value().train, &d.value().val, &d.value().test}) {
+        QCOMPARE(split->x.sampleShape, std::vector<int64_t>{3});  // even when empty
+        QCOMPARE(split->x.floats.size(), size_t(3 * split->size()));
+        QCOMPARE(split->y.classes.size(), size_t(split->size()));
+        QCOMPARE(split->y.count, split->size());
+    }
+}
+
+void TestDatasets::splitIsDeterministicAndDisjoint()
+{
+    // Sample i of this IDX file holds (i % 256, i / 256), label i % 3: every sample says where it came from.
+    const QString dir = m_dir.filePath(QStringLiteral("split"));
+    QDir().mkpath(dir);
+    std::vector<uint8_t> values;
+    for (int i = 0; i < 300; ++i)
+        values.insert(values.end(), {uint8_t(i % 256), uint8_t(i / 256)});
+    QVERIFY(writeFile(dir + QStringLiteral("/x.idx"), ubyteIdx({300, 2}, values)));
+    QVERIFY(writeFile(dir + QStringLiteral("/y.idx"), ubyteIdx({300}, labelValues(300, 3))));
+    const auto load = [&](int seed) {
+        return ty::loadDataset(request(QStringLiteral("dataset.idx"),
+                                       {{QStringLiteral("train_images"), QStringLiteral("x.idx")},
+                                        {QStringLiteral("train_labels"), QStringLiteral("y.idx")},
+                                        {QStringLiteral("limit"), 200},
+                                        {QStringLiteral("val_count"), 50},
+                                        {QStringLiteral("split_seed"), seed}},
+                                       dir));
+    };
+    const auto ids = [](const ty::DataSplit &split) {
+        std::vector<int> out;
+        for (int64_t s = 0; s < split.size(); ++s) {
+            const int id = split.x.bytes[size_t(2 * s)] + 256 * split.x.bytes[size_t(2 * s + 1)];
+            out.push_back(id);
+            if (split.y.classes[size_t(s)] != id % 3)
+                return std::vector<int>();  // a label got separated from its sample
+        }
+        return out;
+    };
+
+    const ty::Result<ty::LoadedDataset> a = load(5), b = load(5), c = load(6);
+    QVERIFY2(a.ok() && b.ok() && c.ok(), qPrintable(a.ok() ? c.error().toString() : a.error().toString()));
+    const std::vector<int> train = ids(a.value().train), val = ids(a.value().val);
+    QCOMPARE(train.size(), size_t(150));
+    QCOMPARE(val.size(), size_t(50));
+    QVERIFY(std::is_sorted(train.begin(), train.end()));  // each split keeps the file's order
+    QVERIFY(std::is_sorted(val.begin(), val.end()));
+    std::vector<int> both;
+    std::set_intersection(train.begin(), train.end(), val.begin(), val.end(), std::back_inserter(both));
+    QVERIFY(both.empty());
+    QVERIFY(train.back() >= 150);  // the limit takes a shuffled subset, not the first 200
+
+    QCOMPARE(ids(b.value().train), train);
+    QCOMPARE(ids(b.value().val), val);
+    QVERIFY(ids(c.value().val) != val);
+    QCOMPARE(ids(c.value().val).size(), size_t(50));
+}
+
+void TestDatasets::emptyTrainingSplit_data()
+{
+    QTest::addColumn<QString>("block");
+    QTest::addColumn<QJsonObject>("params");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("message");
+
+    const QString synthetic = QStringLiteral("dataset.synthetic");
+    const QJsonObject hundred{{QStringLiteral("samples"), 100}};
+    QJsonObject all = hundred, more = hundred, tiny = hundred;
+    all[QStringLiteral("val_count")] = 100;
+    more[QStringLiteral("val_count")] = 500;
+    tiny[QStringLiteral("limit")] = 1;
+    tiny[QStringLiteral("val_fraction")] = 0.9;
+    QTest::newRow("val_count takes all") << synthetic << all << "val_count"
+                                         << "val_count 100 leaves no training examples: it holds out 100 of the 100";
+    QTest::newRow("val_count above the size") << synthetic << more << "val_count" << "leaves no training examples";
+    QTest::newRow("fraction of a tiny limit") << synthetic << tiny << "val_fraction" << "holds out 1 of the 1 examples";
+    QTest::newRow("no samples in the file")
+        << QStringLiteral("dataset.idx")
+        << QJsonObject{{QStringLiteral("train_images"), QStringLiteral("empty-x.idx")},
+                       {QStringLiteral("train_labels"), QStringLiteral("empty-y.idx")}}
+        << "train_images" << "no training examples";
+    QTest::newRow("test_fraction takes all")
+        << QStringLiteral("dataset.csv")
+        << QJsonObject{{QStringLiteral("path"), QStringLiteral("one-row.csv")}, {QStringLiteral("test_fraction"), 0.9}}
+        << "test_fraction" << "leaves no training rows";
+}
+
+void TestDatasets::emptyTrainingSplit()
+{
+    QFETCH(QString, block);
+    QFETCH(QJsonObject, params);
+    QFETCH(QString, field);
+    QFETCH(QString, message);
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("empty-x.idx")), ubyteIdx({0, 28, 28}, {})));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("empty-y.idx")), ubyteIdx({0}, {})));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("one-row.csv")), "a,b\n1,2\n"));
+
+    const ty::Result<ty::LoadedDataset> d =
+        ty::loadDataset(request(block, params, m_dir.path(), QStringLiteral("empty")));
+    QVERIFY(!d.ok());
+    QCOMPARE(d.error().field, field);
+    QCOMPARE(d.error().node, QStringLiteral("empty"));
+    QVERIFY2(d.error().message.contains(message), qPrintable(d.error().toString()));
+}
+
+void TestDatasets::badParameterTypes()
+{
+    const ty::Result<ty::LoadedDataset> text =
+        ty::loadDataset(request(QStringLiteral("dataset.synthetic"), {{QStringLiteral("limit"), QStringLiteral("ten")}}));
+    QVERIFY(!text.ok());
+    QCOMPARE(text.error().field, QStringLiteral("limit"));
+    QVERIFY2(text.error().message.contains(QStringLiteral("expected an integer, got")), qPrintable(text.error().toString()));
+
+    const ty::Result<ty::LoadedDataset> range =
+        ty::loadDataset(request(QStringLiteral("dataset.synthetic"), {{QStringLiteral("val_fraction"), 0.95}}));
+    QVERIFY(!range.ok());
+    QCOMPARE(range.error().field, QStringLiteral("val_fraction"));
+
+    const ty::Result<ty::LoadedDataset> flag = ty::loadDataset(
+        request(QStringLiteral("dataset.idx"), {{QStringLiteral("train_images"), QStringLiteral("x")},
+                                                {QStringLiteral("train_labels"), QStringLiteral("y")},
+                                                {QStringLiteral("scale"), 1}}));
+    QVERIFY(!flag.ok());
+    QCOMPARE(flag.error().field, QStringLiteral("scale"));
+}
+
+void TestDatasets::unknownBlock()
+{
+    const ty::DatasetRequest r = request(QStringLiteral("dataset.nope"), {}, QString(), QStringLiteral("d"));
+    for (const ty::Error &e : {ty::describeDataset(r).error(), ty::loadDataset(r).error()}) {
+        QCOMPARE(e.node, QStringLiteral("d"));
+        QVERIFY2(e.message.contains(QStringLiteral("dataset.nope")), qPrintable(e.toString()));
+    }
+}

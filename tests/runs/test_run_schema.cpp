@@ -1,0 +1,143 @@
+// The run database's schema: version recorded, newer versions refused without a change, migration from an empty
+// file, and a failing migration that leaves the file as it was (one transaction).
+
+#include "run_database.h"
+#include "test_runs_support.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ty;
+using ty::testing::RawSqlite;
+
+namespace {
+
+QByteArray fileBytes(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestRunSchema : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void schemaVersionRecorded();
+    void refusesNewerSchema_data();
+    void refusesNewerSchema();
+    void migratesFromEmptyFile();
+    void failedMigrationChangesNoTable();
+};
+
+void TestRunSchema::schemaVersionRecorded()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
+    QVERIFY(RunDatabase::open(path).ok());
+    RawSqlite raw(path);
+    QCOMPARE(RunDatabase::kSchemaVersion, 1);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
+    QCOMPARE(raw.tables(), (QStringList{"checkpoints", "events", "metrics", "run_params", "run_tags", "runs"}));
+    QCOMPARE(raw.columns(QStringLiteral("runs")),
+             (QStringList{"id", "name", "status", "status_message", "error_node", "preset_json", "preset_hash",
+                          "created_at", "started_at", "ended_at", "heartbeat_at", "app_version", "torch_version",
+                          "qt_version", "device", "host", "pid", "seed", "provenance_json", "folder", "notes"}));
+    QCOMPARE(raw.columns(QStringLiteral("metrics")), (QStringList{"run_id", "name", "step", "epoch", "time", "value"}));
+    QCOMPARE(raw.columns(QStringLiteral("events")), (QStringList{"run_id", "step", "time", "kind", "message"}));
+    QCOMPARE(raw.columns(QStringLiteral("checkpoints")), (QStringList{"run_id", "step", "epoch", "path", "created_at"}));
+    QCOMPARE(raw.columns(QStringLiteral("run_params")), (QStringList{"run_id", "key", "value"}));
+    QCOMPARE(raw.columns(QStringLiteral("run_tags")), (QStringList{"run_id", "tag"}));
+    QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'metrics'"
+                                       " AND sql LIKE '%(run_id, name, step)%'"))
+                 .toInt(),
+             1);
+}
+
+void TestRunSchema::refusesNewerSchema_data()
+{
+    QTest::addColumn<bool>("madeByTrainyard");
+    QTest::newRow("a Trainyard database, version set to 99") << true;
+    QTest::newRow("a rollback-journal file at version 99") << false;
+}
+
+void TestRunSchema::refusesNewerSchema()
+{
+    QFETCH(bool, madeByTrainyard);
+    QTemporaryDir dir;
+    const QString path = QFileInfo(dir.filePath(QStringLiteral("runs.sqlite"))).absoluteFilePath();
+    if (madeByTrainyard) {
+        auto opened = RunDatabase::open(path);
+        QVERIFY(opened.ok());
+        QVERIFY(opened.value()->createRun(testing::sampleNewRun()).ok());
+    }
+    QString journalBefore;
+    {
+        RawSqlite raw(path);
+        if (!madeByTrainyard)
+            QCOMPARE(raw.exec(QStringLiteral("CREATE TABLE future_things (x)")), QString());
+        QCOMPARE(raw.exec(QStringLiteral("PRAGMA user_version = 99")), QString());
+        journalBefore = raw.scalar(QStringLiteral("PRAGMA journal_mode")).toString();
+    }
+    const QByteArray before = fileBytes(path);
+    QVERIFY(!before.isEmpty());
+
+    auto opened = RunDatabase::open(path);
+    QVERIFY(!opened.ok());
+    QCOMPARE(opened.error().message,
+             path + QStringLiteral(" was written by a newer Trainyard (schema version 99; this build reads up to 1)"));
+
+    QCOMPARE(fileBytes(path), before);
+    RawSqlite raw(path);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 99);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA journal_mode")).toString(), journalBefore);
+    QCOMPARE(journalBefore, madeByTrainyard ? QStringLiteral("wal") : QStringLiteral("delete"));
+}
+
+void TestRunSchema::migratesFromEmptyFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
+    {
+        QFile empty(path);
+        QVERIFY(empty.open(QIODevice::WriteOnly));
+    }
+    QCOMPARE(QFileInfo(path).size(), 0);
+    auto opened = RunDatabase::open(path);
+    QVERIFY2(opened.ok(), qPrintable(opened.error().toString()));
+    QVERIFY(opened.value()->createRun(testing::sampleNewRun()).ok());
+    RawSqlite raw(path);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 1);
+    QCOMPARE(raw.tables().size(), 6);
+}
+
+// A "version 0" file that already holds a table the migration wants to create: the migration fails half way
+// and, being one transaction, leaves no table of its earlier statements behind and user_version at 0.
+void TestRunSchema::failedMigrationChangesNoTable()
+{
+    QTemporaryDir dir;
+    const QString path = QFileInfo(dir.filePath(QStringLiteral("runs.sqlite"))).absoluteFilePath();
+    {
+        RawSqlite raw(path);
+        QCOMPARE(raw.exec(QStringLiteral("CREATE TABLE events (something_else TEXT)")), QString());
+    }
+    auto opened = RunDatabase::open(path);
+    QVERIFY(!opened.ok());
+    QVERIFY2(opened.error().message.startsWith(QStringLiteral("cannot migrate to schema version 1")),
+             qPrintable(opened.error().message));
+    QVERIFY2(opened.error().message.contains(path), qPrintable(opened.error().message));
+    RawSqlite raw(path);
+    QCOMPARE(raw.tables(), QStringList{QStringLiteral("events")});
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 0);
+}
+
+int runRunSchemaTests(int argc, char **argv)
+{
+    TestRunSchema tests;
+    return QTest::qExec(&tests, argc, argv);
+}
+
+#include "test_run_schema.moc"

@@ -1,0 +1,138 @@
+// RunWriter when things go wrong or are used out of order: a read-only file, a missing run or database, finish()
+// without start(), destruction without finish().
+
+#include "run_database.h"
+#include "run_writer.h"
+#include "test_runs_support.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ty;
+using ty::testing::Fixture;
+using ty::testing::kForever;
+
+class TestRunWriterFaults : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void finishWithoutStart();
+    void destroyedWithoutFinish();
+    void readOnlyDatabaseGivesAnError();
+    void missingRunGivesAnError();
+};
+
+void TestRunWriterFaults::finishWithoutStart()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    const qint64 id = f.newRun();
+    RunWriter writer(f.path, id);
+    writer.appendEvent({0, 0, QStringLiteral("error"), QStringLiteral("graph does not compile")});
+    QVERIFY(writer.finish(RunStatus::Failed, QStringLiteral("kernel size 7 larger than input 5"), QStringLiteral("conv2"))
+                .ok());
+    const RunInfo run = f.db->run(id).value();
+    QCOMPARE(run.status, RunStatus::Failed);
+    QCOMPARE(run.statusMessage, QStringLiteral("kernel size 7 larger than input 5"));
+    QCOMPARE(run.errorNode, QStringLiteral("conv2"));
+    QVERIFY(!run.startedAt.isValid());
+    QVERIFY(run.endedAt.isValid());
+    QCOMPARE(f.db->events(id).value().size(), 1);
+    QVERIFY(!writer.start().ok());
+}
+
+void TestRunWriterFaults::destroyedWithoutFinish()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    const qint64 id = f.newRun();
+    {
+        RunWriter writer(f.path, id, kForever);
+        QVERIFY(writer.start().ok());
+        writer.appendMetric({QStringLiteral("loss"), 1, 0, 0, 2.0});
+    }
+    const RunInfo run = f.db->run(id).value();
+    QCOMPARE(run.status, RunStatus::Interrupted);
+    QVERIFY(run.statusMessage.contains(QStringLiteral("destroyed before finish()")));
+    QCOMPARE(f.db->metrics(id).value().size(), 1);
+}
+
+void TestRunWriterFaults::readOnlyDatabaseGivesAnError()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    const qint64 id = f.newRun();
+    f.db.reset();  // closed: the WAL is folded back into the file
+    QVERIFY(QFile::setPermissions(f.path, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
+    const QByteArray before = [&] { QFile file(f.path); file.open(QIODevice::ReadOnly); return file.readAll(); }();
+
+    Status started, finished, last;
+    {
+        testing::FilePermissionsBind bind;  // so that even root cannot write the file
+        QVERIFY(bind.ok());
+        QFile probe(f.path);
+        QVERIFY2(!probe.open(QIODevice::WriteOnly | QIODevice::Append), "the file is still writable: the test is void");
+        RunWriter writer(f.path, id, 5);
+        started = writer.start();
+        for (int step = 0; step < 1000; ++step)
+            writer.appendMetric({QStringLiteral("loss"), step, 0, 0, 1.0});
+        writer.flush();
+        finished = writer.finish(RunStatus::Finished);
+        last = writer.lastError();
+        QCOMPARE(writer.rowsWritten(), qint64(0));
+    }
+    QVERIFY(!finished.ok());
+    QVERIFY(!last.ok());
+    QCOMPARE(finished.error().message, last.error().message);
+    qDebug("start: %s; finish: %s", started.ok() ? "ok" : qPrintable(started.error().message),
+           qPrintable(finished.error().message));
+    QVERIFY2(last.error().message.contains(f.path), qPrintable(last.error().message));
+    QVERIFY2(last.error().message.contains(QStringLiteral("readonly"), Qt::CaseInsensitive) ||
+                 last.error().message.contains(QStringLiteral("read-only"), Qt::CaseInsensitive),
+             qPrintable(last.error().message));
+
+    QVERIFY(QFile::setPermissions(f.path, QFile::ReadOwner | QFile::WriteOwner));
+    const QByteArray after = [&] { QFile file(f.path); file.open(QIODevice::ReadOnly); return file.readAll(); }();
+    QCOMPARE(after, before);
+    auto reopened = RunDatabase::open(f.path);
+    QVERIFY(reopened.ok());
+    QCOMPARE(reopened.value()->run(id).value().status, RunStatus::Queued);
+}
+
+void TestRunWriterFaults::missingRunGivesAnError()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    RunWriter writer(f.path, 999, 5);
+    const Status started = writer.start();
+    QVERIFY(!started.ok());
+    QCOMPARE(started.error().message, QStringLiteral("no run with id 999 in ") + f.path);
+    writer.appendMetric({QStringLiteral("loss"), 1, 0, 0, 1});
+    QCOMPARE(writer.finish(RunStatus::Finished).error().message, started.error().message);
+
+    QTemporaryDir empty;
+    RunWriter nowhere(empty.filePath(QStringLiteral("not-a-run-database.sqlite")), 1);
+    const Status failed = nowhere.start();
+    QVERIFY(!failed.ok());
+    QCOMPARE(failed.error().message,
+             QStringLiteral("no run database at ") + empty.filePath(QStringLiteral("not-a-run-database.sqlite")));
+    QVERIFY(!QFileInfo::exists(empty.filePath(QStringLiteral("not-a-run-database.sqlite"))));  // not created
+
+    const QString emptyFile = empty.filePath(QStringLiteral("empty.sqlite"));
+    QVERIFY(QFile(emptyFile).open(QIODevice::WriteOnly));
+    RunWriter unmigrated(emptyFile, 1);
+    const Status refused = unmigrated.start();
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().message.contains(QStringLiteral("not an up-to-date run database")),
+             qPrintable(refused.error().message));
+}
+
+int runRunWriterFaultsTests(int argc, char **argv)
+{
+    TestRunWriterFaults tests;
+    return QTest::qExec(&tests, argc, argv);
+}
+
+#include "test_run_writer_faults.moc"
