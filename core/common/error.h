@@ -32,7 +32,8 @@ public:
     explicit operator bool() const { return ok(); }
     const T &value() const & { return *m_value; }
     T &value() & { return *m_value; }
-    T &&value() && { return std::move(*m_value); }
+    // By value, so `for (x : f().value())` never iterates a destroyed temporary.
+    T value() && { return std::move(*m_value); }
     const Error &error() const { return m_error; }
 
 private:

@@ -3,6 +3,8 @@
 #include "run_sqlite.h"
 #include "run_writer_sql.h"
 
+#include <QFileInfo>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -116,6 +118,8 @@ void RunWriter::State::threadMain()
     {
         std::lock_guard<std::mutex> lock(mutex);
         recordError(ended);
+        dropped += qint64(pending.size());  // appended while finishing, after the last batch was taken
+        pending.clear();
         finishResult = firstError;
         phase = Phase::Finished;
     }
@@ -124,7 +128,7 @@ void RunWriter::State::threadMain()
 
 RunWriter::RunWriter(const QString &dbPath, qint64 runId, int flushIntervalMs) : d(std::make_unique<State>())
 {
-    d->path = dbPath;
+    d->path = QFileInfo(dbPath).absoluteFilePath();
     d->runId = runId;
     d->intervalMs = flushIntervalMs > 0 ? flushIntervalMs : 1000;
 }

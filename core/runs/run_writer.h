@@ -67,7 +67,7 @@ public:
     qint64 rowsWritten() const;   // metric, event and checkpoint rows committed so far
     qint64 rowsDropped() const;   // rows lost to a failed batch or appended after finish()
 
-    QString dbPath() const;
+    QString dbPath() const;       // absolute
     qint64 runId() const;
 
 private:

@@ -1,5 +1,5 @@
 // The run database's schema: version recorded, newer versions refused without a change, migration from an empty
-// file, and a failing migration that leaves the file as it was (one transaction).
+// file, a failing migration that leaves the file as it was (one transaction), a file that is no database.
 
 #include "run_database.h"
 #include "test_runs_support.h"
@@ -31,6 +31,7 @@ private Q_SLOTS:
     void refusesNewerSchema();
     void migratesFromEmptyFile();
     void failedMigrationChangesNoTable();
+    void notADatabase();
 };
 
 void TestRunSchema::schemaVersionRecorded()
@@ -132,6 +133,23 @@ void TestRunSchema::failedMigrationChangesNoTable()
     RawSqlite raw(path);
     QCOMPARE(raw.tables(), QStringList{QStringLiteral("events")});
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 0);
+}
+
+void TestRunSchema::notADatabase()
+{
+    QTemporaryDir dir;
+    const QString path = QFileInfo(dir.filePath(QStringLiteral("runs.sqlite"))).absoluteFilePath();
+    const QByteArray garbage = QByteArray("this is a preset, not a database\n").repeated(200);
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(garbage);
+    }
+    auto opened = RunDatabase::open(path);
+    QVERIFY(!opened.ok());
+    QVERIFY2(opened.error().message.contains(path), qPrintable(opened.error().message));
+    QVERIFY2(opened.error().message.contains(QStringLiteral("not a database")), qPrintable(opened.error().message));
+    QCOMPARE(fileBytes(path), garbage);
 }
 
 int runRunSchemaTests(int argc, char **argv)

@@ -74,17 +74,22 @@ Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &
         archive.read("trainyard/preset_hash", hash);
         if (!presetHash.isEmpty() && QString::fromStdString(hash.toStringRef()) != presetHash)
             return checkpointError(path, QStringLiteral("the checkpoint belongs to a different preset"));
+        // A fresh tensor per key: reading into a defined tensor would reuse its dtype.
+        auto readScalar = [&archive](const char *key) {
+            torch::Tensor t;
+            archive.read(key, t);
+            return t;
+        };
         TrainingPosition position;
-        torch::Tensor t;
-        archive.read("position/step", t); position.step = t.item<int64_t>();
-        archive.read("position/epoch", t); position.epoch = t.item<int64_t>();
-        archive.read("position/batch", t); position.batchInEpoch = t.item<int64_t>();
-        archive.read("position/permutation", position.permutation);
+        position.step = readScalar("position/step").item<int64_t>();
+        position.epoch = readScalar("position/epoch").item<int64_t>();
+        position.batchInEpoch = readScalar("position/batch").item<int64_t>();
+        position.permutation = readScalar("position/permutation");
         if (position.permutation.numel() == 0)
             position.permutation = torch::Tensor();
-        archive.read("early/best", t); position.bestMetric = t.item<double>();
-        archive.read("early/bad_epochs", t); position.badEpochs = t.item<int64_t>();
-        archive.read("early/has_best", t); position.hasBest = t.item<int64_t>() != 0;
+        position.bestMetric = readScalar("early/best").item<double>();
+        position.badEpochs = readScalar("early/bad_epochs").item<int64_t>();
+        position.hasBest = readScalar("early/has_best").item<int64_t>() != 0;
         torch::Tensor rng;
         archive.read("rng/cpu", rng);
         torch::serialize::InputArchive modelArchive, optimizerArchive;

@@ -1,0 +1,275 @@
+// trainyard-cli run in-process with captured output: every command, exit codes, and bad input that changes
+// nothing.
+
+#include "block_registry.h"
+#include "cli.h"
+#include "run_database.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ty;
+
+namespace {
+
+struct Output {
+    int code = -1;
+    QString out, err;
+};
+
+Output trainyard(const QStringList &arguments)
+{
+    Output o;
+    QTextStream out(&o.out), err(&o.err);
+    cli::Io io{out, err, false};
+    o.code = cli::runCli(arguments, io);
+    return o;
+}
+
+QString preset(const char *name) { return QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/%1.trainyard.json").arg(QLatin1String(name)); }
+
+// A small synthetic classifier preset written into `dir`.
+QString writeSyntheticPreset(const QTemporaryDir &dir, const QByteArray &extraTraining = "")
+{
+    const QString path = dir.filePath(QStringLiteral("blobs.trainyard.json"));
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    file.write(R"({"format": "trainyard-preset", "version": 1, "name": "blobs",
+  "nodes": [
+    {"id": "data", "block": "dataset.synthetic", "params": {"samples": 600, "test_samples": 200, "noise": 1.0}},
+    {"id": "fc1", "block": "layer.linear", "params": {"out_features": 16}},
+    {"id": "act", "block": "layer.tanh"},
+    {"id": "fc2", "block": "layer.linear", "params": {"out_features": 4}},
+    {"id": "loss", "block": "loss.cross_entropy"},
+    {"id": "accuracy", "block": "metric.accuracy"},
+    {"id": "opt", "block": "optimizer.adam", "params": {"lr": 0.01}}
+  ],
+  "edges": [
+    {"from": "data.features", "to": "fc1.in"}, {"from": "fc1.out", "to": "act.in"}, {"from": "act.out", "to": "fc2.in"},
+    {"from": "fc2.out", "to": "loss.input"}, {"from": "data.target", "to": "loss.target"},
+    {"from": "fc2.out", "to": "accuracy.input"}, {"from": "data.target", "to": "accuracy.target"},
+    {"from": "loss.loss", "to": "opt.loss"}
+  ],
+  "training": {"epochs": 3, "batch_size": 32, "device": "cpu")" + extraTraining + R"(}
+})");
+    return path;
+}
+
+QJsonObject jsonObject(const QString &text)
+{
+    return QJsonDocument::fromJson(text.toUtf8()).object();
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void usageAndUnknownCommand()
+    {
+        QCOMPARE(trainyard({}).code, 2);
+        const Output unknown = trainyard({QStringLiteral("fly")});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY(unknown.err.contains(QStringLiteral("unknown command \"fly\"")));
+        QCOMPARE(trainyard({QStringLiteral("--help")}).code, 0);
+        QCOMPARE(trainyard({QStringLiteral("run")}).code, 2);
+        QCOMPARE(trainyard({QStringLiteral("run"), preset("fashion-mnist-mlp"), QStringLiteral("--bogus")}).code, 2);
+    }
+
+    void blocksListsTheRegistry()
+    {
+        const Output text = trainyard({QStringLiteral("blocks")});
+        QCOMPARE(text.code, 0);
+        for (const BlockDescriptor &block : BlockRegistry::builtin().all())
+            QVERIFY2(text.out.contains(block.typeId), qPrintable(block.typeId));
+        const Output json = trainyard({QStringLiteral("blocks"), QStringLiteral("--json")});
+        QCOMPARE(json.code, 0);
+        const QJsonArray blocks = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QCOMPARE(blocks.size(), BlockRegistry::builtin().all().size());
+        QCOMPARE(blocks.first().toObject().value(QStringLiteral("type")).toString(), BlockRegistry::builtin().all().first().typeId);
+        QVERIFY(blocks.first().toObject().value(QStringLiteral("params")).isArray());
+    }
+
+    void validateReportsParameterTotals_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<qint64>("total");
+        QTest::newRow("mlp") << "fashion-mnist-mlp" << qint64(247766);
+        QTest::newRow("cnn") << "fashion-mnist-cnn" << qint64(3274634);
+    }
+
+    void validateReportsParameterTotals()
+    {
+        QFETCH(QString, name);
+        QFETCH(qint64, total);
+        if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
+            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        const Output json = trainyard({QStringLiteral("validate"), preset(name.toLatin1().constData()), QStringLiteral("--json")});
+        QCOMPARE(json.code, 0);
+        const QJsonObject report = jsonObject(json.out);
+        QCOMPARE(report.value(QStringLiteral("ok")).toBool(), true);
+        QCOMPARE(qint64(report.value(QStringLiteral("total_params")).toDouble()), total);
+        const Output text = trainyard({QStringLiteral("validate"), preset(name.toLatin1().constData())});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains(QLocale(QLocale::English).toString(total)));
+        QVERIFY(text.out.contains(QStringLiteral("no issues")));
+    }
+
+    void validateWithOverride()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSyntheticPreset(dir);
+        const Output changed = trainyard({QStringLiteral("validate"), path, QStringLiteral("--set"), QStringLiteral("fc1.out_features=10"), QStringLiteral("--json")});
+        QCOMPARE(changed.code, 0);
+        // 8*10+10 + 10*4+4
+        QCOMPARE(jsonObject(changed.out).value(QStringLiteral("total_params")).toInt(), 134);
+        const Output broken = trainyard({QStringLiteral("validate"), path, QStringLiteral("--set=fc2.out_features=3")});
+        QCOMPARE(broken.code, 2);
+        QVERIFY2(broken.err.contains(QStringLiteral("node 'loss', port 'input': expects [4] logits")), qPrintable(broken.err));
+    }
+
+    void badInputExitsTwoAndRecordsNothing_data()
+    {
+        QTest::addColumn<QByteArray>("content");   // preset file content ("" keeps the synthetic preset)
+        QTest::addColumn<QStringList>("extra");     // extra arguments
+        QTest::addColumn<QString>("message");       // expected in stderr
+
+        QTest::newRow("malformed json") << QByteArray("{\n  \"format\": \"trainyard-preset\",\n  \"nodes\": [,]\n}") << QStringList()
+                                        << "bad.trainyard.json:3:";
+        QTest::newRow("unknown block") << QByteArray(R"({"format":"trainyard-preset","version":1,"nodes":[{"id":"x","block":"layer.magic"}]})")
+                                       << QStringList() << "node 'x', param 'block': unknown block \"layer.magic\"";
+        QTest::newRow("set names nothing") << QByteArray() << QStringList{QStringLiteral("--set"), QStringLiteral("nothing.lr=1")}
+                                           << "no node \"nothing\"";
+        QTest::newRow("set wrong type") << QByteArray() << QStringList{QStringLiteral("--set"), QStringLiteral("fc1.out_features=many")}
+                                        << "node 'fc1', field 'out_features': --set fc1.out_features=many: expected an integer";
+        QTest::newRow("negative epochs") << QByteArray() << QStringList{QStringLiteral("--set"), QStringLiteral("training.epochs=-1")}
+                                         << "must be at least 1";
+        QTest::newRow("absurd size") << QByteArray() << QStringList{QStringLiteral("--set"), QStringLiteral("fc1.out_features=100000000")}
+                                     << "must be at most";
+        QTest::newRow("bad device") << QByteArray() << QStringList{QStringLiteral("--device"), QStringLiteral("tpu")} << "expected one of auto, cpu, cuda";
+        QTest::newRow("cycle") << QByteArray(R"({"format":"trainyard-preset","version":1,"nodes":[
+            {"id":"data","block":"dataset.synthetic"},{"id":"a","block":"layer.relu"},{"id":"b","block":"layer.add"},
+            {"id":"loss","block":"loss.cross_entropy"},{"id":"opt","block":"optimizer.sgd"}],
+            "edges":[{"from":"data.features","to":"b.a"},{"from":"b.out","to":"a.in"},{"from":"a.out","to":"b.b"},
+            {"from":"a.out","to":"loss.input"},{"from":"data.target","to":"loss.target"},{"from":"loss.loss","to":"opt.loss"}]})")
+                               << QStringList() << "node is on a cycle";
+        QTest::newRow("dangling edge") << QByteArray(R"({"format":"trainyard-preset","version":1,"nodes":[{"id":"data","block":"dataset.synthetic"}],
+            "edges":[{"from":"data.features","to":"ghost.in"}]})") << QStringList() << "names node \"ghost\", which does not exist";
+        QTest::newRow("missing data file") << QByteArray(R"({"format":"trainyard-preset","version":1,"nodes":[
+            {"id":"data","block":"dataset.csv","params":{"path":"missing.csv"}},{"id":"fc","block":"layer.linear"},
+            {"id":"loss","block":"loss.cross_entropy"},{"id":"opt","block":"optimizer.sgd"}],
+            "edges":[{"from":"data.features","to":"fc.in"},{"from":"fc.out","to":"loss.input"},{"from":"data.target","to":"loss.target"},
+            {"from":"loss.loss","to":"opt.loss"}]})") << QStringList() << "missing.csv";
+    }
+
+    void badInputExitsTwoAndRecordsNothing()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QString path = writeSyntheticPreset(dir);
+        if (!content.isEmpty()) {
+            path = dir.filePath(QStringLiteral("bad.trainyard.json"));
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(content);
+        }
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const Output run = trainyard(QStringList{QStringLiteral("run"), path, QStringLiteral("--db"), db} + extra);
+        QCOMPARE(run.code, 2);
+        QVERIFY2(run.err.contains(message), qPrintable(run.err));
+        QVERIFY2(!QFile::exists(db), "the database must not be touched by bad input");
+    }
+
+    void runRecordsAFinishedRun()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSyntheticPreset(dir);
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const Output run = trainyard({QStringLiteral("run"), path, QStringLiteral("--db"), db, QStringLiteral("--name"), QStringLiteral("first"),
+                                QStringLiteral("--set"), QStringLiteral("opt.lr=0.02")});
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.contains(QStringLiteral("run 1 finished after 3 epochs")), qPrintable(run.out + run.err));
+
+        const Output show = trainyard({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("1"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QCOMPARE(show.code, 0);
+        const QJsonObject json = jsonObject(show.out);
+        QCOMPARE(json.value(QStringLiteral("id")).toInt(), 1);
+        QCOMPARE(json.value(QStringLiteral("name")).toString(), QStringLiteral("first"));
+        QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+        // The preset as run, with the override applied.
+        const QJsonArray nodes = json.value(QStringLiteral("preset")).toObject().value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(nodes.at(6).toObject().value(QStringLiteral("params")).toObject().value(QStringLiteral("lr")).toDouble(), 0.02);
+        const QJsonObject summary = json.value(QStringLiteral("summary")).toObject();
+        QVERIFY2(summary.value(QStringLiteral("test/accuracy")).toDouble() > 0.7, qPrintable(show.out));
+        QVERIFY(summary.contains(QStringLiteral("train/loss")));
+        QVERIFY(summary.contains(QStringLiteral("val/loss")));
+        QVERIFY(!json.value(QStringLiteral("checkpoints")).toArray().isEmpty());
+        QVERIFY(QFile::exists(json.value(QStringLiteral("checkpoints")).toArray().last().toObject().value(QStringLiteral("path")).toString()));
+
+        const Output list = trainyard({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--db"), db});
+        QCOMPARE(list.code, 0);
+        QVERIFY(list.out.contains(QStringLiteral("finished")));
+        QVERIFY(list.out.contains(QStringLiteral("first")));
+
+        const Output csv = trainyard({QStringLiteral("runs"), QStringLiteral("metrics"), QStringLiteral("1"), QStringLiteral("--db"), db,
+                                QStringLiteral("--metric"), QStringLiteral("train/loss"), QStringLiteral("--csv")});
+        QCOMPARE(csv.code, 0);
+        const QStringList lines = csv.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.first(), QStringLiteral("name,step,epoch,time,value"));
+        // 600 samples, 60 for validation, batches of 32: 17 steps per epoch, 3 epochs.
+        QCOMPARE(lines.size(), 1 + 51);
+        QVERIFY(lines.at(1).startsWith(QStringLiteral("train/loss,1,1,")));
+
+        QCOMPARE(trainyard({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("99"), QStringLiteral("--db"), db}).code, 2);
+    }
+
+    void divergedRunExitsOne()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("regression.trainyard.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format": "trainyard-preset", "version": 1, "nodes": [
+            {"id": "data", "block": "dataset.synthetic", "params": {"kind": "regression", "samples": 500}},
+            {"id": "fc", "block": "layer.linear", "params": {"out_features": 1}},
+            {"id": "loss", "block": "loss.mse"}, {"id": "opt", "block": "optimizer.sgd", "params": {"lr": 10}}],
+          "edges": [{"from": "data.features", "to": "fc.in"}, {"from": "fc.out", "to": "loss.input"},
+                    {"from": "data.target", "to": "loss.target"}, {"from": "loss.loss", "to": "opt.loss"}],
+          "training": {"epochs": 5, "batch_size": 16, "device": "cpu"}})");
+        file.close();
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const Output run = trainyard({QStringLiteral("run"), path, QStringLiteral("--db"), db});
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.out.contains(QStringLiteral("diverged")), qPrintable(run.out));
+        const Output show = trainyard({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("1"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        const QJsonObject json = jsonObject(show.out);
+        QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("diverged"));
+        QVERIFY(json.value(QStringLiteral("status_message")).toString().contains(QStringLiteral("the loss became")));
+    }
+
+    void runJsonSummary()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSyntheticPreset(dir);
+        const Output run = trainyard({QStringLiteral("run"), path, QStringLiteral("--db"), dir.filePath(QStringLiteral("runs.sqlite")), QStringLiteral("--json")});
+        QCOMPARE(run.code, 0);
+        const QJsonObject json = jsonObject(run.out);
+        QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+        QCOMPARE(json.value(QStringLiteral("epochs")).toInt(), 3);
+        QVERIFY(json.value(QStringLiteral("summary")).toObject().contains(QStringLiteral("test/accuracy")));
+    }
+};
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    TestCli tests;
+    return QTest::qExec(&tests, argc, argv);
+}
+
+#include "test_cli.moc"

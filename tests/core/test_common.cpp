@@ -1,0 +1,242 @@
+// core/common: Error and Issue texts (what every front end prints), JSON reading with line and column,
+// JSON type names and canonical serialisation.
+
+#include "core_test_support.h"
+
+#include "error.h"
+#include "issue.h"
+#include "json_io.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace ty;
+
+namespace {
+
+class TestCommon : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void errorToString_data();
+    void errorToString();
+    void issueToString();
+    void issueToJson();
+    void hasErrorsOnlyCountsErrors();
+    void severityNames();
+    void parseJsonObjectReportsLineAndColumn_data();
+    void parseJsonObjectReportsLineAndColumn();
+    void parseJsonObjectRefusesNonObjects();
+    void readJsonObjectFileMissingFile();
+    void writeThenReadJsonObjectFile();
+    void writeJsonObjectFileIntoMissingFolderFails();
+    void jsonTypeName_data();
+    void jsonTypeName();
+    void canonicalJsonIgnoresKeyOrder();
+};
+
+void TestCommon::errorToString_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("node");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("everything") << "p.json" << 3 << 7 << "conv1" << "kernel_size"
+                                << "p.json:3:7: node 'conv1', field 'kernel_size': boom";
+    QTest::newRow("message only") << "" << 0 << 0 << "" << "" << "boom";
+    QTest::newRow("file only") << "p.json" << 0 << 0 << "" << "" << "p.json: boom";
+    QTest::newRow("file and line") << "p.json" << 4 << 0 << "" << "" << "p.json:4: boom";
+    QTest::newRow("line without file is not printed") << "" << 4 << 2 << "" << "" << "boom";
+    QTest::newRow("node only") << "" << 0 << 0 << "opt" << "" << "node 'opt': boom";
+    QTest::newRow("field only") << "p.json" << 0 << 0 << "" << "edges[2].from"
+                                << "p.json: field 'edges[2].from': boom";
+}
+
+void TestCommon::errorToString()
+{
+    QFETCH(QString, file);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    QFETCH(QString, node);
+    QFETCH(QString, field);
+    QFETCH(QString, expected);
+    Error e;
+    e.message = QStringLiteral("boom");
+    e.file = file;
+    e.line = line;
+    e.column = column;
+    e.node = node;
+    e.field = field;
+    QCOMPARE(e.toString(), expected);
+}
+
+void TestCommon::issueToString()
+{
+    const Issue full{Severity::Error, QStringLiteral("must be at least 1"), QStringLiteral("conv1"), {},
+                     QStringLiteral("kernel_size")};
+    QCOMPARE(full.toString(), QStringLiteral("error: node 'conv1', param 'kernel_size': must be at least 1"));
+    const Issue port{Severity::Warning, QStringLiteral("m"), QStringLiteral("loss"), QStringLiteral("loss"), {}};
+    QCOMPARE(port.toString(), QStringLiteral("warning: node 'loss', port 'loss': m"));
+    const Issue global{Severity::Info, QStringLiteral("the pipeline has no dataset node"), {}, {}, {}};
+    QCOMPARE(global.toString(), QStringLiteral("info: the pipeline has no dataset node"));
+}
+
+void TestCommon::issueToJson()
+{
+    const Issue issue{Severity::Warning, QStringLiteral("m"), QStringLiteral("fc"), QStringLiteral("in"), {}};
+    const QJsonObject json = issue.toJson();
+    QCOMPARE(json.value(QStringLiteral("severity")).toString(), QStringLiteral("warning"));
+    QCOMPARE(json.value(QStringLiteral("message")).toString(), QStringLiteral("m"));
+    QCOMPARE(json.value(QStringLiteral("node")).toString(), QStringLiteral("fc"));
+    QCOMPARE(json.value(QStringLiteral("port")).toString(), QStringLiteral("in"));
+    QVERIFY2(!json.contains(QStringLiteral("param")), "empty fields are left out");
+    QCOMPARE(json.size(), 4);
+}
+
+void TestCommon::hasErrorsOnlyCountsErrors()
+{
+    Issues issues;
+    QVERIFY(!hasErrors(issues));
+    issues << Issue{Severity::Warning, QStringLiteral("w"), {}, {}, {}}
+           << Issue{Severity::Info, QStringLiteral("i"), {}, {}, {}};
+    QVERIFY(!hasErrors(issues));
+    issues << Issue{Severity::Error, QStringLiteral("e"), {}, {}, {}};
+    QVERIFY(hasErrors(issues));
+}
+
+void TestCommon::severityNames()
+{
+    QCOMPARE(severityName(Severity::Error), QStringLiteral("error"));
+    QCOMPARE(severityName(Severity::Warning), QStringLiteral("warning"));
+    QCOMPARE(severityName(Severity::Info), QStringLiteral("info"));
+}
+
+void TestCommon::parseJsonObjectReportsLineAndColumn_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+
+    // The value separator after "x" is missing: the parser stumbles on the quote opening "nodes" (line 3, col 3).
+    QTest::newRow("missing comma") << QByteArray("{\n  \"name\": \"x\"\n  \"nodes\": []\n}\n") << 3 << 3;
+    // A bare word where a value should be: the parser fails on the first letter of `nope` (line 2, col 11).
+    QTest::newRow("bad value") << QByteArray("{\n  \"name\": nope\n}\n") << 2 << 11;
+    // A stray closing bracket on line 1.
+    QTest::newRow("first line") << QByteArray("{\"a\": ]}") << 1 << 7;
+}
+
+void TestCommon::parseJsonObjectReportsLineAndColumn()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    const Result<QJsonObject> result = parseJsonObject(bytes, QStringLiteral("p.json"));
+    QVERIFY(!result.ok());
+    QCOMPARE(result.error().file, QStringLiteral("p.json"));
+    QVERIFY2(result.error().message.startsWith(QStringLiteral("malformed JSON: ")), qPrintable(result.error().message));
+    QCOMPARE(result.error().line, line);
+    QCOMPARE(result.error().column, column);
+    QVERIFY(result.error().toString().startsWith(QStringLiteral("p.json:%1:%2: malformed JSON: ").arg(line).arg(column)));
+}
+
+void TestCommon::parseJsonObjectRefusesNonObjects()
+{
+    for (const QByteArray &bytes : {QByteArray("[1, 2]"), QByteArray("[]")}) {
+        const Result<QJsonObject> result = parseJsonObject(bytes, QStringLiteral("a.json"));
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().message, QStringLiteral("expected a JSON object at the top level"));
+        QCOMPARE(result.error().file, QStringLiteral("a.json"));
+    }
+    const Result<QJsonObject> ok = parseJsonObject("{\"a\": 1}", QStringLiteral("a.json"));
+    QVERIFY(ok.ok());
+    QCOMPARE(ok.value().value(QStringLiteral("a")).toInt(), 1);
+}
+
+void TestCommon::readJsonObjectFileMissingFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("missing.json"));
+    const Result<QJsonObject> result = readJsonObjectFile(path);
+    QVERIFY(!result.ok());
+    QCOMPARE(result.error().file, path);
+    QVERIFY2(result.error().message.startsWith(QStringLiteral("cannot open file: ")), qPrintable(result.error().message));
+}
+
+void TestCommon::writeThenReadJsonObjectFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("o.json"));
+    const QJsonObject object{{QStringLiteral("b"), QJsonArray{1, 2.5, QStringLiteral("x")}},
+                             {QStringLiteral("a"), QJsonObject{{QStringLiteral("t"), true}}}};
+    const Status written = writeJsonObjectFile(path, object);
+    QVERIFY2(written.ok(), qPrintable(written.error().toString()));
+    const Result<QJsonObject> read = readJsonObjectFile(path);
+    QVERIFY2(read.ok(), qPrintable(read.error().toString()));
+    QCOMPARE(read.value(), object);
+}
+
+void TestCommon::writeJsonObjectFileIntoMissingFolderFails()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("no/such/folder/o.json"));
+    const Status written = writeJsonObjectFile(path, QJsonObject{});
+    QVERIFY(!written.ok());
+    QCOMPARE(written.error().file, path);
+    QVERIFY2(written.error().message.startsWith(QStringLiteral("cannot write file: ")), qPrintable(written.error().message));
+}
+
+void TestCommon::jsonTypeName_data()
+{
+    QTest::addColumn<QJsonValue>("value");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("integer") << QJsonValue(3) << "integer";
+    QTest::newRow("integral double") << QJsonValue(3.0) << "integer";
+    QTest::newRow("negative integer") << QJsonValue(-7) << "integer";
+    QTest::newRow("number") << QJsonValue(2.5) << "number";
+    QTest::newRow("infinity") << QJsonValue(std::numeric_limits<double>::infinity()) << "number";
+    QTest::newRow("string") << QJsonValue(QStringLiteral("3")) << "string";
+    QTest::newRow("boolean") << QJsonValue(true) << "boolean";
+    QTest::newRow("null") << QJsonValue(QJsonValue::Null) << "null";
+    QTest::newRow("array") << QJsonValue(QJsonArray{1}) << "array";
+    QTest::newRow("object") << QJsonValue(QJsonObject{}) << "object";
+    QTest::newRow("undefined") << QJsonValue(QJsonValue::Undefined) << "nothing";
+}
+
+void TestCommon::jsonTypeName()
+{
+    QFETCH(QJsonValue, value);
+    QFETCH(QString, expected);
+    QCOMPARE(ty::jsonTypeName(value), expected);
+}
+
+void TestCommon::canonicalJsonIgnoresKeyOrder()
+{
+    const QJsonObject a = QJsonDocument::fromJson("{\"b\": 1, \"a\": {\"y\": 2, \"x\": [1, 2]}}").object();
+    const QJsonObject b = QJsonDocument::fromJson("{\"a\": {\"x\": [1, 2], \"y\": 2}, \"b\": 1}").object();
+    QCOMPARE(canonicalJson(a), canonicalJson(b));
+    QCOMPARE(canonicalJson(a), QByteArray("{\"a\":{\"x\":[1,2],\"y\":2},\"b\":1}"));
+    QCOMPARE(canonicalJson(QJsonValue(QStringLiteral("s"))), QByteArray("\"s\""));
+    QCOMPARE(canonicalJson(QJsonValue(5)), QByteArray("5"));
+    QVERIFY(canonicalJson(QJsonObject{{QStringLiteral("a"), 1}}) != canonicalJson(QJsonObject{{QStringLiteral("a"), 2}}));
+}
+
+} // namespace
+
+int tytest::runCommonTests(int argc, char **argv)
+{
+    TestCommon test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_common.moc"

@@ -1,0 +1,48 @@
+#pragma once
+// Small pipelines for engine tests, built from JSON so they read like preset files.
+
+#include "preset.h"
+#include "trainer.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QStringList>
+
+namespace ty::test {
+
+// A preset from node and edge lists: nodes as {id, block, params}, edges as "from -> to" strings.
+Preset makePreset(const QJsonArray &nodes, const QStringList &edges, const QJsonObject &training = {});
+
+// Synthetic classification pipeline: data (dataset.synthetic `kind`) -> hidden layers -> fc_out, cross
+// entropy, accuracy, `optimizer` with `lr`.
+Preset classifierPreset(const QString &kind, const QString &optimizer, double lr, int epochs = 3);
+
+// Synthetic regression pipeline with `loss` (loss.mse, loss.l1, loss.huber) and an MAE metric.
+Preset regressionPreset(const QString &loss, double lr, int epochs = 3);
+
+// The bundled preset presets/NAME.trainyard.json.
+Preset bundledPreset(const QString &name);
+
+// Records everything a run reports; can ask for a stop after `stopAfterSteps` steps.
+class RecordingObserver : public TrainObserver {
+public:
+    void onStarted(const TrainStart &s) override { start = s; }
+    void onMetrics(const QList<MetricSample> &samples) override { metrics += samples; }
+    void onEpochEnd(int epoch, qint64, const QMap<QString, double> &) override { epochs << epoch; }
+    void onCheckpoint(const CheckpointInfo &c) override { checkpoints << c; }
+    void onEvent(const QString &kind, const QString &message, qint64) override { events << kind + QStringLiteral(": ") + message; }
+    void onProgress(qint64 step, qint64, int, double) override { lastStep = step; }
+    bool stopRequested() override { return stopAfterSteps >= 0 && lastStep >= stopAfterSteps; }
+
+    QList<double> values(const QString &name) const;
+
+    TrainStart start;
+    QList<MetricSample> metrics;
+    QList<int> epochs;
+    QList<CheckpointInfo> checkpoints;
+    QStringList events;
+    qint64 lastStep = 0;
+    qint64 stopAfterSteps = -1;
+};
+
+} // namespace ty::test

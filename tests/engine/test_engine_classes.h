@@ -1,0 +1,53 @@
+#pragma once
+// The engine's test classes (one .cpp each).
+
+#include <QObject>
+
+class TestCompiler : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void mlpEqualsHandBuiltSequential();
+    void residualCnnEqualsHandBuiltFunctional();
+    void transformsOnlyActWhileTraining();
+    void randomCropKeepsShapeAndContent();
+};
+
+class TestShapes : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void bundledPresetsHaveNoIssues_data();
+    void bundledPresetsHaveNoIssues();
+    void bundledParameterTotals();
+    void shapeMismatchIsPinnedToTheNode_data();
+    void shapeMismatchIsPinnedToTheNode();
+    void missingDataFileIsAnIssueOfTheDatasetNode();
+    void issuesDownstreamOfABrokenNodeAreNotInvented();
+};
+
+class TestTraining : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void optimizersLearnBlobs_data();
+    void optimizersLearnBlobs();
+    void regressionLossesLearn_data();
+    void regressionLossesLearn();
+    void cnnLearnsSyntheticImages();
+    void bundledPresetsLearnOnSmallData_data();
+    void bundledPresetsLearnOnSmallData();
+    void metricsHaveOneRowPerStep();
+    void sameSeedGivesSameMetrics();
+    void divergenceEndsTheRun();
+    void stopRequestEndsWithACheckpoint();
+    void earlyStoppingEndsBeforeTheLastEpoch();
+    void schedulesFollowTheirFormulas();
+    void cudaRequestWithoutCudaFails();
+};
+
+class TestCheckpoints : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void roundTripRestoresWeightsOptimizerAndPosition();
+    void truncatedCheckpointIsRefused();
+    void foreignFileIsRefused();
+    void checkpointOfAnotherPresetIsRefused();
+};

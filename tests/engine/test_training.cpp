@@ -1,0 +1,257 @@
+// Training end to end on small data with fixed seeds: learning happens, metrics are complete, runs end
+// truthfully (diverged, stopped, early-stopped).
+
+#include "detail/optimization.h"
+#include "engine_fixtures.h"
+#include "test_engine_classes.h"
+#include "trainer.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ty;
+
+namespace {
+
+TrainResult train(const Preset &preset, test::RecordingObserver &observer, const QString &folder = {})
+{
+    return Trainer::train(preset, TrainOptions{folder, QString()}, observer);
+}
+
+QString describe(const TrainResult &r)
+{
+    QStringList parts{r.message};
+    for (auto it = r.lastMetrics.constBegin(); it != r.lastMetrics.constEnd(); ++it)
+        parts << QStringLiteral("%1=%2").arg(it.key()).arg(it.value());
+    return parts.join(QStringLiteral(" "));
+}
+
+} // namespace
+
+void TestTraining::optimizersLearnBlobs_data()
+{
+    QTest::addColumn<QString>("optimizer");
+    QTest::addColumn<double>("lr");
+    QTest::newRow("sgd") << "optimizer.sgd" << 0.1;
+    QTest::newRow("adam") << "optimizer.adam" << 0.01;
+    QTest::newRow("adamw") << "optimizer.adamw" << 0.01;
+    QTest::newRow("rmsprop") << "optimizer.rmsprop" << 0.005;
+    QTest::newRow("adagrad") << "optimizer.adagrad" << 0.1;
+}
+
+void TestTraining::optimizersLearnBlobs()
+{
+    QFETCH(QString, optimizer);
+    QFETCH(double, lr);
+    test::RecordingObserver observer;
+    const TrainResult result = train(test::classifierPreset(QStringLiteral("blobs"), optimizer, lr), observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
+    // Four classes: chance is 0.25.
+    QVERIFY2(result.lastMetrics.value(QStringLiteral("test/accuracy")) > 0.8, qPrintable(describe(result)));
+    const QList<double> losses = observer.values(QStringLiteral("train/loss"));
+    QVERIFY(losses.size() > 10);
+    QVERIFY2(losses.last() < losses.first(), qPrintable(describe(result)));
+}
+
+void TestTraining::regressionLossesLearn_data()
+{
+    QTest::addColumn<QString>("loss");
+    QTest::newRow("mse") << "loss.mse";
+    QTest::newRow("l1") << "loss.l1";
+    QTest::newRow("huber") << "loss.huber";
+}
+
+void TestTraining::regressionLossesLearn()
+{
+    QFETCH(QString, loss);
+    test::RecordingObserver observer;
+    const TrainResult result = train(test::regressionPreset(loss, 0.05, 8), observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
+    const QList<double> trainMae = observer.values(QStringLiteral("train/mae"));
+    QVERIFY(!trainMae.isEmpty());
+    // The mean absolute error falls to a fraction of where it started.
+    QVERIFY2(result.lastMetrics.value(QStringLiteral("test/mae")) < 0.25 * trainMae.first(), qPrintable(describe(result)));
+}
+
+void TestTraining::cnnLearnsSyntheticImages()
+{
+    auto node = [](const char *id, const char *block, const QJsonObject &params = {}) {
+        return QJsonObject{{QStringLiteral("id"), QString::fromLatin1(id)}, {QStringLiteral("block"), QString::fromLatin1(block)},
+                           {QStringLiteral("params"), params}};
+    };
+    const Preset preset = test::makePreset(
+        {node("data", "dataset.synthetic", {{QStringLiteral("kind"), QStringLiteral("images")}, {QStringLiteral("features"), 12},
+                                            {QStringLiteral("classes"), 4}, {QStringLiteral("noise"), 0.5}, {QStringLiteral("samples"), 800}}),
+         node("conv", "layer.conv2d", {{QStringLiteral("out_channels"), 8}, {QStringLiteral("padding"), 1}}),
+         node("bn", "layer.batchnorm2d"), node("relu", "layer.leaky_relu"), node("pool", "layer.avgpool2d"),
+         node("flatten", "layer.flatten"), node("drop", "layer.dropout", {{QStringLiteral("p"), 0.1}}),
+         node("fc", "layer.linear", {{QStringLiteral("out_features"), 4}}),
+         node("loss", "loss.cross_entropy", {{QStringLiteral("label_smoothing"), 0.1}}), node("accuracy", "metric.accuracy"),
+         node("top2", "metric.top_k_accuracy", {{QStringLiteral("k"), 2}}),
+         node("opt", "optimizer.sgd", {{QStringLiteral("lr"), 0.05}, {QStringLiteral("momentum"), 0.9}, {QStringLiteral("nesterov"), true}}),
+         node("schedule", "schedule.warmup_cosine")},
+        {QStringLiteral("data.features -> conv.in"), QStringLiteral("conv.out -> bn.in"), QStringLiteral("bn.out -> relu.in"),
+         QStringLiteral("relu.out -> pool.in"), QStringLiteral("pool.out -> flatten.in"), QStringLiteral("flatten.out -> drop.in"),
+         QStringLiteral("drop.out -> fc.in"), QStringLiteral("fc.out -> loss.input"), QStringLiteral("data.target -> loss.target"),
+         QStringLiteral("fc.out -> accuracy.input"), QStringLiteral("data.target -> accuracy.target"),
+         QStringLiteral("fc.out -> top2.input"), QStringLiteral("data.target -> top2.target"),
+         QStringLiteral("loss.loss -> opt.loss"), QStringLiteral("schedule.schedule -> opt.schedule")},
+        {{QStringLiteral("epochs"), 4}, {QStringLiteral("batch_size"), 32}, {QStringLiteral("device"), QStringLiteral("cpu")}});
+    test::RecordingObserver observer;
+    const TrainResult result = train(preset, observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
+    QVERIFY2(result.lastMetrics.value(QStringLiteral("test/accuracy")) > 0.8, qPrintable(describe(result)));
+    QVERIFY(result.lastMetrics.value(QStringLiteral("test/top2")) >= result.lastMetrics.value(QStringLiteral("test/accuracy")));
+    // Warmup then cosine: the learning rate rose and then fell back towards zero.
+    const QList<double> lr = observer.values(QStringLiteral("train/lr"));
+    QVERIFY(lr.size() > 3);
+    QVERIFY(lr.last() < 0.01);
+}
+
+void TestTraining::bundledPresetsLearnOnSmallData_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<double>("minAccuracy");
+    QTest::newRow("mlp") << "fashion-mnist-mlp" << 0.65;
+    QTest::newRow("cnn") << "fashion-mnist-cnn" << 0.6;
+    QTest::newRow("resnet") << "fashion-mnist-resnet" << 0.5;
+    QTest::newRow("wine") << "wine-tabular" << 0.85;
+}
+
+void TestTraining::bundledPresetsLearnOnSmallData()
+{
+    QFETCH(QString, name);
+    QFETCH(double, minAccuracy);
+    Preset preset = test::bundledPreset(name);
+    if (name.startsWith(QStringLiteral("fashion-mnist"))) {
+        if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
+            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        QJsonObject &params = preset.graph.node(QStringLiteral("data"))->params;
+        params.insert(QStringLiteral("limit"), 2500);
+        params.insert(QStringLiteral("val_count"), 500);
+        params.insert(QStringLiteral("test_limit"), 1000);
+        preset.training.insert(QStringLiteral("epochs"), 2);
+    }
+    preset.training.insert(QStringLiteral("device"), QStringLiteral("cpu"));
+    test::RecordingObserver observer;
+    const TrainResult result = train(preset, observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
+    QVERIFY2(result.lastMetrics.value(QStringLiteral("test/accuracy")) > minAccuracy, qPrintable(describe(result)));
+}
+
+void TestTraining::metricsHaveOneRowPerStep()
+{
+    test::RecordingObserver observer;
+    const TrainResult result = train(test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.sgd"), 0.1, 2), observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
+    // 1200 samples, 10% validation: 1080 training samples in batches of 32 -> 34 steps per epoch.
+    QCOMPARE(observer.start.stepsPerEpoch, qint64(34));
+    QCOMPARE(result.steps, qint64(68));
+    QList<qint64> steps;
+    for (const MetricSample &s : observer.metrics)
+        if (s.name == QStringLiteral("train/loss"))
+            steps << s.step;
+    QCOMPARE(steps.size(), 68);
+    for (int i = 0; i < steps.size(); ++i)
+        QCOMPARE(steps.at(i), qint64(i + 1));
+    QCOMPARE(observer.values(QStringLiteral("val/loss")).size(), 2);
+    QCOMPARE(observer.values(QStringLiteral("test/accuracy")).size(), 1);
+    QCOMPARE(observer.epochs, (QList<int>{1, 2}));
+}
+
+void TestTraining::sameSeedGivesSameMetrics()
+{
+    Preset preset = test::classifierPreset(QStringLiteral("spirals"), QStringLiteral("optimizer.adam"), 0.01, 2);
+    preset.graph.node(QStringLiteral("data"))->params.insert(QStringLiteral("features"), 2);
+    preset.training.insert(QStringLiteral("deterministic"), true);
+    test::RecordingObserver first, second, otherSeed;
+    train(preset, first);
+    train(preset, second);
+    preset.training.insert(QStringLiteral("seed"), 7);
+    train(preset, otherSeed);
+    QCOMPARE(first.values(QStringLiteral("train/loss")), second.values(QStringLiteral("train/loss")));
+    QCOMPARE(first.values(QStringLiteral("test/accuracy")), second.values(QStringLiteral("test/accuracy")));
+    QVERIFY(first.values(QStringLiteral("train/loss")) != otherSeed.values(QStringLiteral("train/loss")));
+}
+
+void TestTraining::divergenceEndsTheRun()
+{
+    Preset preset = test::regressionPreset(QStringLiteral("loss.mse"), 0.1, 5);
+    preset.graph.node(QStringLiteral("opt"))->block = QStringLiteral("optimizer.sgd");
+    preset.graph.node(QStringLiteral("opt"))->params.insert(QStringLiteral("lr"), 10.0);
+    test::RecordingObserver observer;
+    const TrainResult result = train(preset, observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Diverged));
+    QVERIFY2(result.message.contains(QStringLiteral("the loss became")), qPrintable(result.message));
+    QVERIFY(result.steps < 5 * 29);
+    QVERIFY(observer.events.last().startsWith(QStringLiteral("diverged: ")));
+    for (double loss : observer.values(QStringLiteral("train/loss")))
+        QVERIFY(std::isfinite(loss));
+}
+
+void TestTraining::stopRequestEndsWithACheckpoint()
+{
+    QTemporaryDir folder;
+    test::RecordingObserver observer;
+    observer.stopAfterSteps = 10;
+    const TrainResult result = train(test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.sgd"), 0.1, 3), observer,
+                                     folder.path());
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Stopped));
+    QCOMPARE(result.steps, qint64(10));
+    QVERIFY(QFileInfo::exists(result.finalCheckpoint));
+    QCOMPARE(observer.checkpoints.last().step, qint64(10));
+    QVERIFY(observer.values(QStringLiteral("test/accuracy")).isEmpty());
+}
+
+void TestTraining::earlyStoppingEndsBeforeTheLastEpoch()
+{
+    Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.sgd"), 0.0, 10);
+    preset.training.insert(QStringLiteral("early_stop_metric"), QStringLiteral("val/loss"));
+    preset.training.insert(QStringLiteral("early_stop_patience"), 2);
+    test::RecordingObserver observer;
+    const TrainResult result = train(preset, observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
+    // A learning rate of 0 never improves: best after epoch 1, then two bad epochs.
+    QCOMPARE(result.epochs, 3);
+    QVERIFY(observer.events.last().startsWith(QStringLiteral("early_stop: ")));
+    QCOMPARE(observer.values(QStringLiteral("test/accuracy")).size(), 1);
+
+    preset.training.insert(QStringLiteral("early_stop_metric"), QStringLiteral("val/nothing"));
+    const TrainResult bad = train(preset, observer);
+    QCOMPARE(int(bad.outcome), int(TrainOutcome::Failed));
+    QVERIFY2(bad.message.contains(QStringLiteral("training.early_stop_metric")), qPrintable(bad.message));
+}
+
+void TestTraining::schedulesFollowTheirFormulas()
+{
+    using ty::detail::scheduledLearningRate;
+    const QJsonObject step{{QStringLiteral("step_size"), 2}, {QStringLiteral("gamma"), 0.5}};
+    QCOMPARE(scheduledLearningRate(QStringLiteral("schedule.step"), step, 1.0, 0, 10, 100), 1.0);
+    QCOMPARE(scheduledLearningRate(QStringLiteral("schedule.step"), step, 1.0, 19, 10, 100), 1.0);
+    QCOMPARE(scheduledLearningRate(QStringLiteral("schedule.step"), step, 1.0, 20, 10, 100), 0.5);
+    QCOMPARE(scheduledLearningRate(QStringLiteral("schedule.step"), step, 1.0, 45, 10, 100), 0.25);
+    const QJsonObject exponential{{QStringLiteral("gamma"), 0.9}};
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.exponential"), exponential, 1.0, 25, 10, 100), 0.81));
+    const QJsonObject cosine{{QStringLiteral("min_lr"), 0.1}};
+    QCOMPARE(scheduledLearningRate(QStringLiteral("schedule.cosine"), cosine, 1.0, 0, 10, 101), 1.0);
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.cosine"), cosine, 1.0, 50, 10, 101), 0.55));
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.cosine"), cosine, 1.0, 100, 10, 101), 0.1));
+    const QJsonObject warm{{QStringLiteral("warmup_fraction"), 0.1}, {QStringLiteral("min_lr"), 0.0}};
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.warmup_cosine"), warm, 1.0, 0, 10, 100), 0.1));
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.warmup_cosine"), warm, 1.0, 9, 10, 100), 1.0));
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.warmup_cosine"), warm, 1.0, 10, 10, 100), 1.0));
+    QVERIFY(scheduledLearningRate(QStringLiteral("schedule.warmup_cosine"), warm, 1.0, 99, 10, 100) < 1e-9);
+}
+
+void TestTraining::cudaRequestWithoutCudaFails()
+{
+    if (torch::cuda::is_available())
+        QSKIP("this machine has CUDA");
+    Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.sgd"), 0.1, 1);
+    preset.training.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+    test::RecordingObserver observer;
+    const TrainResult result = train(preset, observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Failed));
+    QVERIFY2(result.message.contains(QStringLiteral("no CUDA device")), qPrintable(result.message));
+}
