@@ -21,6 +21,7 @@ const char *const kUsage =
     "  validate PRESET [--set K=V]... [--json]  check a preset: issues, shapes, parameter counts\n"
     "  run PRESET [--set K=V]... [--db PATH] [--name NAME] [--device auto|cpu|cuda] [--json]\n"
     "                                           train a preset and record the run\n"
+    "  resume RUN_ID [--db PATH] [--json]      continue an interrupted or stopped run from its last checkpoint\n"
     "  runs list [--db PATH] [--json]           the recorded runs, newest first\n"
     "  runs show ID [--db PATH] [--json]        one run: status, preset, summary, checkpoints\n"
     "  runs metrics ID [--metric NAME] [--db PATH] [--csv|--json]\n"
@@ -55,6 +56,8 @@ int runCli(const QStringList &arguments, Io &io)
         code = validateCommand(rest, io);
     else if (command == QStringLiteral("run"))
         code = runCommand(rest, io);
+    else if (command == QStringLiteral("resume"))
+        code = resumeCommand(rest, io);
     else if (command == QStringLiteral("runs"))
         code = runsCommand(rest, io);
     else

@@ -4,7 +4,7 @@
 #include "preset_format.h"
 #include "preset_overrides.h"
 #include "run_database.h"
-#include "run_recorder.h"
+#include "run_session.h"
 #include "shape_inference.h"
 #include "training_settings.h"
 #include "version.h"
@@ -16,26 +16,6 @@
 namespace ty::cli {
 
 namespace {
-
-RunStatus statusOf(TrainOutcome outcome)
-{
-    switch (outcome) {
-    case TrainOutcome::Finished: return RunStatus::Finished;
-    case TrainOutcome::Failed: return RunStatus::Failed;
-    case TrainOutcome::Diverged: return RunStatus::Diverged;
-    case TrainOutcome::Stopped: return RunStatus::Stopped;
-    }
-    return RunStatus::Failed;
-}
-
-int exitCodeOf(TrainOutcome outcome)
-{
-    switch (outcome) {
-    case TrainOutcome::Finished: return Success;
-    case TrainOutcome::Stopped: return Stopped;
-    default: return RunFailed;
-    }
-}
 
 NewRun describeRun(const Preset &preset, const QString &path, const QString &name, const QStringList &arguments)
 {
@@ -96,49 +76,7 @@ int runCommand(const QStringList &arguments, Io &io)
         printError(io, created.error());
         return BadInput;
     }
-    const qint64 runId = created.value();
-    const QString folder = db.value()->runFolder(runId);
-
-    RunWriter writer(dbPath, runId);
-    const Status started = writer.start();
-    if (!started) {
-        printError(io, started.error());
-        return RunFailed;
-    }
-    const bool json = args.flag(QStringLiteral("json"));
-    if (!json)
-        io.err << "run " << runId << " recorded in " << dbPath << "\n";
-    stopFlag().store(false);
-    RunRecorder recorder(writer, io, args.flag(QStringLiteral("quiet")));
-    const TrainResult result = Trainer::train(preset, TrainOptions{folder, QString()}, recorder);
-    const Status finished = writer.finish(statusOf(result.outcome), result.message, result.errorNode);
-    if (!finished)
-        printError(io, finished.error());
-
-    const QString status = runStatusName(statusOf(result.outcome));
-    if (json) {
-        QJsonObject summary;
-        for (auto it = result.lastMetrics.constBegin(); it != result.lastMetrics.constEnd(); ++it)
-            summary.insert(it.key(), it.value());
-        printJson(io, QJsonObject{{QStringLiteral("id"), runId}, {QStringLiteral("status"), status},
-                                  {QStringLiteral("message"), result.message}, {QStringLiteral("steps"), result.steps},
-                                  {QStringLiteral("epochs"), result.epochs}, {QStringLiteral("summary"), summary},
-                                  {QStringLiteral("db"), dbPath}, {QStringLiteral("folder"), folder},
-                                  {QStringLiteral("checkpoint"), result.finalCheckpoint}});
-    } else {
-        io.out << "run " << runId << " " << status << " after " << result.epochs << " epochs, " << result.steps << " steps";
-        if (!result.message.isEmpty())
-            io.out << ": " << result.message;
-        io.out << "\n";
-        for (auto it = result.lastMetrics.constBegin(); it != result.lastMetrics.constEnd(); ++it)
-            if (!it.key().startsWith(QStringLiteral("train/")))
-                io.out << "  " << it.key() << " " << QString::number(it.value(), 'f', 4) << "\n";
-        if (!result.finalCheckpoint.isEmpty())
-            io.out << "  checkpoint " << result.finalCheckpoint << "\n";
-    }
-    if (!finished && result.outcome == TrainOutcome::Finished)
-        return RunFailed;
-    return exitCodeOf(result.outcome);
+    return trainAndRecord(preset, dbPath, created.value(), QString(), args, io);
 }
 
 } // namespace ty::cli

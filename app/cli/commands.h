@@ -12,6 +12,7 @@ int blocksCommand(const QStringList &arguments, Io &io);
 int validateCommand(const QStringList &arguments, Io &io);
 int runCommand(const QStringList &arguments, Io &io);
 int runsCommand(const QStringList &arguments, Io &io);
+int resumeCommand(const QStringList &arguments, Io &io);
 
 // Loads a preset file and applies --set overrides; prints the error and returns false on failure.
 bool loadPresetWithOverrides(const QString &path, const QStringList &sets, Preset *preset, Io &io);

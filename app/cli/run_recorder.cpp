@@ -11,10 +11,15 @@ RunRecorder::RunRecorder(RunWriter &writer, Io &io, bool quiet) : m_writer(write
 void RunRecorder::onStarted(const TrainStart &start)
 {
     m_start = start;
-    m_writer.appendEvent(RunEvent{0, 0, QStringLiteral("started"),
-                                  QStringLiteral("device %1, %2 training / %3 validation / %4 test samples, %5 steps")
+    m_writer.appendEvent(RunEvent{std::max<qint64>(0, start.resumedAtStep), 0, QStringLiteral("started"),
+                                  QStringLiteral("device %1, %2 training / %3 validation / %4 test samples, %5 steps, data sha256 %6")
                                       .arg(start.device).arg(start.trainSamples).arg(start.valSamples)
-                                      .arg(start.testSamples).arg(start.totalSteps)});
+                                      .arg(start.testSamples).arg(start.totalSteps).arg(start.dataFingerprint)});
+    if (start.resumedAtStep >= 0)
+        m_writer.appendEvent(RunEvent{start.resumedAtStep, 0, QStringLiteral("resumed"),
+                                      QStringLiteral("resumed from the checkpoint at step %1").arg(start.resumedAtStep)});
+    if (!m_quiet && start.resumedAtStep >= 0)
+        m_io.err << "resuming at step " << start.resumedAtStep << " of " << start.totalSteps << "\n";
     if (!m_quiet)
         m_io.err << "training on " << start.device << ": " << start.trainSamples << " training, " << start.valSamples
                  << " validation, " << start.testSamples << " test samples; " << start.parameters << " parameters; "
@@ -47,8 +52,17 @@ void RunRecorder::onEpochEnd(int epoch, qint64 step, const QMap<QString, double>
     m_io.err.flush();
 }
 
+void RunRecorder::clearProgress()
+{
+    if (m_progress)
+        m_progress->clear();
+}
+
 void RunRecorder::onCheckpoint(const CheckpointInfo &checkpoint)
 {
+    // Every row before the checkpoint is committed before the checkpoint is recorded, so a resume from the
+    // last recorded checkpoint never lacks rows it will not regenerate.
+    m_writer.flush();
     m_writer.recordCheckpoint(CheckpointRecord{checkpoint.step, checkpoint.epoch, checkpoint.path});
     m_writer.appendEvent(RunEvent{checkpoint.step, m_lastTime, QStringLiteral("checkpoint"), checkpoint.path});
 }

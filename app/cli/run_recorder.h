@@ -24,6 +24,7 @@ public:
     bool stopRequested() override;
 
     const TrainStart &start() const { return m_start; }
+    void clearProgress();  // erase the progress bar before the summary
 
 private:
     RunWriter &m_writer;

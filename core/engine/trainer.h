@@ -18,6 +18,7 @@ struct TrainStart {
     qint64 parameters = 0;
     QString dataFingerprint; // sha256 over the dataset's source files
     double loadSeconds = 0;  // time to read and decode the data
+    qint64 resumedAtStep = -1; // the checkpoint's step when resuming, else -1
 };
 
 struct CheckpointInfo {
@@ -41,6 +42,7 @@ public:
 struct TrainOptions {
     QString runFolder;       // checkpoints go to runFolder/checkpoints/ (nothing written when empty)
     QString device;          // overrides training.device when not empty: auto, cpu, cuda
+    QString resumeCheckpoint;// continue from this checkpoint (weights, optimizer, RNG, data position, step)
 };
 
 class Trainer {

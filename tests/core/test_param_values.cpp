@@ -64,6 +64,8 @@ private Q_SLOTS:
     void parseParamText();
     void parseParamTextWithoutErrorPointer();
     void parseChoiceIgnoresSurroundingSpaces();
+    void rangeMessagesShowTheNumbers_data();
+    void rangeMessagesShowTheNumbers();
     void paramValueText_data();
     void paramValueText();
     void everyDefaultTypesBackToItself_data();
@@ -273,6 +275,31 @@ void TestParamValues::parseChoiceIgnoresSurroundingSpaces()
     const QJsonValue value = ty::parseParamText(device(), QStringLiteral(" cpu "), &problem);
     QEXPECT_FAIL("", "choice text is not trimmed like the other kinds (decide: trim choices, or document it)", Continue);
     QCOMPARE(value, QJsonValue(QStringLiteral("cpu")));
+}
+
+void TestParamValues::rangeMessagesShowTheNumbers_data()
+{
+    QTest::addColumn<ParamSpec>("spec");
+    QTest::addColumn<QJsonValue>("value");
+    QTest::addColumn<QString>("expected");
+    const ParamSpec epochs = *trainingSpec(QStringLiteral("epochs"));
+    const ParamSpec lr = spec::floatParam(QStringLiteral("lr"), 0.01, 0.0, 10.0, QStringLiteral("Learning rate"));
+    QTest::newRow("integer limit of seven digits") << epochs << QJsonValue(2000000)
+                                                   << "must be at most 1000000 (got 2000000)";
+    QTest::newRow("just above a limit") << lr << QJsonValue(10.0000001) << "must be at most 10 (got 10.0000001)";
+}
+
+void TestParamValues::rangeMessagesShowTheNumbers()
+{
+    // The numbers of a range message are printed with 6 significant digits in %g style: an integer limit of a
+    // million reads "1e+06", and a value just past a limit reads as the limit itself ("at most 10 (got 10)").
+    QFETCH(ParamSpec, spec);
+    QFETCH(QJsonValue, value);
+    QFETCH(QString, expected);
+    const QString message = ty::checkParamValue(spec, value);
+    QVERIFY2(!message.isEmpty(), "the value is out of range");
+    QEXPECT_FAIL("", "range messages print numbers with %g and 6 digits (decide: use paramValueText's format)", Continue);
+    QCOMPARE(message, expected);
 }
 
 void TestParamValues::paramValueText_data()

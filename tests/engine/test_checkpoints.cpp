@@ -6,6 +6,7 @@
 #include "detail/optimization.h"
 #include "engine_fixtures.h"
 #include "test_engine_classes.h"
+#include "trainer.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -147,4 +148,61 @@ void TestCheckpoints::checkpointOfAnotherPresetIsRefused()
     Result<ty::detail::TrainingPosition> result = ty::detail::loadCheckpoint(path, *m.pipeline.model, *m.optimizer, QStringLiteral("two"));
     QVERIFY(!result.ok());
     QVERIFY2(result.error().message.contains(QStringLiteral("different preset")), qPrintable(result.error().message));
+}
+
+void TestCheckpoints::resumedRunEqualsUninterrupted_data()
+{
+    QTest::addColumn<qint64>("stopAt");
+    // 34 steps per epoch: mid-epoch, right after an epoch, and in the last epoch.
+    QTest::newRow("mid epoch 2") << qint64(45);
+    QTest::newRow("epoch boundary") << qint64(34);
+    QTest::newRow("last epoch") << qint64(80);
+}
+
+void TestCheckpoints::resumedRunEqualsUninterrupted()
+{
+    QFETCH(qint64, stopAt);
+    // Dropout and noise make the RNG state matter; Adam makes the optimizer state matter.
+    Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.adam"), 0.01, 3);
+    preset.graph.nodes.append(Node{QStringLiteral("drop"), QStringLiteral("layer.dropout"), QJsonObject{{QStringLiteral("p"), 0.3}}, {}});
+    preset.graph.edges.removeIf([](const Edge &e) { return e.from.node == QStringLiteral("act"); });
+    preset.graph.edges.append(Edge{{QStringLiteral("act"), QStringLiteral("out")}, {QStringLiteral("drop"), QStringLiteral("in")}});
+    preset.graph.edges.append(Edge{{QStringLiteral("drop"), QStringLiteral("out")}, {QStringLiteral("fc_out"), QStringLiteral("in")}});
+    preset.graph.nodes.append(Node{QStringLiteral("schedule"), QStringLiteral("schedule.warmup_cosine"), {}, {}});
+    preset.graph.edges.append(Edge{{QStringLiteral("schedule"), QStringLiteral("schedule")}, {QStringLiteral("opt"), QStringLiteral("schedule")}});
+    preset.training.insert(QStringLiteral("deterministic"), true);
+    preset.training.insert(QStringLiteral("log_every"), 7);
+
+    QTemporaryDir whole, parts;
+    test::RecordingObserver uninterrupted;
+    QCOMPARE(int(Trainer::train(preset, TrainOptions{whole.path(), {}, {}}, uninterrupted).outcome), int(TrainOutcome::Finished));
+
+    test::RecordingObserver first;
+    first.stopAfterSteps = stopAt;
+    const TrainResult stopped = Trainer::train(preset, TrainOptions{parts.path(), {}, {}}, first);
+    QCOMPARE(int(stopped.outcome), int(TrainOutcome::Stopped));
+    QVERIFY(stopped.steps >= stopAt);
+    test::RecordingObserver second;
+    const TrainResult resumed = Trainer::train(preset, TrainOptions{parts.path(), {}, stopped.finalCheckpoint}, second);
+    QCOMPARE(int(resumed.outcome), int(TrainOutcome::Finished));
+    QCOMPARE(second.start.resumedAtStep, stopped.steps);
+
+    // What the database keeps (rows up to the checkpoint from the first part, the rest from the resumed part)
+    // equals the uninterrupted run, value for value.
+    auto rows = [](const QList<MetricSample> &samples, qint64 from, qint64 to) {
+        QList<QPair<QString, double>> out;
+        for (const MetricSample &s : samples)
+            if (s.step > from && s.step <= to)
+                out << qMakePair(s.name + QLatin1Char('@') + QString::number(s.step), s.value);
+        return out;
+    };
+    const qint64 end = std::numeric_limits<qint64>::max();
+    const auto expected = rows(uninterrupted.metrics, -1, end);
+    const auto actual = rows(first.metrics, -1, stopped.steps) + rows(second.metrics, stopped.steps, end);
+    QVERIFY(rows(second.metrics, stopped.steps, end).size() > 10);
+    QCOMPARE(actual.size(), expected.size());
+    for (int i = 0; i < expected.size(); ++i) {
+        QCOMPARE(actual.at(i).first, expected.at(i).first);
+        QCOMPARE(actual.at(i).second, expected.at(i).second);
+    }
 }

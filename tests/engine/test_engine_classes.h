@@ -50,4 +50,6 @@ private Q_SLOTS:
     void truncatedCheckpointIsRefused();
     void foreignFileIsRefused();
     void checkpointOfAnotherPresetIsRefused();
+    void resumedRunEqualsUninterrupted_data();
+    void resumedRunEqualsUninterrupted();
 };

@@ -37,6 +37,7 @@ Status saveCheckpoint(const QString &path, torch::nn::Module &model, torch::opti
         archive.write("early/best", torch::tensor(position.bestMetric, torch::kDouble));
         archive.write("early/bad_epochs", scalar(position.badEpochs));
         archive.write("early/has_best", scalar(position.hasBest ? 1 : 0));
+        archive.write("position/elapsed", torch::tensor(position.elapsedSeconds, torch::kDouble));
         archive.write("rng/cpu", at::detail::getDefaultCPUGenerator().get_state());
         torch::serialize::OutputArchive modelArchive, optimizerArchive;
         model.save(modelArchive);
@@ -90,6 +91,7 @@ Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &
         position.bestMetric = readScalar("early/best").item<double>();
         position.badEpochs = readScalar("early/bad_epochs").item<int64_t>();
         position.hasBest = readScalar("early/has_best").item<int64_t>() != 0;
+        position.elapsedSeconds = readScalar("position/elapsed").item<double>();
         torch::Tensor rng;
         archive.read("rng/cpu", rng);
         torch::serialize::InputArchive modelArchive, optimizerArchive;

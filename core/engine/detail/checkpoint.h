@@ -18,6 +18,7 @@ struct TrainingPosition {
     double bestMetric = 0;     // early stopping
     int64_t badEpochs = 0;
     bool hasBest = false;
+    double elapsedSeconds = 0; // training time before this point, so resumed runs keep one time axis
 };
 
 constexpr int64_t kCheckpointFormat = 1;

@@ -93,6 +93,17 @@ bool TrainingRun::setUp(TrainResult *failure)
     m_baseLr = m_pipeline.optimizerParams.value(QStringLiteral("lr")).toDouble();
     m_stepsPerEpoch = (m_train.size() + m_settings.batchSize - 1) / m_settings.batchSize;
     m_totalSteps = m_stepsPerEpoch * m_settings.epochs;
+    if (!m_options.resumeCheckpoint.isEmpty()) {
+        Result<TrainingPosition> position = loadCheckpoint(m_options.resumeCheckpoint, *m_pipeline.model, *m_optimizer, m_presetHash);
+        if (!position) {
+            *failure = fail(position.error().toString());
+            return false;
+        }
+        m_position = position.value();
+        if (m_position.permutation.defined())
+            m_position.permutation = m_position.permutation.to(m_device);
+        m_clockOffset = m_position.elapsedSeconds;
+    }
 
     TrainStart start;
     start.device = QString::fromStdString(m_device.str());
@@ -105,6 +116,7 @@ bool TrainingRun::setUp(TrainResult *failure)
     start.parameters = m_pipeline.report.totalParams;
     start.dataFingerprint = loaded.value().fingerprint;
     start.loadSeconds = loadSeconds;
+    start.resumedAtStep = m_options.resumeCheckpoint.isEmpty() ? -1 : m_position.step;
     m_observer.onStarted(start);
     return true;
 }
@@ -307,14 +319,15 @@ void TrainingRun::checkpoint(const QString &reason)
     if (m_options.runFolder.isEmpty())
         return;
     const QString path = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints/step-%1.pt").arg(m_position.step, 8, 10, QLatin1Char('0')));
+    m_position.elapsedSeconds = elapsed();
     const Status status = saveCheckpoint(path, *m_pipeline.model, *m_optimizer, m_position, m_presetHash);
     if (!status) {
         m_observer.onEvent(QStringLiteral("warning"), status.error().toString(), m_position.step);
         return;
     }
     m_lastCheckpoint = path;
-    m_observer.onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch)});
     Q_UNUSED(reason);
+    m_observer.onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch)});
 }
 
 } // namespace ty::detail

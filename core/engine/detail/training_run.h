@@ -33,7 +33,7 @@ private:
     QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
     bool checkEarlyStop(const QMap<QString, double> &epochMetrics);
     void checkpoint(const QString &reason);
-    double elapsed() const { return m_clock.elapsed() / 1000.0; }
+    double elapsed() const { return m_clockOffset + m_clock.elapsed() / 1000.0; }
 
     const Preset &m_preset;
     TrainOptions m_options;
@@ -51,6 +51,7 @@ private:
     QString m_presetHash;
     QString m_lastCheckpoint;
     QElapsedTimer m_clock;
+    double m_clockOffset = 0;  // seconds trained before a resumed checkpoint
 };
 
 } // namespace ty::detail

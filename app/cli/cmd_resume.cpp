@@ -1,0 +1,68 @@
+// trainyard-cli resume RUN_ID [--db PATH] [--json] [--quiet]
+
+#include "commands.h"
+#include "preset_format.h"
+#include "run_database.h"
+#include "run_session.h"
+
+#include <QFileInfo>
+
+namespace ty::cli {
+
+int resumeCommand(const QStringList &arguments, Io &io)
+{
+    const Args args = parseArgs(arguments, {QStringLiteral("db")}, {QStringLiteral("json"), QStringLiteral("quiet")});
+    bool idOk = false;
+    const qint64 id = args.positionals.value(0).toLongLong(&idOk);
+    if (!args.error.isEmpty() || args.positionals.size() != 1 || !idOk) {
+        io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
+               << "usage: trainyard-cli resume RUN_ID [--db PATH] [--json] [--quiet]\n";
+        return BadInput;
+    }
+    const QString dbPath = databasePath(args);
+    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(dbPath);
+    if (!opened) {
+        printError(io, opened.error());
+        return BadInput;
+    }
+    RunDatabase &db = *opened.value();
+    Result<RunInfo> run = db.run(id);
+    if (!run) {
+        printError(io, run.error());
+        return BadInput;
+    }
+    const RunStatus status = run.value().status;
+    if (status != RunStatus::Interrupted && status != RunStatus::Stopped && status != RunStatus::Failed) {
+        io.err << "error: run " << id << " is " << runStatusName(status)
+               << "; only interrupted, stopped or failed runs can be resumed\n";
+        return BadInput;
+    }
+    // The preset as it was run; relative data paths still resolve against the original preset file.
+    Result<Preset> preset = presetFromJson(run.value().preset,
+                                           run.value().provenance.value(QStringLiteral("preset_file")).toString());
+    if (!preset) {
+        printError(io, preset.error());
+        return BadInput;
+    }
+
+    // The newest recorded checkpoint whose file is still there; without one, start again from step 0.
+    QString checkpoint;
+    qint64 step = 0;
+    const QList<CheckpointRecord> checkpoints = db.checkpoints(id).value();
+    for (auto it = checkpoints.crbegin(); it != checkpoints.crend(); ++it)
+        if (QFileInfo::exists(it->path)) {
+            checkpoint = it->path;
+            step = it->step;
+            break;
+        }
+    if (checkpoint.isEmpty() && !args.flag(QStringLiteral("json")))
+        io.err << "run " << id << " has no checkpoint: training again from the start\n";
+    const Status cleared = db.deleteMetricsAfter(id, step);
+    if (!cleared) {
+        printError(io, cleared.error());
+        return RunFailed;
+    }
+    return trainAndRecord(preset.value(), dbPath, id, checkpoint, args, io);
+}
+
+} // namespace ty::cli
