@@ -57,12 +57,15 @@ int resumeCommand(const QStringList &arguments, Io &io)
         }
     if (checkpoint.isEmpty() && !args.flag(QStringLiteral("json")))
         io.err << "run " << id << " has no checkpoint: training again from the start\n";
+    std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, io);
+    if (!training)
+        return BadInput;
     const Status cleared = db.deleteMetricsAfter(id, step);
     if (!cleared) {
         printError(io, cleared.error());
         return RunFailed;
     }
-    return trainAndRecord(preset.value(), dbPath, id, checkpoint, args, io);
+    return trainAndRecord(*training, dbPath, id, args, io);
 }
 
 } // namespace ty::cli

@@ -65,6 +65,11 @@ int runCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
 
+    // Data, model and optimizer before the database: a truncated data file is bad input that records nothing.
+    std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), io);
+    if (!training)
+        return BadInput;
+
     const QString dbPath = databasePath(args);
     Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(dbPath);
     if (!db) {
@@ -76,7 +81,7 @@ int runCommand(const QStringList &arguments, Io &io)
         printError(io, created.error());
         return BadInput;
     }
-    return trainAndRecord(preset, dbPath, created.value(), QString(), args, io);
+    return trainAndRecord(*training, dbPath, created.value(), args, io);
 }
 
 } // namespace ty::cli

@@ -61,8 +61,17 @@ void printSummary(qint64 runId, const TrainResult &result, const QString &dbPath
 
 } // namespace
 
-int trainAndRecord(const Preset &preset, const QString &dbPath, qint64 runId, const QString &resumeCheckpoint,
-                   const Args &args, Io &io)
+std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, Io &io)
+{
+    Result<std::unique_ptr<PreparedTraining>> prepared = Trainer::prepare(preset, TrainOptions{QString(), QString(), resumeCheckpoint});
+    if (!prepared) {
+        printError(io, prepared.error());
+        return nullptr;
+    }
+    return std::move(prepared).value();
+}
+
+int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const Args &args, Io &io)
 {
     const QString folder = QDir(QFileInfo(dbPath).absolutePath()).filePath(QStringLiteral("runs/%1").arg(runId));
     RunWriter writer(dbPath, runId);
@@ -76,7 +85,8 @@ int trainAndRecord(const Preset &preset, const QString &dbPath, qint64 runId, co
         io.err << "run " << runId << " recorded in " << dbPath << "\n";
     stopFlag().store(false);
     RunRecorder recorder(writer, io, args.flag(QStringLiteral("quiet")));
-    const TrainResult result = Trainer::train(preset, TrainOptions{folder, QString(), resumeCheckpoint}, recorder);
+    training.setRunFolder(folder);
+    const TrainResult result = training.run(recorder);
     recorder.clearProgress();
     const Status finished = writer.finish(statusOf(result.outcome), result.message, result.errorNode);
     if (!finished)

@@ -4,12 +4,16 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "preset.h"
+#include "trainer.h"
 
 namespace ty::cli {
 
-// Starts the run's writer, trains (from `resumeCheckpoint` when not empty), ends the record with a truthful
-// status, prints the summary (text or --json) and returns the exit code.
-int trainAndRecord(const Preset &preset, const QString &dbPath, qint64 runId, const QString &resumeCheckpoint,
-                   const Args &args, Io &io);
+// Prepares training (data, model, optimizer, the checkpoint to resume from); prints the error and returns
+// nothing when the input is to blame. Nothing is written anywhere.
+std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, Io &io);
+
+// Starts the run's writer, trains, ends the record with a truthful status, prints the summary (text or
+// --json) and returns the exit code.
+int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const Args &args, Io &io);
 
 } // namespace ty::cli

@@ -70,6 +70,8 @@ namespace {
 
 QString describe(const QJsonValue &value)
 {
+    if (value.isNull() || value.isUndefined() || value.isObject() || (value.isArray() && value.toArray().isEmpty()))
+        return value.isArray() ? QStringLiteral("an empty array") : jsonTypeName(value);
     const QString text = paramValueText(value);
     return value.isString() ? QStringLiteral("%1 \"%2\"").arg(jsonTypeName(value), text)
                             : QStringLiteral("%1 %2").arg(jsonTypeName(value), text);
@@ -79,10 +81,11 @@ QString checkRange(const ParamSpec &spec, double d)
 {
     if (!std::isfinite(d))
         return QStringLiteral("must be a finite number");
+    auto number = [](double v) { return paramValueText(QJsonValue(v)); };
     if (d < spec.minimum)
-        return QStringLiteral("must be at least %1 (got %2)").arg(spec.minimum).arg(d);
+        return QStringLiteral("must be at least %1 (got %2)").arg(number(spec.minimum), number(d));
     if (d > spec.maximum)
-        return QStringLiteral("must be at most %1 (got %2)").arg(spec.maximum).arg(d);
+        return QStringLiteral("must be at most %1 (got %2)").arg(number(spec.maximum), number(d));
     return QString();
 }
 
@@ -135,7 +138,7 @@ QJsonValue parseParamText(const ParamSpec &spec, const QString &text, QString *e
 {
     const QString t = text.trimmed();
     bool ok = false;
-    QJsonValue value;
+    QJsonValue value(QJsonValue::Undefined);
     switch (spec.type) {
     case ParamType::Int: {
         const qint64 v = t.toLongLong(&ok);
@@ -164,6 +167,8 @@ QJsonValue parseParamText(const ParamSpec &spec, const QString &text, QString *e
         break;
     }
     case ParamType::Choice:
+        value = t;
+        break;
     case ParamType::String:
     case ParamType::Path:
         value = text;

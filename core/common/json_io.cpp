@@ -37,7 +37,8 @@ Result<QJsonObject> parseJsonObject(const QByteArray &bytes, const QString &file
         Error error;
         error.file = fileName;
         error.message = QStringLiteral("malformed JSON: %1").arg(parseError.errorString());
-        lineAndColumn(bytes, parseError.offset, &error.line, &error.column);
+        // QJsonParseError::offset lies just past the character the parser stumbled on.
+        lineAndColumn(bytes, std::max(0, int(parseError.offset) - 1), &error.line, &error.column);
         return error;
     }
     if (!doc.isObject()) {

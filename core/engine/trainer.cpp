@@ -4,17 +4,66 @@
 
 namespace ty {
 
-TrainResult Trainer::train(const Preset &preset, const TrainOptions &options, TrainObserver &observer)
+namespace {
+
+QString firstLine(const std::exception &e)
+{
+    return QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0);
+}
+
+} // namespace
+
+PreparedTraining::PreparedTraining(std::unique_ptr<detail::TrainingRun> run) : m_run(std::move(run)) {}
+PreparedTraining::~PreparedTraining() = default;
+
+const TrainStart &PreparedTraining::info() const
+{
+    return m_run->start();
+}
+
+void PreparedTraining::setRunFolder(const QString &folder)
+{
+    m_run->setRunFolder(folder);
+}
+
+TrainResult PreparedTraining::run(TrainObserver &observer)
 {
     try {
-        detail::TrainingRun run(preset, options, observer);
-        return run.run();
+        return m_run->run(observer);
     } catch (const std::exception &e) {
         TrainResult result;
         result.outcome = TrainOutcome::Failed;
-        result.message = QStringLiteral("training failed: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0));
+        result.message = QStringLiteral("training failed: %1").arg(firstLine(e));
         return result;
     }
+}
+
+Result<std::unique_ptr<PreparedTraining>> Trainer::prepare(const Preset &preset, const TrainOptions &options)
+{
+    try {
+        auto run = std::make_unique<detail::TrainingRun>(preset, options);
+        Error error;
+        if (!run->prepare(&error))
+            return error;
+        return std::make_unique<PreparedTraining>(std::move(run));
+    } catch (const std::exception &e) {
+        Error error;
+        error.message = QStringLiteral("cannot prepare training: %1").arg(firstLine(e));
+        return error;
+    }
+}
+
+TrainResult Trainer::train(const Preset &preset, const TrainOptions &options, TrainObserver &observer)
+{
+    Result<std::unique_ptr<PreparedTraining>> prepared = prepare(preset, options);
+    if (!prepared) {
+        TrainResult result;
+        result.outcome = TrainOutcome::Failed;
+        result.message = prepared.error().message;
+        result.errorNode = prepared.error().node;
+        return result;
+    }
+    return prepared.value()->run(observer);
 }
 
 } // namespace ty

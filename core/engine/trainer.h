@@ -4,9 +4,12 @@
 // handling. Runs on the calling thread; reports through a TrainObserver called on that same thread.
 
 #include "engine_types.h"
+#include "error.h"
 #include "preset.h"
 
 #include <QString>
+
+#include <memory>
 
 namespace ty {
 
@@ -45,9 +48,32 @@ struct TrainOptions {
     QString resumeCheckpoint;// continue from this checkpoint (weights, optimizer, RNG, data position, step)
 };
 
+namespace detail {
+class TrainingRun;
+}
+
+// A run whose data is loaded onto the device, whose model and optimizer are built and, when resuming, whose
+// checkpoint is loaded: everything that can fail because of the input has been checked. Owned by the caller;
+// used on one thread.
+class PreparedTraining {
+public:
+    explicit PreparedTraining(std::unique_ptr<detail::TrainingRun> run);
+    ~PreparedTraining();
+    const TrainStart &info() const;
+    void setRunFolder(const QString &folder);  // where checkpoints go, when not known at prepare() time
+    // Trains to the end (once). Never throws: failures end in a TrainResult with outcome Failed.
+    TrainResult run(TrainObserver &observer);
+
+private:
+    std::unique_ptr<detail::TrainingRun> m_run;
+};
+
 class Trainer {
 public:
-    // Never throws: every failure ends in a TrainResult with outcome Failed and a message.
+    // Loads and checks everything; an Error names the node and field to blame (a missing or truncated data
+    // file, a shape problem, a bad checkpoint). Never throws.
+    static Result<std::unique_ptr<PreparedTraining>> prepare(const Preset &preset, const TrainOptions &options);
+    // prepare() then run(); a preparation error becomes a Failed result.
     static TrainResult train(const Preset &preset, const TrainOptions &options, TrainObserver &observer);
 };
 

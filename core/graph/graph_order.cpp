@@ -1,6 +1,7 @@
 #include "graph_order.h"
 
 #include <QHash>
+#include <QSet>
 
 namespace ty {
 
@@ -31,9 +32,29 @@ bool topologicalOrder(const PipelineGraph &graph, QStringList *order, QStringLis
     if (order->size() == graph.nodes.size())
         return true;
     if (cycle) {
-        cycle->clear();
+        // Nodes left over are on a cycle or downstream of one: peel off those that feed no other left-over
+        // node until only the cycles (and paths between them) remain.
+        QSet<QString> left;
         for (const Node &node : graph.nodes)
             if (inDegree.value(node.id) > 0)
+                left.insert(node.id);
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (auto it = left.begin(); it != left.end();) {
+                bool feedsLeft = false;
+                for (const QString &next : successors.value(*it))
+                    feedsLeft = feedsLeft || left.contains(next);
+                if (feedsLeft) {
+                    ++it;
+                } else {
+                    it = left.erase(it);
+                    changed = true;
+                }
+            }
+        }
+        cycle->clear();
+        for (const Node &node : graph.nodes)
+            if (left.contains(node.id))
                 cycle->append(node.id);
     }
     return false;

@@ -22,6 +22,8 @@ void validateNodes(const PipelineGraph &graph, const BlockRegistry &registry, Is
         if (!isValidNodeId(node.id))
             issues->append(error(QStringLiteral("invalid node id \"%1\": use letters, digits and underscores, "
                                                 "starting with a letter").arg(node.id), node.id));
+        else if (node.id == QStringLiteral("training"))
+            issues->append(error(QStringLiteral("the node id \"training\" is reserved for the training settings (--set training.KEY)"), node.id));
         else if (seen.contains(node.id))
             issues->append(error(QStringLiteral("duplicate node id \"%1\"").arg(node.id), node.id));
         seen.insert(node.id);
@@ -66,8 +68,10 @@ void validateEdges(const PipelineGraph &graph, const BlockRegistry &registry, Is
         }
         const BlockDescriptor *fromBlock = registry.find(from->block);
         const BlockDescriptor *toBlock = registry.find(to->block);
-        if (!fromBlock || !toBlock)
-            continue;  // reported as an unknown block
+        if (!fromBlock || !toBlock) {
+            fedInputs.insert(edge.to.toString());  // reported as an unknown block; the input is still fed
+            continue;
+        }
         const PortSpec *out = fromBlock->output(edge.from.port);
         const PortSpec *in = toBlock->input(edge.to.port);
         if (!out) {

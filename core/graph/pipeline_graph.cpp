@@ -70,7 +70,7 @@ QString PipelineGraph::uniqueId(const QString &base) const
 
 bool isValidNodeId(const QString &id)
 {
-    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    static const QRegularExpression pattern(QStringLiteral("\\A[A-Za-z_][A-Za-z0-9_]*\\z"));
     return pattern.match(id).hasMatch();
 }
 

@@ -58,6 +58,19 @@ QString writeSyntheticPreset(const QTemporaryDir &dir, const QByteArray &extraTr
     return path;
 }
 
+// images.idx claims 10 images of 4x4 bytes but holds 5; labels.idx holds the 10 labels. The header is fine,
+// so only reading the data finds the problem.
+void writeTruncatedIdxPair(const QTemporaryDir &dir)
+{
+    QFile images(dir.filePath(QStringLiteral("images.idx")));
+    images.open(QIODevice::WriteOnly);
+    images.write(QByteArray::fromHex("00000803" "0000000a" "00000004" "00000004"));
+    images.write(QByteArray(5 * 16, '\x7f'));
+    QFile labels(dir.filePath(QStringLiteral("labels.idx")));
+    labels.open(QIODevice::WriteOnly);
+    labels.write(QByteArray::fromHex("00000801" "0000000a" "00010001000100010001"));
+}
+
 QJsonObject jsonObject(const QString &text)
 {
     return QJsonDocument::fromJson(text.toUtf8()).object();
@@ -163,6 +176,12 @@ private Q_SLOTS:
             {"id":"loss","block":"loss.cross_entropy"},{"id":"opt","block":"optimizer.sgd"}],
             "edges":[{"from":"data.features","to":"fc.in"},{"from":"fc.out","to":"loss.input"},{"from":"data.target","to":"loss.target"},
             {"from":"loss.loss","to":"opt.loss"}]})") << QStringList() << "missing.csv";
+        QTest::newRow("truncated data file") << QByteArray(R"({"format":"trainyard-preset","version":1,"nodes":[
+            {"id":"data","block":"dataset.idx","params":{"train_images":"images.idx","train_labels":"labels.idx"}},
+            {"id":"flat","block":"layer.flatten"},{"id":"fc","block":"layer.linear","params":{"out_features":2}},
+            {"id":"loss","block":"loss.cross_entropy"},{"id":"opt","block":"optimizer.sgd"}],
+            "edges":[{"from":"data.images","to":"flat.in"},{"from":"flat.out","to":"fc.in"},{"from":"fc.out","to":"loss.input"},
+            {"from":"data.labels","to":"loss.target"},{"from":"loss.loss","to":"opt.loss"}]})") << QStringList() << "images.idx: truncated";
     }
 
     void badInputExitsTwoAndRecordsNothing()
@@ -178,6 +197,7 @@ private Q_SLOTS:
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write(content);
         }
+        writeTruncatedIdxPair(dir);
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         const Output run = trainyard(QStringList{QStringLiteral("run"), path, QStringLiteral("--db"), db} + extra);
         QCOMPARE(run.code, 2);

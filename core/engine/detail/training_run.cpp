@@ -10,13 +10,25 @@
 
 namespace ty::detail {
 
-TrainingRun::TrainingRun(const Preset &preset, const TrainOptions &options, TrainObserver &observer)
-    : m_preset(preset), m_options(options), m_observer(observer),
+TrainingRun::TrainingRun(const Preset &preset, const TrainOptions &options)
+    : m_preset(preset), m_options(options),
       m_settings(TrainingSettings::fromJson(preset.training)), m_presetHash(presetHash(preset))
 {
     if (!options.device.isEmpty())
         m_settings.device = options.device;
 }
+
+namespace {
+
+Error prepareError(const QString &message, const QString &node = {})
+{
+    Error e;
+    e.message = message;
+    e.node = node;
+    return e;
+}
+
+} // namespace
 
 TrainResult TrainingRun::fail(const QString &message, const QString &node)
 {
@@ -30,21 +42,20 @@ TrainResult TrainingRun::fail(const QString &message, const QString &node)
     return result;
 }
 
-bool TrainingRun::setUp(TrainResult *failure)
+bool TrainingRun::prepare(Error *failure)
 {
-    m_clock.start();
     const BlockRegistry &registry = BlockRegistry::builtin();
     const Node *datasetNode = nullptr;
     for (const Node &node : m_preset.graph.nodes)
         if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset)
             datasetNode = datasetNode ? datasetNode : &node;
     if (!datasetNode) {
-        *failure = fail(QStringLiteral("the pipeline has no dataset node"));
+        *failure = prepareError(QStringLiteral("the pipeline has no dataset node"));
         return false;
     }
 
     if (m_settings.device == QStringLiteral("cuda") && !torch::cuda::is_available()) {
-        *failure = fail(QStringLiteral("training.device is cuda, but no CUDA device is available to this LibTorch build"));
+        *failure = prepareError(QStringLiteral("training.device is cuda, but no CUDA device is available to this LibTorch build"));
         return false;
     }
     m_device = (m_settings.device != QStringLiteral("cpu") && torch::cuda::is_available()) ? torch::Device(torch::kCUDA, 0)
@@ -62,13 +73,16 @@ bool TrainingRun::setUp(TrainResult *failure)
                                                               m_preset.baseDir()});
     if (!loaded) {
         const Error &e = loaded.error();
-        *failure = fail((e.file.isEmpty() ? QString() : e.file + QStringLiteral(": ")) + e.message, datasetNode->id);
+        *failure = e;
+        if (failure->node.isEmpty())
+            failure->node = datasetNode->id;
         return false;
     }
     m_pipeline = compilePipeline(m_preset, loaded.value().shape);
     for (const Issue &issue : m_pipeline.report.issues)
         if (issue.severity == Severity::Error) {
-            *failure = fail(issue.toString(), issue.node);
+            *failure = prepareError(issue.message, issue.node);
+            failure->field = issue.port.isEmpty() ? issue.param : issue.port;
             return false;
         }
     if (!m_settings.earlyStopMetric.isEmpty()) {
@@ -76,7 +90,7 @@ bool TrainingRun::setUp(TrainResult *failure)
         for (const MetricHead &m : m_pipeline.metrics)
             known << QStringLiteral("val/") + m.nodeId << QStringLiteral("train/") + m.nodeId;
         if (!known.contains(m_settings.earlyStopMetric)) {
-            *failure = fail(QStringLiteral("training.early_stop_metric: \"%1\" is not a metric of this pipeline (known: %2)")
+            *failure = prepareError(QStringLiteral("training.early_stop_metric: \"%1\" is not a metric of this pipeline (known: %2)")
                                 .arg(m_settings.earlyStopMetric, known.join(QStringLiteral(", "))));
             return false;
         }
@@ -96,7 +110,7 @@ bool TrainingRun::setUp(TrainResult *failure)
     if (!m_options.resumeCheckpoint.isEmpty()) {
         Result<TrainingPosition> position = loadCheckpoint(m_options.resumeCheckpoint, *m_pipeline.model, *m_optimizer, m_presetHash);
         if (!position) {
-            *failure = fail(position.error().toString());
+            *failure = prepareError(position.error().toString());
             return false;
         }
         m_position = position.value();
@@ -105,7 +119,7 @@ bool TrainingRun::setUp(TrainResult *failure)
         m_clockOffset = m_position.elapsedSeconds;
     }
 
-    TrainStart start;
+    TrainStart &start = m_start;
     start.device = QString::fromStdString(m_device.str());
     start.trainSamples = m_train.size();
     start.valSamples = m_val.size();
@@ -117,16 +131,15 @@ bool TrainingRun::setUp(TrainResult *failure)
     start.dataFingerprint = loaded.value().fingerprint;
     start.loadSeconds = loadSeconds;
     start.resumedAtStep = m_options.resumeCheckpoint.isEmpty() ? -1 : m_position.step;
-    m_observer.onStarted(start);
     return true;
 }
 
-TrainResult TrainingRun::run()
+TrainResult TrainingRun::run(TrainObserver &observerRef)
 {
+    m_observerPtr = &observerRef;
+    observer().onStarted(m_start);
     TrainResult ending;
-    if (!setUp(&ending))
-        return ending;
-    m_clock.restart();
+    m_clock.start();
     while (m_position.epoch < m_settings.epochs) {
         if (!trainEpoch(&ending))
             return ending;
@@ -137,12 +150,12 @@ TrainResult TrainingRun::run()
         m_position.batchInEpoch = 0;
         m_position.permutation = torch::Tensor();
         const bool stopEarly = checkEarlyStop(epochMetrics);
-        m_observer.onEpochEnd(epoch + 1, m_position.step, epochMetrics);
+        observer().onEpochEnd(epoch + 1, m_position.step, epochMetrics);
         const bool last = m_position.epoch == m_settings.epochs || stopEarly;
         if (!last && m_settings.checkpointEvery > 0 && m_position.epoch % m_settings.checkpointEvery == 0)
             checkpoint(QStringLiteral("epoch"));
         if (stopEarly) {
-            m_observer.onEvent(QStringLiteral("early_stop"),
+            observer().onEvent(QStringLiteral("early_stop"),
                                QStringLiteral("%1 did not improve for %2 epochs").arg(m_settings.earlyStopMetric).arg(m_settings.earlyStopPatience),
                                m_position.step);
             break;
@@ -170,7 +183,7 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
     m_pipeline.model->train();
     const int64_t batch = m_settings.batchSize;
     for (; m_position.batchInEpoch < m_stepsPerEpoch; ++m_position.batchInEpoch) {
-        if (m_observer.stopRequested()) {
+        if (observer().stopRequested()) {
             if (!flushPending(ending))
                 return false;
             checkpoint(QStringLiteral("stop"));
@@ -234,12 +247,12 @@ bool TrainingRun::flushPending(TrainResult *ending)
     for (size_t i = 0; i < m_pending.size(); ++i) {
         const PendingStep &p = m_pending[i];
         if (!std::isfinite(lossData[i])) {
-            m_observer.onMetrics(samples);
+            observer().onMetrics(samples);
             m_pending.clear();
             const QString message = QStringLiteral("the loss became %1 at step %2 (epoch %3)")
                                         .arg(std::isnan(lossData[i]) ? QStringLiteral("NaN") : QStringLiteral("infinite"))
                                         .arg(p.step).arg(p.epoch);
-            m_observer.onEvent(QStringLiteral("diverged"), message, p.step);
+            observer().onEvent(QStringLiteral("diverged"), message, p.step);
             *ending = fail(message);
             ending->outcome = TrainOutcome::Diverged;
             ending->finalCheckpoint = m_lastCheckpoint;
@@ -255,8 +268,8 @@ bool TrainingRun::flushPending(TrainResult *ending)
                                 m_optimizer->param_groups().front().options().get_lr()});
     for (const MetricSample &s : samples)
         m_last.insert(s.name, s.value);
-    m_observer.onMetrics(samples);
-    m_observer.onProgress(last.step, m_totalSteps, last.epoch, m_last.value(QStringLiteral("train/loss")));
+    observer().onMetrics(samples);
+    observer().onProgress(last.step, m_totalSteps, last.epoch, m_last.value(QStringLiteral("train/loss")));
     m_pending.clear();
     return true;
 }
@@ -294,7 +307,7 @@ QMap<QString, double> TrainingRun::evaluate(const DeviceSplit &split, const QStr
         out.insert(s.name, s.value);
         m_last.insert(s.name, s.value);
     }
-    m_observer.onMetrics(samples);
+    observer().onMetrics(samples);
     return out;
 }
 
@@ -322,12 +335,12 @@ void TrainingRun::checkpoint(const QString &reason)
     m_position.elapsedSeconds = elapsed();
     const Status status = saveCheckpoint(path, *m_pipeline.model, *m_optimizer, m_position, m_presetHash);
     if (!status) {
-        m_observer.onEvent(QStringLiteral("warning"), status.error().toString(), m_position.step);
+        observer().onEvent(QStringLiteral("warning"), status.error().toString(), m_position.step);
         return;
     }
     m_lastCheckpoint = path;
     Q_UNUSED(reason);
-    m_observer.onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch)});
+    observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch)});
 }
 
 } // namespace ty::detail

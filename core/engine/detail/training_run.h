@@ -14,8 +14,13 @@ namespace ty::detail {
 
 class TrainingRun {
 public:
-    TrainingRun(const Preset &preset, const TrainOptions &options, TrainObserver &observer);
-    TrainResult run();  // may throw; Trainer::train catches at this boundary
+    TrainingRun(const Preset &preset, const TrainOptions &options);
+    // Loads data, compiles, builds the optimizer, loads the resume checkpoint. False with `error` set when
+    // the input is to blame. May throw; Trainer catches at this boundary.
+    bool prepare(Error *error);
+    const TrainStart &start() const { return m_start; }
+    void setRunFolder(const QString &folder) { m_options.runFolder = folder; }
+    TrainResult run(TrainObserver &observer);  // may throw
 
 private:
     struct PendingStep {
@@ -27,7 +32,6 @@ private:
     };
 
     TrainResult fail(const QString &message, const QString &node = {});
-    bool setUp(TrainResult *failure);
     bool trainEpoch(TrainResult *ending);  // false when the run ends inside the epoch
     bool flushPending(TrainResult *ending); // false when the loss diverged
     QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
@@ -35,9 +39,11 @@ private:
     void checkpoint(const QString &reason);
     double elapsed() const { return m_clockOffset + m_clock.elapsed() / 1000.0; }
 
-    const Preset &m_preset;
+    const Preset m_preset;
     TrainOptions m_options;
-    TrainObserver &m_observer;
+    TrainObserver *m_observerPtr = nullptr;
+    TrainStart m_start;
+    TrainObserver &observer() { return *m_observerPtr; }
     TrainingSettings m_settings;
     CompiledPipeline m_pipeline;
     torch::Device m_device{torch::kCPU};
