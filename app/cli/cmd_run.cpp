@@ -17,7 +17,8 @@ namespace ty::cli {
 
 namespace {
 
-NewRun describeRun(const Preset &preset, const QString &path, const QString &name, const QStringList &arguments)
+NewRun describeRun(const Preset &preset, const TrainStart &start, const QString &path, const QString &name,
+                   const QStringList &arguments)
 {
     const TrainingSettings settings = TrainingSettings::fromJson(preset.training);
     NewRun run;
@@ -28,13 +29,17 @@ NewRun describeRun(const Preset &preset, const QString &path, const QString &nam
     run.appVersion = appVersion();
     run.torchVersion = torchVersion();
     run.qtVersion = qtVersion();
-    run.device = settings.device == QStringLiteral("cpu") || !cudaAvailable() ? QStringLiteral("cpu") : QStringLiteral("cuda");
+    run.device = start.device;
     run.seed = settings.seed;
     run.provenance = QJsonObject{{QStringLiteral("preset_file"), QFileInfo(path).absoluteFilePath()},
                                  {QStringLiteral("command"), QJsonArray::fromStringList(QStringList{QStringLiteral("trainyard-cli"), QStringLiteral("run")} + arguments)},
                                  {QStringLiteral("host"), QSysInfo::machineHostName()},
                                  {QStringLiteral("os"), QSysInfo::prettyProductName()},
-                                 {QStringLiteral("deterministic"), settings.deterministic}};
+                                 {QStringLiteral("deterministic"), settings.deterministic},
+                                 {QStringLiteral("data_sha256"), start.dataFingerprint},
+                                 {QStringLiteral("samples"), QJsonObject{{QStringLiteral("train"), start.trainSamples},
+                                                                         {QStringLiteral("val"), start.valSamples},
+                                                                         {QStringLiteral("test"), start.testSamples}}}};
     return run;
 }
 
@@ -76,7 +81,7 @@ int runCommand(const QStringList &arguments, Io &io)
         printError(io, db.error());
         return BadInput;
     }
-    Result<qint64> created = db.value()->createRun(describeRun(preset, path, args.option(QStringLiteral("name")), arguments));
+    Result<qint64> created = db.value()->createRun(describeRun(preset, training->info(), path, args.option(QStringLiteral("name")), arguments));
     if (!created) {
         printError(io, created.error());
         return BadInput;

@@ -86,7 +86,8 @@ void RunRecorder::onProgress(qint64 step, qint64 totalSteps, int epoch, double l
 
 bool RunRecorder::stopRequested()
 {
-    return stopFlag().load(std::memory_order_relaxed);
+    // Training that cannot be recorded is not worth continuing: stop at once when the database fails.
+    return stopFlag().load(std::memory_order_relaxed) || !m_writer.lastError().ok();
 }
 
 } // namespace ty::cli

@@ -81,20 +81,26 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
         return RunFailed;
     }
     const bool json = args.flag(QStringLiteral("json"));
-    if (!json)
+    if (!json && !args.flag(QStringLiteral("quiet")))
         io.err << "run " << runId << " recorded in " << dbPath << "\n";
+    io.err.flush();
     stopFlag().store(false);
     RunRecorder recorder(writer, io, args.flag(QStringLiteral("quiet")));
     training.setRunFolder(folder);
     const TrainResult result = training.run(recorder);
     recorder.clearProgress();
-    const Status finished = writer.finish(statusOf(result.outcome), result.message, result.errorNode);
+    TrainResult ending = result;
+    if (const Status written = writer.lastError(); !written.ok()) {
+        ending.outcome = TrainOutcome::Failed;
+        ending.message = QStringLiteral("the run database could not be written: %1").arg(written.error().toString());
+    }
+    const Status finished = writer.finish(statusOf(ending.outcome), ending.message, ending.errorNode);
     if (!finished)
         printError(io, finished.error());
-    printSummary(runId, result, dbPath, folder, json, io);
-    if (!finished && result.outcome == TrainOutcome::Finished)
+    printSummary(runId, ending, dbPath, folder, json, io);
+    if (!finished && ending.outcome == TrainOutcome::Finished)
         return RunFailed;
-    return exitCodeOf(result.outcome);
+    return exitCodeOf(ending.outcome);
 }
 
 } // namespace ty::cli

@@ -1,0 +1,135 @@
+#pragma once
+// The document edited by the desktop app: a preset (graph, name, description, training settings), the file it
+// lives in, its undo stack, the selected nodes and the latest validation report.
+//
+// Views read the state through the const accessors and change it only through the edit functions, each of
+// which pushes one small undo command (document_commands.h); the commands alone change the preset, through
+// the private mutators. Every change is announced by a fine-grained signal keyed by node id, and schedules
+// one re-validation (inspectPreset) on the next event-loop turn, so a burst of edits validates once.
+//
+// Ownership: owns its QUndoStack and validation timer. Thread affinity: the GUI thread only (validation runs
+// synchronously on it; a Fashion-MNIST preset takes a few milliseconds).
+
+#include "engine_types.h"
+#include "error.h"
+#include "preset.h"
+
+#include <QHash>
+#include <QJsonValue>
+#include <QObject>
+#include <QPointF>
+#include <QSizeF>
+#include <QStringList>
+
+class QTimer;
+class QUndoStack;
+
+namespace ty {
+
+class DocumentCommand;
+
+// How a move came about: drags are one undo step each, consecutive keyboard nudges of the same nodes merge.
+enum class MoveKind { Drag, Nudge, Arrange };
+
+class PipelineDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit PipelineDocument(QObject *parent = nullptr);
+    ~PipelineDocument() override;
+
+    // --- State
+    const Preset &preset() const { return m_preset; }
+    const PipelineGraph &graph() const { return m_preset.graph; }
+    QUndoStack *undoStack() const { return m_undoStack; }
+    QString fileName() const { return m_preset.sourcePath; }  // empty while untitled
+    QString displayName() const;                              // file name without folder, or "Untitled"
+    bool isModified() const;
+
+    // --- Whole-document operations: they replace everything and clear the undo stack
+    void newDocument();
+    void setPreset(const Preset &preset);
+    Status load(const QString &path);  // leaves the document unchanged on failure
+    Status save(const QString &path);  // on success the file name becomes `path` and the stack is clean
+
+    // --- Selection (node ids, in selection order)
+    const QStringList &selectedNodes() const { return m_selection; }
+    void setSelectedNodes(const QStringList &ids);
+
+    // --- Validation
+    const ShapeReport &report() const { return m_report; }
+    Issues issuesOf(const QString &nodeId) const;
+    bool validationPending() const;
+    void validateNow();  // runs inspectPreset at once and publishes the report (also a benchmark hook)
+    int validationCount() const { return m_validationCount; }
+
+    // --- Edits: each pushes one undo command (or nothing when it would change nothing)
+    // A token that lets consecutive edits of one field merge into one undo step (0 never merges).
+    int newEditSession() { return ++m_lastEditSession; }
+    // Adds a node of `blockType` with a fresh id (conv, conv2, ...); returns the id, empty for unknown blocks.
+    QString addNode(const QString &blockType, const QPointF &pos);
+    // Adds nodes and edges whose ids are already fresh (see graph_fragment.h); returns the new ids.
+    QStringList addNodes(const PipelineGraph &fragment, const QString &text);
+    // Removes nodes (with every edge touching them) and edges.
+    bool removeItems(const QStringList &nodeIds, const QList<Edge> &edges, const QString &text = QString());
+    bool moveNodes(const QHash<QString, QPointF> &positions, MoveKind kind);
+    // Why the connection is refused (connectionProblem), or empty when it was made.
+    QString connectPorts(const Endpoint &from, const Endpoint &to);
+    // Why the new id is refused, or empty when the node was renamed (its edges follow).
+    QString renameNode(const QString &oldId, const QString &newId);
+    QString renameProblem(const QString &oldId, const QString &newId) const;
+    // Why the value is refused (checkParamValue), or empty when it was set.
+    QString setParam(const QString &nodeId, const QString &param, const QJsonValue &value, int session = 0);
+    bool resetParam(const QString &nodeId, const QString &param);
+    QString setTrainingValue(const QString &key, const QJsonValue &value, int session = 0);
+    bool resetTrainingValue(const QString &key);
+    bool setPresetInfo(const QString &name, const QString &description, int session = 0);
+    // Lays the graph out left to right by depth (auto_layout.h), as one undo step. `nodeSizes` as drawn.
+    bool autoArrange(const QHash<QString, QSizeF> &nodeSizes = {});
+
+Q_SIGNALS:
+    void documentReset();  // everything was replaced: rebuild every view
+    void nodeAdded(const QString &id);
+    void nodeRemoved(const QString &id);
+    void nodeMoved(const QString &id);
+    void nodeParamsChanged(const QString &id);
+    void nodeRenamed(const QString &oldId, const QString &newId);
+    void edgeAdded(const ty::Edge &edge);
+    void edgeRemoved(const ty::Edge &edge);
+    void trainingChanged();
+    void presetInfoChanged();
+    void selectionChanged();
+    void reportChanged();
+    void fileNameChanged();
+    void modifiedChanged(bool modified);
+
+private:
+    friend class DocumentCommand;
+    // Mutators, for undo commands only. Each emits its signal and schedules validation when it matters.
+    void insertNode(int index, const Node &node);
+    void removeNodeAt(int index);
+    void insertEdge(int index, const Edge &edge);
+    void removeEdgeAt(int index);
+    void setNodePos(const QString &id, const QPointF &pos);
+    void setNodeParams(const QString &id, const QJsonObject &params);
+    void setNodeId(const QString &oldId, const QString &newId);
+    void setTraining(const QJsonObject &training);
+    void setNameAndDescription(const QString &name, const QString &description);
+
+    void scheduleValidation();
+    void resetTo(const Preset &preset);
+
+    Preset m_preset;
+    QStringList m_selection;
+    ShapeReport m_report;
+    QUndoStack *m_undoStack = nullptr;
+    QTimer *m_validationTimer = nullptr;
+    int m_validationCount = 0;
+    int m_lastEditSession = 0;
+};
+
+// The id a new node of `block` starts from: data, norm, conv, fc, relu, loss, opt, ...
+QString suggestedNodeId(const BlockDescriptor &block);
+
+} // namespace ty
+
+Q_DECLARE_METATYPE(ty::Edge)
