@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "commands.h"
+#include "event_stream.h"
 #include "json_io.h"
 #include "preset_format.h"
 #include "preset_overrides.h"
@@ -67,19 +68,19 @@ int runCli(const QStringList &arguments, Io &io)
     return code;
 }
 
-bool loadPresetWithOverrides(const QString &path, const QStringList &sets, Preset *preset, Io &io)
+bool loadPresetWithOverrides(const QString &path, const Args &args, Preset *preset, Io &io)
 {
     Result<Preset> loaded = loadPreset(path);
     if (!loaded) {
-        printError(io, loaded.error());
+        reportError(loaded.error(), args, io);
         return false;
     }
     *preset = loaded.value();
-    const Status applied = applyOverrides(preset, sets);
+    const Status applied = applyOverrides(preset, args.sets);
     if (!applied) {
         Error e = applied.error();
         e.file = path;
-        printError(io, e);
+        reportError(e, args, io);
         return false;
     }
     return true;
@@ -95,6 +96,13 @@ void printError(Io &io, const Error &error)
 {
     io.err << "error: " << error.toString() << "\n";
     io.err.flush();
+}
+
+void reportError(const Error &error, const Args &args, Io &io)
+{
+    printError(io, error);
+    if (args.flag(QStringLiteral("events")))
+        EventStream(io.out).error(error);
 }
 
 void printJson(Io &io, const QJsonValue &value)

@@ -1,4 +1,4 @@
-// trainyard-cli resume RUN_ID [--db PATH] [--json] [--quiet]
+// trainyard-cli resume RUN_ID [--db PATH] [--json|--events] [--quiet]
 
 #include "commands.h"
 #include "preset_format.h"
@@ -11,24 +11,24 @@ namespace ty::cli {
 
 int resumeCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments, {QStringLiteral("db")}, {QStringLiteral("json"), QStringLiteral("quiet")});
+    const Args args = parseArgs(arguments, {QStringLiteral("db")}, {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
     bool idOk = false;
     const qint64 id = args.positionals.value(0).toLongLong(&idOk);
     if (!args.error.isEmpty() || args.positionals.size() != 1 || !idOk) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
-               << "usage: trainyard-cli resume RUN_ID [--db PATH] [--json] [--quiet]\n";
+               << "usage: trainyard-cli resume RUN_ID [--db PATH] [--json|--events] [--quiet]\n";
         return BadInput;
     }
     const QString dbPath = databasePath(args);
     Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(dbPath);
     if (!opened) {
-        printError(io, opened.error());
+        reportError(opened.error(), args, io);
         return BadInput;
     }
     RunDatabase &db = *opened.value();
     Result<RunInfo> run = db.run(id);
     if (!run) {
-        printError(io, run.error());
+        reportError(run.error(), args, io);
         return BadInput;
     }
     const RunStatus status = run.value().status;
@@ -41,7 +41,7 @@ int resumeCommand(const QStringList &arguments, Io &io)
     Result<Preset> preset = presetFromJson(run.value().preset,
                                            run.value().provenance.value(QStringLiteral("preset_file")).toString());
     if (!preset) {
-        printError(io, preset.error());
+        reportError(preset.error(), args, io);
         return BadInput;
     }
 
@@ -57,12 +57,12 @@ int resumeCommand(const QStringList &arguments, Io &io)
         }
     if (checkpoint.isEmpty() && !args.flag(QStringLiteral("json")))
         io.err << "run " << id << " has no checkpoint: training again from the start\n";
-    std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, io);
+    std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, args, io);
     if (!training)
         return BadInput;
     const Status cleared = db.deleteMetricsAfter(id, step);
     if (!cleared) {
-        printError(io, cleared.error());
+        reportError(cleared.error(), args, io);
         return RunFailed;
     }
     return trainAndRecord(*training, dbPath, id, args, io);

@@ -1,6 +1,7 @@
 // trainyard-cli run PRESET [--set K=V]... [--db PATH] [--name NAME] [--device auto|cpu|cuda] [--json] [--quiet]
 
 #include "commands.h"
+#include "event_stream.h"
 #include "preset_format.h"
 #include "preset_overrides.h"
 #include "run_database.h"
@@ -47,43 +48,51 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
 
 int runCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device")},
-                                {QStringLiteral("json"), QStringLiteral("quiet")});
+    Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device")},
+                          {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
     if (!args.error.isEmpty() || args.positionals.size() != 1) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
                << "usage: trainyard-cli run PRESET [--set KEY=VALUE]... [--db PATH] [--name NAME] "
-                  "[--device auto|cpu|cuda] [--json] [--quiet]\n";
+                  "[--device auto|cpu|cuda] [--json|--events] [--quiet]\n";
         return BadInput;
     }
     const QString path = args.positionals.first();
-    QStringList sets = args.sets;
     if (args.options.contains(QStringLiteral("device")))
-        sets << QStringLiteral("training.device=") + args.option(QStringLiteral("device"));
+        args.sets << QStringLiteral("training.device=") + args.option(QStringLiteral("device"));
     Preset preset;
-    if (!loadPresetWithOverrides(path, sets, &preset, io))
+    if (!loadPresetWithOverrides(path, args, &preset, io))
         return BadInput;
     const ShapeReport report = inspectPreset(preset);
-    for (const Issue &issue : report.issues)
+    for (const Issue &issue : report.issues) {
         io.err << path << ": " << issue.toString() << "\n";
+        if (issue.severity == Severity::Error && args.flag(QStringLiteral("events"))) {
+            Error e;
+            e.file = path;
+            e.node = issue.node;
+            e.field = issue.port.isEmpty() ? issue.param : issue.port;
+            e.message = issue.message;
+            EventStream(io.out).error(e);
+        }
+    }
     if (!report.ok()) {
         io.err << "nothing was run or recorded: fix the errors above (see `trainyard-cli validate " << path << "`)\n";
         return BadInput;
     }
 
     // Data, model and optimizer before the database: a truncated data file is bad input that records nothing.
-    std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), io);
+    std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), args, io);
     if (!training)
         return BadInput;
 
     const QString dbPath = databasePath(args);
     Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(dbPath);
     if (!db) {
-        printError(io, db.error());
+        reportError(db.error(), args, io);
         return BadInput;
     }
     Result<qint64> created = db.value()->createRun(describeRun(preset, training->info(), path, args.option(QStringLiteral("name")), arguments));
     if (!created) {
-        printError(io, created.error());
+        reportError(created.error(), args, io);
         return BadInput;
     }
     return trainAndRecord(*training, dbPath, created.value(), args, io);

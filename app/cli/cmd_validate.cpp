@@ -19,7 +19,7 @@ int validateCommand(const QStringList &arguments, Io &io)
     }
     const QString path = args.positionals.first();
     Preset preset;
-    if (!loadPresetWithOverrides(path, args.sets, &preset, io))
+    if (!loadPresetWithOverrides(path, args, &preset, io))
         return BadInput;
     const ShapeReport report = inspectPreset(preset);
 

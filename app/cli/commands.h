@@ -14,13 +14,15 @@ int runCommand(const QStringList &arguments, Io &io);
 int runsCommand(const QStringList &arguments, Io &io);
 int resumeCommand(const QStringList &arguments, Io &io);
 
-// Loads a preset file and applies --set overrides; prints the error and returns false on failure.
-bool loadPresetWithOverrides(const QString &path, const QStringList &sets, Preset *preset, Io &io);
+// Loads a preset file and applies the --set overrides of `args`; reports the error and returns false on failure.
+bool loadPresetWithOverrides(const QString &path, const Args &args, Preset *preset, Io &io);
 
 // The database path from --db, else the default location.
 QString databasePath(const Args &args);
 
 void printError(Io &io, const Error &error);
+// printError, plus an "error" event on stdout when --events is given.
+void reportError(const Error &error, const Args &args, Io &io);
 void printJson(Io &io, const QJsonValue &value);
 
 } // namespace ty::cli

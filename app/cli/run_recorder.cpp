@@ -8,13 +8,25 @@ RunRecorder::RunRecorder(RunWriter &writer, Io &io, bool quiet) : m_writer(write
         m_progress = std::make_unique<TerminalProgress>(io.err);
 }
 
+void RunRecorder::setEventStream(EventStream *events, qint64 runId, const QString &dbPath)
+{
+    m_events = events;
+    m_runId = runId;
+    m_dbPath = dbPath;
+}
+
 void RunRecorder::onStarted(const TrainStart &start)
 {
     m_start = start;
+    if (m_events)
+        m_events->started(m_runId, m_dbPath, start);
     m_writer.appendEvent(RunEvent{std::max<qint64>(0, start.resumedAtStep), 0, QStringLiteral("started"),
                                   QStringLiteral("device %1, %2 training / %3 validation / %4 test samples, %5 steps, data sha256 %6")
                                       .arg(start.device).arg(start.trainSamples).arg(start.valSamples)
                                       .arg(start.testSamples).arg(start.totalSteps).arg(start.dataFingerprint)});
+    if (start.resumedAtStep >= 0 && m_events)
+        m_events->note(QStringLiteral("resumed"), QStringLiteral("resumed from the checkpoint at step %1").arg(start.resumedAtStep),
+                       start.resumedAtStep);
     if (start.resumedAtStep >= 0)
         m_writer.appendEvent(RunEvent{start.resumedAtStep, 0, QStringLiteral("resumed"),
                                       QStringLiteral("resumed from the checkpoint at step %1").arg(start.resumedAtStep)});
@@ -37,10 +49,14 @@ void RunRecorder::onMetrics(const QList<MetricSample> &samples)
     if (!samples.isEmpty())
         m_lastTime = samples.last().time;
     m_writer.appendMetrics(points);
+    if (m_events && !samples.isEmpty())
+        m_events->metrics(samples);
 }
 
 void RunRecorder::onEpochEnd(int epoch, qint64 step, const QMap<QString, double> &epochMetrics)
 {
+    if (m_events)
+        m_events->epoch(epoch, step, epochMetrics);
     if (m_quiet)
         return;
     if (m_progress)
@@ -65,11 +81,15 @@ void RunRecorder::onCheckpoint(const CheckpointInfo &checkpoint)
     m_writer.flush();
     m_writer.recordCheckpoint(CheckpointRecord{checkpoint.step, checkpoint.epoch, checkpoint.path});
     m_writer.appendEvent(RunEvent{checkpoint.step, m_lastTime, QStringLiteral("checkpoint"), checkpoint.path});
+    if (m_events)
+        m_events->checkpoint(checkpoint);
 }
 
 void RunRecorder::onEvent(const QString &kind, const QString &message, qint64 step)
 {
     m_writer.appendEvent(RunEvent{step, m_lastTime, kind, message});
+    if (m_events)
+        m_events->note(kind, message, step);
     if (m_quiet)
         return;
     if (m_progress)

@@ -3,6 +3,7 @@
 // the RunWriter (batched on its own thread); progress goes to stderr. Called on the training thread.
 
 #include "cli.h"
+#include "event_stream.h"
 #include "run_writer.h"
 #include "terminal_progress.h"
 #include "trainer.h"
@@ -25,6 +26,8 @@ public:
 
     const TrainStart &start() const { return m_start; }
     void clearProgress();  // erase the progress bar before the summary
+    // Also report everything as JSON lines (--events); the run's id and database label the "started" event.
+    void setEventStream(EventStream *events, qint64 runId, const QString &dbPath);
 
 private:
     RunWriter &m_writer;
@@ -33,6 +36,9 @@ private:
     TrainStart m_start;
     std::unique_ptr<TerminalProgress> m_progress;
     double m_lastTime = 0;
+    EventStream *m_events = nullptr;
+    qint64 m_runId = 0;
+    QString m_dbPath;
 };
 
 } // namespace ty::cli

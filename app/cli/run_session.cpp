@@ -4,6 +4,7 @@
 #include "run_database.h"
 #include "run_recorder.h"
 #include "run_writer.h"
+#include "event_stream.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -61,11 +62,12 @@ void printSummary(qint64 runId, const TrainResult &result, const QString &dbPath
 
 } // namespace
 
-std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, Io &io)
+std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, const Args &args,
+                                                  Io &io)
 {
     Result<std::unique_ptr<PreparedTraining>> prepared = Trainer::prepare(preset, TrainOptions{QString(), QString(), resumeCheckpoint});
     if (!prepared) {
-        printError(io, prepared.error());
+        reportError(prepared.error(), args, io);
         return nullptr;
     }
     return std::move(prepared).value();
@@ -81,11 +83,15 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
         return RunFailed;
     }
     const bool json = args.flag(QStringLiteral("json"));
-    if (!json && !args.flag(QStringLiteral("quiet")))
+    const bool events = args.flag(QStringLiteral("events"));
+    if (!json && !events && !args.flag(QStringLiteral("quiet")))
         io.err << "run " << runId << " recorded in " << dbPath << "\n";
     io.err.flush();
     stopFlag().store(false);
-    RunRecorder recorder(writer, io, args.flag(QStringLiteral("quiet")));
+    RunRecorder recorder(writer, io, args.flag(QStringLiteral("quiet")) || events);
+    EventStream stream(io.out);
+    if (events)
+        recorder.setEventStream(&stream, runId, dbPath);
     training.setRunFolder(folder);
     const TrainResult result = training.run(recorder);
     recorder.clearProgress();
@@ -97,7 +103,10 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
     const Status finished = writer.finish(statusOf(ending.outcome), ending.message, ending.errorNode);
     if (!finished)
         printError(io, finished.error());
-    printSummary(runId, ending, dbPath, folder, json, io);
+    if (events)
+        stream.finished(runId, runStatusName(statusOf(ending.outcome)), ending);
+    else
+        printSummary(runId, ending, dbPath, folder, json, io);
     if (!finished && ending.outcome == TrainOutcome::Finished)
         return RunFailed;
     return exitCodeOf(ending.outcome);

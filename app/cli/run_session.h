@@ -10,7 +10,8 @@ namespace ty::cli {
 
 // Prepares training (data, model, optimizer, the checkpoint to resume from); prints the error and returns
 // nothing when the input is to blame. Nothing is written anywhere.
-std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, Io &io);
+std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, const Args &args,
+                                                  Io &io);
 
 // Starts the run's writer, trains, ends the record with a truthful status, prints the summary (text or
 // --json) and returns the exit code.

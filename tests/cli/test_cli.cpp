@@ -272,6 +272,45 @@ private Q_SLOTS:
         QVERIFY(json.value(QStringLiteral("status_message")).toString().contains(QStringLiteral("the loss became")));
     }
 
+    void eventStreamIsJsonLines()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSyntheticPreset(dir);
+        const Output run = trainyard({QStringLiteral("run"), path, QStringLiteral("--db"), dir.filePath(QStringLiteral("runs.sqlite")),
+                                      QStringLiteral("--events")});
+        QCOMPARE(run.code, 0);
+        QStringList kinds;
+        int trainLossRows = 0;
+        QJsonObject last;
+        for (const QString &line : run.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            QJsonParseError error;
+            const QJsonDocument doc = QJsonDocument::fromJson(line.toUtf8(), &error);
+            QVERIFY2(error.error == QJsonParseError::NoError && doc.isObject(), qPrintable(line));
+            last = doc.object();
+            kinds << last.value(QStringLiteral("event")).toString();
+            if (kinds.last() == QStringLiteral("metrics"))
+                for (const QJsonValue &row : last.value(QStringLiteral("rows")).toArray())
+                    trainLossRows += row.toArray().at(0).toString() == QStringLiteral("train/loss");
+        }
+        QCOMPARE(kinds.first(), QStringLiteral("started"));
+        QCOMPARE(kinds.last(), QStringLiteral("finished"));
+        QCOMPARE(kinds.count(QStringLiteral("epoch")), 3);
+        QVERIFY(kinds.count(QStringLiteral("checkpoint")) >= 1);
+        QCOMPARE(trainLossRows, 51);
+        QCOMPARE(last.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+        QVERIFY(last.value(QStringLiteral("summary")).toObject().contains(QStringLiteral("test/accuracy")));
+
+        // Bad input: an "error" event pinned to the node, nothing recorded.
+        const Output bad = trainyard({QStringLiteral("run"), path, QStringLiteral("--db"), dir.filePath(QStringLiteral("other.sqlite")),
+                                      QStringLiteral("--events"), QStringLiteral("--set"), QStringLiteral("fc2.out_features=5")});
+        QCOMPARE(bad.code, 2);
+        const QJsonObject error = QJsonDocument::fromJson(bad.out.split(QLatin1Char('\n')).first().toUtf8()).object();
+        QCOMPARE(error.value(QStringLiteral("event")).toString(), QStringLiteral("error"));
+        QCOMPARE(error.value(QStringLiteral("node")).toString(), QStringLiteral("loss"));
+        QCOMPARE(error.value(QStringLiteral("field")).toString(), QStringLiteral("input"));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("other.sqlite"))));
+    }
+
     void runJsonSummary()
     {
         QTemporaryDir dir;
