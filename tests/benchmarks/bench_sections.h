@@ -1,0 +1,18 @@
+#pragma once
+// The sections of trainyard-bench; each adds its figures to the report.
+
+#include "bench_report.h"
+
+namespace ty::bench {
+
+struct Options {
+    bool quick = false;   // fewer steps and repeats, for a smoke run
+    int repeats = 3;      // best of N for throughput figures
+};
+
+void benchTraining(const Options &options, Report &report);
+void benchData(const Options &options, Report &report);
+void benchLogging(const Options &options, Report &report);
+void benchValidation(const Options &options, Report &report);
+
+} // namespace ty::bench
