@@ -32,8 +32,12 @@ for round in $(seq 1 "$rounds"); do
   sleep "$(awk -v r="$RANDOM" -v d="$duration_ms" 'BEGIN { printf "%.3f", (r / 32767) * d / 1000 * 0.95 }')"
   kill -9 "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
-  id=$(sqlite3 "$db" "select max(id) from runs")
-  [ -n "$id" ] || { echo "round $round: killed before the run was created"; continue; }
+  # A kill during start-up may come before the schema or the run exists: nothing to resume then.
+  id=$(sqlite3 "$db" "select max(id) from runs" 2>/dev/null || true)
+  if [ -z "$id" ] || [ -n "$(sqlite3 "$db" "select 1 from runs where id = $id and name != 'round $round'")" ]; then
+    echo "round $round: killed before its run was created"
+    continue
+  fi
   kills=$((kills + 1))
   [ "$(sqlite3 "$db" 'pragma integrity_check')" = "ok" ] || fail "round $round: integrity check failed"
   status=$("$cli" runs show "$id" --db "$db" --json | sed -n 's/^ *"status": "\(.*\)",$/\1/p')

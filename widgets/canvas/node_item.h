@@ -59,6 +59,7 @@ protected:
 private:
     void layoutPorts();
     void refreshToolTip();
+    bool countOnPortRow() const;
     QString outputLabel(const PortItem *port) const;
     QString inputLabel(const PortItem *port, int tensorIndex) const;
     void paintHeader(QPainter *painter, const QRectF &header, const QColor &color, bool detailed) const;

@@ -351,7 +351,13 @@ bool PipelineDocument::autoArrange(const QHash<QString, QSizeF> &nodeSizes)
     return moveNodes(autoLayout(m_preset.graph, nodeSizes), MoveKind::Arrange);
 }
 
-// --- Naming
+// --- Naming and sessions
+
+int nextEditSession()
+{
+    static int last = 0;
+    return ++last;
+}
 
 QString suggestedNodeId(const BlockDescriptor &block)
 {

@@ -10,6 +10,7 @@
 // Ownership: owns its QUndoStack and validation timer. Thread affinity: the GUI thread only (validation runs
 // synchronously on it; a Fashion-MNIST preset takes a few milliseconds).
 
+#include "block_descriptor.h"
 #include "engine_types.h"
 #include "error.h"
 #include "preset.h"
@@ -63,8 +64,6 @@ public:
     int validationCount() const { return m_validationCount; }
 
     // --- Edits: each pushes one undo command (or nothing when it would change nothing)
-    // A token that lets consecutive edits of one field merge into one undo step (0 never merges).
-    int newEditSession() { return ++m_lastEditSession; }
     // Adds a node of `blockType` with a fresh id (conv, conv2, ...); returns the id, empty for unknown blocks.
     QString addNode(const QString &blockType, const QPointF &pos);
     // Adds nodes and edges whose ids are already fresh (see graph_fragment.h); returns the new ids.
@@ -124,8 +123,11 @@ private:
     QUndoStack *m_undoStack = nullptr;
     QTimer *m_validationTimer = nullptr;
     int m_validationCount = 0;
-    int m_lastEditSession = 0;
 };
+
+// A fresh edit session: consecutive value edits with the same non-zero session (typing in one field) merge
+// into one undo step. Process-wide counter, GUI thread.
+int nextEditSession();
 
 // The id a new node of `block` starts from: data, norm, conv, fc, relu, loss, opt, ...
 QString suggestedNodeId(const BlockDescriptor &block);

@@ -205,10 +205,10 @@ torch::Tensor headLoss(const LossHead &head, const torch::Tensor &prediction, co
 torch::Tensor metricSum(const MetricHead &head, const torch::Tensor &prediction, const torch::Tensor &target)
 {
     if (head.type == QStringLiteral("metric.accuracy"))
-        return prediction.argmax(1).eq(target).sum().to(torch::kFloat);
+        return prediction.argmax(1).eq(target).sum();
     if (head.type == QStringLiteral("metric.top_k_accuracy")) {
         const torch::Tensor top = std::get<1>(prediction.topk(head.k, 1));
-        return top.eq(target.view({-1, 1})).any(1).sum().to(torch::kFloat);
+        return top.eq(target.view({-1, 1})).any(1).sum();
     }
     if (head.type == QStringLiteral("metric.mae")) {
         const torch::Tensor t = target.dim() == 1 ? target.view({-1, 1}).to(prediction.dtype()) : target;

@@ -204,18 +204,20 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         for (const LossHead &head : m_pipeline.losses) {
             if (!head.optimized)
                 continue;
-            const torch::Tensor term = headLoss(head, slots[head.slot], y) * head.weight;
+            torch::Tensor term = headLoss(head, slots[head.slot], y);
+            if (head.weight != 1.0)
+                term = term * head.weight;
             loss = loss.defined() ? loss + term : term;
         }
         m_pipeline.model->zero_grad(/*set_to_none=*/true);
         loss.backward();
         m_optimizer->step();
 
-        PendingStep pending{m_position.step + 1, int(m_position.epoch) + 1, elapsed(), loss.detach(), {}};
+        PendingStep pending{m_position.step + 1, int(m_position.epoch) + 1, elapsed(), index.size(0), loss.detach(), {}};
         {
             torch::NoGradGuard noGrad;
             for (const MetricHead &metric : m_pipeline.metrics)
-                pending.metrics.push_back(metricSum(metric, slots[metric.slot].detach(), y) / double(index.size(0)));
+                pending.metrics.push_back(metricSum(metric, slots[metric.slot].detach(), y));
         }
         m_pending.push_back(std::move(pending));
         ++m_position.step;
@@ -234,12 +236,13 @@ bool TrainingRun::flushPending(TrainResult *ending)
     for (const PendingStep &p : m_pending)
         losses.push_back(p.loss);
     const torch::Tensor lossValues = torch::stack(losses).to(torch::kCPU, torch::kDouble);
-    torch::Tensor metricValues;
-    if (!m_pipeline.metrics.empty()) {
-        std::vector<torch::Tensor> rows;
+    // Per metric head, its sums over the interval's steps in one tensor (one dtype per head).
+    std::vector<torch::Tensor> metricValues;
+    for (size_t m = 0; m < m_pipeline.metrics.size(); ++m) {
+        std::vector<torch::Tensor> sums;
         for (const PendingStep &p : m_pending)
-            rows.push_back(torch::stack(p.metrics));
-        metricValues = torch::stack(rows).to(torch::kCPU, torch::kDouble);
+            sums.push_back(p.metrics[m]);
+        metricValues.push_back(torch::stack(sums).to(torch::kCPU, torch::kDouble));
     }
     const double *lossData = lossValues.data_ptr<double>();
     QList<MetricSample> samples;
@@ -261,7 +264,7 @@ bool TrainingRun::flushPending(TrainResult *ending)
         samples.append(MetricSample{QStringLiteral("train/loss"), p.step, p.epoch, p.time, lossData[i]});
         for (size_t m = 0; m < m_pipeline.metrics.size(); ++m)
             samples.append(MetricSample{QStringLiteral("train/") + m_pipeline.metrics[m].nodeId, p.step, p.epoch, p.time,
-                                        metricValues[int64_t(i)][int64_t(m)].item<double>()});
+                                        metricValues[m].data_ptr<double>()[i] / double(p.batch)});
     }
     const PendingStep &last = m_pending.back();
     samples.append(MetricSample{QStringLiteral("train/lr"), last.step, last.epoch, last.time,

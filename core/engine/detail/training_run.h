@@ -27,8 +27,9 @@ private:
         int64_t step;
         int epoch;
         double time;
+        int64_t batch;                       // samples in the step
         torch::Tensor loss;                  // detached scalar on the device
-        std::vector<torch::Tensor> metrics;  // per metric head: mean over the batch
+        std::vector<torch::Tensor> metrics;  // per metric head: its sum over the batch (divided when read)
     };
 
     TrainResult fail(const QString &message, const QString &node = {});

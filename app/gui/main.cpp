@@ -1,0 +1,113 @@
+// trainyard: the desktop app. `trainyard` opens the default preset (Fashion-MNIST MLP), `trainyard FILE` opens
+// FILE. --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
+// under Xvfb or QT_QPA_PLATFORM=offscreen).
+
+#include "default_preset.h"
+#include "main_window.h"
+
+#include "canvas/canvas_view.h"
+#include "document/pipeline_document.h"
+#include "icons/icon_library.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Base, QColor(0x1f, 0x21, 0x24));
+    p.setColor(QPalette::AlternateBase, QColor(0x27, 0x29, 0x2d));
+    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Button, QColor(0x33, 0x35, 0x3a));
+    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8b, 0xf2));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::ToolTipBase, QColor(0x33, 0x35, 0x3a));
+    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x8d, 0x93));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+    return p;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Trainyard"));
+    QApplication::setApplicationName(QStringLiteral("trainyard"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Trainyard"));
+    QApplication::setApplicationVersion(QStringLiteral(TRAINYARD_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("trainyard"));
+    QApplication::setWindowIcon(ty::icons::appIcon());
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Trainyard: build and check deep-learning pipelines."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A preset (*.trainyard.json) to open."),
+                                 QStringLiteral("[file]"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the window into PATH (PNG) and quit."),
+                                        QStringLiteral("path"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
+                                  QStringLiteral("WxH"));
+    const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("Select these nodes (comma-separated)."),
+                                    QStringLiteral("ids"));
+    const QCommandLineOption scheme(QStringLiteral("color-scheme"),
+                                    QStringLiteral("Force a light or dark palette instead of the system's."),
+                                    QStringLiteral("light|dark"));
+    const QCommandLineOption empty(QStringLiteral("new"), QStringLiteral("Start with an empty canvas."));
+    parser.addOptions({screenshot, size, select, scheme, empty});
+    parser.process(app);
+
+    if (parser.isSet(scheme)) {
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(parser.value(scheme) == QStringLiteral("dark") ? darkPalette()
+                                                                                 : QApplication::style()->standardPalette());
+    }
+
+    ty::MainWindow window;
+    const bool shooting = parser.isSet(screenshot);
+    window.setInteractive(!shooting);
+    if (parser.isSet(size)) {
+        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+        if (wh.size() == 2)
+            window.resize(wh.at(0).toInt(), wh.at(1).toInt());
+    }
+    window.show();
+
+    const QString file = !parser.positionalArguments().isEmpty() ? parser.positionalArguments().first()
+                         : parser.isSet(empty)                  ? QString()
+                                                                : ty::defaultPresetPath();
+    if (!file.isEmpty() && !window.openFile(file) && shooting)
+        return 1;
+    if (parser.isSet(select))
+        window.document()->setSelectedNodes(parser.value(select).split(QLatin1Char(','), Qt::SkipEmptyParts));
+
+    if (shooting) {
+        // Let the window lay out, validate and paint, then render it.
+        QTimer::singleShot(600, &window, [&] {
+            if (parser.isSet(select) && !window.document()->selectedNodes().isEmpty())
+                window.view()->centerOnNode(window.document()->selectedNodes().first());
+            QTimer::singleShot(200, &window, [&] {
+                const bool ok = window.grab().save(parser.value(screenshot));
+                std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write",
+                             qPrintable(parser.value(screenshot)));
+                QApplication::exit(ok ? 0 : 1);
+            });
+        });
+    }
+    return app.exec();
+}

@@ -1,0 +1,96 @@
+#pragma once
+// The desktop app's main window: the canvas in the centre, docks for the block palette, the inspector and the
+// issues list, menus, a toolbar (with room for the Train controls to come) and a status bar with the
+// validation summary. The title shows the file and a modified mark; unsaved edits are never lost silently.
+// Window layout, recent files and grid snapping persist in QSettings.
+//
+// Ownership: owns the document, the scene and every widget. Thread affinity: the GUI thread.
+
+#include <QHash>
+#include <QMainWindow>
+
+class QAction;
+class QLabel;
+class QMenu;
+
+namespace ty {
+
+class BlockPalette;
+class CanvasView;
+class InspectorPanel;
+class IssuesPanel;
+class PipelineDocument;
+class PipelineScene;
+class RecentFiles;
+struct Issue;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    PipelineDocument *document() const { return m_document; }
+    PipelineScene *scene() const { return m_scene; }
+    CanvasView *view() const { return m_view; }
+    BlockPalette *blockPalette() const { return m_palette; }
+    InspectorPanel *inspector() const { return m_inspector; }
+    IssuesPanel *issues() const { return m_issues; }
+    // The window's actions by name: new, open, save, save-as, undo, redo, cut, copy, paste, delete,
+    // select-all, zoom-in, zoom-out, zoom-reset, fit, arrange, snap, quit.
+    QAction *action(const QString &name) const { return m_actions.value(name); }
+
+    // Opens a preset (after asking about unsaved edits). On failure shows why and keeps the current one.
+    bool openFile(const QString &path);
+    bool saveTo(const QString &path);
+    // When false (tests, --screenshot), problems go to the status bar instead of message boxes.
+    void setInteractive(bool interactive) { m_interactive = interactive; }
+
+public Q_SLOTS:
+    void newDocument();
+    void open();
+    bool save();
+    bool saveAs();
+    void showIssue(const ty::Issue &issue);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    // main_window_actions.cpp
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    void updateEditActions();
+    void populateRecentMenu();
+    QAction *addAction(const QString &name, const QString &text, const QString &icon,
+                       const QList<QKeySequence> &shortcuts);
+    // main_window.cpp
+    void createDocks();
+    void createStatusBar();
+    void updateTitle();
+    void updateStatistics();
+    void readSettings();
+    void writeSettings() const;
+    bool maybeSave();
+    void showError(const QString &title, const QString &message);
+
+    PipelineDocument *m_document;
+    PipelineScene *m_scene;
+    CanvasView *m_view;
+    BlockPalette *m_palette = nullptr;
+    InspectorPanel *m_inspector = nullptr;
+    IssuesPanel *m_issues = nullptr;
+    RecentFiles *m_recent;
+    QHash<QString, QAction *> m_actions;
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_panelsMenu = nullptr;
+    QLabel *m_issuesLabel = nullptr;
+    QLabel *m_statsLabel = nullptr;
+    QLabel *m_zoomLabel = nullptr;
+    bool m_interactive = true;
+};
+
+} // namespace ty

@@ -1,0 +1,181 @@
+// MainWindow: actions, menus and the toolbar.
+
+#include "main_window.h"
+
+#include "recent_files.h"
+
+#include "canvas/canvas_view.h"
+#include "canvas/pipeline_scene.h"
+#include "document/pipeline_document.h"
+#include "icons/icon_library.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QToolBar>
+#include <QUndoStack>
+
+namespace ty {
+
+QAction *MainWindow::addAction(const QString &name, const QString &text, const QString &icon,
+                               const QList<QKeySequence> &shortcuts)
+{
+    auto *a = new QAction(text, this);
+    a->setObjectName(name);
+    if (!icon.isEmpty())
+        a->setIcon(icons::actionIcon(icon));
+    a->setShortcuts(shortcuts);
+    QWidget::addAction(a);  // shortcuts work while the menus are hidden too
+    m_actions.insert(name, a);
+    return a;
+}
+
+void MainWindow::createActions()
+{
+    addAction(QStringLiteral("new"), tr("&New"), QStringLiteral("document-new"), {QKeySequence::New});
+    addAction(QStringLiteral("open"), tr("&Open…"), QStringLiteral("document-open"), {QKeySequence::Open});
+    addAction(QStringLiteral("save"), tr("&Save"), QStringLiteral("document-save"), {QKeySequence::Save});
+    addAction(QStringLiteral("save-as"), tr("Save &As…"), QString(), {QKeySequence::SaveAs});
+    addAction(QStringLiteral("quit"), tr("&Quit"), QString(), {QKeySequence::Quit});
+    connect(action(QStringLiteral("new")), &QAction::triggered, this, &MainWindow::newDocument);
+    connect(action(QStringLiteral("open")), &QAction::triggered, this, &MainWindow::open);
+    connect(action(QStringLiteral("save")), &QAction::triggered, this, &MainWindow::save);
+    connect(action(QStringLiteral("save-as")), &QAction::triggered, this, &MainWindow::saveAs);
+    connect(action(QStringLiteral("quit")), &QAction::triggered, this, &MainWindow::close);
+
+    QUndoStack *stack = m_document->undoStack();
+    QAction *undo = stack->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("undo"));
+    undo->setIcon(icons::actionIcon(QStringLiteral("edit-undo")));
+    undo->setShortcuts(QKeySequence::Undo);
+    QAction *redo = stack->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("redo"));
+    redo->setIcon(icons::actionIcon(QStringLiteral("edit-redo")));
+    redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    QWidget::addAction(undo);
+    QWidget::addAction(redo);
+    m_actions.insert(QStringLiteral("undo"), undo);
+    m_actions.insert(QStringLiteral("redo"), redo);
+
+    addAction(QStringLiteral("cut"), tr("Cu&t"), QStringLiteral("edit-cut"), {QKeySequence::Cut});
+    addAction(QStringLiteral("copy"), tr("&Copy"), QStringLiteral("edit-copy"), {QKeySequence::Copy});
+    addAction(QStringLiteral("paste"), tr("&Paste"), QStringLiteral("edit-paste"), {QKeySequence::Paste});
+    addAction(QStringLiteral("delete"), tr("&Delete"), QStringLiteral("edit-delete"),
+              {QKeySequence::Delete, QKeySequence(Qt::Key_Backspace)});
+    addAction(QStringLiteral("select-all"), tr("Select &All"), QString(), {QKeySequence::SelectAll});
+    connect(action(QStringLiteral("cut")), &QAction::triggered, m_scene, &PipelineScene::cutSelection);
+    connect(action(QStringLiteral("copy")), &QAction::triggered, m_scene, &PipelineScene::copySelection);
+    connect(action(QStringLiteral("paste")), &QAction::triggered, this,
+            [this] { m_scene->paste(m_view->cursorScenePos()); });
+    connect(action(QStringLiteral("delete")), &QAction::triggered, m_scene, &PipelineScene::deleteSelection);
+    connect(action(QStringLiteral("select-all")), &QAction::triggered, m_scene, &PipelineScene::selectAllNodes);
+
+    addAction(QStringLiteral("zoom-in"), tr("Zoom &In"), QStringLiteral("zoom-in"),
+              {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    addAction(QStringLiteral("zoom-out"), tr("Zoom &Out"), QStringLiteral("zoom-out"), {QKeySequence::ZoomOut});
+    addAction(QStringLiteral("zoom-reset"), tr("&Actual Size"), QString(), {QKeySequence(Qt::CTRL | Qt::Key_0)});
+    addAction(QStringLiteral("fit"), tr("&Fit to Window"), QStringLiteral("zoom-fit"),
+              {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), QKeySequence(Qt::Key_Home)});
+    addAction(QStringLiteral("arrange"), tr("Auto-&arrange"), QStringLiteral("auto-arrange"),
+              {QKeySequence(Qt::CTRL | Qt::Key_L)});
+    QAction *snap = addAction(QStringLiteral("snap"), tr("&Snap to Grid"), QString(), {});
+    snap->setCheckable(true);
+    snap->setChecked(m_scene->snapToGrid());
+    connect(action(QStringLiteral("zoom-in")), &QAction::triggered, m_view, &CanvasView::zoomIn);
+    connect(action(QStringLiteral("zoom-out")), &QAction::triggered, m_view, &CanvasView::zoomOut);
+    connect(action(QStringLiteral("zoom-reset")), &QAction::triggered, m_view, &CanvasView::resetZoom);
+    connect(action(QStringLiteral("fit")), &QAction::triggered, m_view, &CanvasView::fitAll);
+    connect(action(QStringLiteral("arrange")), &QAction::triggered, this, [this] {
+        m_scene->autoArrange();
+        m_view->fitAll();
+    });
+    connect(snap, &QAction::toggled, m_scene, &PipelineScene::setSnapToGrid);
+
+    action(QStringLiteral("open"))->setToolTip(tr("Open a preset (%1)").arg(QKeySequence(QKeySequence::Open).toString()));
+    action(QStringLiteral("arrange"))->setToolTip(tr("Lay the graph out left to right by depth (Ctrl+L)"));
+    action(QStringLiteral("fit"))->setToolTip(tr("Show the whole graph (Home)"));
+}
+
+void MainWindow::updateEditActions()
+{
+    const bool nodes = !m_document->selectedNodes().isEmpty();
+    const bool anything = nodes || !m_scene->selectedEdges().isEmpty();
+    action(QStringLiteral("cut"))->setEnabled(nodes);
+    action(QStringLiteral("copy"))->setEnabled(nodes);
+    action(QStringLiteral("delete"))->setEnabled(anything);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(action(QStringLiteral("new")));
+    file->addAction(action(QStringLiteral("open")));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::populateRecentMenu);
+    file->addSeparator();
+    file->addAction(action(QStringLiteral("save")));
+    file->addAction(action(QStringLiteral("save-as")));
+    file->addSeparator();
+    file->addAction(action(QStringLiteral("quit")));
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    for (const char *name : {"undo", "redo", "", "cut", "copy", "paste", "delete", "", "select-all"})
+        name[0] ? (void)edit->addAction(action(QString::fromLatin1(name))) : (void)edit->addSeparator();
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    for (const char *name : {"zoom-in", "zoom-out", "zoom-reset", "fit", "", "arrange", "snap"})
+        name[0] ? (void)view->addAction(action(QString::fromLatin1(name))) : (void)view->addSeparator();
+    view->addSeparator();
+    m_panelsMenu = view->addMenu(tr("&Panels"));
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        m_panelsMenu->addAction(dock->toggleViewAction());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("Mouse and &Keyboard"), this, [this] {
+        QMessageBox::information(
+            this, tr("Mouse and keyboard"),
+            tr("<p><b>Add</b> a block: drag it from the palette, or double-click it.<br>"
+               "<b>Connect</b>: drag from an output port (right) to an input port (left); drag a connected input "
+               "to re-wire it, or drop it on the background to remove the edge.<br>"
+               "<b>Select</b>: click; Ctrl+click adds; Shift- or Ctrl-drag on the background draws a rubber band.<br>"
+               "<b>Move</b>: drag nodes, or use the arrow keys (Shift for single pixels).<br>"
+               "<b>Pan</b>: drag the background, or drag with the middle button. <b>Zoom</b>: Ctrl+wheel.</p>"));
+    });
+    help->addAction(tr("&About Trainyard"), this, [this] {
+        QMessageBox::about(this, tr("About Trainyard"),
+                           tr("<h3>Trainyard %1</h3><p>A workbench for deep-learning experiments: build a "
+                              "pipeline graph, check its shapes as you edit, and train it with "
+                              "<code>trainyard-cli</code>.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::populateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = m_recent->files();
+    for (const QString &path : files)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);
+    if (files.isEmpty())
+        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("Clear Recent Files"), this, [this] { m_recent->clear(); })->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::createToolBar()
+{
+    QToolBar *bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setMovable(false);
+    bar->setIconSize(QSize(20, 20));
+    bar->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    for (const char *name : {"new", "open", "save", "", "undo", "redo", "", "zoom-out", "zoom-in", "fit", "arrange"})
+        name[0] ? (void)bar->addAction(action(QString::fromLatin1(name))) : (void)bar->addSeparator();
+    // The training controls (issue 4) go after this separator.
+    bar->addSeparator();
+}
+
+} // namespace ty

@@ -1,0 +1,71 @@
+#pragma once
+// The canvas: a QGraphicsView on a PipelineScene with a grid background in the palette's colours, zoom with
+// Ctrl+wheel (or a pinch), pan by dragging the background or with the middle button, rubber-band selection
+// with Shift- or Ctrl-drag on the background, and drops: a block from the palette adds a node where it is
+// dropped, a preset file asks the window to open it.
+// Ownership: does not own the scene. Thread affinity: the GUI thread.
+
+#include <QGraphicsView>
+
+#include <optional>
+
+class QMimeData;
+
+namespace ty {
+
+class PipelineScene;
+
+inline constexpr char kBlockMimeType[] = "application/x-trainyard-block";  // payload: the block's type id
+
+class CanvasView : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit CanvasView(PipelineScene *scene, QWidget *parent = nullptr);
+
+    PipelineScene *pipelineScene() const { return m_scene; }
+    qreal zoom() const;
+    void setZoom(qreal zoom);
+    QPointF visibleCenter() const;
+    // Where the mouse is on the scene, when it is over the view (paste goes there).
+    std::optional<QPointF> cursorScenePos() const;
+    // Adds a node of `blockType` centred on `scenePos` (snapped to the grid). Returns its id.
+    QString dropBlock(const QString &blockType, const QPointF &scenePos);
+
+    static constexpr qreal kMinZoom = 0.1;
+    static constexpr qreal kMaxZoom = 3.0;
+
+public Q_SLOTS:
+    void zoomIn();
+    void zoomOut();
+    void resetZoom();
+    void fitAll();            // the whole graph, at most at 100%
+    void showGraphReadable(); // the whole graph if it fits at a readable zoom, else its start at that zoom
+    void centerOnNode(const QString &id);
+
+Q_SIGNALS:
+    void zoomChanged(qreal zoom);
+    void presetFileDropped(const QString &path);
+
+protected:
+    void drawBackground(QPainter *painter, const QRectF &rect) override;
+    void wheelEvent(QWheelEvent *event) override;
+    bool viewportEvent(QEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void zoomBy(qreal factor);
+    bool acceptsDrop(const QMimeData *mime) const;
+
+    PipelineScene *m_scene;
+    bool m_panning = false;
+    bool m_panMoved = false;
+    QPoint m_panLast;
+};
+
+} // namespace ty

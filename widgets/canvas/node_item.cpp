@@ -1,0 +1,306 @@
+#include "node_item.h"
+
+#include "canvas_style.h"
+#include "edge_item.h"
+#include "icons/icon_library.h"
+#include "pipeline_scene.h"
+#include "port_item.h"
+
+#include "block_descriptor.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+#include <QStyleOptionGraphicsItem>
+
+namespace ty {
+
+using namespace style;
+
+namespace {
+
+constexpr qreal kOutline = 4;  // room for the selection ring around the node
+
+int rowCount(const BlockDescriptor *block)
+{
+    return block ? std::max<int>({1, int(block->inputs.size()), int(block->outputs.size())}) : 1;
+}
+
+QString shapeString(const std::vector<qint64> &shape)
+{
+    return shape.empty() ? QString() : shapeToText(shape);
+}
+
+} // namespace
+
+NodeItem::NodeItem(const Node &node, const BlockDescriptor *block) : m_id(node.id), m_block(block)
+{
+    setFlags(ItemIsMovable | ItemIsSelectable | ItemSendsGeometryChanges | ItemIsFocusable);
+    setAcceptHoverEvents(true);
+    setZValue(1);
+    m_size = QSizeF(kNodeWidth, kHeaderHeight + kBodyLineHeight + rowCount(block) * kPortRowHeight + kBottomPadding);
+    if (block) {
+        for (const PortSpec &spec : block->inputs)
+            m_ports.append(new PortItem(this, spec, false));
+        for (const PortSpec &spec : block->outputs)
+            m_ports.append(new PortItem(this, spec, true));
+    }
+    layoutPorts();
+    setPos(node.pos);
+    refreshToolTip();
+}
+
+void NodeItem::setNodeId(const QString &id)
+{
+    m_id = id;
+    for (PortItem *port : m_ports)
+        port->refreshToolTip();
+    refreshToolTip();
+    update();
+}
+
+void NodeItem::layoutPorts()
+{
+    int in = 0, out = 0;
+    for (PortItem *port : m_ports) {
+        const int row = port->isOutput() ? out++ : in++;
+        const qreal y = kHeaderHeight + kBodyLineHeight + row * kPortRowHeight + kPortRowHeight / 2;
+        port->setPos(port->isOutput() ? m_size.width() : 0, y);
+    }
+}
+
+void NodeItem::setReport(const NodeShape &shape, const QList<std::vector<qint64>> &inputShapes, qint64 totalParams,
+                         const Issues &issues)
+{
+    m_shape = shape;
+    m_inputShapes = inputShapes;
+    m_totalParams = totalParams;
+    m_issues = issues;
+    for (PortItem *port : m_ports) {
+        QStringList messages;
+        for (const Issue &issue : issues) {
+            const bool namesInput = m_block && m_block->input(issue.port);  // else it names an output
+            if (issue.severity == Severity::Error && issue.port == port->name() && port->isOutput() != namesInput)
+                messages << issue.message;
+        }
+        port->setIssue(messages.join(QLatin1Char('\n')));
+    }
+    refreshToolTip();
+    update();
+}
+
+bool NodeItem::hasErrors() const
+{
+    return ty::hasErrors(m_issues);
+}
+
+QString NodeItem::shapeText() const
+{
+    if (m_shape.known)
+        return shapeString(m_shape.outputShape);
+    for (const auto &shape : m_inputShapes)
+        if (!shape.empty())
+            return QObject::tr("in %1").arg(shapeString(shape));
+    return QString();
+}
+
+QString NodeItem::paramCountText() const
+{
+    if (m_block && m_block->category == BlockCategory::Optimizer && m_totalParams > 0)
+        return QObject::tr("%1 params").arg(compactCount(m_totalParams));
+    if (m_shape.paramCount > 0)
+        return QObject::tr("%1 params").arg(compactCount(m_shape.paramCount));
+    return QString();
+}
+
+PortItem *NodeItem::port(const QString &name, bool output) const
+{
+    for (PortItem *port : m_ports)
+        if (port->isOutput() == output && port->name() == name)
+            return port;
+    return nullptr;
+}
+
+QPointF NodeItem::portScenePos(const QString &name, bool output) const
+{
+    if (PortItem *p = port(name, output))
+        return p->scenePos();
+    // Unknown port (a broken file): the middle of the node's edge.
+    return mapToScene(QPointF(output ? m_size.width() : 0, m_size.height() / 2));
+}
+
+bool NodeItem::countOnPortRow() const
+{
+    return m_block && m_block->inputs.size() == 1 && m_block->inputs.first().name == QStringLiteral("in")
+           && m_block->outputs.size() <= 1;
+}
+
+QString NodeItem::outputLabel(const PortItem *port) const
+{
+    const bool onlyOut = m_block && m_block->outputs.size() == 1 && port->name() == QStringLiteral("out");
+    const QString name = onlyOut ? QString() : port->name();
+    const bool firstTensor = port->kind() == PortKind::Tensor && m_block
+                             && m_block->outputs.first().kind == PortKind::Tensor
+                             && m_block->outputs.first().name == port->name();
+    if (firstTensor && m_shape.known)
+        return name.isEmpty() ? shapeString(m_shape.outputShape) : name + QStringLiteral("  ") + shapeString(m_shape.outputShape);
+    return name;
+}
+
+QString NodeItem::inputLabel(const PortItem *port, int tensorIndex) const
+{
+    const bool onlyIn = m_block && m_block->inputs.size() == 1 && port->name() == QStringLiteral("in");
+    QString label = onlyIn ? QString() : port->name();
+    const bool hasTensorOutput = m_block && std::any_of(m_block->outputs.begin(), m_block->outputs.end(),
+                                                        [](const PortSpec &p) { return p.kind == PortKind::Tensor; });
+    if (!hasTensorOutput && port->kind() == PortKind::Tensor && tensorIndex < m_inputShapes.size()
+        && !m_inputShapes.at(tensorIndex).empty())
+        label += QStringLiteral("  ") + shapeString(m_inputShapes.at(tensorIndex));
+    return label;
+}
+
+void NodeItem::refreshToolTip()
+{
+    QString tip = QStringLiteral("<b>%1</b>").arg(m_id.toHtmlEscaped());
+    if (m_block) {
+        tip += QStringLiteral(" &mdash; %1 <span style='color:gray'>(%2)</span><br>%3")
+                   .arg(m_block->displayName.toHtmlEscaped(), m_block->typeId, m_block->doc.toHtmlEscaped());
+    } else {
+        tip += QObject::tr("<br>Unknown block type");
+    }
+    if (m_shape.known)
+        tip += QObject::tr("<br>Output per sample: %1").arg(shapeString(m_shape.outputShape));
+    if (m_shape.paramCount > 0)
+        tip += QObject::tr("<br>Trainable parameters: %1").arg(groupedCount(m_shape.paramCount));
+    if (m_block && m_block->category == BlockCategory::Optimizer && m_totalParams > 0)
+        tip += QObject::tr("<br>Trains %1 parameters").arg(groupedCount(m_totalParams));
+    for (const Issue &issue : m_issues) {
+        const QColor color = issue.severity == Severity::Error ? errorColor() : warningColor();
+        QString where = issue.port.isEmpty() ? issue.param : issue.port;
+        if (!where.isEmpty())
+            where = QStringLiteral("%1: ").arg(where.toHtmlEscaped());
+        tip += QStringLiteral("<br><span style='color:%1'>&#9679; %2%3</span>")
+                   .arg(color.name(), where, issue.message.toHtmlEscaped());
+    }
+    setToolTip(tip);
+}
+
+QRectF NodeItem::boundingRect() const
+{
+    return QRectF(QPointF(0, 0), m_size).adjusted(-kOutline, -kOutline, kOutline, kOutline);
+}
+
+void NodeItem::paintHeader(QPainter *painter, const QRectF &header, const QColor &color, bool detailed) const
+{
+    QPainterPath shape;
+    shape.addRoundedRect(QRectF(QPointF(0, 0), m_size), kCornerRadius, kCornerRadius);
+    QPainterPath band;
+    band.addRect(header);
+    painter->fillPath(shape.intersected(band), color);
+    if (!detailed)
+        return;
+
+    qreal right = header.right() - 8;
+    if (!m_issues.isEmpty()) {
+        const QColor badge = hasErrors() ? errorColor() : warningColor();
+        const QPointF c(header.right() - 14, header.center().y());
+        painter->setPen(QPen(Qt::white, 1.5));
+        painter->setBrush(badge);
+        painter->drawEllipse(c, 7.5, 7.5);
+        QFont f = smallFont();
+        f.setBold(true);
+        painter->setFont(f);
+        painter->drawText(QRectF(c.x() - 7.5, c.y() - 7.5, 15, 15), Qt::AlignCenter, QStringLiteral("!"));
+        right = c.x() - 11;
+    }
+    if (m_block)
+        icons::paintCategoryGlyph(painter, m_block->category, QRectF(8, header.center().y() - 7, 14, 14), Qt::white);
+    painter->setPen(Qt::white);
+    painter->setFont(titleFont());
+    const QRectF text(28, header.top(), right - 28, header.height());
+    painter->drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
+                      QFontMetricsF(titleFont()).elidedText(m_id, Qt::ElideRight, text.width()));
+}
+
+void NodeItem::paintPortLabels(QPainter *painter, const QPalette &palette) const
+{
+    painter->setFont(smallFont());
+    const QFontMetricsF metrics(smallFont());
+    int in = 0, out = 0, tensorIn = 0;
+    for (const PortItem *port : m_ports) {
+        const int row = port->isOutput() ? out++ : in++;
+        const QRectF rect(11, kHeaderHeight + kBodyLineHeight + row * kPortRowHeight, m_size.width() - 22,
+                          kPortRowHeight);
+        QString label;
+        if (port->isOutput()) {
+            label = outputLabel(port);
+        } else {
+            label = inputLabel(port, tensorIn);
+            if (port->kind() == PortKind::Tensor)
+                ++tensorIn;
+        }
+        if (!port->isOutput() && row == 0 && countOnPortRow())
+            label = paramCountText();
+        const bool isShape = label.startsWith(QLatin1Char('[')) || label.contains(QStringLiteral("  ["));
+        painter->setPen(port->hasIssue() ? errorColor() : isShape ? palette.color(QPalette::Text) : mutedText(palette));
+        painter->drawText(rect, Qt::AlignVCenter | (port->isOutput() ? Qt::AlignRight : Qt::AlignLeft),
+                          metrics.elidedText(label, Qt::ElideMiddle, rect.width()));
+    }
+}
+
+void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget)
+{
+    const QPalette palette = widget ? widget->palette() : scene()->palette();
+    const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    const bool detailed = lod > 0.4;
+    const QRectF body(QPointF(0, 0), m_size);
+    const QColor accent = m_block ? categoryColor(m_block->category) : QColor(0x80, 0x80, 0x80);
+    painter->setRenderHint(QPainter::Antialiasing);
+
+    if (isSelected()) {
+        painter->setPen(QPen(selectionColor(palette), 2.5));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(body.adjusted(-3, -3, 3, 3), kCornerRadius + 3, kCornerRadius + 3);
+    }
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(nodeBody(palette));
+    painter->drawRoundedRect(body, kCornerRadius, kCornerRadius);
+    paintHeader(painter, QRectF(0, 0, m_size.width(), kHeaderHeight), accent, detailed);
+
+    const QColor outline = hasErrors() ? errorColor() : !m_issues.isEmpty() ? warningColor() : nodeBorder(palette);
+    painter->setPen(QPen(outline, m_issues.isEmpty() ? 1 : 2));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRoundedRect(body.adjusted(0.5, 0.5, -0.5, -0.5), kCornerRadius, kCornerRadius);
+    if (!detailed)
+        return;
+
+    // The parameter count goes on the port row when that row has room (one unnamed input), else here.
+    const QRectF line(9, kHeaderHeight, m_size.width() - 18, kBodyLineHeight);
+    const QString count = countOnPortRow() ? QString() : paramCountText();
+    painter->setFont(smallFont());
+    const qreal countWidth = count.isEmpty() ? 0 : QFontMetricsF(smallFont()).horizontalAdvance(count) + 6;
+    painter->setPen(mutedText(palette));
+    painter->drawText(line, Qt::AlignVCenter | Qt::AlignRight, count);
+    painter->setFont(bodyFont());
+    painter->setPen(palette.color(QPalette::Text));
+    const QString name = m_block ? m_block->displayName : QObject::tr("unknown block");
+    painter->drawText(line.adjusted(0, 0, -countWidth, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                      QFontMetricsF(bodyFont()).elidedText(name, Qt::ElideRight, line.width() - countWidth));
+    paintPortLabels(painter, palette);
+}
+
+QVariant NodeItem::itemChange(GraphicsItemChange change, const QVariant &value)
+{
+    if (change == ItemPositionChange) {
+        if (auto *pipelineScene = qobject_cast<PipelineScene *>(scene()))
+            return pipelineScene->constrainDraggedPosition(value.toPointF());
+    } else if (change == ItemPositionHasChanged) {
+        for (EdgeItem *edge : m_edges)
+            edge->updatePath();
+    } else if (change == ItemSelectedHasChanged) {
+        setZValue(value.toBool() ? 2 : 1);
+    }
+    return QGraphicsItem::itemChange(change, value);
+}
+
+} // namespace ty

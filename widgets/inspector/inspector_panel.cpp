@@ -1,0 +1,361 @@
+#include "inspector_panel.h"
+
+#include "canvas/canvas_style.h"
+#include "document/pipeline_document.h"
+#include "icons/icon_library.h"
+#include "param_editor.h"
+#include "param_form.h"
+
+#include "block_registry.h"
+#include "training_settings.h"
+
+#include <QEvent>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QRegularExpressionValidator>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace ty {
+
+namespace {
+
+QLabel *sectionLabel(const QString &text, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    QFont font = label->font();
+    font.setBold(true);
+    label->setFont(font);
+    label->setContentsMargins(0, 10, 0, 2);
+    return label;
+}
+
+QLabel *mutedLabel(const QString &text, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    label->setWordWrap(true);
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, style::mutedText(parent->palette()));
+    label->setPalette(palette);
+    return label;
+}
+
+QLabel *errorLabel(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setWordWrap(true);
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, style::errorColor());
+    label->setPalette(palette);
+    label->hide();
+    return label;
+}
+
+QScrollArea *scrolling(QWidget *content, QWidget *parent)
+{
+    auto *area = new QScrollArea(parent);
+    area->setWidget(content);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return area;
+}
+
+} // namespace
+
+InspectorPanel::InspectorPanel(PipelineDocument *document, QWidget *parent)
+    : QWidget(parent), m_document(document), m_stack(new QStackedWidget(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+    m_stack->addWidget(scrolling(buildTrainingPage(), m_stack));
+    m_stack->addWidget(buildMultiPage());
+
+    connect(document, &PipelineDocument::selectionChanged, this, &InspectorPanel::showSelection);
+    connect(document, &PipelineDocument::documentReset, this, [this] {
+        m_nodeId.clear();
+        refreshTraining();
+        showSelection();
+    });
+    connect(document, &PipelineDocument::nodeParamsChanged, this, &InspectorPanel::refreshNodeValues);
+    connect(document, &PipelineDocument::nodeRenamed, this, &InspectorPanel::nodeRenamed);
+    connect(document, &PipelineDocument::trainingChanged, this, &InspectorPanel::refreshTraining);
+    connect(document, &PipelineDocument::presetInfoChanged, this, &InspectorPanel::refreshTraining);
+    connect(document, &PipelineDocument::fileNameChanged, this, [this] {
+        if (m_nodeForm)
+            m_nodeForm->setBaseDir(m_document->preset().baseDir());
+    });
+    connect(document, &PipelineDocument::reportChanged, this, &InspectorPanel::refreshReport);
+    refreshTraining();
+    showSelection();
+}
+
+QWidget *InspectorPanel::buildTrainingPage()
+{
+    auto *page = new QWidget;
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(8, 4, 8, 8);
+    layout->addWidget(sectionLabel(tr("Preset"), page));
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_nameEdit = new QLineEdit(page);
+    m_nameEdit->setPlaceholderText(tr("Untitled"));
+    form->addRow(tr("Name"), m_nameEdit);
+    m_descriptionEdit = new QPlainTextEdit(page);
+    m_descriptionEdit->setPlaceholderText(tr("What this experiment is about"));
+    m_descriptionEdit->setFixedHeight(m_descriptionEdit->fontMetrics().lineSpacing() * 4 + 12);
+    m_descriptionEdit->installEventFilter(this);
+    form->addRow(tr("Description"), m_descriptionEdit);
+    layout->addLayout(form);
+    m_summary = mutedLabel(QString(), page);
+    layout->addWidget(m_summary);
+    layout->addWidget(sectionLabel(tr("Training"), page));
+    m_trainingForm = new ParamForm(trainingSpecs(), page);
+    layout->addWidget(m_trainingForm);
+    layout->addStretch(1);
+    layout->addWidget(mutedLabel(tr("Select a node to edit its parameters."), page));
+
+    connect(m_nameEdit, &QLineEdit::textEdited, this, &InspectorPanel::presetInfoEdited);
+    connect(m_nameEdit, &QLineEdit::editingFinished, this, [this] { m_infoSession = 0; });
+    connect(m_descriptionEdit, &QPlainTextEdit::textChanged, this, &InspectorPanel::presetInfoEdited);
+    connect(m_trainingForm, &ParamForm::valueEdited, this,
+            [this](const QString &key, const QJsonValue &value, int session) {
+                m_document->setTrainingValue(key, value, session);
+            });
+    connect(m_trainingForm, &ParamForm::resetRequested, this,
+            [this](const QString &key) { m_document->resetTrainingValue(key); });
+    return page;
+}
+
+QWidget *InspectorPanel::buildMultiPage()
+{
+    auto *page = new QWidget;
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(8, 8, 8, 8);
+    m_multiLabel = new QLabel(page);
+    m_multiLabel->setWordWrap(true);
+    layout->addWidget(m_multiLabel);
+    layout->addWidget(mutedLabel(tr("Select one node to edit its parameters. Arrow keys move the selection; "
+                                    "Delete removes it; Ctrl+C copies it."), page));
+    layout->addStretch(1);
+    return page;
+}
+
+bool InspectorPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_descriptionEdit && event->type() == QEvent::FocusOut)
+        m_infoSession = 0;  // the next edit is a new undo step
+    return QWidget::eventFilter(watched, event);
+}
+
+void InspectorPanel::presetInfoEdited()
+{
+    if (m_nameEdit->text() == m_document->preset().name
+        && m_descriptionEdit->toPlainText() == m_document->preset().description)
+        return;
+    if (m_infoSession == 0)
+        m_infoSession = nextEditSession();
+    m_document->setPresetInfo(m_nameEdit->text(), m_descriptionEdit->toPlainText(), m_infoSession);
+}
+
+void InspectorPanel::showSelection()
+{
+    const QStringList ids = m_document->selectedNodes();
+    if (ids.size() == 1 && m_document->graph().node(ids.first())) {
+        const Node *node = m_document->graph().node(ids.first());
+        if (!m_nodePage || m_nodeId != node->id || m_nodeBlock != node->block)
+            buildNodePage(node->id);
+        m_stack->setCurrentWidget(m_nodePage);
+        return;
+    }
+    m_nodeId.clear();
+    m_nodeForm = nullptr;
+    if (m_nodePage)
+        m_nodePage->deleteLater();
+    m_nodePage = nullptr;
+    if (ids.isEmpty()) {
+        m_stack->setCurrentIndex(0);
+    } else {
+        m_multiLabel->setText(tr("<b>%n nodes selected</b><br>%1", nullptr, int(ids.size()))
+                                  .arg(ids.join(QStringLiteral(", ")).toHtmlEscaped()));
+        m_stack->setCurrentIndex(1);
+    }
+}
+
+void InspectorPanel::buildNodePage(const QString &id)
+{
+    if (m_nodePage)
+        m_nodePage->deleteLater();
+    const Node *node = m_document->graph().node(id);
+    const BlockDescriptor *block = BlockRegistry::builtin().find(node->block);
+    m_nodeId = id;
+    m_nodeBlock = node->block;
+
+    auto *content = new QWidget;
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(8, 8, 8, 8);
+    auto *title = new QHBoxLayout;
+    auto *badge = new QLabel(content);
+    if (block)
+        badge->setPixmap(icons::categoryIcon(block->category).pixmap(QSize(30, 30), devicePixelRatioF()));
+    title->addWidget(badge, 0, Qt::AlignTop);
+    auto *name = new QLabel(block ? QStringLiteral("<b>%1</b><br><span style='color:gray'>%2</span>")
+                                        .arg(block->displayName.toHtmlEscaped(), block->typeId)
+                                  : tr("<b>Unknown block</b><br>%1").arg(node->block.toHtmlEscaped()),
+                            content);
+    name->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    title->addWidget(name, 1);
+    layout->addLayout(title);
+    if (block)
+        layout->addWidget(mutedLabel(block->doc, content));
+
+    auto *idRow = new QFormLayout;
+    idRow->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_idEdit = new QLineEdit(id, content);
+    m_idEdit->setValidator(new QRegularExpressionValidator(
+        QRegularExpression(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*")), m_idEdit));
+    m_idEdit->setToolTip(tr("The node's name in overrides (--set %1.PARAM=VALUE) and metric names").arg(id));
+    idRow->addRow(tr("Id"), m_idEdit);
+    layout->addLayout(idRow);
+    m_idProblem = errorLabel(content);
+    layout->addWidget(m_idProblem);
+    connect(m_idEdit, &QLineEdit::textEdited, this, [this](const QString &text) {
+        const QString problem = m_document->renameProblem(m_nodeId, text);
+        m_idProblem->setText(problem);
+        m_idProblem->setVisible(!problem.isEmpty());
+    });
+    connect(m_idEdit, &QLineEdit::editingFinished, this, &InspectorPanel::commitId);
+
+    m_shapeLabel = new QLabel(content);
+    layout->addWidget(m_shapeLabel);
+    m_issuesLabel = errorLabel(content);
+    layout->addWidget(m_issuesLabel);
+
+    m_nodeForm = nullptr;
+    if (block && !block->params.isEmpty()) {
+        layout->addWidget(sectionLabel(tr("Parameters"), content));
+        m_nodeForm = new ParamForm(block->params, content);
+        m_nodeForm->setBaseDir(m_document->preset().baseDir());
+        layout->addWidget(m_nodeForm);
+        // A page on its way out (deleted later) may still report an edit as it loses focus: ignore it.
+        ParamForm *form = m_nodeForm;
+        connect(form, &ParamForm::valueEdited, this,
+                [this, form](const QString &param, const QJsonValue &value, int session) {
+                    if (form == m_nodeForm)
+                        m_document->setParam(m_nodeId, param, value, session);
+                });
+        connect(form, &ParamForm::resetRequested, this, [this, form](const QString &param) {
+            if (form == m_nodeForm)
+                m_document->resetParam(m_nodeId, param);
+        });
+    } else if (block) {
+        layout->addWidget(mutedLabel(tr("This block has no parameters."), content));
+    }
+    layout->addStretch(1);
+
+    m_nodePage = scrolling(content, m_stack);
+    m_stack->addWidget(m_nodePage);
+    refreshNodeValues(id);
+    refreshReport();
+}
+
+void InspectorPanel::commitId()
+{
+    if (!m_idEdit || m_idEdit->text() == m_nodeId)
+        return;
+    const QString problem = m_document->renameNode(m_nodeId, m_idEdit->text());
+    m_idProblem->setText(problem);
+    m_idProblem->setVisible(!problem.isEmpty());
+}
+
+QString InspectorPanel::idProblem() const
+{
+    return m_idProblem && m_idProblem->isVisible() ? m_idProblem->text() : QString();
+}
+
+void InspectorPanel::nodeRenamed(const QString &oldId, const QString &newId)
+{
+    if (oldId != m_nodeId)
+        return;
+    m_nodeId = newId;
+    if (m_idEdit && m_idEdit->text() != newId) {
+        const QSignalBlocker blocker(m_idEdit);
+        m_idEdit->setText(newId);
+    }
+    m_idProblem->hide();
+}
+
+void InspectorPanel::refreshNodeValues(const QString &id)
+{
+    if (id != m_nodeId || !m_nodeForm)
+        return;
+    if (const Node *node = m_document->graph().node(id))
+        m_nodeForm->setValues(node->params);
+}
+
+void InspectorPanel::refreshTraining()
+{
+    const Preset &preset = m_document->preset();
+    if (m_nameEdit->text() != preset.name) {
+        const QSignalBlocker blocker(m_nameEdit);
+        m_nameEdit->setText(preset.name);
+    }
+    if (m_descriptionEdit->toPlainText() != preset.description) {
+        const QSignalBlocker blocker(m_descriptionEdit);
+        m_descriptionEdit->setPlainText(preset.description);
+    }
+    m_trainingForm->setValues(preset.training);
+}
+
+void InspectorPanel::refreshReport()
+{
+    const ShapeReport &report = m_document->report();
+    m_summary->setText(tr("%n nodes · %1 trainable parameters", nullptr, int(m_document->graph().nodes.size()))
+                           .arg(style::groupedCount(report.totalParams)));
+    QHash<QString, QString> trainingIssues;
+    for (const Issue &issue : report.issues)
+        if (issue.node.isEmpty() && issue.param.startsWith(QStringLiteral("training.")))
+            trainingIssues.insert(issue.param.mid(9), issue.message);
+    m_trainingForm->setIssues(trainingIssues);
+
+    if (m_nodeId.isEmpty() || !m_shapeLabel)
+        return;
+    const NodeShape shape = report.nodes.value(m_nodeId);
+    QStringList facts;
+    if (shape.known)
+        facts << tr("Output %1").arg(shapeToText(shape.outputShape));
+    if (shape.paramCount > 0)
+        facts << tr("%1 parameters").arg(style::groupedCount(shape.paramCount));
+    m_shapeLabel->setText(facts.join(QStringLiteral("  ·  ")));
+    m_shapeLabel->setVisible(!facts.isEmpty());
+
+    QStringList problems;
+    QHash<QString, QString> paramIssues;
+    for (const Issue &issue : m_document->issuesOf(m_nodeId)) {
+        if (m_nodeForm && m_nodeForm->editor(issue.param))
+            paramIssues.insert(issue.param, issue.message);
+        else
+            problems << QStringLiteral("%1 %2").arg(issue.severity == Severity::Error ? QStringLiteral("●")
+                                                                                      : QStringLiteral("▲"),
+                                                    issue.message);
+    }
+    m_issuesLabel->setText(problems.join(QLatin1Char('\n')));
+    m_issuesLabel->setVisible(!problems.isEmpty());
+    if (m_nodeForm)
+        m_nodeForm->setIssues(paramIssues);
+}
+
+void InspectorPanel::focusParam(const QString &name)
+{
+    ParamForm *form = name.startsWith(QStringLiteral("training.")) ? m_trainingForm : m_nodeForm;
+    const QString key = name.startsWith(QStringLiteral("training.")) ? name.mid(9) : name;
+    if (form && form->editor(key))
+        form->editor(key)->input()->setFocus(Qt::OtherFocusReason);
+}
+
+} // namespace ty

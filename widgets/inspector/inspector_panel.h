@@ -1,0 +1,73 @@
+#pragma once
+// The inspector: for one selected node, its block, doc, editable id (a unique identifier), live output shape,
+// parameter count and issues, and a form of its parameters; with nothing selected, the preset's name,
+// description and training settings; with several nodes selected, a summary.
+// Every change goes through the document's edit API (one undo command per change; typing in one field
+// merges); the panel follows the document's signals, so undo and redo show up in it.
+// Ownership: owns its pages; the document is not owned and must outlive the panel. Thread affinity: GUI.
+
+#include <QPointer>
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QStackedWidget;
+
+namespace ty {
+
+class ParamForm;
+class PipelineDocument;
+
+class InspectorPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit InspectorPanel(PipelineDocument *document, QWidget *parent = nullptr);
+
+    QString shownNode() const { return m_nodeId; }  // empty unless exactly one node is shown
+    ParamForm *nodeForm() const { return m_nodeForm; }  // null unless a node is shown
+    ParamForm *trainingForm() const { return m_trainingForm; }
+    QLineEdit *idEditor() const { return m_idEdit; }
+    QString idProblem() const;
+    QLineEdit *presetNameEditor() const { return m_nameEdit; }
+    QPlainTextEdit *descriptionEditor() const { return m_descriptionEdit; }
+    // Puts the keyboard focus in a parameter's editor (or a training setting's, for "training.KEY").
+    void focusParam(const QString &name);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    QWidget *buildTrainingPage();
+    QWidget *buildMultiPage();
+    void showSelection();
+    void buildNodePage(const QString &id);
+    void refreshNodeValues(const QString &id);
+    void refreshTraining();
+    void refreshReport();
+    void nodeRenamed(const QString &oldId, const QString &newId);
+    void commitId();
+    void presetInfoEdited();
+
+    PipelineDocument *m_document;
+    QStackedWidget *m_stack;
+    // Training page
+    QLineEdit *m_nameEdit = nullptr;
+    QPlainTextEdit *m_descriptionEdit = nullptr;
+    QLabel *m_summary = nullptr;
+    ParamForm *m_trainingForm = nullptr;
+    int m_infoSession = 0;
+    // Multi-selection page
+    QLabel *m_multiLabel = nullptr;
+    // Node page (rebuilt for each node)
+    QPointer<QWidget> m_nodePage;
+    QString m_nodeId;
+    QString m_nodeBlock;
+    QLineEdit *m_idEdit = nullptr;
+    QLabel *m_idProblem = nullptr;
+    QLabel *m_shapeLabel = nullptr;
+    QLabel *m_issuesLabel = nullptr;
+    ParamForm *m_nodeForm = nullptr;
+};
+
+} // namespace ty

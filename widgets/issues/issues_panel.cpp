@@ -1,0 +1,105 @@
+#include "issues_panel.h"
+
+#include "document/pipeline_document.h"
+#include "icons/icon_library.h"
+
+#include <QHeaderView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ty {
+
+namespace {
+enum Column { SeverityColumn, NodeColumn, MessageColumn };
+
+QString where(const Issue &issue)
+{
+    QStringList parts;
+    if (!issue.port.isEmpty())
+        parts << issue.port;
+    if (!issue.param.isEmpty())
+        parts << issue.param;
+    return parts.join(QStringLiteral(", "));
+}
+} // namespace
+
+IssuesPanel::IssuesPanel(PipelineDocument *document, QWidget *parent)
+    : QWidget(parent), m_document(document), m_list(new QTreeWidget(this))
+{
+    m_list->setColumnCount(3);
+    m_list->setHeaderLabels({tr("Severity"), tr("Node"), tr("Message")});
+    m_list->setRootIsDecorated(false);
+    m_list->setUniformRowHeights(true);
+    m_list->setAlternatingRowColors(true);
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_list->header()->setStretchLastSection(true);
+    m_list->header()->setSectionResizeMode(SeverityColumn, QHeaderView::ResizeToContents);
+    m_list->header()->setSectionResizeMode(NodeColumn, QHeaderView::ResizeToContents);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_list);
+
+    connect(document, &PipelineDocument::reportChanged, this, &IssuesPanel::refresh);
+    connect(m_list, &QTreeWidget::itemClicked, this, &IssuesPanel::itemActivated);
+    connect(m_list, &QTreeWidget::itemActivated, this, &IssuesPanel::itemActivated);
+    refresh();
+}
+
+QString IssuesPanel::summary() const
+{
+    int errors = 0, warnings = 0;
+    for (const Issue &issue : m_issues)
+        (issue.severity == Severity::Error ? errors : warnings)++;
+    if (errors == 0 && warnings == 0)
+        return tr("No issues");
+    QStringList parts;
+    if (errors > 0)
+        parts << tr("%n error(s)", nullptr, errors);
+    if (warnings > 0)
+        parts << tr("%n warning(s)", nullptr, warnings);
+    return parts.join(QStringLiteral(", "));
+}
+
+void IssuesPanel::refresh()
+{
+    m_issues = m_document->report().issues;
+    m_list->clear();
+    int errors = 0, warnings = 0;
+    for (int i = 0; i < m_issues.size(); ++i) {
+        const Issue &issue = m_issues.at(i);
+        const bool error = issue.severity == Severity::Error;
+        (error ? errors : warnings)++;
+        auto *item = new QTreeWidgetItem(m_list);
+        item->setIcon(SeverityColumn, icons::statusIcon(error ? QStringLiteral("status-error")
+                                                              : QStringLiteral("status-warning")));
+        item->setText(SeverityColumn, severityName(issue.severity));
+        item->setText(NodeColumn, issue.node.isEmpty() ? tr("(pipeline)") : issue.node);
+        const QString place = where(issue);
+        item->setText(MessageColumn, place.isEmpty() ? issue.message : QStringLiteral("%1: %2").arg(place, issue.message));
+        item->setToolTip(MessageColumn, issue.toString());
+        item->setData(SeverityColumn, Qt::UserRole, i);
+    }
+    if (m_issues.isEmpty()) {
+        auto *item = new QTreeWidgetItem(m_list);
+        item->setIcon(SeverityColumn, icons::statusIcon(QStringLiteral("status-ok")));
+        item->setText(SeverityColumn, tr("ok"));
+        item->setText(MessageColumn, tr("No issues: every node has a shape and the pipeline can train."));
+        item->setFlags(Qt::ItemIsEnabled);
+        item->setData(SeverityColumn, Qt::UserRole, -1);
+    }
+    Q_EMIT summaryChanged(summary(), errors, warnings);
+}
+
+void IssuesPanel::itemActivated(QTreeWidgetItem *item)
+{
+    const int index = item ? item->data(SeverityColumn, Qt::UserRole).toInt() : -1;
+    if (index >= 0 && index < m_issues.size())
+        Q_EMIT issueActivated(m_issues.at(index));
+}
+
+void IssuesPanel::activateRow(int row)
+{
+    itemActivated(m_list->topLevelItem(row));
+}
+
+} // namespace ty
