@@ -311,6 +311,16 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("other.sqlite"))));
     }
 
+    void unwritableDatabaseIsBadInput()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSyntheticPreset(dir);
+        const Output run = trainyard({QStringLiteral("run"), path, QStringLiteral("--db"), QStringLiteral("/proc/trainyard/runs.sqlite")});
+        QCOMPARE(run.code, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("/proc/trainyard")), qPrintable(run.err));
+        QVERIFY(!run.out.contains(QStringLiteral("finished")));
+    }
+
     void runJsonSummary()
     {
         QTemporaryDir dir;

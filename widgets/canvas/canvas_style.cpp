@@ -113,8 +113,10 @@ QFont smallFont()
 
 QString compactCount(qint64 count)
 {
-    if (count < 100000)
-        return groupedCount(count);
+    if (count < 1000)
+        return QString::number(count);
+    if (count < 10000)
+        return QStringLiteral("%1k").arg(count / 1000.0, 0, 'f', 1);
     if (count < 1000000)
         return QStringLiteral("%1k").arg(qRound(count / 1000.0));
     return QStringLiteral("%1M").arg(count / 1e6, 0, 'f', count < 10000000 ? 2 : 1);

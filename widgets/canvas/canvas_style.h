@@ -12,7 +12,7 @@
 namespace ty::style {
 
 // Node geometry, in scene units (the view's zoom scales them).
-inline constexpr qreal kNodeWidth = 150;
+inline constexpr qreal kNodeWidth = 160;
 inline constexpr qreal kHeaderHeight = 24;
 inline constexpr qreal kBodyLineHeight = 18;
 inline constexpr qreal kPortRowHeight = 17;
@@ -40,7 +40,7 @@ QFont titleFont();  // node id in the header
 QFont bodyFont();   // block name
 QFont smallFont();  // port labels, shapes, parameter counts
 
-// "9,216", "201k", "3.27M": parameter counts that fit on a node; exact numbers go to tooltips.
+// "832", "9.2k", "201k", "3.27M": parameter counts that fit on a node; exact numbers go to tooltips.
 QString compactCount(qint64 count);
 QString groupedCount(qint64 count);  // "3,274,634"
 

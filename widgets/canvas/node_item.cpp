@@ -224,27 +224,48 @@ void NodeItem::paintHeader(QPainter *painter, const QRectF &header, const QColor
 
 void NodeItem::paintPortLabels(QPainter *painter, const QPalette &palette) const
 {
+    // Row by row: the output's label (a shape, usually) keeps its room; the input's label takes what is left.
     painter->setFont(smallFont());
     const QFontMetricsF metrics(smallFont());
-    int in = 0, out = 0, tensorIn = 0;
+    struct Label {
+        QString text;
+        const PortItem *port = nullptr;
+    };
+    QList<Label> left, right;
+    int tensorIn = 0;
     for (const PortItem *port : m_ports) {
-        const int row = port->isOutput() ? out++ : in++;
-        const QRectF rect(11, kHeaderHeight + kBodyLineHeight + row * kPortRowHeight, m_size.width() - 22,
-                          kPortRowHeight);
-        QString label;
         if (port->isOutput()) {
-            label = outputLabel(port);
+            right.append({outputLabel(port), port});
         } else {
-            label = inputLabel(port, tensorIn);
+            left.append({inputLabel(port, tensorIn), port});
             if (port->kind() == PortKind::Tensor)
                 ++tensorIn;
         }
-        if (!port->isOutput() && row == 0 && countOnPortRow())
-            label = paramCountText();
-        const bool isShape = label.startsWith(QLatin1Char('[')) || label.contains(QStringLiteral("  ["));
-        painter->setPen(port->hasIssue() ? errorColor() : isShape ? palette.color(QPalette::Text) : mutedText(palette));
-        painter->drawText(rect, Qt::AlignVCenter | (port->isOutput() ? Qt::AlignRight : Qt::AlignLeft),
-                          metrics.elidedText(label, Qt::ElideMiddle, rect.width()));
+    }
+    if (countOnPortRow() && !left.isEmpty())
+        left.first().text = paramCountText();
+    auto colorOf = [&](const Label &label) {
+        if (label.port->hasIssue())
+            return errorColor();
+        const bool isShape = label.text.startsWith(QLatin1Char('[')) || label.text.contains(QStringLiteral("  ["));
+        return isShape ? palette.color(QPalette::Text) : mutedText(palette);
+    };
+    const int rows = std::max(left.size(), right.size());
+    for (int row = 0; row < rows; ++row) {
+        const QRectF rect(9, kHeaderHeight + kBodyLineHeight + row * kPortRowHeight, m_size.width() - 18,
+                          kPortRowHeight);
+        qreal used = 0;
+        if (row < right.size()) {
+            const QString text = metrics.elidedText(right.at(row).text, Qt::ElideMiddle, rect.width());
+            used = text.isEmpty() ? 0 : metrics.horizontalAdvance(text) + 5;
+            painter->setPen(colorOf(right.at(row)));
+            painter->drawText(rect, Qt::AlignVCenter | Qt::AlignRight, text);
+        }
+        if (row < left.size()) {
+            painter->setPen(colorOf(left.at(row)));
+            painter->drawText(rect, Qt::AlignVCenter | Qt::AlignLeft,
+                              metrics.elidedText(left.at(row).text, Qt::ElideRight, rect.width() - used));
+        }
     }
 }
 

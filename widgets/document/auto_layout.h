@@ -17,7 +17,7 @@ struct LayoutOptions {
     qreal columnGap = 60;
     qreal rowGap = 40;
     qreal grid = 20;               // positions are multiples of it (0: no rounding)
-    QSizeF defaultSize{150, 80};   // for nodes missing from `sizes`
+    QSizeF defaultSize{160, 80};   // for nodes missing from `sizes`
 };
 
 // Top-left position of every node.

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSaveFile>
 
 namespace ty::detail {
 
@@ -24,9 +25,11 @@ torch::Tensor scalar(int64_t v) { return torch::tensor(v, torch::kLong); }
 Status saveCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,
                       const TrainingPosition &position, const QString &presetHash)
 {
-    const QString temporary = path + QStringLiteral(".partial");
+    // Serialised into memory first: LibTorch's file writer throws again from its destructor when a write
+    // fails (a full disk), which would end the process. The file is then written with Qt, checked, and
+    // renamed into place (QSaveFile: temporary file, then rename).
+    QByteArray bytes;
     try {
-        QDir().mkpath(QFileInfo(path).absolutePath());
         torch::serialize::OutputArchive archive;
         archive.write("trainyard/format", scalar(kCheckpointFormat));
         archive.write("trainyard/preset_hash", c10::IValue(presetHash.toStdString()));
@@ -44,15 +47,22 @@ Status saveCheckpoint(const QString &path, torch::nn::Module &model, torch::opti
         optimizer.save(optimizerArchive);
         archive.write("model", modelArchive);
         archive.write("optimizer", optimizerArchive);
-        archive.save_to(temporary.toStdString());
+        archive.save_to([&bytes](const void *data, size_t size) -> size_t {
+            bytes.append(static_cast<const char *>(data), qsizetype(size));
+            return size;
+        });
     } catch (const std::exception &e) {
-        QFile::remove(temporary);
-        return checkpointError(path, QStringLiteral("cannot write checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+        return checkpointError(path, QStringLiteral("cannot serialise checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
     }
-    QFile::remove(path);
-    if (!QFile::rename(temporary, path)) {
-        QFile::remove(temporary);
-        return checkpointError(path, QStringLiteral("cannot move the checkpoint into place"));
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return checkpointError(path, QStringLiteral("cannot write checkpoint: %1").arg(file.errorString()));
+    const qint64 written = file.write(bytes);
+    if (written != bytes.size() || !file.commit()) {
+        file.cancelWriting();
+        return checkpointError(path, QStringLiteral("cannot write checkpoint: wrote %1 of %2 bytes (is the disk full?)")
+                                         .arg(std::max<qint64>(0, written)).arg(bytes.size()));
     }
     return Status::success();
 }
