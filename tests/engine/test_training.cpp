@@ -103,6 +103,9 @@ void TestTraining::cnnLearnsSyntheticImages()
     QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
     QVERIFY2(result.lastMetrics.value(QStringLiteral("test/accuracy")) > 0.8, qPrintable(describe(result)));
     QVERIFY(result.lastMetrics.value(QStringLiteral("test/top2")) >= result.lastMetrics.value(QStringLiteral("test/accuracy")));
+    // Shares of samples: each evaluation metric stays within [0, 1] on its own.
+    for (const char *name : {"test/top2", "test/accuracy", "val/top2", "val/accuracy", "train/top2"})
+        QVERIFY2(result.lastMetrics.value(QString::fromLatin1(name)) <= 1.0, name);
     // Warmup then cosine: the learning rate rose and then fell back towards zero.
     const QList<double> lr = observer.values(QStringLiteral("train/lr"));
     QVERIFY(lr.size() > 3);

@@ -285,7 +285,9 @@ QMap<QString, double> TrainingRun::evaluate(const DeviceSplit &split, const QStr
     torch::NoGradGuard noGrad;
     m_pipeline.model->eval();
     torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(m_device));
-    std::vector<torch::Tensor> metricSums(m_pipeline.metrics.size(), lossSum.clone());
+    std::vector<torch::Tensor> metricSums;  // one accumulator each (a vector filled with one tensor would share it)
+    for (size_t m = 0; m < m_pipeline.metrics.size(); ++m)
+        metricSums.push_back(torch::zeros_like(lossSum));
     const int64_t n = split.size();
     for (int64_t begin = 0; begin < n; begin += m_settings.evalBatchSize) {
         const int64_t count = std::min<int64_t>(m_settings.evalBatchSize, n - begin);
