@@ -6,7 +6,23 @@
 
 #include <QJsonArray>
 
+#include <cmath>
+
 namespace ty::cli {
+
+namespace {
+
+// ", range 1..1000000" for numbers with bounds; empty otherwise.
+QString rangeText(const ParamSpec &spec)
+{
+    const bool numeric = spec.type == ParamType::Int || spec.type == ParamType::Float || spec.type == ParamType::FloatList;
+    if (!numeric || (!std::isfinite(spec.minimum) && !std::isfinite(spec.maximum)))
+        return QString();
+    auto bound = [](double v) { return std::isfinite(v) ? paramValueText(QJsonValue(v)) : QString(); };
+    return QStringLiteral(", range %1..%2").arg(bound(spec.minimum), bound(spec.maximum));
+}
+
+} // namespace
 
 int blocksCommand(const QStringList &arguments, Io &io)
 {
@@ -45,6 +61,7 @@ int blocksCommand(const QStringList &arguments, Io &io)
             io.out << "      " << spec.name << " (" << paramTypeName(spec.type) << ", default "
                    << (paramValueText(spec.defaultValue).isEmpty() ? QStringLiteral("\"\"") : paramValueText(spec.defaultValue))
                    << (spec.choices.isEmpty() ? QString() : QStringLiteral(", one of ") + spec.choices.join(QLatin1Char('|')))
+                   << rangeText(spec)
                    << "): " << spec.doc << "\n";
     }
     return Success;
