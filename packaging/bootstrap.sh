@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine for Trainyard and then does one job:
-#   packaging/bootstrap.sh run     install what is missing, build, train the default preset with trainyard-cli
+#   packaging/bootstrap.sh run     install what is missing, build, open the default preset in the desktop app
+#   packaging/bootstrap.sh train   install what is missing, build, train the default preset with trainyard-cli
 #   packaging/bootstrap.sh test    install what is missing, build, run the whole test suite (CTest)
 #   packaging/bootstrap.sh build   install what is missing and build
-# Extra arguments after `run` go to `trainyard-cli run` (e.g. --set training.epochs=1).
+# `run FILE` opens FILE instead. Without a display, in a headless build, or when the arguments after `run` are
+# options (e.g. --set training.epochs=1), `run` trains with trainyard-cli like `train`, whose extra arguments
+# go to `trainyard-cli run`.
 # Environment: BUILD_DIR (default ./build), TRAINYARD_HEADLESS=ON to build without Qt Widgets.
 set -euo pipefail
 
@@ -15,7 +18,7 @@ headless=${TRAINYARD_HEADLESS:-OFF}
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config
-  qt6-base-dev libqt6sql6-sqlite libqcustomplot-dev
+  qt6-base-dev qt6-svg-dev qt6-qpa-plugins libqt6sql6-sqlite libqcustomplot-dev
   libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev
   dataset-fashion-mnist sqlite3 xvfb xauth
 )
@@ -42,17 +45,29 @@ build_project() {
 install_missing
 build_project
 
+default_preset="$repo/presets/fashion-mnist-mlp.trainyard.json"
+train() {
+  exec "$build/app/trainyard-cli" run "$default_preset" "$@"
+}
+
 case "$job" in
   build) ;;
   run)
-    exec "$build/app/trainyard-cli" run "$repo/presets/fashion-mnist-mlp.trainyard.json" "$@"
+    if [ "$headless" = "ON" ] || { [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; } || [[ "${1:-}" == -* ]]; then
+      echo "bootstrap: training with trainyard-cli (the desktop app needs a display and a non-headless build)" >&2
+      train "$@"
+    fi
+    exec "$build/app/gui/trainyard" "${1:-$default_preset}"
+    ;;
+  train)
+    train "$@"
     ;;
   test)
     cd "$build"
     exec ctest --output-on-failure --timeout 1200 "$@"
     ;;
   *)
-    echo "usage: packaging/bootstrap.sh run|test|build" >&2
+    echo "usage: packaging/bootstrap.sh run [FILE]|train [ARGS]|test|build" >&2
     exit 2
     ;;
 esac

@@ -9,6 +9,7 @@
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QStyle>
@@ -69,7 +70,9 @@ int main(int argc, char **argv)
                                     QStringLiteral("Force a light or dark palette instead of the system's."),
                                     QStringLiteral("light|dark"));
     const QCommandLineOption empty(QStringLiteral("new"), QStringLiteral("Start with an empty canvas."));
-    parser.addOptions({screenshot, size, select, scheme, empty});
+    const QCommandLineOption arrange(QStringLiteral("arrange"),
+                                     QStringLiteral("Auto-arrange the graph after opening it (an undoable edit)."));
+    parser.addOptions({screenshot, size, select, scheme, empty, arrange});
     parser.process(app);
 
     if (parser.isSet(scheme)) {
@@ -93,6 +96,8 @@ int main(int argc, char **argv)
                                                                 : ty::defaultPresetPath();
     if (!file.isEmpty() && !window.openFile(file) && shooting)
         return 1;
+    if (parser.isSet(arrange))
+        window.action(QStringLiteral("arrange"))->trigger();
     if (parser.isSet(select))
         window.document()->setSelectedNodes(parser.value(select).split(QLatin1Char(','), Qt::SkipEmptyParts));
 
@@ -100,7 +105,7 @@ int main(int argc, char **argv)
         // Let the window lay out, validate and paint, then render it.
         QTimer::singleShot(600, &window, [&] {
             if (parser.isSet(select) && !window.document()->selectedNodes().isEmpty())
-                window.view()->centerOnNode(window.document()->selectedNodes().first());
+                window.view()->ensureNodeVisible(window.document()->selectedNodes().first());
             QTimer::singleShot(200, &window, [&] {
                 const bool ok = window.grab().save(parser.value(screenshot));
                 std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write",

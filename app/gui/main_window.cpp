@@ -57,6 +57,7 @@ MainWindow::MainWindow(QWidget *parent)
             statusBar()->showMessage(message, 6000);
     });
     connect(m_view, &CanvasView::presetFileDropped, this, &MainWindow::openFile);
+    connect(m_view, &CanvasView::contextMenuRequested, this, &MainWindow::showCanvasMenu);
     connect(m_view, &CanvasView::zoomChanged, this,
             [this](qreal zoom) { m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100))); });
     connect(m_palette, &BlockPalette::blockActivated, this, [this](const QString &type) {
@@ -89,7 +90,7 @@ void MainWindow::createDocks()
     QDockWidget *palette = dock(tr("Blocks"), QStringLiteral("paletteDock"), m_palette, Qt::LeftDockWidgetArea);
     QDockWidget *inspector = dock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
     QDockWidget *issues = dock(tr("Issues"), QStringLiteral("issuesDock"), m_issues, Qt::BottomDockWidgetArea);
-    resizeDocks({palette, inspector}, {220, 330}, Qt::Horizontal);
+    resizeDocks({palette, inspector}, {225, 300}, Qt::Horizontal);
     resizeDocks({issues}, {130}, Qt::Vertical);
     connect(m_issues, &IssuesPanel::summaryChanged, this, [issues](const QString &, int errors, int warnings) {
         const int n = errors + warnings;
@@ -121,8 +122,8 @@ void MainWindow::createStatusBar()
 
 void MainWindow::updateStatistics()
 {
-    const QString stats = tr("%n nodes · %1 params", nullptr, int(m_document->graph().nodes.size()))
-                              .arg(style::groupedCount(m_document->report().totalParams));
+    const QString stats = tr("%1 · %2").arg(style::counted(m_document->graph().nodes.size(), tr("node"), tr("nodes")),
+                                            style::counted(m_document->report().totalParams, tr("param"), tr("params")));
     m_statsLabel->setText(m_issues->summary() + QStringLiteral("    ") + stats);
 }
 
@@ -194,13 +195,16 @@ void MainWindow::open()
     const QString dir = m_document->fileName().isEmpty() ? bundledPresetsDir() : QFileInfo(m_document->fileName()).path();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open preset"), dir, tr(kFileFilter));
     if (!path.isEmpty())
-        openFile(path);
+        loadFile(path);  // unsaved edits were dealt with above
 }
 
 bool MainWindow::openFile(const QString &path)
 {
-    if (!maybeSave())
-        return false;
+    return maybeSave() && loadFile(path);
+}
+
+bool MainWindow::loadFile(const QString &path)
+{
     const Status loaded = m_document->load(path);
     if (!loaded) {
         showError(tr("Cannot open the preset"), loaded.error().toString());

@@ -65,6 +65,7 @@ private:
     void createToolBar();
     void updateEditActions();
     void populateRecentMenu();
+    void showCanvasMenu(const QPointF &scenePos, const QPoint &globalPos);
     QAction *addAction(const QString &name, const QString &text, const QString &icon,
                        const QList<QKeySequence> &shortcuts);
     // main_window.cpp
@@ -75,6 +76,7 @@ private:
     void readSettings();
     void writeSettings() const;
     bool maybeSave();
+    bool loadFile(const QString &path);  // openFile without asking about unsaved edits
     void showError(const QString &title, const QString &message);
 
     PipelineDocument *m_document;

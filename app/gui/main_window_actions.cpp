@@ -4,10 +4,13 @@
 
 #include "recent_files.h"
 
+#include "canvas/canvas_style.h"
 #include "canvas/canvas_view.h"
 #include "canvas/pipeline_scene.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
+
+#include "block_registry.h"
 
 #include <QAction>
 #include <QApplication>
@@ -163,6 +166,35 @@ void MainWindow::populateRecentMenu()
         m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
     m_recentMenu->addSeparator();
     m_recentMenu->addAction(tr("Clear Recent Files"), this, [this] { m_recent->clear(); })->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::showCanvasMenu(const QPointF &scenePos, const QPoint &globalPos)
+{
+    QMenu menu(this);
+    QMenu *add = menu.addMenu(tr("Add &Block"));
+    QMenu *category = nullptr;
+    int lastCategory = -1;
+    for (const BlockDescriptor &block : BlockRegistry::builtin().all()) {
+        if (int(block.category) != lastCategory) {
+            lastCategory = int(block.category);
+            category = add->addMenu(icons::categoryIcon(block.category), style::categoryTitle(block.category));
+        }
+        QAction *a = category->addAction(block.displayName, this, [this, type = block.typeId, scenePos] {
+            m_view->dropBlock(type, scenePos);
+        });
+        a->setToolTip(block.doc);
+    }
+    add->setToolTipsVisible(true);
+    menu.addSeparator();
+    for (const char *name : {"cut", "copy"})
+        menu.addAction(action(QString::fromLatin1(name)));
+    menu.addAction(action(QStringLiteral("paste"))->icon(), action(QStringLiteral("paste"))->text(), this,
+                   [this, scenePos] { m_scene->paste(scenePos); });
+    menu.addAction(action(QStringLiteral("delete")));
+    menu.addSeparator();
+    for (const char *name : {"select-all", "arrange", "fit"})
+        menu.addAction(action(QString::fromLatin1(name)));
+    menu.exec(globalPos);
 }
 
 void MainWindow::createToolBar()

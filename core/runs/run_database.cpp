@@ -3,6 +3,7 @@
 
 #include "run_database.h"
 
+#include "run_metric_summaries.h"
 #include "run_sqlite.h"
 
 #include <QDir>
@@ -197,6 +198,21 @@ Status RunDatabase::setNotes(qint64 id, const QString &notes)
     });
 }
 
+Status RunDatabase::renameRun(qint64 id, const QString &name)
+{
+    return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
+        QSqlQuery update(m_db);
+        update.prepare(QStringLiteral("UPDATE runs SET name = ? WHERE id = ?"));
+        update.addBindValue(nullIfEmpty(name.trimmed()));
+        update.addBindValue(id);
+        if (!update.exec())
+            return runDbError(QStringLiteral("cannot rename run %1").arg(id), m_path, update.lastError());
+        if (update.numRowsAffected() == 0)
+            return noSuchRun(id);
+        return Status::success();
+    });
+}
+
 Status RunDatabase::setTags(qint64 id, const QStringList &tags)
 {
     return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
@@ -252,7 +268,7 @@ Status RunDatabase::deleteMetricsAfter(qint64 id, qint64 step)
                 return runDbError(QStringLiteral("cannot delete %1 of run %2 after step %3").arg(table).arg(id).arg(step),
                                   m_path, remove.lastError());
         }
-        return Status::success();
+        return rebuildMetricSummaries(m_db, m_path, id);
     });
 }
 

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "run_records.h"
 #include "run_schema.h"
+#include "run_summaries.h"
 
 #include <QList>
 #include <QMap>
@@ -50,6 +51,7 @@ public:
     Status setStatus(qint64 id, RunStatus status, const QString &message = {}, const QString &errorNode = {});
     Status setNotes(qint64 id, const QString &notes);
     Status setTags(qint64 id, const QStringList &tags);  // replaces all tags; duplicates and empty tags dropped
+    Status renameRun(qint64 id, const QString &name);   // trimmed; empty stores NULL
     // Deletes the run and (by cascade) its parameters, metrics, events, checkpoints and tags. Leaves its folder.
     Status deleteRun(qint64 id);
 
@@ -62,8 +64,22 @@ public:
     Result<QList<RunEvent>> events(qint64 id) const;                    // ordered by step, then as written
     Result<QList<CheckpointRecord>> checkpoints(qint64 id) const;       // ordered by step, then as written
 
-    // For resume: drops the run's metric and event rows with step > `step`. Checkpoint records are kept (their
-    // files are still on disk; the trainer decides about them).
+    // Live plots (run_database_queries.cpp): every metric row of the run written after row `afterRowId`
+    // (0: all), ordered by rowid, i.e. as written. Sets *lastRowId (if given) to the highest rowid returned, or
+    // to afterRowId when there is none; pass it back next time to get only newer rows. Reads only the new rows
+    // (or, for a first read, only the run's rows). After deleteMetricsAfter() (a resume) reread from 0.
+    Result<QList<MetricPoint>> metricsAfter(qint64 id, qint64 afterRowId, qint64 *lastRowId = nullptr) const;
+
+    // The run browser (run_database_summaries.cpp). One row per run, newest first, with the best and last value
+    // of each of keyMetricNames() it has, from metric_summaries (no scan of metric rows).
+    Result<QList<RunSummaryRow>> runSummaries(const RunSummaryQuery &query = {}) const;
+    // Count, minimum, maximum and last value of every metric of a run, by name.
+    Result<QList<MetricSummary>> metricSummaries(qint64 id) const;
+    // A cheap stamp to poll (one aggregate over the runs table): when it changes, reread what is shown.
+    Result<RunsChangeStamp> changeStamp() const;
+
+    // For resume: drops the run's metric and event rows with step > `step` and recomputes its metric summaries.
+    // Checkpoint records are kept (their files are still on disk; the trainer decides about them).
     Status deleteMetricsAfter(qint64 id, qint64 step);
 
     // Marks every running run interrupted whose host is this host and whose pid is dead, or whose heartbeat is

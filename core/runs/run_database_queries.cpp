@@ -155,6 +155,51 @@ Result<QList<MetricPoint>> RunDatabase::metrics(qint64 id, const QString &name) 
     return points;
 }
 
+Result<QList<MetricPoint>> RunDatabase::metricsAfter(qint64 id, qint64 afterRowId, qint64 *lastRowId) const
+{
+    if (lastRowId)
+        *lastRowId = afterRowId;
+    if (Status exists = requireRun(id); !exists.ok())
+        return exists.error();
+    // Two plans, same rows. A poll (few rows written since afterRowId, by any run) walks the table from that
+    // rowid on; a first read, or a cursor left far behind, takes the run's rows through its index and sorts.
+    constexpr qint64 kMaxRowsToWalk = 200000;
+    bool walkFromRowId = false;
+    if (afterRowId > 0) {
+        QSqlQuery newest(m_db);
+        if (!newest.exec(QStringLiteral("SELECT max(rowid) FROM metrics")) || !newest.next())
+            return runDbError(QStringLiteral("cannot read the metrics of run %1").arg(id), m_path, newest.lastError());
+        walkFromRowId = newest.value(0).toLongLong() - afterRowId <= kMaxRowsToWalk;
+    }
+    QSqlQuery query(m_db);
+    query.setNumericalPrecisionPolicy(QSql::LowPrecisionDouble);
+    query.setForwardOnly(true);
+    query.prepare(walkFromRowId
+                      ? QStringLiteral("SELECT rowid, name, step, epoch, time, value FROM metrics"
+                                       " WHERE +run_id = ? AND rowid > ? ORDER BY rowid")
+                      : QStringLiteral("SELECT rowid, name, step, epoch, time, value FROM metrics"
+                                       " WHERE run_id = ? AND rowid > ? ORDER BY rowid"));
+    query.addBindValue(id);
+    query.addBindValue(afterRowId);
+    if (!query.exec())
+        return runDbError(QStringLiteral("cannot read the metrics of run %1").arg(id), m_path, query.lastError());
+    QList<MetricPoint> points;
+    qint64 last = afterRowId;
+    while (query.next()) {
+        last = query.value(0).toLongLong();
+        MetricPoint point;
+        point.name = query.value(1).toString();
+        point.step = query.value(2).toLongLong();
+        point.epoch = query.value(3).toInt();
+        point.time = doubleOrNaN(query.value(4));
+        point.value = doubleOrNaN(query.value(5));
+        points.append(std::move(point));
+    }
+    if (lastRowId)
+        *lastRowId = last;
+    return points;
+}
+
 Result<QMap<QString, double>> RunDatabase::lastMetricValues(qint64 id) const
 {
     if (Status exists = requireRun(id); !exists.ok())

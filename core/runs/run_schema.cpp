@@ -72,11 +72,38 @@ RunSchemaStep version1()
     return step;
 }
 
+// Per run and metric: count, minimum, maximum and last value, kept by RunWriter, so the run browser needs no
+// scan of the metric rows. Filled here from the rows already in the file.
+RunSchemaStep version2()
+{
+    RunSchemaStep step;
+    step.toVersion = 2;
+    step.description = QStringLiteral("metric summaries");
+    step.statements = {
+        QStringLiteral("CREATE TABLE metric_summaries ("
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " name TEXT NOT NULL,"
+                       " count INTEGER NOT NULL,"
+                       " min_value REAL,"
+                       " max_value REAL,"
+                       " last_step INTEGER,"
+                       " last_value REAL,"
+                       " PRIMARY KEY (run_id, name)) WITHOUT ROWID"),
+        QStringLiteral("INSERT INTO metric_summaries (run_id, name, count, min_value, max_value, last_step, last_value)"
+                       " SELECT run_id, name, count(*), min(value), max(value), max(step), NULL"
+                       " FROM metrics GROUP BY run_id, name"),
+        QStringLiteral("UPDATE metric_summaries SET last_value = (SELECT m.value FROM metrics m"
+                       " WHERE m.run_id = metric_summaries.run_id AND m.name = metric_summaries.name"
+                       " ORDER BY m.step DESC, m.rowid DESC LIMIT 1)"),
+    };
+    return step;
+}
+
 } // namespace
 
 const QList<RunSchemaStep> &runSchemaSteps()
 {
-    static const QList<RunSchemaStep> steps = {version1()};
+    static const QList<RunSchemaStep> steps = {version1(), version2()};
     return steps;
 }
 

@@ -1,6 +1,7 @@
 #include "run_writer_sql.h"
 
 #include "run_liveness.h"
+#include "run_metric_summaries.h"
 #include "run_schema.h"
 #include "run_sqlite.h"
 
@@ -220,6 +221,8 @@ Status writeRunWriterBatch(const QSqlDatabase &db, const QString &path, qint64 r
         return begun;
     if (!batch.metrics.empty()) {
         if (Status status = writeMetrics(db, path, runId, batch.metrics); !status.ok())
+            return status;
+        if (Status status = upsertMetricSummaries(db, path, runId, batch.metrics); !status.ok())
             return status;
     }
     if (!batch.events.empty()) {

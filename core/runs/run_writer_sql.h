@@ -32,8 +32,8 @@ struct RunWriterBatch {
 // with closeRunConnection().
 Status openRunWriterConnection(QSqlDatabase &db, const QString &path, qint64 runId, bool markRunning);
 
-// Writes all rows of `batch` and, when `heartbeat` is true, the run's heartbeat_at, in ONE BEGIN IMMEDIATE
-// transaction with prepared, batch-bound statements. The heartbeat also revives a run marked interrupted whose
+// Writes all rows of `batch` (and folds its metrics into metric_summaries) and, when `heartbeat` is true, the
+// run's heartbeat_at, in ONE BEGIN IMMEDIATE transaction with prepared, batch-bound statements. The heartbeat also revives a run marked interrupted whose
 // host and pid are still this process's. Nothing happens for an empty batch without heartbeat.
 Status writeRunWriterBatch(const QSqlDatabase &db, const QString &path, qint64 runId, const RunWriterBatch &batch,
                            bool heartbeat);

@@ -50,5 +50,6 @@ int runGraphValidationTests(int argc, char **argv);
 int runGraphOrderTests(int argc, char **argv);
 int runPresetFormatTests(int argc, char **argv);
 int runPresetOverridesTests(int argc, char **argv);
+int runPresetDiffTests(int argc, char **argv);
 
 } // namespace tytest

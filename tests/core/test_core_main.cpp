@@ -20,6 +20,7 @@ int main(int argc, char **argv)
         {"graph order", tytest::runGraphOrderTests},
         {"preset format", tytest::runPresetFormatTests},
         {"preset overrides", tytest::runPresetOverridesTests},
+        {"preset diff", tytest::runPresetDiffTests},
     };
     int failed = 0;
     QStringList failedSuites;

@@ -40,9 +40,12 @@ void TestRunSchema::schemaVersionRecorded()
     const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
     QVERIFY(RunDatabase::open(path).ok());
     RawSqlite raw(path);
-    QCOMPARE(RunDatabase::kSchemaVersion, 1);
+    QCOMPARE(RunDatabase::kSchemaVersion, 2);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
-    QCOMPARE(raw.tables(), (QStringList{"checkpoints", "events", "metrics", "run_params", "run_tags", "runs"}));
+    QCOMPARE(raw.tables(), (QStringList{"checkpoints", "events", "metric_summaries", "metrics", "run_params", "run_tags",
+                                        "runs"}));
+    QCOMPARE(raw.columns(QStringLiteral("metric_summaries")),
+             (QStringList{"run_id", "name", "count", "min_value", "max_value", "last_step", "last_value"}));
     QCOMPARE(raw.columns(QStringLiteral("runs")),
              (QStringList{"id", "name", "status", "status_message", "error_node", "preset_json", "preset_hash",
                           "created_at", "started_at", "ended_at", "heartbeat_at", "app_version", "torch_version",
@@ -89,7 +92,7 @@ void TestRunSchema::refusesNewerSchema()
     auto opened = RunDatabase::open(path);
     QVERIFY(!opened.ok());
     QCOMPARE(opened.error().message,
-             path + QStringLiteral(" was written by a newer Trainyard (schema version 99; this build reads up to 1)"));
+             path + QStringLiteral(" was written by a newer Trainyard (schema version 99; this build reads up to 2)"));
 
     QCOMPARE(fileBytes(path), before);
     RawSqlite raw(path);
@@ -111,8 +114,8 @@ void TestRunSchema::migratesFromEmptyFile()
     QVERIFY2(opened.ok(), qPrintable(opened.error().toString()));
     QVERIFY(opened.value()->createRun(testing::sampleNewRun()).ok());
     RawSqlite raw(path);
-    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 1);
-    QCOMPARE(raw.tables().size(), 6);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 2);
+    QCOMPARE(raw.tables().size(), 7);
 }
 
 // A "version 0" file that already holds a table the migration wants to create: the migration fails half way

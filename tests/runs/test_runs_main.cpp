@@ -10,6 +10,7 @@ int runRunWriterFaultsTests(int argc, char **argv);
 int runRunStalenessTests(int argc, char **argv);
 int runRunSqliteClientTests(int argc, char **argv);
 int runRunProcessesTests(int argc, char **argv);
+int runRunSummariesTests(int argc, char **argv);
 int runRunsChildProcess();
 
 int main(int argc, char **argv)
@@ -25,5 +26,6 @@ int main(int argc, char **argv)
     failed += runRunStalenessTests(argc, argv) != 0;
     failed += runRunSqliteClientTests(argc, argv) != 0;
     failed += runRunProcessesTests(argc, argv) != 0;
+    failed += runRunSummariesTests(argc, argv) != 0;
     return failed;
 }

@@ -122,6 +122,11 @@ QString compactCount(qint64 count)
     return QStringLiteral("%1M").arg(count / 1e6, 0, 'f', count < 10000000 ? 2 : 1);
 }
 
+QString counted(qint64 count, const QString &singular, const QString &plural)
+{
+    return groupedCount(count) + QLatin1Char(' ') + (count == 1 ? singular : plural);
+}
+
 QString groupedCount(qint64 count)
 {
     QLocale c(QLocale::English);

@@ -43,5 +43,7 @@ QFont smallFont();  // port labels, shapes, parameter counts
 // "832", "9.2k", "201k", "3.27M": parameter counts that fit on a node; exact numbers go to tooltips.
 QString compactCount(qint64 count);
 QString groupedCount(qint64 count);  // "3,274,634"
+// "1 node", "14 nodes" (English plurals; the app has no translations yet).
+QString counted(qint64 count, const QString &singular, const QString &plural);
 
 } // namespace ty::style

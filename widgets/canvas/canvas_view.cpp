@@ -5,6 +5,7 @@
 #include "node_item.h"
 #include "pipeline_scene.h"
 
+#include <QContextMenuEvent>
 #include <QMimeData>
 #include <QNativeGestureEvent>
 #include <QScrollBar>
@@ -30,6 +31,14 @@ CanvasView::CanvasView(PipelineScene *scene, QWidget *parent) : QGraphicsView(sc
     setAcceptDrops(true);
     setFocusPolicy(Qt::StrongFocus);
     viewport()->grabGesture(Qt::PinchGesture);
+    // The empty canvas's hint comes and goes with the first node.
+    auto refreshHint = [this] {
+        if (m_scene->nodeItems().size() <= 1)
+            viewport()->update();
+    };
+    connect(m_scene->document(), &PipelineDocument::documentReset, this, refreshHint);
+    connect(m_scene->document(), &PipelineDocument::nodeAdded, this, refreshHint);
+    connect(m_scene->document(), &PipelineDocument::nodeRemoved, this, refreshHint);
 }
 
 qreal CanvasView::zoom() const
@@ -87,6 +96,7 @@ std::optional<QPointF> CanvasView::cursorScenePos() const
 
 void CanvasView::fitAll()
 {
+    m_scene->updateSceneRect();
     const QRectF content = m_scene->contentRect();
     if (content.isNull()) {
         resetZoom();
@@ -101,7 +111,8 @@ void CanvasView::fitAll()
 
 void CanvasView::showGraphReadable()
 {
-    constexpr qreal kReadable = 0.8;  // below this, node text gets hard to read
+    constexpr qreal kReadable = 0.75;  // below this, node text gets hard to read
+    m_scene->updateSceneRect();
     const QRectF content = m_scene->contentRect();
     if (content.isNull()) {
         resetZoom();
@@ -122,9 +133,18 @@ void CanvasView::showGraphReadable()
     centerOn(QPointF(target.left() + visibleWidth / 2, y));
 }
 
+void CanvasView::ensureNodeVisible(const QString &id)
+{
+    if (NodeItem *item = m_scene->nodeItem(id)) {
+        m_scene->updateSceneRect();
+        ensureVisible(item, 40, 40);
+    }
+}
+
 void CanvasView::centerOnNode(const QString &id)
 {
     if (NodeItem *item = m_scene->nodeItem(id)) {
+        m_scene->updateSceneRect();
         if (zoom() < 0.5)
             setZoom(0.8);
         centerOn(item);
@@ -155,6 +175,37 @@ void CanvasView::drawBackground(QPainter *painter, const QRectF &rect)
     painter->drawLines(minorLines);
     painter->setPen(QPen(style::gridColor(palette(), true), 0));
     painter->drawLines(majorLines);
+}
+
+void CanvasView::drawForeground(QPainter *painter, const QRectF &)
+{
+    if (!m_scene->nodeItems().isEmpty())
+        return;
+    // In viewport coordinates, so the hint stays put and readable whatever the zoom.
+    painter->save();
+    painter->resetTransform();
+    QFont font = painter->font();
+    font.setPointSizeF(font.pointSizeF() * 1.25);
+    painter->setFont(font);
+    painter->setPen(style::mutedText(palette()));
+    painter->drawText(viewport()->rect().adjusted(40, 40, -40, -40), Qt::AlignCenter | Qt::TextWordWrap,
+                      tr("Drag blocks from the palette onto the canvas,\nthen drag from an output port to an input "
+                         "port to connect them.\n\nOr drop a preset file here."));
+    painter->restore();
+}
+
+void CanvasView::contextMenuEvent(QContextMenuEvent *event)
+{
+    QGraphicsItem *item = itemAt(event->pos());
+    if (item)
+        item = item->topLevelItem();  // a port stands for its node
+    if (item && (item->flags() & QGraphicsItem::ItemIsSelectable) && !item->isSelected()) {
+        // Right-clicking an unselected node or edge selects it first, as a click would.
+        m_scene->clearSelection();
+        item->setSelected(true);
+    }
+    Q_EMIT contextMenuRequested(mapToScene(event->pos()), event->globalPos());
+    event->accept();
 }
 
 void CanvasView::wheelEvent(QWheelEvent *event)

@@ -2,7 +2,7 @@
 // The canvas: a QGraphicsView on a PipelineScene with a grid background in the palette's colours, zoom with
 // Ctrl+wheel (or a pinch), pan by dragging the background or with the middle button, rubber-band selection
 // with Shift- or Ctrl-drag on the background, and drops: a block from the palette adds a node where it is
-// dropped, a preset file asks the window to open it.
+// dropped, a preset file asks the window to open it. An empty canvas says how to start.
 // Ownership: does not own the scene. Thread affinity: the GUI thread.
 
 #include <QGraphicsView>
@@ -41,13 +41,18 @@ public Q_SLOTS:
     void fitAll();            // the whole graph, at most at 100%
     void showGraphReadable(); // the whole graph if it fits at a readable zoom, else its start at that zoom
     void centerOnNode(const QString &id);
+    void ensureNodeVisible(const QString &id);  // scrolls only as far as needed
 
 Q_SIGNALS:
     void zoomChanged(qreal zoom);
     void presetFileDropped(const QString &path);
+    // Right click: `scenePos` is where it happened (new blocks go there), `globalPos` where the menu opens.
+    void contextMenuRequested(const QPointF &scenePos, const QPoint &globalPos);
 
 protected:
     void drawBackground(QPainter *painter, const QRectF &rect) override;
+    void drawForeground(QPainter *painter, const QRectF &rect) override;  // the empty canvas's hint
+    void contextMenuEvent(QContextMenuEvent *event) override;
     void wheelEvent(QWheelEvent *event) override;
     bool viewportEvent(QEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;

@@ -35,7 +35,7 @@ QString shapeString(const std::vector<qint64> &shape)
 
 NodeItem::NodeItem(const Node &node, const BlockDescriptor *block) : m_id(node.id), m_block(block)
 {
-    setFlags(ItemIsMovable | ItemIsSelectable | ItemSendsGeometryChanges | ItemIsFocusable);
+    setFlags(ItemIsMovable | ItemIsSelectable | ItemSendsGeometryChanges);
     setAcceptHoverEvents(true);
     setZValue(1);
     m_size = QSizeF(kNodeWidth, kHeaderHeight + kBodyLineHeight + rowCount(block) * kPortRowHeight + kBottomPadding);

@@ -280,12 +280,15 @@ void PipelineScene::scheduleSceneRectUpdate()
     if (m_sceneRectPending)
         return;
     m_sceneRectPending = true;
-    QTimer::singleShot(0, this, [this] {
-        m_sceneRectPending = false;
-        // Room to pan around the graph, and to place new nodes beyond it.
-        const QRectF content = contentRect().isNull() ? QRectF(0, 0, 800, 600) : contentRect();
-        setSceneRect(content.adjusted(-1500, -1500, 1500, 1500));
-    });
+    QTimer::singleShot(0, this, &PipelineScene::updateSceneRect);
+}
+
+void PipelineScene::updateSceneRect()
+{
+    m_sceneRectPending = false;
+    // Room to pan around the graph, and to place new nodes beyond it.
+    const QRectF content = contentRect().isNull() ? QRectF(0, 0, 800, 600) : contentRect();
+    setSceneRect(content.adjusted(-1500, -1500, 1500, 1500));
 }
 
 } // namespace ty

@@ -43,6 +43,9 @@ public:
     QList<EdgeItem *> edgeItems() const { return m_edges.values(); }
     QHash<QString, QSizeF> nodeSizes() const;
     QRectF contentRect() const;  // the nodes' bounding rectangle
+    // The scene rect is the content with a wide margin, updated once per event-loop turn after changes;
+    // this updates it now (before centring the view on something new).
+    void updateSceneRect();
 
     // --- Grid
     void setSnapToGrid(bool snap) { m_snapToGrid = snap; }

@@ -308,7 +308,7 @@ void PipelineScene::cutSelection()
     if (ids.isEmpty())
         return;
     copySelection();
-    m_document->removeItems(ids, {}, tr("Cut %n nodes", nullptr, int(ids.size())));
+    m_document->removeItems(ids, {}, tr("Cut %1").arg(style::counted(ids.size(), tr("node"), tr("nodes"))));
 }
 
 QStringList PipelineScene::paste(const std::optional<QPointF> &at)
@@ -329,7 +329,7 @@ QStringList PipelineScene::paste(const std::optional<QPointF> &at)
         offset = QPointF(2 * style::kGrid, 2 * style::kGrid) * m_pasteCount;
     }
     const PipelineGraph fresh = freshFragment(fragment.value(), m_document->graph(), offset);
-    return m_document->addNodes(fresh, tr("Paste %n nodes", nullptr, int(fresh.nodes.size())));
+    return m_document->addNodes(fresh, tr("Paste %1").arg(style::counted(fresh.nodes.size(), tr("node"), tr("nodes"))));
 }
 
 void PipelineScene::autoArrange()

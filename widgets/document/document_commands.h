@@ -1,7 +1,8 @@
 #pragma once
 // The undo commands of a PipelineDocument: every user edit is one of these, pushed on the document's stack.
 // Each command records exactly what it needs to restore the graph to its previous state (node and edge
-// indices included, so undo gives back an identical graph), and the selection to show after redo and undo.
+// indices included, so undo gives back an identical graph). Undo restores the selection from before the
+// command; redo selects what the command is about (new nodes, the edited node, nothing for training settings).
 //
 // Ownership: the QUndoStack owns pushed commands; a command keeps a plain pointer to its document, which
 // owns the stack and so outlives it. Thread affinity: the GUI thread.

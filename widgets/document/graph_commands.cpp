@@ -136,13 +136,17 @@ RenameNodeCommand::RenameNodeCommand(PipelineDocument *document, const QString &
 void RenameNodeCommand::redo()
 {
     setNodeId(m_oldId, m_newId);
-    select({m_newId});
+    QStringList after = m_selectionBefore;
+    for (QString &id : after)
+        if (id == m_oldId)
+            id = m_newId;
+    select(after.contains(m_newId) ? after : QStringList{m_newId});
 }
 
 void RenameNodeCommand::undo()
 {
     setNodeId(m_newId, m_oldId);
-    select({m_oldId});
+    select(m_selectionBefore);
 }
 
 } // namespace ty

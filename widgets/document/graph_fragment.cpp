@@ -11,6 +11,15 @@
 
 namespace ty {
 
+namespace {
+Error clipboardError(const QString &message)
+{
+    Error error;
+    error.message = message;
+    return error;
+}
+} // namespace
+
 PipelineGraph fragmentOf(const PipelineGraph &graph, const QStringList &nodeIds)
 {
     const QSet<QString> wanted(nodeIds.begin(), nodeIds.end());
@@ -36,7 +45,7 @@ Result<PipelineGraph> fragmentFromJson(const QByteArray &json)
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject())
-        return Error{QObject::tr("the clipboard holds no Trainyard nodes")};
+        return clipboardError(QObject::tr("the clipboard holds no Trainyard nodes"));
     Result<Preset> preset = presetFromJson(doc.object(), QObject::tr("clipboard"));
     if (!preset)
         return preset.error();
@@ -55,12 +64,12 @@ QMimeData *fragmentMimeData(const PipelineGraph &fragment)
 Result<PipelineGraph> fragmentFromMimeData(const QMimeData *mime)
 {
     if (!mime)
-        return Error{QObject::tr("the clipboard is empty")};
+        return clipboardError(QObject::tr("the clipboard is empty"));
     if (mime->hasFormat(QString::fromLatin1(kPresetMimeType)))
         return fragmentFromJson(mime->data(QString::fromLatin1(kPresetMimeType)));
     if (mime->hasText())
         return fragmentFromJson(mime->text().toUtf8());
-    return Error{QObject::tr("the clipboard holds no Trainyard nodes")};
+    return clipboardError(QObject::tr("the clipboard holds no Trainyard nodes"));
 }
 
 PipelineGraph freshFragment(const PipelineGraph &fragment, const PipelineGraph &target, const QPointF &offset)

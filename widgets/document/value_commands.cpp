@@ -100,7 +100,7 @@ void SetParamCommand::redo()
 void SetParamCommand::undo()
 {
     setNodeParams(m_nodeId, m_oldParams);
-    select({m_nodeId});
+    select(m_selectionBefore);
 }
 
 // --- SetTrainingCommand
@@ -137,7 +137,7 @@ void SetTrainingCommand::redo()
 void SetTrainingCommand::undo()
 {
     setTraining(m_old);
-    select({});
+    select(m_selectionBefore);
 }
 
 // --- SetPresetInfoCommand
@@ -175,7 +175,7 @@ void SetPresetInfoCommand::redo()
 void SetPresetInfoCommand::undo()
 {
     setNameAndDescription(m_oldName, m_oldDescription);
-    select({});
+    select(m_selectionBefore);
 }
 
 } // namespace ty

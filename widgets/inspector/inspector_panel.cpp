@@ -1,5 +1,7 @@
 #include "inspector_panel.h"
 
+#include "inspector_helpers.h"
+
 #include "canvas/canvas_style.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
@@ -22,50 +24,7 @@
 
 namespace ty {
 
-namespace {
-
-QLabel *sectionLabel(const QString &text, QWidget *parent)
-{
-    auto *label = new QLabel(text, parent);
-    QFont font = label->font();
-    font.setBold(true);
-    label->setFont(font);
-    label->setContentsMargins(0, 10, 0, 2);
-    return label;
-}
-
-QLabel *mutedLabel(const QString &text, QWidget *parent)
-{
-    auto *label = new QLabel(text, parent);
-    label->setWordWrap(true);
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, style::mutedText(parent->palette()));
-    label->setPalette(palette);
-    return label;
-}
-
-QLabel *errorLabel(QWidget *parent)
-{
-    auto *label = new QLabel(parent);
-    label->setWordWrap(true);
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, style::errorColor());
-    label->setPalette(palette);
-    label->hide();
-    return label;
-}
-
-QScrollArea *scrolling(QWidget *content, QWidget *parent)
-{
-    auto *area = new QScrollArea(parent);
-    area->setWidget(content);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    return area;
-}
-
-} // namespace
+using namespace inspector;
 
 InspectorPanel::InspectorPanel(PipelineDocument *document, QWidget *parent)
     : QWidget(parent), m_document(document), m_stack(new QStackedWidget(this))
@@ -181,121 +140,11 @@ void InspectorPanel::showSelection()
     if (ids.isEmpty()) {
         m_stack->setCurrentIndex(0);
     } else {
-        m_multiLabel->setText(tr("<b>%n nodes selected</b><br>%1", nullptr, int(ids.size()))
-                                  .arg(ids.join(QStringLiteral(", ")).toHtmlEscaped()));
+        m_multiLabel->setText(tr("<b>%1 selected</b><br>%2")
+                                  .arg(style::counted(ids.size(), tr("node"), tr("nodes")),
+                                       ids.join(QStringLiteral(", ")).toHtmlEscaped()));
         m_stack->setCurrentIndex(1);
     }
-}
-
-void InspectorPanel::buildNodePage(const QString &id)
-{
-    if (m_nodePage)
-        m_nodePage->deleteLater();
-    const Node *node = m_document->graph().node(id);
-    const BlockDescriptor *block = BlockRegistry::builtin().find(node->block);
-    m_nodeId = id;
-    m_nodeBlock = node->block;
-
-    auto *content = new QWidget;
-    auto *layout = new QVBoxLayout(content);
-    layout->setContentsMargins(8, 8, 8, 8);
-    auto *title = new QHBoxLayout;
-    auto *badge = new QLabel(content);
-    if (block)
-        badge->setPixmap(icons::categoryIcon(block->category).pixmap(QSize(30, 30), devicePixelRatioF()));
-    title->addWidget(badge, 0, Qt::AlignTop);
-    auto *name = new QLabel(block ? QStringLiteral("<b>%1</b><br><span style='color:gray'>%2</span>")
-                                        .arg(block->displayName.toHtmlEscaped(), block->typeId)
-                                  : tr("<b>Unknown block</b><br>%1").arg(node->block.toHtmlEscaped()),
-                            content);
-    name->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    title->addWidget(name, 1);
-    layout->addLayout(title);
-    if (block)
-        layout->addWidget(mutedLabel(block->doc, content));
-
-    auto *idRow = new QFormLayout;
-    idRow->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_idEdit = new QLineEdit(id, content);
-    m_idEdit->setValidator(new QRegularExpressionValidator(
-        QRegularExpression(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*")), m_idEdit));
-    m_idEdit->setToolTip(tr("The node's name in overrides (--set %1.PARAM=VALUE) and metric names").arg(id));
-    idRow->addRow(tr("Id"), m_idEdit);
-    layout->addLayout(idRow);
-    m_idProblem = errorLabel(content);
-    layout->addWidget(m_idProblem);
-    connect(m_idEdit, &QLineEdit::textEdited, this, [this](const QString &text) {
-        const QString problem = m_document->renameProblem(m_nodeId, text);
-        m_idProblem->setText(problem);
-        m_idProblem->setVisible(!problem.isEmpty());
-    });
-    connect(m_idEdit, &QLineEdit::editingFinished, this, &InspectorPanel::commitId);
-
-    m_shapeLabel = new QLabel(content);
-    layout->addWidget(m_shapeLabel);
-    m_issuesLabel = errorLabel(content);
-    layout->addWidget(m_issuesLabel);
-
-    m_nodeForm = nullptr;
-    if (block && !block->params.isEmpty()) {
-        layout->addWidget(sectionLabel(tr("Parameters"), content));
-        m_nodeForm = new ParamForm(block->params, content);
-        m_nodeForm->setBaseDir(m_document->preset().baseDir());
-        layout->addWidget(m_nodeForm);
-        // A page on its way out (deleted later) may still report an edit as it loses focus: ignore it.
-        ParamForm *form = m_nodeForm;
-        connect(form, &ParamForm::valueEdited, this,
-                [this, form](const QString &param, const QJsonValue &value, int session) {
-                    if (form == m_nodeForm)
-                        m_document->setParam(m_nodeId, param, value, session);
-                });
-        connect(form, &ParamForm::resetRequested, this, [this, form](const QString &param) {
-            if (form == m_nodeForm)
-                m_document->resetParam(m_nodeId, param);
-        });
-    } else if (block) {
-        layout->addWidget(mutedLabel(tr("This block has no parameters."), content));
-    }
-    layout->addStretch(1);
-
-    m_nodePage = scrolling(content, m_stack);
-    m_stack->addWidget(m_nodePage);
-    refreshNodeValues(id);
-    refreshReport();
-}
-
-void InspectorPanel::commitId()
-{
-    if (!m_idEdit || m_idEdit->text() == m_nodeId)
-        return;
-    const QString problem = m_document->renameNode(m_nodeId, m_idEdit->text());
-    m_idProblem->setText(problem);
-    m_idProblem->setVisible(!problem.isEmpty());
-}
-
-QString InspectorPanel::idProblem() const
-{
-    return m_idProblem && m_idProblem->isVisible() ? m_idProblem->text() : QString();
-}
-
-void InspectorPanel::nodeRenamed(const QString &oldId, const QString &newId)
-{
-    if (oldId != m_nodeId)
-        return;
-    m_nodeId = newId;
-    if (m_idEdit && m_idEdit->text() != newId) {
-        const QSignalBlocker blocker(m_idEdit);
-        m_idEdit->setText(newId);
-    }
-    m_idProblem->hide();
-}
-
-void InspectorPanel::refreshNodeValues(const QString &id)
-{
-    if (id != m_nodeId || !m_nodeForm)
-        return;
-    if (const Node *node = m_document->graph().node(id))
-        m_nodeForm->setValues(node->params);
 }
 
 void InspectorPanel::refreshTraining()
@@ -315,8 +164,9 @@ void InspectorPanel::refreshTraining()
 void InspectorPanel::refreshReport()
 {
     const ShapeReport &report = m_document->report();
-    m_summary->setText(tr("%n nodes · %1 trainable parameters", nullptr, int(m_document->graph().nodes.size()))
-                           .arg(style::groupedCount(report.totalParams)));
+    m_summary->setText(tr("%1 · %2").arg(style::counted(m_document->graph().nodes.size(), tr("node"), tr("nodes")),
+                                         style::counted(report.totalParams, tr("trainable parameter"),
+                                                        tr("trainable parameters"))));
     QHash<QString, QString> trainingIssues;
     for (const Issue &issue : report.issues)
         if (issue.node.isEmpty() && issue.param.startsWith(QStringLiteral("training.")))

@@ -54,9 +54,9 @@ QString IssuesPanel::summary() const
         return tr("No issues");
     QStringList parts;
     if (errors > 0)
-        parts << tr("%n error(s)", nullptr, errors);
+        parts << (errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors));
     if (warnings > 0)
-        parts << tr("%n warning(s)", nullptr, warnings);
+        parts << (warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
     return parts.join(QStringLiteral(", "));
 }
 

@@ -1,0 +1,205 @@
+// RunBrowser on a database fixture: selection and baseline, the comparison of metrics side by side, the preset
+// diff of two runs, notes and tags, rename, delete with confirmation, open preset and resume requests, and
+// runs appearing through the poll.
+
+#include "preset_format.h"
+#include "runs/preset_diff_view.h"
+#include "runs/run_browser.h"
+#include "runs/run_comparison_view.h"
+#include "runs/runs_filter_proxy_model.h"
+#include "runs/runs_table_model.h"
+#include "training_ui_support.h"
+#include "training_ui_tests.h"
+
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QtTest>
+
+using namespace ty;
+using tytest::RunsFixture;
+
+class TestRunBrowser : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void showsRunsAndFilters();
+    void selectionAndComparison();
+    void diffOfTwoRuns();
+    void notesTagsAndRename();
+    void deleteAsksFirst();
+    void openPresetAndResume();
+    void pollShowsNewRuns();
+    void badDatabaseIsReported();
+
+private:
+    std::unique_ptr<RunsFixture> m_f;
+    std::unique_ptr<RunBrowser> m_browser;
+    qint64 m_small = 0, m_large = 0, m_broken = 0;
+};
+
+void TestRunBrowser::init()
+{
+    m_f = std::make_unique<RunsFixture>();
+    QVERIFY(m_f->open());
+    m_small = m_f->addRun(QStringLiteral("small"), RunStatus::Finished, 20);
+    m_large = m_f->addRun(QStringLiteral("large"), RunStatus::Finished, 40, {QStringLiteral("good")});
+    m_broken = m_f->addRun(QStringLiteral("broken"), RunStatus::Interrupted, 10);
+    m_browser = std::make_unique<RunBrowser>();
+    m_browser->setConfirmation([](const QString &) { return true; });
+    QVERIFY(m_browser->openDatabase(m_f->path).ok());
+    m_browser->resize(900, 700);
+}
+
+void TestRunBrowser::cleanup()
+{
+    m_browser.reset();
+    m_f.reset();
+}
+
+void TestRunBrowser::showsRunsAndFilters()
+{
+    QCOMPARE(m_browser->view()->model()->rowCount(), 3);
+    m_browser->filterField()->setText(QStringLiteral("good"));
+    QCOMPARE(m_browser->proxy()->rowCount(), 1);
+    QCOMPARE(m_browser->proxy()->runIdAt(0), m_large);
+    m_browser->filterField()->clear();
+    QCOMPARE(m_browser->proxy()->rowCount(), 3);
+}
+
+void TestRunBrowser::selectionAndComparison()
+{
+    QSignalSpy selection(m_browser.get(), &RunBrowser::selectionChanged);
+    QSignalSpy baseline(m_browser.get(), &RunBrowser::baselineChanged);
+    m_browser->selectRuns({m_small, m_large});
+    QCOMPARE(m_browser->selectedRunIds().size(), 2);
+    QVERIFY(selection.size() >= 1);
+    QCOMPARE(selection.last().at(0).value<QList<qint64>>().size(), 2);
+    RunComparisonView *comparison = m_browser->comparison();
+    QCOMPARE(comparison->shownRuns().size(), 2);
+    // train/loss is 1/step: best = 1/20 and 1/40; val/accuracy best = 0.02 and 0.04; count 20 and 40.
+    QCOMPARE(comparison->cellText(QStringLiteral("train/loss"), QStringLiteral("best"), m_small), QStringLiteral("0.05"));
+    QCOMPARE(comparison->cellText(QStringLiteral("train/loss"), QStringLiteral("max"), m_large), QStringLiteral("1"));
+    QCOMPARE(comparison->cellText(QStringLiteral("val/accuracy"), QStringLiteral("last"), m_large), QStringLiteral("0.04"));
+    QCOMPARE(comparison->cellText(QStringLiteral("train/loss"), QStringLiteral("count"), m_large), QStringLiteral("40"));
+    // Pin the small run as the baseline: it comes first, the other shows its difference.
+    m_browser->setBaseline(m_small);
+    QCOMPARE(baseline.size(), 1);
+    QCOMPARE(baseline.at(0).at(0).toLongLong(), m_small);
+    QCOMPARE(comparison->shownRuns().first(), m_small);
+    QCOMPARE(comparison->cellText(QStringLiteral("val/accuracy"), QStringLiteral("best"), m_large), QStringLiteral("0.04 (+0.02)"));
+    m_browser->setBaseline(0);
+    QCOMPARE(baseline.size(), 2);
+}
+
+void TestRunBrowser::diffOfTwoRuns()
+{
+    // The fixture's presets differ in name only; a stored preset with changes makes a real diff.
+    Preset changed = tytest::tinyPreset(7);
+    changed.name = QStringLiteral("changed");
+    changed.graph.node(QStringLiteral("fc1"))->params.insert(QStringLiteral("out_features"), 64);
+    NewRun run;
+    run.name = QStringLiteral("changed");
+    run.preset = presetToJson(changed);
+    const qint64 id = m_browser->database()->createRun(run).value();
+    m_browser->refresh();
+    m_browser->selectRuns({m_small, id});
+    const QList<PresetDifference> d = m_browser->diffView()->differences();
+    QStringList texts;
+    for (const PresetDifference &x : d)
+        texts << x.text;
+    QCOMPARE(texts, (QStringList{QStringLiteral("name: \"small\" -> \"changed\""), QStringLiteral("fc1.out_features: 16 -> 64"),
+                                 QStringLiteral("training.epochs: 2 -> 7")}));
+    // With a baseline and one other run selected, the diff is baseline -> selected.
+    m_browser->setBaseline(id);
+    m_browser->selectRuns({m_small});
+    QCOMPARE(m_browser->diffView()->differences().first().text, QStringLiteral("name: \"changed\" -> \"small\""));
+    m_browser->setBaseline(0);
+    m_browser->selectRuns({m_small});
+    QVERIFY(m_browser->diffView()->differences().isEmpty());
+}
+
+void TestRunBrowser::notesTagsAndRename()
+{
+    QVERIFY(m_browser->saveNotesAndTags(m_small, QStringLiteral("first try"), QStringLiteral("a, b ,,")).ok());
+    const RunInfo info = m_browser->database()->run(m_small).value();
+    QCOMPARE(info.notes, QStringLiteral("first try"));
+    QCOMPARE(info.tags, (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+    QVERIFY(m_browser->renameRun(m_small, QStringLiteral("tiny")).ok());
+    QCOMPARE(m_browser->database()->run(m_small).value().name, QStringLiteral("tiny"));
+    const int row = m_browser->model()->rowOfRun(m_small);
+    QCOMPARE(m_browser->model()->runAt(row).name, QStringLiteral("tiny"));
+    QCOMPARE(m_browser->model()->allTags(), (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("good")}));
+}
+
+void TestRunBrowser::deleteAsksFirst()
+{
+    QStringList questions;
+    bool answer = false;
+    m_browser->setConfirmation([&](const QString &question) {
+        questions << question;
+        return answer;
+    });
+    QSignalSpy deleted(m_browser.get(), &RunBrowser::runsDeleted);
+    QCOMPARE(m_browser->deleteRuns({m_small}), 0);  // declined
+    QCOMPARE(questions.size(), 1);
+    QVERIFY(questions.first().contains(QStringLiteral("#%1").arg(m_small)));
+    QVERIFY(m_browser->database()->run(m_small).ok());
+    answer = true;
+    const QString folder = m_browser->database()->runFolder(m_small);
+    QVERIFY(QFileInfo(folder).isDir());
+    QCOMPARE(m_browser->deleteRuns({m_small, m_large}), 2);
+    QVERIFY(!m_browser->database()->run(m_small).ok());
+    QVERIFY(!QFileInfo::exists(folder));
+    QCOMPARE(deleted.size(), 1);
+    QCOMPARE(m_browser->model()->rowCount(), 1);
+}
+
+void TestRunBrowser::openPresetAndResume()
+{
+    QSignalSpy open(m_browser.get(), &RunBrowser::openPresetRequested);
+    QSignalSpy resume(m_browser.get(), &RunBrowser::resumeRequested);
+    m_browser->requestOpenPreset(m_large);
+    QCOMPARE(open.size(), 1);
+    const Preset preset = open.at(0).at(0).value<Preset>();
+    QCOMPARE(preset.name, QStringLiteral("large"));
+    QVERIFY(preset.graph.node(QStringLiteral("fc1")));
+    m_browser->requestResume(m_large);  // finished: not resumable
+    QCOMPARE(resume.size(), 0);
+    QVERIFY(m_browser->statusText().contains(QStringLiteral("only interrupted")));
+    m_browser->requestResume(m_broken);
+    QCOMPARE(resume.size(), 1);
+    QCOMPARE(resume.at(0).at(0).toLongLong(), m_broken);
+}
+
+void TestRunBrowser::pollShowsNewRuns()
+{
+    m_browser->setPollInterval(20);
+    const qint64 id = m_f->addRun(QStringLiteral("from a terminal"), RunStatus::Running, 5);
+    QTRY_VERIFY_WITH_TIMEOUT(m_browser->model()->rowOfRun(id) >= 0, 10000);
+    QCOMPARE(m_browser->model()->rowCount(), 4);
+}
+
+void TestRunBrowser::badDatabaseIsReported()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("not-a-db.sqlite"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray("not a database at all\n").repeated(100));
+    file.close();
+    RunBrowser browser;
+    QVERIFY(!browser.openDatabase(path).ok());
+    QVERIFY(browser.statusText().contains(path));
+    QCOMPARE(browser.model()->rowCount(), 0);
+}
+
+int tytest::runRunBrowserTests(int argc, char **argv)
+{
+    TestRunBrowser test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_run_browser.moc"

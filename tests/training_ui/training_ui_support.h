@@ -1,0 +1,39 @@
+#pragma once
+// Fixtures of the training UI suite: tiny presets the real worker trains in about a second, and run databases
+// filled through RunDatabase and RunWriter (as a worker would) in a temporary folder. Test thread only.
+
+#include "preset.h"
+#include "run_database.h"
+
+#include <QList>
+#include <QString>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace tytest {
+
+// The trainyard-cli built with this tree (a compile definition).
+QString workerPath();
+
+// Synthetic blobs -> linear -> relu -> linear -> cross entropy, accuracy, SGD; CPU, deterministic, one thread.
+// `epochs` and `samples` size the run: the defaults train in well under a second.
+ty::Preset tinyPreset(int epochs = 2, int samples = 512);
+// A preset that validation refuses: the classifier's out_features (3) do not match the 4 classes, pinned to
+// node "fc2".
+ty::Preset brokenPreset();
+
+// A run database in a temporary folder.
+struct RunsFixture {
+    QTemporaryDir dir;
+    std::unique_ptr<ty::RunDatabase> db;
+    QString path;
+
+    bool open();
+    // A run recorded as a worker would: created, started, `steps` train/loss rows (value 1/step), one
+    // val/accuracy row per 10 steps (step/1000), then ended with `status` (Running leaves it unfinished).
+    qint64 addRun(const QString &name, ty::RunStatus status, int steps, const QStringList &tags = {},
+                  const QString &presetName = QString());
+};
+
+} // namespace tytest

@@ -1,0 +1,145 @@
+// Every bundled preset opens without issues and shows a shape on every node; breaking an edge marks the node
+// whose input it fed, in the scene, the issues list and the inspector.
+
+#include "widget_test_classes.h"
+#include "widget_test_support.h"
+
+#include "canvas/canvas_view.h"
+#include "canvas/edge_item.h"
+#include "canvas/node_item.h"
+#include "canvas/pipeline_scene.h"
+#include "canvas/port_item.h"
+#include "document/pipeline_document.h"
+#include "issues/issues_panel.h"
+
+#include "block_descriptor.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace ty;
+
+class TestBundledPresets : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void opensWithoutIssuesAndWithShapes_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString &file : tytest::bundledPresetFiles())
+            QTest::newRow(qPrintable(QFileInfo(file).fileName())) << file;
+    }
+
+    void opensWithoutIssuesAndWithShapes()
+    {
+        QFETCH(QString, file);
+        if (file.contains(QStringLiteral("fashion-mnist")) && !tytest::fashionMnistAvailable())
+            QSKIP("dataset-fashion-mnist is not installed");
+        tytest::Canvas canvas;
+        IssuesPanel issues(canvas.document.get());
+        QVERIFY(canvas.document->load(file).ok());
+        canvas.document->validateNow();
+        QVERIFY2(canvas.document->report().issues.isEmpty(),
+                 qPrintable(canvas.document->report().issues.isEmpty() ? QString()
+                                                                       : canvas.document->report().issues.first().toString()));
+        QCOMPARE(issues.summary(), QStringLiteral("No issues"));
+        QCOMPARE(canvas.scene->nodeItems().size(), canvas.document->graph().nodes.size());
+        for (NodeItem *item : canvas.scene->nodeItems()) {
+            QVERIFY(!item->hasErrors());
+            const bool hasTensorPort = std::any_of(item->ports().begin(), item->ports().end(),
+                                                   [](PortItem *p) { return p->kind() == PortKind::Tensor; });
+            if (hasTensorPort)
+                QVERIFY2(item->shapeText().startsWith(QLatin1Char('[')) || item->shapeText().startsWith(QStringLiteral("in [")),
+                         qPrintable(item->nodeId() + QStringLiteral(": '") + item->shapeText() + QLatin1Char('\'')));
+            if (item->block()->category == BlockCategory::Optimizer)
+                QVERIFY(item->paramCountText().endsWith(QStringLiteral("params")));
+        }
+        // No two nodes overlap as drawn.
+        const QList<NodeItem *> items = canvas.scene->nodeItems();
+        for (NodeItem *a : items)
+            for (NodeItem *b : items)
+                QVERIFY2(a == b || !QRectF(a->pos(), a->size()).intersects(QRectF(b->pos(), b->size())),
+                         qPrintable(a->nodeId() + QStringLiteral(" overlaps ") + b->nodeId()));
+    }
+
+    void breakingAnEdgeMarksTheNodeItFed()
+    {
+        tytest::Canvas canvas;
+        IssuesPanel issues(canvas.document.get());
+        QVERIFY(canvas.document->load(tytest::presetPath(QStringLiteral("wine-tabular"))).ok());
+        canvas.document->validateNow();
+        QVERIFY(canvas.document->report().issues.isEmpty());
+        canvas.document->removeItems({}, {tytest::edge(QStringLiteral("relu.out"), QStringLiteral("dropout.in"))});
+        canvas.document->validateNow();
+
+        NodeItem *dropout = canvas.scene->nodeItem(QStringLiteral("dropout"));
+        QVERIFY(dropout->hasErrors());
+        QVERIFY(dropout->port(QStringLiteral("in"), false)->hasIssue());
+        QVERIFY(dropout->toolTip().contains(QStringLiteral("is not connected")));
+        QVERIFY(!canvas.scene->nodeItem(QStringLiteral("relu"))->hasErrors());
+        QVERIFY(!canvas.scene->nodeItem(QStringLiteral("data"))->hasErrors());
+        QVERIFY(issues.issueCount() >= 1);
+
+        // The issue names the node; clicking it asks to show that node.
+        QSignalSpy activated(&issues, &IssuesPanel::issueActivated);
+        int row = -1;
+        for (int i = 0; i < issues.list()->topLevelItemCount(); ++i)
+            if (issues.list()->topLevelItem(i)->text(1) == QStringLiteral("dropout"))
+                row = i;
+        QVERIFY(row >= 0);
+        issues.activateRow(row);
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.first().first().value<Issue>().node, QStringLiteral("dropout"));
+
+        // Reconnecting clears the mark.
+        canvas.document->connectPorts({QStringLiteral("relu"), QStringLiteral("out")}, {QStringLiteral("dropout"), QStringLiteral("in")});
+        canvas.document->validateNow();
+        QVERIFY(!dropout->hasErrors());
+        QCOMPARE(issues.summary(), QStringLiteral("No issues"));
+    }
+
+    void aBrokenGraphStillOpensWithItsProblemsMarked()
+    {
+        tytest::Canvas canvas;
+        Preset broken;
+        broken.graph.nodes = {Node{QStringLiteral("mystery"), QStringLiteral("layer.quantum"), {}, {0, 0}},
+                              Node{QStringLiteral("fc"), QStringLiteral("layer.linear"), {{QStringLiteral("out_features"), -3}}, {200, 0}}};
+        broken.graph.edges = {tytest::edge(QStringLiteral("mystery.out"), QStringLiteral("fc.in")),
+                              tytest::edge(QStringLiteral("ghost.out"), QStringLiteral("fc.in"))};
+        canvas.document->setPreset(broken);
+        canvas.document->validateNow();
+        QCOMPARE(canvas.scene->nodeItems().size(), 2);
+        QCOMPARE(canvas.scene->edgeItems().size(), 1);  // the edge from a missing node has nothing to join
+        QVERIFY(canvas.scene->nodeItem(QStringLiteral("mystery"))->hasErrors());
+        QVERIFY(canvas.scene->nodeItem(QStringLiteral("mystery"))->ports().isEmpty());
+        QVERIFY(canvas.scene->nodeItem(QStringLiteral("fc"))->hasErrors());
+        canvas.view->fitAll();
+        QVERIFY(!canvas.view->grab().isNull());  // paints without trouble
+        canvas.document->removeItems({QStringLiteral("mystery")}, {});
+        QCOMPARE(canvas.scene->edgeItems().size(), 0);
+    }
+
+    void aKindMismatchInAFileMarksTheEdge()
+    {
+        tytest::Canvas canvas;
+        QVERIFY(canvas.document->load(tytest::presetPath(QStringLiteral("wine-tabular"))).ok());
+        Preset broken = canvas.document->preset();
+        broken.graph.edges.removeOne(tytest::edge(QStringLiteral("data.features"), QStringLiteral("fc1.in")));
+        broken.graph.edges.append(tytest::edge(QStringLiteral("data.target"), QStringLiteral("fc1.in")));
+        canvas.document->setPreset(broken);
+        canvas.document->validateNow();
+        EdgeItem *edge = canvas.scene->edgeItem(tytest::edge(QStringLiteral("data.target"), QStringLiteral("fc1.in")));
+        QVERIFY(edge);
+        QVERIFY(edge->hasProblem());
+        QVERIFY(canvas.scene->nodeItem(QStringLiteral("fc1"))->hasErrors());
+    }
+};
+
+int tytest::runBundledPresetTests(int argc, char **argv)
+{
+    TestBundledPresets tests;
+    return QTest::qExec(&tests, argc, argv);
+}
+
+#include "test_bundled_presets.moc"

@@ -1,0 +1,222 @@
+// The inspector: editors generated from parameter specs; each edit is one undo step, typing in one field
+// merges; reset to default; invalid text is refused; the node id and the training settings are editable;
+// undo and redo show up in the editors.
+
+#include "widget_test_classes.h"
+#include "widget_test_support.h"
+
+#include "document/pipeline_document.h"
+#include "inspector/inspector_panel.h"
+#include "inspector/param_editor.h"
+#include "inspector/param_form.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTest>
+#include <QToolButton>
+#include <QUndoStack>
+
+using namespace ty;
+
+class TestInspector : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<PipelineDocument> doc;
+    std::unique_ptr<InspectorPanel> panel;
+
+    template <typename T>
+    T *input(const QString &param) const
+    {
+        ParamForm *form = panel->nodeForm();
+        return form && form->editor(param) ? qobject_cast<T *>(form->editor(param)->input()) : nullptr;
+    }
+    QJsonValue param(const QString &node, const QString &name) const
+    {
+        return doc->graph().node(node)->params.value(name);
+    }
+    void typeInto(QWidget *widget, const QString &text)
+    {
+        QTest::keyClick(widget, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(widget, text);
+        QTest::keyClick(widget, Qt::Key_Return);
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        doc = std::make_unique<PipelineDocument>();
+        QVERIFY(doc->load(tytest::presetPath(QStringLiteral("fashion-mnist-resnet"))).ok());
+        panel = std::make_unique<InspectorPanel>(doc.get());
+        panel->resize(340, 800);
+        panel->show();
+    }
+
+    void cleanup()
+    {
+        panel.reset();
+        doc.reset();
+    }
+
+    void editorsFollowTheSpecs()
+    {
+        doc->setSelectedNodes({QStringLiteral("opt")});
+        QCOMPARE(panel->shownNode(), QStringLiteral("opt"));
+        QVERIFY(input<QLineEdit>(QStringLiteral("lr")));           // float: typed as text (1e-4)
+        QVERIFY(input<QCheckBox>(QStringLiteral("nesterov")));     // bool
+        doc->setSelectedNodes({QStringLiteral("stem")});
+        QVERIFY(input<QSpinBox>(QStringLiteral("out_channels")));  // int
+        QCOMPARE(input<QSpinBox>(QStringLiteral("out_channels"))->minimum(), 1);
+        QCOMPARE(input<QSpinBox>(QStringLiteral("out_channels"))->value(), 32);
+        doc->setSelectedNodes({QStringLiteral("norm")});
+        QCOMPARE(input<QLineEdit>(QStringLiteral("mean"))->text(), QStringLiteral("0.286"));  // float list
+        doc->setSelectedNodes({QStringLiteral("data")});
+        QVERIFY(panel->nodeForm()->editor(QStringLiteral("dir"))->input()->findChild<QToolButton *>());  // path + "…"
+        // Defaults: placeholder for text fields; the reset button only for explicit values.
+        QLineEdit *fraction = input<QLineEdit>(QStringLiteral("val_fraction"));
+        QVERIFY(fraction->text().isEmpty());
+        QCOMPARE(fraction->placeholderText(), QStringLiteral("0.1"));
+        QVERIFY(!panel->nodeForm()->editor(QStringLiteral("val_fraction"))->resetButton()->isEnabled());
+        QVERIFY(panel->nodeForm()->editor(QStringLiteral("val_count"))->resetButton()->isEnabled());
+        doc->setSelectedNodes({QStringLiteral("schedule")});
+        QVERIFY(input<QLineEdit>(QStringLiteral("warmup_fraction")));
+        doc->setSelectedNodes({});
+        QVERIFY(qobject_cast<QComboBox *>(panel->trainingForm()->editor(QStringLiteral("device"))->input()));
+    }
+
+    void typingInOneFieldIsOneUndoStep()
+    {
+        doc->setSelectedNodes({QStringLiteral("stem")});
+        QSpinBox *spin = input<QSpinBox>(QStringLiteral("out_channels"));
+        typeInto(spin, QStringLiteral("256"));
+        QCOMPARE(param(QStringLiteral("stem"), QStringLiteral("out_channels")).toInt(), 256);
+        QCOMPARE(doc->undoStack()->count(), 1);
+        // The next edit of the same field, after editing finished, is a new step.
+        typeInto(spin, QStringLiteral("48"));
+        QCOMPARE(doc->undoStack()->count(), 2);
+        doc->undoStack()->undo();
+        QCOMPARE(spin->value(), 256);
+        doc->undoStack()->undo();
+        QCOMPARE(spin->value(), 32);
+        QCOMPARE(param(QStringLiteral("stem"), QStringLiteral("out_channels")).toInt(), 32);
+    }
+
+    void floatsReadAsTypedAndInvalidTextIsRefused()
+    {
+        doc->setSelectedNodes({QStringLiteral("opt")});
+        QLineEdit *lr = input<QLineEdit>(QStringLiteral("lr"));
+        typeInto(lr, QStringLiteral("1e-4"));
+        QCOMPARE(param(QStringLiteral("opt"), QStringLiteral("lr")).toDouble(), 1e-4);
+        QCOMPARE(doc->undoStack()->count(), 1);
+        const int steps = doc->undoStack()->count();
+        QTest::keyClick(lr, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(lr, QStringLiteral("fast"));
+        QCOMPARE(doc->undoStack()->count(), steps);
+        QVERIFY(!panel->nodeForm()->editor(QStringLiteral("lr"))->problem().isEmpty());
+        QTest::keyClick(lr, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(lr, QStringLiteral("-1"));  // out of range: at least 0
+        QVERIFY(panel->nodeForm()->editor(QStringLiteral("lr"))->problem().contains(QStringLiteral("at least")));
+        QCOMPARE(param(QStringLiteral("opt"), QStringLiteral("lr")).toDouble(), 1e-4);
+        QCOMPARE(doc->undoStack()->count(), steps);
+    }
+
+    void checkBoxesAndChoicesAreOneStepEach()
+    {
+        doc->setSelectedNodes({QStringLiteral("opt")});
+        QCheckBox *nesterov = input<QCheckBox>(QStringLiteral("nesterov"));
+        QVERIFY(nesterov->isChecked());
+        nesterov->click();
+        QCOMPARE(param(QStringLiteral("opt"), QStringLiteral("nesterov")).toBool(), false);
+        nesterov->click();
+        QCOMPARE(doc->undoStack()->count(), 2);
+        doc->setSelectedNodes({});
+        auto *device = qobject_cast<QComboBox *>(panel->trainingForm()->editor(QStringLiteral("device"))->input());
+        device->setFocus();
+        QTest::keyClick(device, Qt::Key_Down);  // auto -> cpu
+        QCOMPARE(doc->preset().training.value(QStringLiteral("device")).toString(), QStringLiteral("cpu"));
+        QCOMPARE(doc->undoStack()->count(), 3);
+    }
+
+    void resetToDefault()
+    {
+        doc->setSelectedNodes({QStringLiteral("stem")});
+        ParamEditor *padding = panel->nodeForm()->editor(QStringLiteral("padding"));
+        QVERIFY(padding->resetButton()->isEnabled());
+        padding->resetButton()->click();
+        QVERIFY(!doc->graph().node(QStringLiteral("stem"))->params.contains(QStringLiteral("padding")));
+        QCOMPARE(qobject_cast<QSpinBox *>(padding->input())->value(), 0);  // the default
+        QVERIFY(!padding->resetButton()->isEnabled());
+        doc->undoStack()->undo();
+        QCOMPARE(qobject_cast<QSpinBox *>(padding->input())->value(), 1);
+        QVERIFY(padding->resetButton()->isEnabled());
+        // Clearing a text field resets it too.
+        doc->setSelectedNodes({QStringLiteral("loss")});
+        QLineEdit *smoothing = input<QLineEdit>(QStringLiteral("label_smoothing"));
+        QTest::keyClick(smoothing, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClick(smoothing, Qt::Key_Delete);
+        QVERIFY(!doc->graph().node(QStringLiteral("loss"))->params.contains(QStringLiteral("label_smoothing")));
+    }
+
+    void undoRestoresTheValueAndTheSelection()
+    {
+        doc->setSelectedNodes({QStringLiteral("fc")});
+        typeInto(input<QSpinBox>(QStringLiteral("out_features")), QStringLiteral("20"));
+        doc->setSelectedNodes({QStringLiteral("data")});
+        QCOMPARE(panel->shownNode(), QStringLiteral("data"));
+        doc->undoStack()->undo();
+        QCOMPARE(doc->selectedNodes(), QStringList{QStringLiteral("fc")});
+        QCOMPARE(panel->shownNode(), QStringLiteral("fc"));
+        QCOMPARE(input<QSpinBox>(QStringLiteral("out_features"))->value(), 10);
+        doc->undoStack()->redo();
+        QCOMPARE(input<QSpinBox>(QStringLiteral("out_features"))->value(), 20);
+    }
+
+    void theNodeIdIsEditableAndChecked()
+    {
+        doc->setSelectedNodes({QStringLiteral("fc")});
+        QLineEdit *id = panel->idEditor();
+        QCOMPARE(id->text(), QStringLiteral("fc"));
+        QTest::keyClick(id, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(id, QStringLiteral("gap"));  // taken
+        QVERIFY(panel->idProblem().contains(QStringLiteral("already")));
+        QTest::keyClick(id, Qt::Key_Return);
+        QVERIFY(doc->graph().node(QStringLiteral("fc")));
+        QTest::keyClick(id, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(id, QStringLiteral("9classifier"));  // the validator keeps the leading digit out
+        QCOMPARE(id->text(), QStringLiteral("classifier"));
+        QTest::keyClick(id, Qt::Key_Return);
+        QVERIFY(doc->graph().node(QStringLiteral("classifier")));
+        QVERIFY(doc->graph().edges.contains(tytest::edge(QStringLiteral("classifier.out"), QStringLiteral("loss.input"))));
+        QCOMPARE(panel->shownNode(), QStringLiteral("classifier"));
+        QCOMPARE(doc->undoStack()->count(), 1);
+        doc->undoStack()->undo();
+        QCOMPARE(panel->idEditor()->text(), QStringLiteral("fc"));
+    }
+
+    void trainingSettingsWhenNothingIsSelected()
+    {
+        doc->setSelectedNodes({});
+        QVERIFY(panel->shownNode().isEmpty());
+        auto *epochs = qobject_cast<QSpinBox *>(panel->trainingForm()->editor(QStringLiteral("epochs"))->input());
+        typeInto(epochs, QStringLiteral("25"));
+        QCOMPARE(doc->preset().training.value(QStringLiteral("epochs")).toInt(), 25);
+        QCOMPARE(doc->undoStack()->count(), 1);
+        QTest::keyClicks(panel->presetNameEditor(), QStringLiteral(" v2"));
+        QCOMPARE(doc->preset().name, QStringLiteral("Fashion-MNIST ResNet v2"));
+        QCOMPARE(doc->undoStack()->count(), 2);  // three keystrokes, one step
+        doc->undoStack()->undo();
+        QCOMPARE(panel->presetNameEditor()->text(), QStringLiteral("Fashion-MNIST ResNet"));
+        // Training issues show beside their field.
+        doc->setTrainingValue(QStringLiteral("early_stop_metric"), QStringLiteral("val/loss"));
+        QCOMPARE(panel->trainingForm()->editor(QStringLiteral("early_stop_metric"))->value().toString(), QStringLiteral("val/loss"));
+    }
+};
+
+int tytest::runInspectorTests(int argc, char **argv)
+{
+    TestInspector tests;
+    return QTest::qExec(&tests, argc, argv);
+}
+
+#include "test_inspector.moc"

@@ -1,0 +1,135 @@
+// InspectorPanel: the page of one node (block, id, shape, issues, parameters).
+
+#include "inspector_helpers.h"
+#include "inspector_panel.h"
+
+#include "document/pipeline_document.h"
+#include "icons/icon_library.h"
+#include "param_form.h"
+
+#include "block_registry.h"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
+#include <QSignalBlocker>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace ty {
+
+using namespace inspector;
+
+void InspectorPanel::buildNodePage(const QString &id)
+{
+    if (m_nodePage)
+        m_nodePage->deleteLater();
+    const Node *node = m_document->graph().node(id);
+    const BlockDescriptor *block = BlockRegistry::builtin().find(node->block);
+    m_nodeId = id;
+    m_nodeBlock = node->block;
+
+    auto *content = new QWidget;
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(8, 8, 8, 8);
+    auto *title = new QHBoxLayout;
+    auto *badge = new QLabel(content);
+    if (block)
+        badge->setPixmap(icons::categoryIcon(block->category).pixmap(QSize(30, 30), devicePixelRatioF()));
+    title->addWidget(badge, 0, Qt::AlignTop);
+    auto *name = new QLabel(block ? QStringLiteral("<b>%1</b><br><span style='color:gray'>%2</span>")
+                                        .arg(block->displayName.toHtmlEscaped(), block->typeId)
+                                  : tr("<b>Unknown block</b><br>%1").arg(node->block.toHtmlEscaped()),
+                            content);
+    name->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    title->addWidget(name, 1);
+    layout->addLayout(title);
+    if (block)
+        layout->addWidget(mutedLabel(block->doc, content));
+
+    auto *idRow = new QFormLayout;
+    idRow->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_idEdit = new QLineEdit(id, content);
+    m_idEdit->setValidator(new QRegularExpressionValidator(
+        QRegularExpression(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*")), m_idEdit));
+    m_idEdit->setToolTip(tr("The node's name in overrides (--set %1.PARAM=VALUE) and metric names").arg(id));
+    idRow->addRow(tr("Id"), m_idEdit);
+    layout->addLayout(idRow);
+    m_idProblem = errorLabel(content);
+    layout->addWidget(m_idProblem);
+    connect(m_idEdit, &QLineEdit::textEdited, this, [this](const QString &text) {
+        const QString problem = m_document->renameProblem(m_nodeId, text);
+        m_idProblem->setText(problem);
+        m_idProblem->setVisible(!problem.isEmpty());
+    });
+    connect(m_idEdit, &QLineEdit::editingFinished, this, &InspectorPanel::commitId);
+
+    m_shapeLabel = new QLabel(content);
+    layout->addWidget(m_shapeLabel);
+    m_issuesLabel = errorLabel(content);
+    layout->addWidget(m_issuesLabel);
+
+    m_nodeForm = nullptr;
+    if (block && !block->params.isEmpty()) {
+        layout->addWidget(sectionLabel(tr("Parameters"), content));
+        m_nodeForm = new ParamForm(block->params, content);
+        m_nodeForm->setBaseDir(m_document->preset().baseDir());
+        layout->addWidget(m_nodeForm);
+        // A page on its way out (deleted later) may still report an edit as it loses focus: ignore it.
+        ParamForm *form = m_nodeForm;
+        connect(form, &ParamForm::valueEdited, this,
+                [this, form](const QString &param, const QJsonValue &value, int session) {
+                    if (form == m_nodeForm)
+                        m_document->setParam(m_nodeId, param, value, session);
+                });
+        connect(form, &ParamForm::resetRequested, this, [this, form](const QString &param) {
+            if (form == m_nodeForm)
+                m_document->resetParam(m_nodeId, param);
+        });
+    } else if (block) {
+        layout->addWidget(mutedLabel(tr("This block has no parameters."), content));
+    }
+    layout->addStretch(1);
+
+    m_nodePage = scrolling(content, m_stack);
+    m_stack->addWidget(m_nodePage);
+    refreshNodeValues(id);
+    refreshReport();
+}
+
+void InspectorPanel::commitId()
+{
+    if (!m_idEdit || m_idEdit->text() == m_nodeId)
+        return;
+    const QString problem = m_document->renameNode(m_nodeId, m_idEdit->text());
+    m_idProblem->setText(problem);
+    m_idProblem->setVisible(!problem.isEmpty());
+}
+
+QString InspectorPanel::idProblem() const
+{
+    return m_idProblem && m_idProblem->isVisible() ? m_idProblem->text() : QString();
+}
+
+void InspectorPanel::nodeRenamed(const QString &oldId, const QString &newId)
+{
+    if (oldId != m_nodeId)
+        return;
+    m_nodeId = newId;
+    if (m_idEdit && m_idEdit->text() != newId) {
+        const QSignalBlocker blocker(m_idEdit);
+        m_idEdit->setText(newId);
+    }
+    m_idProblem->hide();
+}
+
+void InspectorPanel::refreshNodeValues(const QString &id)
+{
+    if (id != m_nodeId || !m_nodeForm)
+        return;
+    if (const Node *node = m_document->graph().node(id))
+        m_nodeForm->setValues(node->params);
+}
+
+} // namespace ty

@@ -1,0 +1,153 @@
+#pragma once
+// A live chart of one or more metrics (e.g. train/loss and val/loss) across several runs: one colour per run,
+// one line style per metric, a legend. The x axis is the step, the epoch (step / steps per epoch) or the time
+// since the run started; y is linear or logarithmic. Smoothing draws the exponential moving average in full
+// colour over the raw curve drawn faintly. Mouse: drag pans, the wheel zooms, a double click resets the view;
+// smoothing applies to per-step (train/*) curves, per-epoch curves are drawn as they are, with markers;
+// hovering shows the values of every shown curve at the nearest sample (a tracer line and a label, drawn on
+// an overlay layer without replotting the data).
+//
+// Every sample is kept (RunSeries); QCustomPlot's adaptive sampling decides what is drawn. New samples are
+// appended to the graphs' data containers at once (sorted appends, no per-point allocation), but the chart is
+// replotted by a timer at about 25 Hz and only when something changed, never once per sample. Until the user
+// zooms or pans, the view follows the data.
+//
+// Thread affinity: the GUI thread. Owns its QCustomPlot and all series.
+
+#include "metric_series.h"
+
+#include <QColor>
+#include <QHash>
+#include <QList>
+#include <QMap>
+#include <QStringList>
+#include <QWidget>
+
+#include <limits>
+
+class QCustomPlot;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+class QMouseEvent;
+class QTimer;
+
+namespace ty {
+
+class MetricPlot : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kReplotIntervalMs = 40;  // 25 Hz
+
+    explicit MetricPlot(QWidget *parent = nullptr);
+    ~MetricPlot() override;
+
+    // The run colours, in order (they repeat after ten).
+    static QColor paletteColor(int index);
+
+    // Runs. A run gets the next colour of the palette unless one is given; appendPoints() adds unknown runs
+    // with the label "#ID".
+    void addRun(qint64 runId, const QString &label, const QColor &color = QColor());
+    void removeRun(qint64 runId);
+    void clearRunData(qint64 runId);  // keeps the run, drops its samples (before reloading it)
+    void clear();
+    QList<qint64> runIds() const;
+    bool hasRun(qint64 runId) const { return m_runs.contains(runId); }
+    QColor runColor(qint64 runId) const;
+    void setRunLabel(qint64 runId, const QString &label);
+    // From the worker's "started" event; otherwise estimated from the samples.
+    void setStepsPerEpoch(qint64 runId, qint64 steps);
+
+    // Samples of any metrics; those of the shown metrics reach the graphs at once, the chart at the next tick.
+    void appendPoints(qint64 runId, const QList<MetricPoint> &rows);
+    void appendSamples(qint64 runId, const QString &metric, const MetricSamples &samples);
+
+    // Which metrics are drawn (each in its own line style).
+    void setMetrics(const QStringList &metrics);
+    QStringList metrics() const { return m_metrics; }
+    QStringList knownMetrics() const;  // every metric name of every run, sorted
+
+    void setXAxis(PlotXAxis axis);
+    PlotXAxis xAxis() const { return m_xAxis; }
+    void setSmoothing(double weight);  // 0 (off) .. 0.999
+    double smoothing() const { return m_smoothing; }
+    void setLogY(bool logarithmic);
+    bool logY() const { return m_logY; }
+    void setTitle(const QString &title);
+
+    // Back to following the data (after zooming or panning).
+    void resetView();
+    bool followsData() const { return m_followData; }
+
+    // Export: PNG (raster), SVG and PDF (vector); CSV holds every sample of the shown runs and metrics.
+    bool savePng(const QString &path, int width = 0, int height = 0);
+    bool saveSvg(const QString &path, int width = 0, int height = 0);
+    bool savePdf(const QString &path, int width = 0, int height = 0);
+    bool saveCsv(const QString &path, QString *error = nullptr) const;
+
+    // The hover read-out for x (in axis coordinates): one line per shown curve, "" when nothing is near.
+    QString readoutAt(double x) const;
+
+    // For tests and benchmarks.
+    QCustomPlot *customPlot() const { return m_plot; }
+    int graphPointCount(qint64 runId, const QString &metric, bool smoothed = false) const;
+    qint64 sampleCount(qint64 runId, const QString &metric) const;
+    int replotCount() const { return m_replots; }
+    bool replotPending() const;
+    void replotNow();  // what the timer does
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+Q_SIGNALS:
+    void knownMetricsChanged(const QStringList &metrics);
+    void readoutChanged(const QString &text);
+    void replotted();
+
+private:
+    struct Curve {
+        QCPGraph *raw = nullptr;
+        QCPGraph *smooth = nullptr;  // null while smoothing is off
+        EmaSmoother smoother;
+        // The range of the raw values, kept as samples arrive, so following the data never scans them all (the
+        // smoothed values are averages of raw ones and stay inside it).
+        double minValue = std::numeric_limits<double>::infinity();
+        double maxValue = -std::numeric_limits<double>::infinity();
+        double minPositive = std::numeric_limits<double>::infinity();  // for a log axis
+    };
+
+    RunSeries *series(qint64 runId);
+    void scheduleReplot();
+    void rebuildCurves();
+    void rebuildRun(qint64 runId);
+    // Appends samples[from..] to the curve's graphs (raw and smoothed), keyed for the current x axis.
+    void fillCurve(qint64 runId, Curve &curve, const MetricSamples &samples, size_t from);
+    void dropCurves(qint64 runId);
+    QString curveKey(qint64 runId, const QString &metric) const;
+    void styleCurve(qint64 runId, const QString &metric, Curve &curve);
+    void applyScale();
+    void followData();  // sets the axes' ranges to the data (from the kept ranges, in constant time)
+    void userMovedView();
+    double snapKey(double x) const;  // the key of the shown sample nearest to x; NaN when none
+    void updateHover(QMouseEvent *event);
+    void hideHover();
+
+    QCustomPlot *m_plot;
+    QTimer *m_replotTimer;
+    QCPItemStraightLine *m_hoverLine = nullptr;
+    QCPItemText *m_hoverLabel = nullptr;
+    QMap<qint64, RunSeries> m_runs;
+    QHash<qint64, QColor> m_colors;
+    QHash<QString, Curve> m_curves;  // by curveKey()
+    QList<qint64> m_dirtyRuns;       // need a full rebuild at the next tick
+    QStringList m_metrics;
+    QStringList m_known;
+    PlotXAxis m_xAxis = PlotXAxis::Step;
+    double m_smoothing = 0.6;
+    bool m_logY = false;
+    bool m_followData = true;
+    int m_nextColor = 0;
+    int m_replots = 0;
+};
+
+} // namespace ty

@@ -1,0 +1,206 @@
+// MetricPlot: the hover read-out and the exports (PNG, SVG, PDF, CSV).
+
+#include "metric_plot.h"
+
+#include "training/duration_text.h"
+
+#include "qcustomplot_include.h"
+
+#include <QFileInfo>
+#include <QMouseEvent>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QTextStream>
+
+#include <cmath>
+
+namespace ty {
+
+namespace {
+
+QString formatX(double x, PlotXAxis axis)
+{
+    switch (axis) {
+    case PlotXAxis::Step: return QStringLiteral("step %1").arg(qint64(std::llround(x)));
+    case PlotXAxis::Epoch: return QStringLiteral("epoch %1").arg(x, 0, 'f', 2);
+    case PlotXAxis::WallTime: return QStringLiteral("time %1").arg(durationText(x));
+    }
+    return QString();
+}
+
+QString formatValue(double v) { return std::isnan(v) ? QStringLiteral("NaN") : QString::number(v, 'g', 5); }
+
+// Index of the sample of `data` whose key is nearest to x; -1 when empty.
+int nearestIndex(const QSharedPointer<QCPGraphDataContainer> &data, double x)
+{
+    if (data->isEmpty())
+        return -1;
+    auto it = data->findBegin(x, false);  // first key >= x
+    if (it == data->constEnd())
+        return data->size() - 1;
+    int index = int(it - data->constBegin());
+    if (index > 0 && std::abs(data->at(index - 1)->key - x) <= std::abs(it->key - x))
+        --index;
+    return index;
+}
+
+QString csvText(const QString &text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
+        return text;
+    return QLatin1Char('"') + QString(text).replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+}
+
+QString csvNumber(double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 17); }
+
+} // namespace
+
+double MetricPlot::snapKey(double x) const
+{
+    double snapped = std::nan("");
+    for (const Curve &curve : m_curves) {
+        const int i = nearestIndex(curve.raw->data(), x);
+        if (i >= 0 && (std::isnan(snapped) || std::abs(curve.raw->data()->at(i)->key - x) < std::abs(snapped - x)))
+            snapped = curve.raw->data()->at(i)->key;
+    }
+    return snapped;
+}
+
+QString MetricPlot::readoutAt(double x) const
+{
+    // Snap to the sample nearest to x over every shown curve, then read each curve at its sample nearest to that.
+    const double snapped = snapKey(x);
+    if (std::isnan(snapped))
+        return QString();
+    QStringList lines{formatX(snapped, m_xAxis)};
+    for (auto run = m_runs.constBegin(); run != m_runs.constEnd(); ++run) {
+        for (const QString &metric : m_metrics) {
+            const auto it = m_curves.constFind(curveKey(run.key(), metric));
+            if (it == m_curves.constEnd())
+                continue;
+            const int i = nearestIndex(it->raw->data(), snapped);
+            if (i < 0)
+                continue;
+            const double key = it->raw->data()->at(i)->key;
+            QString line = QStringLiteral("%1 · %2: ").arg(run->label, metric);
+            if (it->smooth)
+                line += QStringLiteral("%1 (raw %2)").arg(formatValue(it->smooth->data()->at(i)->value),
+                                                          formatValue(it->raw->data()->at(i)->value));
+            else
+                line += formatValue(it->raw->data()->at(i)->value);
+            if (key != snapped)
+                line += QStringLiteral(" at %1").arg(formatX(key, m_xAxis));
+            lines << line;
+        }
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void MetricPlot::updateHover(QMouseEvent *event)
+{
+    if (event->buttons() != Qt::NoButton) {  // dragging: the user takes over the view
+        userMovedView();
+        hideHover();
+        return;
+    }
+    if (!m_plot->axisRect()->rect().contains(event->pos())) {
+        hideHover();
+        return;
+    }
+    const double x = m_plot->xAxis->pixelToCoord(event->pos().x());
+    const QString text = readoutAt(x);
+    if (text.isEmpty()) {
+        hideHover();
+        return;
+    }
+    const double snapped = snapKey(x);
+    m_hoverLine->point1->setCoords(snapped, 0);
+    m_hoverLine->point2->setCoords(snapped, 1);
+    m_hoverLine->setVisible(true);
+    m_hoverLabel->setText(text);
+    m_hoverLabel->setVisible(true);
+    m_plot->layer(QStringLiteral("overlay"))->replot();
+    Q_EMIT readoutChanged(text);
+}
+
+void MetricPlot::hideHover()
+{
+    if (!m_hoverLabel->visible())
+        return;
+    m_hoverLine->setVisible(false);
+    m_hoverLabel->setVisible(false);
+    m_plot->layer(QStringLiteral("overlay"))->replot();
+    Q_EMIT readoutChanged(QString());
+}
+
+static QSize exportSize(const QWidget *plot, int width, int height)
+{
+    return QSize(width > 0 ? width : std::max(plot->width(), 800), height > 0 ? height : std::max(plot->height(), 500));
+}
+
+bool MetricPlot::savePng(const QString &path, int width, int height)
+{
+    replotNow();
+    const QSize size = exportSize(m_plot, width, height);
+    return m_plot->savePng(path, size.width(), size.height());
+}
+
+bool MetricPlot::savePdf(const QString &path, int width, int height)
+{
+    replotNow();
+    const QSize size = exportSize(m_plot, width, height);
+    return m_plot->savePdf(path, size.width(), size.height());
+}
+
+bool MetricPlot::saveSvg(const QString &path, int width, int height)
+{
+    replotNow();
+    const QSize size = exportSize(m_plot, width, height);
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(m_plot->yAxis->label());
+    generator.setDescription(QStringLiteral("Trainyard metric plot"));
+    QCPPainter painter;
+    if (!painter.begin(&generator))
+        return false;
+    m_plot->toPainter(&painter, size.width(), size.height());
+    painter.end();
+    return QFileInfo(path).size() > 0;
+}
+
+bool MetricPlot::saveCsv(const QString &path, QString *error) const
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    QTextStream out(&file);
+    out << "run_id,run,metric,step,epoch,time,value,smoothed\n";
+    for (auto run = m_runs.constBegin(); run != m_runs.constEnd(); ++run) {
+        for (const QString &metric : m_metrics) {
+            const auto samples = run->metrics.constFind(metric);
+            if (samples == run->metrics.constEnd())
+                continue;
+            EmaSmoother smoother(isPerStepMetric(metric) ? m_smoothing : 0.0);  // as drawn
+            const QString prefix = QStringLiteral("%1,%2,%3,").arg(run.key()).arg(csvText(run->label), csvText(metric));
+            for (size_t i = 0; i < samples->size(); ++i) {
+                const double value = samples->values[i];
+                out << prefix << samples->steps[i] << ',' << samples->epochs[i] << ',' << csvNumber(samples->times[i])
+                    << ',' << csvNumber(value) << ',' << csvNumber(smoother.next(value)) << '\n';
+            }
+        }
+    }
+    out.flush();
+    if (!file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace ty

@@ -1,0 +1,60 @@
+#pragma once
+// Feeds plots with the metric rows of the runs they show, read from the run database: all rows of a run when
+// it is added, then, on a timer, only the rows written since (RunDatabase::metricsAfter) for runs that are
+// still live. A run counts as live while isLive() says so (the owner knows: the run browser's status, an
+// active worker); a run that stops being live is read once more, then left alone. The same path serves runs
+// started from the app and from a terminal.
+//
+// Ownership and threads: the database is not owned (set it to nullptr before it goes); GUI thread.
+
+#include "run_records.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+
+#include <functional>
+
+class QTimer;
+
+namespace ty {
+
+class RunDatabase;
+
+class RunMetricsFeed : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kDefaultPollMs = 250;
+
+    explicit RunMetricsFeed(QObject *parent = nullptr);
+
+    void setDatabase(RunDatabase *db);  // forgets every run
+    void setLiveness(std::function<bool(qint64 runId)> isLive) { m_isLive = std::move(isLive); }
+    void setPollInterval(int milliseconds);
+
+    // Starts following a run: emits its rows so far (rowsArrived) right away.
+    void addRun(qint64 runId);
+    void removeRun(qint64 runId);
+    // Reads the run again from its first row (after a resume deleted rows): emits runCleared, then the rows.
+    void reloadRun(qint64 runId);
+    QList<qint64> runs() const { return m_cursors.keys(); }
+
+public Q_SLOTS:
+    void poll();  // what the timer does
+
+Q_SIGNALS:
+    void rowsArrived(qint64 runId, const QList<ty::MetricPoint> &rows);
+    void runCleared(qint64 runId);
+    void errorOccurred(const QString &message);
+
+private:
+    void read(qint64 runId);
+
+    RunDatabase *m_db = nullptr;
+    QTimer *m_timer;
+    QHash<qint64, qint64> m_cursors;  // run id -> last rowid read
+    QHash<qint64, bool> m_wasLive;
+    std::function<bool(qint64)> m_isLive;
+};
+
+} // namespace ty

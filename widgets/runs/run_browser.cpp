@@ -1,0 +1,295 @@
+#include "run_browser.h"
+
+#include "preset_diff_view.h"
+#include "run_comparison_view.h"
+#include "run_database.h"
+#include "runs_filter_proxy_model.h"
+#include "runs_table_model.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <tuple>
+
+namespace ty {
+
+namespace {
+
+struct StatusChoice {
+    const char *label;
+    QList<RunStatus> statuses;
+};
+
+QList<StatusChoice> statusChoices()
+{
+    QList<StatusChoice> choices{{QT_TRANSLATE_NOOP("RunBrowser", "All statuses"), {}},
+                                {QT_TRANSLATE_NOOP("RunBrowser", "Active"), {RunStatus::Queued, RunStatus::Running}},
+                                {QT_TRANSLATE_NOOP("RunBrowser", "Resumable"),
+                                 {RunStatus::Interrupted, RunStatus::Stopped, RunStatus::Failed}}};
+    return choices;
+}
+
+} // namespace
+
+RunBrowser::RunBrowser(QWidget *parent)
+    : QWidget(parent), m_model(new RunsTableModel(this)), m_proxy(new RunsFilterProxyModel(this)), m_poll(new QTimer(this))
+{
+    m_proxy->setRunsModel(m_model);
+    m_confirm = [this](const QString &question) {
+        return QMessageBox::question(this, tr("Delete runs"), question, QMessageBox::Yes | QMessageBox::Cancel,
+                                     QMessageBox::Cancel) == QMessageBox::Yes;
+    };
+    buildUi();
+    connect(m_model, &RunsTableModel::tagsChanged, this, &RunBrowser::updateTagChoices);
+    connect(m_model, &RunsTableModel::errorOccurred, this, &RunBrowser::setStatus);
+    connect(m_model, &RunsTableModel::modelReset, this, [this] { selectRuns(m_lastSelection); });
+    m_poll->setInterval(kDefaultPollMs);
+    connect(m_poll, &QTimer::timeout, this, &RunBrowser::refresh);
+}
+
+RunBrowser::~RunBrowser()
+{
+    m_model->setDatabase(nullptr);  // the model must not outlive its database's use
+}
+
+void RunBrowser::buildUi()
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+
+    auto *filters = new QHBoxLayout;
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter runs: name, preset, tag, status, #id, notes"));
+    m_filter->setClearButtonEnabled(true);
+    m_statusChoice = new QComboBox(this);
+    for (const StatusChoice &choice : statusChoices())
+        m_statusChoice->addItem(tr(choice.label));
+    for (RunStatus status : allRunStatuses())
+        m_statusChoice->addItem(runStatusName(status));
+    m_tagChoice = new QComboBox(this);
+    m_tagChoice->addItem(tr("All tags"));
+    filters->addWidget(m_filter, 1);
+    filters->addWidget(m_statusChoice);
+    filters->addWidget(m_tagChoice);
+    layout->addLayout(filters);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &RunsFilterProxyModel::setTextFilter);
+    connect(m_statusChoice, &QComboBox::currentIndexChanged, this, &RunBrowser::applyStatusFilter);
+    connect(m_tagChoice, &QComboBox::currentIndexChanged, this,
+            [this](int index) { m_proxy->setTagFilter(index <= 0 ? QString() : m_tagChoice->itemText(index)); });
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    m_view = new QTableView(splitter);
+    m_view->setModel(m_proxy);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(RunsTableModel::IdColumn, Qt::DescendingOrder);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setHighlightSections(false);
+    m_view->horizontalHeader()->setSectionsMovable(true);
+    m_view->setColumnHidden(RunsTableModel::EndedColumn, true);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunBrowser::onSelectionChanged);
+
+    auto *lower = new QWidget(splitter);
+    auto *lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    auto *bar = new QWidget(lower);
+    buildActions(bar);
+    lowerLayout->addWidget(bar);
+    m_details = new QTabWidget(lower);
+    m_comparison = new RunComparisonView(m_details);
+    m_details->addTab(m_comparison, tr("Compare"));
+    auto *notesPage = new QWidget(m_details);
+    auto *notesLayout = new QFormLayout(notesPage);
+    m_notes = new QPlainTextEdit(notesPage);
+    m_notes->setPlaceholderText(tr("Notes about the selected run"));
+    m_tags = new QLineEdit(notesPage);
+    m_tags->setPlaceholderText(tr("tags, separated by commas"));
+    m_saveNotes = new QPushButton(tr("Save notes and tags"), notesPage);
+    notesLayout->addRow(tr("Notes"), m_notes);
+    notesLayout->addRow(tr("Tags"), m_tags);
+    notesLayout->addRow(QString(), m_saveNotes);
+    m_details->addTab(notesPage, tr("Notes && tags"));
+    m_diff = new PresetDiffView(m_details);
+    m_details->addTab(m_diff, tr("Preset diff"));
+    lowerLayout->addWidget(m_details, 1);
+    connect(m_saveNotes, &QPushButton::clicked, this, [this] {
+        const QList<qint64> ids = selectedRunIds();
+        if (ids.size() == 1)
+            saveNotesAndTags(ids.first(), m_notes->toPlainText(), m_tags->text());
+    });
+
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({300, 200});
+    layout->addWidget(splitter, 1);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    layout->addWidget(m_status);
+    updateActions();
+}
+
+void RunBrowser::buildActions(QWidget *bar)
+{
+    auto *row = new QHBoxLayout(bar);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto add = [&](const QString &text, const QString &tip) {
+        auto *button = new QPushButton(text, bar);
+        button->setToolTip(tip);
+        row->addWidget(button);
+        return button;
+    };
+    m_pin = add(tr("Pin baseline"), tr("Compare every other run with the selected one"));
+    m_open = add(tr("Open preset"), tr("Open the selected run's preset on the canvas"));
+    m_resume = add(tr("Resume"), tr("Continue an interrupted, stopped or failed run from its last checkpoint"));
+    m_diffButton = add(tr("Diff"), tr("What differs between the presets of two runs"));
+    m_rename = add(tr("Rename…"), tr("Rename the selected run"));
+    m_delete = add(tr("Delete…"), tr("Delete the selected runs, their metrics and their files"));
+    row->addStretch(1);
+    connect(m_pin, &QPushButton::clicked, this, [this] {
+        const QList<qint64> ids = selectedRunIds();
+        setBaseline(ids.size() == 1 && ids.first() != m_baseline ? ids.first() : 0);
+    });
+    connect(m_open, &QPushButton::clicked, this, [this] { requestOpenPreset(selectedRunIds().value(0)); });
+    connect(m_resume, &QPushButton::clicked, this, [this] { requestResume(selectedRunIds().value(0)); });
+    connect(m_diffButton, &QPushButton::clicked, this, &RunBrowser::showDiff);
+    connect(m_rename, &QPushButton::clicked, this, &RunBrowser::renameInteractively);
+    connect(m_delete, &QPushButton::clicked, this, [this] { deleteRuns(selectedRunIds()); });
+}
+
+Status RunBrowser::openDatabase(const QString &path)
+{
+    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(path);
+    if (!opened.ok()) {
+        setStatus(opened.error().toString());
+        return opened.error();
+    }
+    m_model->setDatabase(nullptr);
+    m_db = std::move(opened.value());
+    m_model->setDatabase(m_db.get());
+    fitColumns();
+    setBaseline(0);
+    m_poll->start();
+    setStatus(QString());
+    return Status::success();
+}
+
+QString RunBrowser::databasePath() const { return m_db ? m_db->path() : QString(); }
+
+void RunBrowser::setPollInterval(int milliseconds) { m_poll->setInterval(std::max(10, milliseconds)); }
+
+void RunBrowser::refresh()
+{
+    const bool wasEmpty = m_model->rowCount() == 0;
+    if (!m_model->refresh())
+        return;
+    if (wasEmpty && m_model->rowCount() > 0)
+        fitColumns();
+    updateActions();
+    if (!m_lastSelection.isEmpty() || m_baseline > 0)
+        m_comparison->setRuns(m_db.get(), m_lastSelection, m_baseline);  // a running run's numbers move
+}
+
+QList<qint64> RunBrowser::selectedRunIds() const
+{
+    QList<int> rows;
+    for (const QModelIndex &index : m_view->selectionModel()->selectedRows())
+        rows << index.row();
+    std::sort(rows.begin(), rows.end());
+    QList<qint64> ids;
+    for (int row : rows)
+        ids << m_proxy->runIdAt(row);
+    return ids;
+}
+
+void RunBrowser::selectRuns(const QList<qint64> &ids)
+{
+    QItemSelection selection;
+    for (qint64 id : ids) {
+        const int sourceRow = m_model->rowOfRun(id);
+        if (sourceRow < 0)
+            continue;
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(sourceRow, 0));
+        if (index.isValid())
+            selection.select(index, index);
+    }
+    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+void RunBrowser::setBaseline(qint64 runId)
+{
+    if (runId == m_baseline)
+        return;
+    m_baseline = runId;
+    m_pin->setText(m_baseline > 0 ? tr("Unpin baseline #%1").arg(m_baseline) : tr("Pin baseline"));
+    updateActions();
+    updateDetails();
+    Q_EMIT baselineChanged(m_baseline);
+}
+
+void RunBrowser::onSelectionChanged()
+{
+    const QList<qint64> ids = selectedRunIds();
+    if (ids == m_lastSelection)
+        return;
+    m_lastSelection = ids;
+    updateActions();
+    updateDetails();
+    Q_EMIT selectionChanged(ids);
+}
+
+void RunBrowser::applyStatusFilter(int index)
+{
+    const QList<StatusChoice> choices = statusChoices();
+    if (index < choices.size())
+        m_proxy->setStatusFilter(choices.at(index).statuses);
+    else
+        m_proxy->setStatusFilter({allRunStatuses().value(index - int(choices.size()))});
+}
+
+void RunBrowser::updateTagChoices()
+{
+    const QString current = m_tagChoice->currentIndex() > 0 ? m_tagChoice->currentText() : QString();
+    const QStringList tags = m_model->allTags();
+    QStringList shown;
+    for (int i = 1; i < m_tagChoice->count(); ++i)
+        shown << m_tagChoice->itemText(i);
+    if (shown == tags)
+        return;
+    const QSignalBlocker block(m_tagChoice);
+    m_tagChoice->clear();
+    m_tagChoice->addItem(tr("All tags"));
+    m_tagChoice->addItems(tags);
+    m_tagChoice->setCurrentIndex(std::max(0, int(tags.indexOf(current)) + 1));
+    m_proxy->setTagFilter(m_tagChoice->currentIndex() > 0 ? current : QString());
+}
+
+void RunBrowser::fitColumns()
+{
+    m_view->resizeColumnsToContents();
+    for (const auto &[column, least, most] : {std::tuple{int(RunsTableModel::NameColumn), 140, 320},
+                                              std::tuple{int(RunsTableModel::PresetColumn), 120, 260}})
+        m_view->setColumnWidth(column, std::clamp(m_view->columnWidth(column), least, most));
+}
+
+void RunBrowser::setStatus(const QString &message) { m_status->setText(message); }
+
+QString RunBrowser::statusText() const { return m_status->text(); }
+
+} // namespace ty

@@ -1,0 +1,122 @@
+#pragma once
+// The run browser: every run of a run database in a sortable, filterable table (text, status, tag), polled
+// about once a second so runs started anywhere (a terminal, another app) appear and update live. Below it:
+// runs side by side (best, min, max, last of every metric, against a pinned baseline), the notes and tags of
+// the selected run, and the preset diff of two runs. Actions: pin a baseline, open a run's preset, resume an
+// interrupted, stopped or failed run, rename, delete (after confirmation, with its folder).
+//
+// The selection (plus the baseline) is what the plots overlay: selectionChanged() / baselineChanged().
+//
+// Ownership and threads: owns its RunDatabase connection (opened by openDatabase()), the model and every
+// child widget; GUI thread only.
+
+#include "error.h"
+#include "preset.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+class QTimer;
+
+namespace ty {
+
+class PresetDiffView;
+class RunComparisonView;
+class RunDatabase;
+class RunsFilterProxyModel;
+class RunsTableModel;
+
+class RunBrowser : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kDefaultPollMs = 1000;
+
+    explicit RunBrowser(QWidget *parent = nullptr);
+    ~RunBrowser() override;
+
+    // Opens (creating it if needed) and shows a run database; replaces the one shown.
+    Status openDatabase(const QString &path);
+    RunDatabase *database() const { return m_db.get(); }
+    QString databasePath() const;
+    void setPollInterval(int milliseconds);
+
+    QList<qint64> selectedRunIds() const;   // in table order
+    void selectRuns(const QList<qint64> &ids);
+    qint64 baselineRunId() const { return m_baseline; }
+    void setBaseline(qint64 runId);         // 0: none
+
+    // Edits (the buttons call these). Errors are shown in the status line and returned.
+    Status renameRun(qint64 id, const QString &name);
+    Status saveNotesAndTags(qint64 id, const QString &notes, const QString &tags);  // tags comma-separated
+    // Asks for confirmation (see setConfirmation), then deletes the runs and their folders. Returns how many.
+    int deleteRuns(const QList<qint64> &ids);
+    void requestOpenPreset(qint64 id);
+    void requestResume(qint64 id);
+    void showDiff();                        // of the current selection (and baseline)
+
+    // How deletion is confirmed; the default asks with a message box. Tests pass a function.
+    void setConfirmation(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
+
+    RunsTableModel *model() const { return m_model; }
+    RunsFilterProxyModel *proxy() const { return m_proxy; }
+    QTableView *view() const { return m_view; }
+    RunComparisonView *comparison() const { return m_comparison; }
+    PresetDiffView *diffView() const { return m_diff; }
+    QLineEdit *filterField() const { return m_filter; }
+    QString statusText() const;
+
+public Q_SLOTS:
+    void refresh();  // what the poll timer does
+
+Q_SIGNALS:
+    void selectionChanged(const QList<qint64> &runIds);
+    void baselineChanged(qint64 runId);
+    void openPresetRequested(const ty::Preset &preset, qint64 runId);
+    void resumeRequested(qint64 runId);
+    void runsDeleted(const QList<qint64> &runIds);
+
+private:
+    void buildUi();
+    void buildActions(QWidget *bar);
+    void onSelectionChanged();
+    void updateActions();
+    void updateDetails();
+    void updateTagChoices();
+    void applyStatusFilter(int index);
+    void setStatus(const QString &message);
+    void fitColumns();
+    void renameInteractively();
+
+    std::unique_ptr<RunDatabase> m_db;
+    RunsTableModel *m_model;
+    RunsFilterProxyModel *m_proxy;
+    QTableView *m_view = nullptr;
+    QLineEdit *m_filter = nullptr;
+    QComboBox *m_statusChoice = nullptr;
+    QComboBox *m_tagChoice = nullptr;
+    QTabWidget *m_details = nullptr;
+    RunComparisonView *m_comparison = nullptr;
+    PresetDiffView *m_diff = nullptr;
+    QPlainTextEdit *m_notes = nullptr;
+    QLineEdit *m_tags = nullptr;
+    QPushButton *m_saveNotes = nullptr;
+    QPushButton *m_pin = nullptr, *m_open = nullptr, *m_resume = nullptr, *m_rename = nullptr, *m_delete = nullptr,
+                *m_diffButton = nullptr;
+    QLabel *m_status = nullptr;
+    QTimer *m_poll;
+    qint64 m_baseline = 0;
+    QList<qint64> m_lastSelection;
+    std::function<bool(const QString &)> m_confirm;
+};
+
+} // namespace ty

@@ -1,0 +1,165 @@
+// RunBrowser: the actions on selected runs and the detail tabs.
+
+#include "run_browser.h"
+
+#include "preset_diff_view.h"
+#include "preset_format.h"
+#include "run_comparison_view.h"
+#include "run_database.h"
+#include "runs_filter_proxy_model.h"
+#include "runs_table_model.h"
+
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabWidget>
+
+namespace ty {
+
+namespace {
+
+bool resumable(RunStatus status)
+{
+    return status == RunStatus::Interrupted || status == RunStatus::Stopped || status == RunStatus::Failed;
+}
+
+} // namespace
+
+void RunBrowser::updateActions()
+{
+    const QList<qint64> ids = selectedRunIds();
+    const int row = ids.size() == 1 ? m_model->rowOfRun(ids.first()) : -1;
+    const bool one = row >= 0;
+    m_pin->setEnabled(one || m_baseline > 0);
+    m_open->setEnabled(one);
+    m_resume->setEnabled(one && resumable(m_model->runAt(row).status));
+    m_rename->setEnabled(one);
+    m_delete->setEnabled(!ids.isEmpty());
+    m_diffButton->setEnabled(ids.size() == 2 || (ids.size() == 1 && m_baseline > 0 && ids.first() != m_baseline));
+    m_notes->setEnabled(one);
+    m_tags->setEnabled(one);
+    m_saveNotes->setEnabled(one);
+}
+
+void RunBrowser::updateDetails()
+{
+    m_comparison->setRuns(m_db.get(), m_lastSelection, m_baseline);
+    const int row = m_lastSelection.size() == 1 ? m_model->rowOfRun(m_lastSelection.first()) : -1;
+    m_notes->setPlainText(row >= 0 ? m_model->runAt(row).notes : QString());
+    m_tags->setText(row >= 0 ? m_model->runAt(row).tags.join(QStringLiteral(", ")) : QString());
+    if (m_diffButton->isEnabled())
+        showDiff();
+    else
+        m_diff->showHint();
+}
+
+Status RunBrowser::renameRun(qint64 id, const QString &name)
+{
+    const Status status = m_model->renameRun(id, name);
+    setStatus(status.ok() ? tr("Run #%1 renamed.").arg(id) : status.error().toString());
+    return status;
+}
+
+void RunBrowser::renameInteractively()
+{
+    const QList<qint64> ids = selectedRunIds();
+    const int row = ids.size() == 1 ? m_model->rowOfRun(ids.first()) : -1;
+    if (row < 0)
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Rename run"), tr("Name of run #%1:").arg(ids.first()),
+                                               QLineEdit::Normal, m_model->runAt(row).name, &ok);
+    if (ok)
+        renameRun(ids.first(), name);
+}
+
+Status RunBrowser::saveNotesAndTags(qint64 id, const QString &notes, const QString &tags)
+{
+    Status status = m_model->setNotes(id, notes);
+    if (status.ok())
+        status = m_model->setTags(id, tags.split(QLatin1Char(','), Qt::SkipEmptyParts));
+    setStatus(status.ok() ? tr("Notes and tags of run #%1 saved.").arg(id) : status.error().toString());
+    return status;
+}
+
+int RunBrowser::deleteRuns(const QList<qint64> &ids)
+{
+    if (ids.isEmpty() || !m_db)
+        return 0;
+    const QString question = ids.size() == 1
+        ? tr("Delete run #%1, its metrics and its folder (checkpoints)? This cannot be undone.").arg(ids.first())
+        : tr("Delete %1 runs, their metrics and their folders (checkpoints)? This cannot be undone.").arg(ids.size());
+    if (!m_confirm(question))
+        return 0;
+    QList<qint64> deleted;
+    QStringList problems;
+    for (qint64 id : ids) {
+        const Status status = m_model->deleteRun(id);
+        if (status.ok() || m_model->rowOfRun(id) < 0)
+            deleted << id;
+        if (!status.ok())
+            problems << status.error().toString();
+    }
+    if (deleted.contains(m_baseline))
+        setBaseline(0);
+    setStatus(problems.isEmpty() ? tr("%n run(s) deleted.", nullptr, int(deleted.size())) : problems.join(QLatin1Char('\n')));
+    if (!deleted.isEmpty())
+        Q_EMIT runsDeleted(deleted);
+    return int(deleted.size());
+}
+
+void RunBrowser::requestOpenPreset(qint64 id)
+{
+    if (!m_db || id <= 0)
+        return;
+    const Result<RunInfo> info = m_db->run(id);
+    if (!info.ok())
+        return setStatus(info.error().toString());
+    const Result<Preset> preset = presetFromJson(info.value().preset, QString());
+    if (!preset.ok())
+        return setStatus(tr("The preset of run #%1 cannot be read: %2").arg(id).arg(preset.error().toString()));
+    Q_EMIT openPresetRequested(preset.value(), id);
+}
+
+void RunBrowser::requestResume(qint64 id)
+{
+    const int row = m_model->rowOfRun(id);
+    if (row < 0)
+        return;
+    if (!resumable(m_model->runAt(row).status))
+        return setStatus(tr("Run #%1 is %2; only interrupted, stopped or failed runs can be resumed.")
+                             .arg(id)
+                             .arg(runStatusName(m_model->runAt(row).status)));
+    Q_EMIT resumeRequested(id);
+}
+
+void RunBrowser::showDiff()
+{
+    const QList<qint64> ids = m_lastSelection;
+    qint64 a = 0, b = 0;
+    if (ids.size() == 1 && m_baseline > 0 && ids.first() != m_baseline) {
+        a = m_baseline;
+        b = ids.first();
+    } else if (ids.size() == 2) {
+        a = std::min(ids.at(0), ids.at(1));
+        b = std::max(ids.at(0), ids.at(1));
+    } else {
+        return;
+    }
+    const Result<RunInfo> runA = m_db->run(a);
+    const Result<RunInfo> runB = m_db->run(b);
+    if (!runA.ok() || !runB.ok())
+        return m_diff->showMessage((runA.ok() ? runB : runA).error().toString());
+    const Result<Preset> presetA = presetFromJson(runA.value().preset, QString());
+    const Result<Preset> presetB = presetFromJson(runB.value().preset, QString());
+    if (!presetA.ok() || !presetB.ok())
+        return m_diff->showMessage(
+            tr("A preset cannot be read: %1").arg((presetA.ok() ? presetB : presetA).error().toString()));
+    m_diff->showDiff(QStringLiteral("#%1 %2").arg(a).arg(runA.value().name), presetA.value(),
+                     QStringLiteral("#%1 %2").arg(b).arg(runB.value().name), presetB.value());
+    if (sender() == m_diffButton)
+        m_details->setCurrentWidget(m_diff);
+}
+
+} // namespace ty

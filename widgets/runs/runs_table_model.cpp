@@ -1,0 +1,181 @@
+#include "runs_table_model.h"
+
+#include "training/duration_text.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QDir>
+#include <QFileInfo>
+#include <QLocale>
+#include <QSet>
+
+#include <cmath>
+
+namespace ty {
+
+namespace {
+
+int metricColumnCount() { return int(keyMetricNames().size()) * 2; }
+
+// For column c >= FirstMetricColumn: the key metric and whether it is its best (else last) value.
+QString metricOfColumn(int column, bool *best)
+{
+    const int offset = column - RunsTableModel::FirstMetricColumn;
+    *best = offset % 2 == 0;
+    return keyMetricNames().value(offset / 2);
+}
+
+QString formatTime(const QDateTime &time)
+{
+    return time.isValid() ? time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString();
+}
+
+QVariant timeOrNothing(const QDateTime &time) { return time.isValid() ? QVariant(time) : QVariant(); }
+QVariant numberOrNothing(double value) { return std::isnan(value) ? QVariant() : QVariant(value); }
+
+QColor statusColor(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Running: return QColor(0x1f, 0x6f, 0xd0);
+    case RunStatus::Failed:
+    case RunStatus::Diverged: return QColor(0xc0, 0x39, 0x2b);
+    case RunStatus::Interrupted: return QColor(0xd3, 0x7a, 0x00);
+    case RunStatus::Stopped:
+    case RunStatus::Queued: return QColor(0x70, 0x70, 0x70);
+    case RunStatus::Finished: break;
+    }
+    return QColor();
+}
+
+} // namespace
+
+RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void RunsTableModel::setDatabase(RunDatabase *db)
+{
+    m_db = db;
+    m_pageSize = std::max(m_pageSize, 1);
+    reload();
+}
+
+int RunsTableModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+
+int RunsTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : FirstMetricColumn + metricColumnCount();
+}
+
+QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char *const fixed[] = {"ID", "Name", "Status", "Preset", "Created", "Started", "Ended", "Duration", "Tags"};
+    if (section < FirstMetricColumn)
+        return QString::fromLatin1(fixed[section]);
+    bool best = false;
+    const QString metric = metricOfColumn(section, &best);
+    if (role == Qt::ToolTipRole)
+        return best ? QStringLiteral("%1: the best value (its %2)")
+                          .arg(metric, metricHigherIsBetter(metric) ? QStringLiteral("maximum") : QStringLiteral("minimum"))
+                    : QStringLiteral("%1: the value at the last step").arg(metric);
+    return QStringLiteral("%1 %2").arg(metric, best ? QStringLiteral("best") : QStringLiteral("last"));
+}
+
+QVariant RunsTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return QVariant();
+    const RunSummaryRow &row = m_rows.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole: return displayValue(row, index.column());
+    case SortRole: return sortValue(row, index.column());
+    case RunIdRole: return row.id;
+    case StatusRole: return int(row.status);
+    case TagsRole: return row.tags;
+    case Qt::ToolTipRole:
+        if (index.column() == StatusColumn && !row.statusMessage.isEmpty())
+            return row.errorNode.isEmpty() ? row.statusMessage
+                                           : QStringLiteral("%1 (node %2)").arg(row.statusMessage, row.errorNode);
+        if (index.column() == NameColumn && !row.notes.isEmpty())
+            return row.notes;
+        return QVariant();
+    case Qt::ForegroundRole:
+        if (index.column() == StatusColumn && statusColor(row.status).isValid())
+            return QBrush(statusColor(row.status));
+        return QVariant();
+    case Qt::TextAlignmentRole:
+        if (index.column() == IdColumn || index.column() == DurationColumn || index.column() >= FirstMetricColumn)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return QVariant();
+    default: return QVariant();
+    }
+}
+
+QVariant RunsTableModel::displayValue(const RunSummaryRow &row, int column) const
+{
+    switch (column) {
+    case IdColumn: return row.id;
+    case NameColumn: return row.name;
+    case StatusColumn: return runStatusName(row.status);
+    case PresetColumn: return row.presetName;
+    case CreatedColumn: return formatTime(row.createdAt);
+    case StartedColumn: return formatTime(row.startedAt);
+    case EndedColumn: return formatTime(row.endedAt);
+    case DurationColumn: return formatDuration(row.durationSeconds());
+    case TagsColumn: return row.tags.join(QStringLiteral(", "));
+    default: break;
+    }
+    bool best = false;
+    const QString metric = metricOfColumn(column, &best);
+    const auto it = row.keyMetrics.constFind(metric);
+    if (it == row.keyMetrics.constEnd())
+        return QString();
+    return formatMetric(best ? it->best() : it->last);
+}
+
+QVariant RunsTableModel::sortValue(const RunSummaryRow &row, int column) const
+{
+    switch (column) {
+    case IdColumn: return row.id;
+    case NameColumn: return row.name.toLower();
+    case StatusColumn: return runStatusName(row.status);
+    case PresetColumn: return row.presetName.toLower();
+    case CreatedColumn: return timeOrNothing(row.createdAt);
+    case StartedColumn: return timeOrNothing(row.startedAt);
+    case EndedColumn: return timeOrNothing(row.endedAt);
+    case DurationColumn: return numberOrNothing(row.durationSeconds());
+    case TagsColumn: return row.tags.isEmpty() ? QVariant() : QVariant(row.tags.join(QLatin1Char(',')).toLower());
+    default: break;
+    }
+    bool best = false;
+    const QString metric = metricOfColumn(column, &best);
+    const auto it = row.keyMetrics.constFind(metric);
+    return it == row.keyMetrics.constEnd() ? QVariant() : numberOrNothing(best ? it->best() : it->last);
+}
+
+QString RunsTableModel::formatDuration(double seconds) { return durationText(seconds); }
+
+QString RunsTableModel::formatMetric(double value)
+{
+    return std::isnan(value) ? QString() : QString::number(value, 'g', 4);
+}
+
+QStringList RunsTableModel::allTags() const
+{
+    QSet<QString> tags;
+    for (const RunSummaryRow &row : m_rows)
+        for (const QString &tag : row.tags)
+            tags.insert(tag);
+    QStringList sorted(tags.begin(), tags.end());
+    std::sort(sorted.begin(), sorted.end(),
+              [](const QString &a, const QString &b) { return a.compare(b, Qt::CaseInsensitive) < 0; });
+    return sorted;
+}
+
+void RunsTableModel::fail(const Error &error)
+{
+    m_lastError = error.toString();
+    Q_EMIT errorOccurred(m_lastError);
+}
+
+} // namespace ty

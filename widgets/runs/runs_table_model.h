@@ -1,0 +1,94 @@
+#pragma once
+// A table of the runs in a run database, one row per run, newest first (RunDatabase::runSummaries): id, name,
+// status, preset, created, started, ended, duration, tags, and the best and last value of each key metric.
+// Rows load lazily, a page at a time (canFetchMore/fetchMore, as views ask while scrolling); fetchAll() loads
+// the rest (RunsFilterProxyModel calls it before filtering or sorting). refresh() is the cheap poll: when the
+// database's change stamp moved, it adds new runs at the top, rereads the queued and running ones, and reloads
+// when runs were deleted elsewhere; otherwise it costs two index-only queries.
+//
+// Ownership and threads: the database is not owned and must outlive the model (or be unset first); GUI thread.
+
+#include "run_database.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QList>
+
+#include <algorithm>
+
+namespace ty {
+
+class RunsTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { IdColumn, NameColumn, StatusColumn, PresetColumn, CreatedColumn, StartedColumn, EndedColumn,
+                  DurationColumn, TagsColumn, FirstMetricColumn };
+    enum Role {
+        SortRole = Qt::UserRole + 1,  // numbers, times and lowercase text; invalid QVariant when there is no value
+        RunIdRole,
+        StatusRole,                   // int(RunStatus)
+        TagsRole,                     // QStringList
+    };
+    static constexpr int kDefaultPageSize = 500;
+
+    explicit RunsTableModel(QObject *parent = nullptr);
+
+    // Shows the runs of `db` (nullptr: none). Loads the first page.
+    void setDatabase(RunDatabase *db);
+    RunDatabase *database() const { return m_db; }
+    void setPageSize(int rows) { m_pageSize = std::max(1, rows); }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex &parent = {}) const override;
+    void fetchMore(const QModelIndex &parent = {}) override;
+    void fetchAll();
+
+    // The poll (call about once a second). Returns true when rows were added, changed or removed.
+    bool refresh();
+    // Everything again (as many rows as were loaded, at least a page).
+    void reload();
+
+    const RunSummaryRow &runAt(int row) const { return m_rows.at(row); }
+    int rowOfRun(qint64 id) const { return m_rowOfId.value(id, -1); }
+    QStringList allTags() const;      // over the loaded rows, sorted
+    QString lastError() const { return m_lastError; }
+
+    // Edits go to the database, then the row is read back. Errors come back and are also emitted.
+    Status setNotes(qint64 id, const QString &notes);
+    Status setTags(qint64 id, const QStringList &tags);
+    Status renameRun(qint64 id, const QString &name);
+    // Deletes the run's record and its folder (only a folder inside the database's own runs/ folder).
+    Status deleteRun(qint64 id);
+
+    static QString formatDuration(double seconds);  // "0:42", "1:02:03"; "" for NaN
+    static QString formatMetric(double value);       // 4 significant digits; "" for NaN
+
+Q_SIGNALS:
+    void errorOccurred(const QString &message);
+    void tagsChanged();
+
+private:
+    QVariant displayValue(const RunSummaryRow &row, int column) const;
+    QVariant sortValue(const RunSummaryRow &row, int column) const;
+    void appendRows(const QList<RunSummaryRow> &rows);
+    void updateRows(const QList<RunSummaryRow> &rows);
+    void reindex();
+    Status refreshRun(qint64 id);
+    void fail(const Error &error);
+
+    RunDatabase *m_db = nullptr;
+    QList<RunSummaryRow> m_rows;
+    QHash<qint64, int> m_rowOfId;
+    RunsChangeStamp m_stamp;
+    qint64 m_maxLoadedId = 0;
+    qint64 m_minLoadedId = 0;
+    bool m_exhausted = true;
+    bool m_changing = false;  // inside begin/end of a reset or insertion
+    int m_pageSize = kDefaultPageSize;
+    QString m_lastError;
+};
+
+} // namespace ty

@@ -1,0 +1,48 @@
+#pragma once
+// The runs this app is training: one row per TrainingRunController (run, state, epoch, step, ETA, last
+// metrics, or the outcome with its message) and buttons to pause, continue and stop the selected one and to
+// clear ended rows. A failed row's tooltip holds the whole message; double-clicking a row whose error names
+// a node asks to show that node.
+//
+// Ownership and threads: controllers are not owned (TrainingPanel owns them); a row goes when its controller
+// is destroyed. GUI thread.
+
+#include <QList>
+#include <QWidget>
+
+class QPushButton;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace ty {
+
+class TrainingRunController;
+
+class ActiveRunsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ActiveRunsView(QWidget *parent = nullptr);
+
+    void addController(TrainingRunController *controller);
+    QList<TrainingRunController *> controllers() const;
+    TrainingRunController *selectedController() const;
+    QTreeWidget *tree() const { return m_tree; }
+    QString rowText(TrainingRunController *controller) const;  // the row's cells joined by " | " (tests)
+
+Q_SIGNALS:
+    void clearEndedRequested();
+    void nodeActivated(const QString &nodeId, const QString &message);
+
+private:
+    QTreeWidgetItem *itemOf(TrainingRunController *controller) const;
+    void updateRow(TrainingRunController *controller);
+    void updateButtons();
+
+    QTreeWidget *m_tree;
+    QPushButton *m_pause;
+    QPushButton *m_continue;
+    QPushButton *m_stop;
+    QPushButton *m_clear;
+};
+
+} // namespace ty

@@ -1,0 +1,260 @@
+#include "training_panel.h"
+
+#include "active_runs_view.h"
+#include "plots/metric_plot.h"
+#include "plots/metric_plot_panel.h"
+#include "plots/run_metrics_feed.h"
+#include "run_database.h"
+#include "runs/run_browser.h"
+#include "runs/runs_table_model.h"
+
+#include <QFileInfo>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace ty {
+
+TrainingPanel::TrainingPanel(QWidget *parent)
+    : QWidget(parent), m_workerPath(TrainingRunController::defaultWorkerPath()), m_feed(new RunMetricsFeed(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *vertical = new QSplitter(Qt::Vertical, this);
+    m_active = new ActiveRunsView(vertical);
+    auto *plots = new QSplitter(Qt::Horizontal, vertical);
+    m_lossPanel = new MetricPlotPanel(tr("loss"), {QStringLiteral("train/loss"), QStringLiteral("val/loss")}, plots);
+    m_metricPanel =
+        new MetricPlotPanel(tr("accuracy"), {QStringLiteral("train/accuracy"), QStringLiteral("val/accuracy")}, plots);
+    m_browser = new RunBrowser(vertical);
+    vertical->setStretchFactor(0, 1);
+    vertical->setStretchFactor(1, 5);
+    vertical->setStretchFactor(2, 4);
+    vertical->setSizes({90, 500, 400});  // relative: the plots get the most room
+    layout->addWidget(vertical);
+
+    m_feed->setLiveness([this](qint64 id) { return isLive(id); });
+    connect(m_feed, &RunMetricsFeed::rowsArrived, this, [this](qint64 id, const QList<MetricPoint> &rows) {
+        lossPlot()->appendPoints(id, rows);
+        metricPlot()->appendPoints(id, rows);
+    });
+    connect(m_feed, &RunMetricsFeed::runCleared, this, [this](qint64 id) {
+        lossPlot()->clearRunData(id);
+        metricPlot()->clearRunData(id);
+    });
+    connect(m_browser, &RunBrowser::selectionChanged, this, &TrainingPanel::updatePlottedRuns);
+    connect(m_browser, &RunBrowser::baselineChanged, this, &TrainingPanel::updatePlottedRuns);
+    connect(m_browser, &RunBrowser::runsDeleted, this, &TrainingPanel::updatePlottedRuns);
+    connect(m_browser, &RunBrowser::openPresetRequested, this,
+            [this](const Preset &preset, qint64) { Q_EMIT openPresetRequested(preset); });
+    connect(m_browser, &RunBrowser::resumeRequested, this, [this](qint64 id) {
+        if (Status resumed = resumeRun(id); !resumed.ok())
+            Q_EMIT messageChanged(resumed.error().toString());
+    });
+    connect(m_active, &ActiveRunsView::clearEndedRequested, this, &TrainingPanel::clearEnded);
+    connect(m_active, &ActiveRunsView::nodeActivated, this, &TrainingPanel::nodeErrorReported);
+}
+
+TrainingPanel::~TrainingPanel()
+{
+    stopAll();  // every worker gets its SIGINT now; each controller then waits for its own as it is destroyed
+    m_feed->setDatabase(nullptr);
+    // While this object's members still exist (children die after them, and their signals reach us).
+    const QList<TrainingRunController *> controllers = m_controllers;
+    m_controllers.clear();
+    for (TrainingRunController *controller : controllers) {
+        controller->disconnect(this);
+        delete controller;
+    }
+}
+
+MetricPlot *TrainingPanel::lossPlot() const { return m_lossPanel->plot(); }
+MetricPlot *TrainingPanel::metricPlot() const { return m_metricPanel->plot(); }
+
+Status TrainingPanel::openDatabase(const QString &path)
+{
+    m_feed->setDatabase(nullptr);
+    for (qint64 id : QList<qint64>(m_plotted))
+        unplotRun(id);
+    const Status opened = m_browser->openDatabase(path);
+    m_feed->setDatabase(m_browser->database());
+    updatePlottedRuns();
+    if (!opened.ok())
+        Q_EMIT messageChanged(opened.error().toString());
+    return opened;
+}
+
+QString TrainingPanel::databasePath() const { return m_browser->databasePath(); }
+
+TrainingRunController *TrainingPanel::newController()
+{
+    auto *controller = new TrainingRunController(this);
+    controller->setWorkerPath(m_workerPath);
+    return controller;
+}
+
+Status TrainingPanel::startTraining(const Preset &preset, const QString &dbPath, const TrainingOptions &options)
+{
+    QString path = !dbPath.isEmpty() ? dbPath : !databasePath().isEmpty() ? databasePath() : RunDatabase::defaultPath();
+    path = QFileInfo(path).absoluteFilePath();
+    if (path != databasePath()) {
+        if (Status opened = openDatabase(path); !opened.ok())
+            return opened;
+    }
+    TrainingRunController *controller = newController();
+    const Status started = controller->start(preset, path, options);
+    if (!started.ok()) {
+        delete controller;
+        Q_EMIT messageChanged(started.error().toString());
+        return started;
+    }
+    adopt(controller);
+    Q_EMIT messageChanged(tr("Training %1…").arg(controller->runName()));
+    return Status::success();
+}
+
+Status TrainingPanel::resumeRun(qint64 runId)
+{
+    if (!m_browser->database()) {
+        Error error;
+        error.message = tr("no run database is open");
+        return error;
+    }
+    for (TrainingRunController *c : std::as_const(m_controllers))
+        if (c->runId() == runId && c->isActive()) {
+            Error error;
+            error.message = tr("run #%1 is already training").arg(runId);
+            return error;
+        }
+    TrainingRunController *controller = newController();
+    const Status started = controller->resume(runId, databasePath());
+    if (!started.ok()) {
+        delete controller;
+        return started;
+    }
+    adopt(controller);
+    Q_EMIT messageChanged(tr("Resuming run #%1…").arg(runId));
+    return Status::success();
+}
+
+void TrainingPanel::adopt(TrainingRunController *controller)
+{
+    m_controllers.append(controller);
+    m_active->addController(controller);
+    connect(controller, &TrainingRunController::runStarted, this, [this, controller](qint64 id) {
+        m_browser->refresh();  // the new run shows at once, not at the next poll
+        updatePlottedRuns();
+        if (controller->startInfo().resumedAtStep >= 0)
+            m_feed->reloadRun(id);  // rows after the checkpoint were deleted before training went on
+        lossPlot()->setStepsPerEpoch(id, controller->startInfo().stepsPerEpoch);
+        metricPlot()->setStepsPerEpoch(id, controller->startInfo().stepsPerEpoch);
+        Q_EMIT runStarted(id);
+    });
+    connect(controller, &TrainingRunController::nodeErrorReported, this, &TrainingPanel::nodeErrorReported);
+    connect(controller, &TrainingRunController::finished, this,
+            [this, controller](const TrainingOutcome &outcome) { onControllerFinished(controller, outcome); });
+    connect(controller, &QObject::destroyed, this, [this, controller] { m_controllers.removeAll(controller); });
+}
+
+void TrainingPanel::onControllerFinished(TrainingRunController *controller, const TrainingOutcome &outcome)
+{
+    m_browser->refresh();
+    m_feed->poll();  // the last rows
+    const QString name = controller->runId() > 0 ? QStringLiteral("#%1 %2").arg(controller->runId()).arg(controller->runName())
+                                                 : controller->runName();
+    Q_EMIT messageChanged(outcome.message.isEmpty() ? tr("%1: %2").arg(name, outcome.status)
+                                                    : tr("%1: %2: %3").arg(name, outcome.status, outcome.message));
+    Q_EMIT runFinished(controller->runId(), outcome.status);
+}
+
+bool TrainingPanel::hasActiveRuns() const
+{
+    for (const TrainingRunController *c : m_controllers)
+        if (c->isActive())
+            return true;
+    return false;
+}
+
+void TrainingPanel::stopAll()
+{
+    for (TrainingRunController *c : std::as_const(m_controllers))
+        if (c->isActive() && c->state() != TrainingState::Stopping)
+            c->stop();
+}
+
+void TrainingPanel::clearEnded()
+{
+    for (TrainingRunController *c : QList<TrainingRunController *>(m_controllers))
+        if (c->state() == TrainingState::Ended) {
+            m_controllers.removeAll(c);
+            delete c;
+        }
+    updatePlottedRuns();
+}
+
+bool TrainingPanel::isLive(qint64 runId) const
+{
+    for (const TrainingRunController *c : m_controllers)
+        if (c->runId() == runId && c->isActive())
+            return true;
+    const int row = m_browser->model()->rowOfRun(runId);
+    if (row < 0)
+        return false;
+    const RunStatus status = m_browser->model()->runAt(row).status;
+    return status == RunStatus::Running || status == RunStatus::Queued;
+}
+
+QString TrainingPanel::runLabel(qint64 runId) const
+{
+    const int row = m_browser->model()->rowOfRun(runId);
+    if (row >= 0)
+        return QStringLiteral("#%1 %2").arg(runId).arg(m_browser->model()->runAt(row).name);
+    for (const TrainingRunController *c : m_controllers)
+        if (c->runId() == runId)
+            return QStringLiteral("#%1 %2").arg(runId).arg(c->runName());
+    return QStringLiteral("#%1").arg(runId);
+}
+
+QList<qint64> TrainingPanel::plottedRuns() const { return m_plotted; }
+
+void TrainingPanel::updatePlottedRuns()
+{
+    QList<qint64> wanted;
+    for (const TrainingRunController *c : std::as_const(m_controllers))
+        if (c->runId() > 0 && !wanted.contains(c->runId()))
+            wanted << c->runId();
+    if (m_browser->baselineRunId() > 0 && !wanted.contains(m_browser->baselineRunId()))
+        wanted << m_browser->baselineRunId();
+    for (qint64 id : m_browser->selectedRunIds())
+        if (!wanted.contains(id))
+            wanted << id;
+    for (qint64 id : QList<qint64>(m_plotted))
+        if (!wanted.contains(id))
+            unplotRun(id);
+    for (qint64 id : std::as_const(wanted))
+        if (!m_plotted.contains(id))
+            plotRun(id);
+}
+
+void TrainingPanel::plotRun(qint64 runId)
+{
+    if (!m_browser->database())
+        return;
+    if (!m_colorOfRun.contains(runId))
+        m_colorOfRun.insert(runId, m_nextColor++);
+    const QColor color = MetricPlot::paletteColor(m_colorOfRun.value(runId));
+    const QString label = runLabel(runId);
+    lossPlot()->addRun(runId, label, color);
+    metricPlot()->addRun(runId, label, color);
+    m_plotted << runId;
+    m_feed->addRun(runId);
+}
+
+void TrainingPanel::unplotRun(qint64 runId)
+{
+    m_feed->removeRun(runId);
+    lossPlot()->removeRun(runId);
+    metricPlot()->removeRun(runId);
+    m_plotted.removeAll(runId);
+}
+
+} // namespace ty

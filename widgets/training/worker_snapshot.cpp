@@ -1,0 +1,49 @@
+#include "worker_snapshot.h"
+
+#include "block_registry.h"
+#include "preset_format.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QRandomGenerator>
+
+namespace ty {
+
+Preset presetForWorker(const Preset &preset)
+{
+    Preset out = preset;
+    const QDir base(preset.baseDir());
+    for (Node &node : out.graph.nodes) {
+        const BlockDescriptor *block = BlockRegistry::builtin().find(node.block);
+        if (!block)
+            continue;
+        for (const ParamSpec &spec : block->params) {
+            if (spec.type != ParamType::Path || !node.params.value(spec.name).isString())
+                continue;
+            const QString path = node.params.value(spec.name).toString();
+            if (!path.isEmpty() && QDir::isRelativePath(path))
+                node.params.insert(spec.name, QDir::cleanPath(base.absoluteFilePath(path)));
+        }
+    }
+    return out;
+}
+
+Result<QString> writeWorkerSnapshot(const Preset &preset, const QString &dbPath)
+{
+    const QDir folder(QFileInfo(dbPath).absoluteDir().filePath(QStringLiteral("snapshots")));
+    if (!folder.exists() && !QDir().mkpath(folder.path())) {
+        Error error;
+        error.message = QStringLiteral("cannot create the folder %1 for the training snapshot").arg(folder.path());
+        return error;
+    }
+    const QString name = QStringLiteral("snapshot-%1-%2.trainyard.json")
+                             .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")))
+                             .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
+    const QString path = folder.absoluteFilePath(name);
+    if (Status saved = savePreset(presetForWorker(preset), path); !saved.ok())
+        return saved.error();
+    return path;
+}
+
+} // namespace ty
