@@ -153,7 +153,7 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
         observer().onEpochEnd(epoch + 1, m_position.step, epochMetrics);
         const bool last = m_position.epoch == m_settings.epochs || stopEarly;
         if (!last && m_settings.checkpointEvery > 0 && m_position.epoch % m_settings.checkpointEvery == 0)
-            checkpoint(QStringLiteral("epoch"));
+            checkpoint();
         if (stopEarly) {
             observer().onEvent(QStringLiteral("early_stop"),
                                QStringLiteral("%1 did not improve for %2 epochs").arg(m_settings.earlyStopMetric).arg(m_settings.earlyStopPatience),
@@ -162,7 +162,7 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
         }
     }
     evaluate(m_test, QStringLiteral("test"));
-    checkpoint(QStringLiteral("final"));
+    checkpoint();
     TrainResult result;
     result.outcome = TrainOutcome::Finished;
     result.steps = m_position.step;
@@ -186,7 +186,7 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         if (observer().stopRequested()) {
             if (!flushPending(ending))
                 return false;
-            checkpoint(QStringLiteral("stop"));
+            checkpoint();
             *ending = fail(QStringLiteral("stopped at step %1").arg(m_position.step));
             ending->outcome = TrainOutcome::Stopped;
             ending->finalCheckpoint = m_lastCheckpoint;
@@ -332,7 +332,7 @@ bool TrainingRun::checkEarlyStop(const QMap<QString, double> &epochMetrics)
     return ++m_position.badEpochs >= m_settings.earlyStopPatience;
 }
 
-void TrainingRun::checkpoint(const QString &reason)
+void TrainingRun::checkpoint()
 {
     if (m_options.runFolder.isEmpty())
         return;
@@ -344,7 +344,6 @@ void TrainingRun::checkpoint(const QString &reason)
         return;
     }
     m_lastCheckpoint = path;
-    Q_UNUSED(reason);
     observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch)});
 }
 

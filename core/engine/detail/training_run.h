@@ -37,7 +37,7 @@ private:
     bool flushPending(TrainResult *ending); // false when the loss diverged
     QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
     bool checkEarlyStop(const QMap<QString, double> &epochMetrics);
-    void checkpoint(const QString &reason);
+    void checkpoint();  // at the current position, when the run has a folder
     double elapsed() const { return m_clockOffset + m_clock.elapsed() / 1000.0; }
 
     const Preset m_preset;
