@@ -1,5 +1,5 @@
 // trainyard: the desktop app. `trainyard` opens the default preset (Fashion-MNIST MLP), `trainyard FILE` opens
-// FILE. --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
+// FILE; --db PATH chooses the run database and --train starts training at once. --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
 // under Xvfb or QT_QPA_PLATFORM=offscreen).
 
 #include "default_preset.h"
@@ -72,7 +72,12 @@ int main(int argc, char **argv)
     const QCommandLineOption empty(QStringLiteral("new"), QStringLiteral("Start with an empty canvas."));
     const QCommandLineOption arrange(QStringLiteral("arrange"),
                                      QStringLiteral("Auto-arrange the graph after opening it (an undoable edit)."));
-    parser.addOptions({screenshot, size, select, scheme, empty, arrange});
+    const QCommandLineOption database(QStringLiteral("db"),
+                                      QStringLiteral("The run database to record runs in and browse (default: the "
+                                                     "last one opened, else ~/.local/share/trainyard/runs.sqlite)."),
+                                      QStringLiteral("path"));
+    const QCommandLineOption train(QStringLiteral("train"), QStringLiteral("Start training the preset at once."));
+    parser.addOptions({screenshot, size, select, scheme, empty, arrange, database, train});
     parser.process(app);
 
     if (parser.isSet(scheme)) {
@@ -96,6 +101,11 @@ int main(int argc, char **argv)
                                                                 : ty::defaultPresetPath();
     if (!file.isEmpty() && !window.openFile(file) && shooting)
         return 1;
+    const QString dbPath = parser.isSet(database) ? parser.value(database) : ty::MainWindow::preferredRunDatabase();
+    if (const ty::Status opened = window.openRunDatabase(dbPath); !opened.ok())
+        std::fprintf(stderr, "trainyard: %s\n", qPrintable(opened.error().toString()));
+    if (parser.isSet(train))
+        QTimer::singleShot(0, &window, [&window] { window.trainDocument(); });
     if (parser.isSet(arrange))
         window.action(QStringLiteral("arrange"))->trigger();
     if (parser.isSet(select))

@@ -90,6 +90,7 @@ void MainWindow::createDocks()
     QDockWidget *palette = dock(tr("Blocks"), QStringLiteral("paletteDock"), m_palette, Qt::LeftDockWidgetArea);
     QDockWidget *inspector = dock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
     QDockWidget *issues = dock(tr("Issues"), QStringLiteral("issuesDock"), m_issues, Qt::BottomDockWidgetArea);
+    createTrainingDock(issues);
     resizeDocks({palette, inspector}, {225, 300}, Qt::Horizontal);
     resizeDocks({issues}, {130}, Qt::Vertical);
     connect(m_issues, &IssuesPanel::summaryChanged, this, [issues](const QString &, int errors, int warnings) {
@@ -268,7 +269,7 @@ void MainWindow::showIssue(const Issue &issue)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!maybeSave()) {
+    if (!maybeSave() || !maybeStopTraining()) {
         event->ignore();
         return;
     }

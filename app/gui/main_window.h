@@ -6,10 +6,13 @@
 //
 // Ownership: owns the document, the scene and every widget. Thread affinity: the GUI thread.
 
+#include "error.h"
+
 #include <QHash>
 #include <QMainWindow>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 
@@ -22,7 +25,9 @@ class IssuesPanel;
 class PipelineDocument;
 class PipelineScene;
 class RecentFiles;
+class TrainingPanel;
 struct Issue;
+struct Preset;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -36,13 +41,21 @@ public:
     BlockPalette *blockPalette() const { return m_palette; }
     InspectorPanel *inspector() const { return m_inspector; }
     IssuesPanel *issues() const { return m_issues; }
+    TrainingPanel *training() const { return m_training; }
+    QDockWidget *trainingDock() const { return m_trainingDock; }
     // The window's actions by name: new, open, save, save-as, undo, redo, cut, copy, paste, delete,
-    // select-all, zoom-in, zoom-out, zoom-reset, fit, arrange, snap, quit.
+    // select-all, zoom-in, zoom-out, zoom-reset, fit, arrange, snap, quit, train, stop-all, run-database,
+    // show-training.
     QAction *action(const QString &name) const { return m_actions.value(name); }
 
     // Opens a preset (after asking about unsaved edits). On failure shows why and keeps the current one.
     bool openFile(const QString &path);
     bool saveTo(const QString &path);
+    // The run database that runs are recorded in and the browser shows (remembered in QSettings).
+    Status openRunDatabase(const QString &path);
+    static QString preferredRunDatabase();  // the last one opened, else RunDatabase::defaultPath()
+    // Trains a snapshot of the document (after validating it); false when it has errors or cannot start.
+    bool trainDocument();
     // When false (tests, --screenshot), problems go to the status bar instead of message boxes.
     void setInteractive(bool interactive) { m_interactive = interactive; }
 
@@ -52,6 +65,7 @@ public Q_SLOTS:
     bool save();
     bool saveAs();
     void showIssue(const ty::Issue &issue);
+    void showTraining();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -68,6 +82,15 @@ private:
     void showCanvasMenu(const QPointF &scenePos, const QPoint &globalPos);
     QAction *addAction(const QString &name, const QString &text, const QString &icon,
                        const QList<QKeySequence> &shortcuts);
+    // main_window_training.cpp
+    void createTrainingDock(QDockWidget *tabbedWith);
+    void createTrainingActions();
+    void createTrainingMenu();
+    void chooseRunDatabase();
+    void updateTrainingActions();
+    void showRunError(const QString &nodeId, const QString &message);
+    void openRunPreset(const ty::Preset &preset);
+    bool maybeStopTraining();
     // main_window.cpp
     void createDocks();
     void createStatusBar();
@@ -85,6 +108,8 @@ private:
     BlockPalette *m_palette = nullptr;
     InspectorPanel *m_inspector = nullptr;
     IssuesPanel *m_issues = nullptr;
+    TrainingPanel *m_training = nullptr;
+    QDockWidget *m_trainingDock = nullptr;
     RecentFiles *m_recent;
     QHash<QString, QAction *> m_actions;
     QMenu *m_recentMenu = nullptr;

@@ -19,6 +19,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 
 namespace ty {
@@ -97,6 +98,8 @@ void MainWindow::createActions()
     });
     connect(snap, &QAction::toggled, m_scene, &PipelineScene::setSnapToGrid);
 
+    createTrainingActions();
+
     action(QStringLiteral("open"))->setToolTip(tr("Open a preset (%1)").arg(QKeySequence(QKeySequence::Open).toString()));
     action(QStringLiteral("arrange"))->setToolTip(tr("Lay the graph out left to right by depth (Ctrl+L)"));
     action(QStringLiteral("fit"))->setToolTip(tr("Show the whole graph (Home)"));
@@ -136,6 +139,8 @@ void MainWindow::createMenus()
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_panelsMenu->addAction(dock->toggleViewAction());
 
+    createTrainingMenu();
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("Mouse and &Keyboard"), this, [this] {
         QMessageBox::information(
@@ -150,8 +155,8 @@ void MainWindow::createMenus()
     help->addAction(tr("&About Trainyard"), this, [this] {
         QMessageBox::about(this, tr("About Trainyard"),
                            tr("<h3>Trainyard %1</h3><p>A workbench for deep-learning experiments: build a "
-                              "pipeline graph, check its shapes as you edit, and train it with "
-                              "<code>trainyard-cli</code>.</p>")
+                              "pipeline graph, check its shapes as you edit, and train it in the "
+                              "background and compare every run.</p>")
                                .arg(QApplication::applicationVersion()));
     });
 }
@@ -206,8 +211,11 @@ void MainWindow::createToolBar()
     bar->setToolButtonStyle(Qt::ToolButtonIconOnly);
     for (const char *name : {"new", "open", "save", "", "undo", "redo", "", "zoom-out", "zoom-in", "fit", "arrange"})
         name[0] ? (void)bar->addAction(action(QString::fromLatin1(name))) : (void)bar->addSeparator();
-    // The training controls (issue 4) go after this separator.
     bar->addSeparator();
+    bar->addAction(action(QStringLiteral("train")));
+    bar->addAction(action(QStringLiteral("stop-all")));
+    if (auto *button = qobject_cast<QToolButton *>(bar->widgetForAction(action(QStringLiteral("train")))))
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);  // the one action that deserves a label
 }
 
 } // namespace ty

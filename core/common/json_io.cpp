@@ -6,6 +6,7 @@
 #include <QJsonParseError>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ty {
@@ -62,7 +63,7 @@ Result<QJsonObject> readJsonObjectFile(const QString &path)
     return parseJsonObject(file.readAll(), path);
 }
 
-Status writeJsonObjectFile(const QString &path, const QJsonObject &object)
+Status writeJsonObjectFile(const QString &path, const QJsonObject &object, const QStringList &keyOrder)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -71,7 +72,7 @@ Status writeJsonObjectFile(const QString &path, const QJsonObject &object)
         error.message = QStringLiteral("cannot write file: %1").arg(file.errorString());
         return error;
     }
-    file.write(QJsonDocument(object).toJson(QJsonDocument::Indented));
+    file.write(readableJson(object, keyOrder));
     if (!file.commit()) {
         Error error;
         error.file = path;
@@ -108,6 +109,68 @@ QByteArray canonicalJson(const QJsonValue &value)
     QJsonArray wrapper{value};
     QByteArray bytes = QJsonDocument(wrapper).toJson(QJsonDocument::Compact);
     return bytes.mid(1, bytes.size() - 2);
+}
+
+namespace {
+
+bool isPlain(const QJsonValue &value) { return !value.isObject() && !value.isArray(); }
+
+void writeReadable(QByteArray &out, const QJsonValue &value, const QStringList &keyOrder, int depth)
+{
+    const QByteArray indent(2 * (depth + 1), ' ');
+    const QByteArray closingIndent(2 * depth, ' ');
+    if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        const bool inline_ = std::all_of(array.begin(), array.end(), [](const QJsonValue &v) { return isPlain(v); });
+        if (array.isEmpty() || inline_) {
+            out += '[';
+            for (qsizetype i = 0; i < array.size(); ++i)
+                out += (i ? ", " : "") + canonicalJson(array.at(i));
+            out += ']';
+            return;
+        }
+        out += "[\n";
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            out += indent;
+            writeReadable(out, array.at(i), keyOrder, depth + 1);
+            out += i + 1 < array.size() ? ",\n" : "\n";
+        }
+        out += closingIndent + ']';
+        return;
+    }
+    if (!value.isObject()) {
+        out += canonicalJson(value);
+        return;
+    }
+    const QJsonObject object = value.toObject();
+    if (object.isEmpty()) {
+        out += "{}";
+        return;
+    }
+    QStringList keys;
+    for (const QString &key : keyOrder)
+        if (object.contains(key))
+            keys << key;
+    for (auto it = object.begin(); it != object.end(); ++it)  // sorted already
+        if (!keyOrder.contains(it.key()))
+            keys << it.key();
+    out += "{\n";
+    for (qsizetype i = 0; i < keys.size(); ++i) {
+        out += indent + canonicalJson(keys.at(i)) + ": ";
+        writeReadable(out, object.value(keys.at(i)), keyOrder, depth + 1);
+        out += i + 1 < keys.size() ? ",\n" : "\n";
+    }
+    out += closingIndent + '}';
+}
+
+} // namespace
+
+QByteArray readableJson(const QJsonObject &object, const QStringList &keyOrder)
+{
+    QByteArray out;
+    writeReadable(out, object, keyOrder, 0);
+    out += '\n';
+    return out;
 }
 
 } // namespace ty

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
+#include <QStringList>
 
 namespace ty {
 
@@ -16,8 +17,13 @@ Result<QJsonObject> parseJsonObject(const QByteArray &bytes, const QString &file
 // Reads and parses a file holding one JSON object.
 Result<QJsonObject> readJsonObjectFile(const QString &path);
 
-// Writes `object` as indented JSON, atomically (temporary file, then rename).
-Status writeJsonObjectFile(const QString &path, const QJsonObject &object);
+// Writes `object` as indented JSON, atomically (temporary file, then rename); see readableJson.
+Status writeJsonObjectFile(const QString &path, const QJsonObject &object, const QStringList &keyOrder = {});
+
+// JSON for people and diffs: two-space indentation, the keys named in `keyOrder` first and in that order (the
+// rest sorted), arrays of plain values on one line ("pos": [40, 120]). Numbers and strings are written as
+// QJsonDocument writes them, so parsing the text gives back the same values.
+QByteArray readableJson(const QJsonObject &object, const QStringList &keyOrder = {});
 
 // "integer", "number", "string", ... as a person would name a JSON value's type.
 QString jsonTypeName(const QJsonValue &value);

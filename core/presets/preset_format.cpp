@@ -177,7 +177,13 @@ QJsonObject presetToJson(const Preset &preset)
 
 Status savePreset(const Preset &preset, const QString &path)
 {
-    return writeJsonObjectFile(path, presetToJson(preset));
+    // People read and diff presets: the header first, then the settings, the nodes and the edges.
+    static const QStringList order = {
+        QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("name"),   QStringLiteral("description"),
+        QStringLiteral("training"), QStringLiteral("nodes"), QStringLiteral("edges"), QStringLiteral("id"),
+        QStringLiteral("block"),  QStringLiteral("params"),  QStringLiteral("pos"),   QStringLiteral("from"),
+        QStringLiteral("to")};
+    return writeJsonObjectFile(path, presetToJson(preset), order);
 }
 
 } // namespace ty

@@ -35,6 +35,7 @@ private Q_SLOTS:
     void readJsonObjectFileMissingFile();
     void writeThenReadJsonObjectFile();
     void writeJsonObjectFileIntoMissingFolderFails();
+    void readableJsonOrdersKeysAndInlinesPlainArrays();
     void jsonTypeName_data();
     void jsonTypeName();
     void canonicalJsonIgnoresKeyOrder();
@@ -187,6 +188,37 @@ void TestCommon::writeThenReadJsonObjectFile()
     const Result<QJsonObject> read = readJsonObjectFile(path);
     QVERIFY2(read.ok(), qPrintable(read.error().toString()));
     QCOMPARE(read.value(), object);
+}
+
+void TestCommon::readableJsonOrdersKeysAndInlinesPlainArrays()
+{
+    const QJsonObject object{
+        {QStringLiteral("version"), 1},
+        {QStringLiteral("format"), QStringLiteral("x \"quoted\"")},
+        {QStringLiteral("alpha"), QJsonArray{}},
+        {QStringLiteral("nodes"), QJsonArray{QJsonObject{{QStringLiteral("pos"), QJsonArray{40, 120.5}},
+                                                         {QStringLiteral("id"), QStringLiteral("fc1")}}}},
+        {QStringLiteral("empty"), QJsonObject{}},
+        {QStringLiteral("tiny"), 1e-7}};
+    const QByteArray text = readableJson(object, {QStringLiteral("format"), QStringLiteral("version"),
+                                                  QStringLiteral("nodes"), QStringLiteral("id")});
+    const QByteArray expected = "{\n"
+                                "  \"format\": \"x \\\"quoted\\\"\",\n"
+                                "  \"version\": 1,\n"
+                                "  \"nodes\": [\n"
+                                "    {\n"
+                                "      \"id\": \"fc1\",\n"
+                                "      \"pos\": [40, 120.5]\n"
+                                "    }\n"
+                                "  ],\n"
+                                "  \"alpha\": [],\n"
+                                "  \"empty\": {},\n"
+                                "  \"tiny\": 1e-07\n"
+                                "}\n";
+    QCOMPARE(text, expected);
+    const Result<QJsonObject> parsed = parseJsonObject(text, QStringLiteral("readable.json"));
+    QVERIFY2(parsed.ok(), qPrintable(parsed.error().toString()));
+    QCOMPARE(parsed.value(), object);
 }
 
 void TestCommon::writeJsonObjectFileIntoMissingFolderFails()

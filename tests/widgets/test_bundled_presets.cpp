@@ -15,6 +15,7 @@
 #include "block_descriptor.h"
 
 #include <QSignalSpy>
+#include <QUndoStack>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -61,6 +62,9 @@ private Q_SLOTS:
             for (NodeItem *b : items)
                 QVERIFY2(a == b || !QRectF(a->pos(), a->size()).intersects(QRectF(b->pos(), b->size())),
                          qPrintable(a->nodeId() + QStringLiteral(" overlaps ") + b->nodeId()));
+        // Saved tidy: auto-arrange (left to right by depth, with the drawn sizes) has nothing to change.
+        canvas.scene->autoArrange();
+        QCOMPARE(canvas.document->undoStack()->count(), 0);
     }
 
     void breakingAnEdgeMarksTheNodeItFed()

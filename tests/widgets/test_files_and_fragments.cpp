@@ -167,8 +167,9 @@ private Q_SLOTS:
     {
         tytest::Canvas canvas;
         QVERIFY(canvas.document->load(tytest::presetPath(QStringLiteral("fashion-mnist-cnn"))).ok());
+        QVERIFY(canvas.document->moveNodes({{QStringLiteral("conv1"), QPointF(900, 700)}}, MoveKind::Drag));
         canvas.scene->autoArrange();
-        QCOMPARE(canvas.document->undoStack()->count(), 1);
+        QCOMPARE(canvas.document->undoStack()->count(), 2);
         const QList<NodeItem *> items = canvas.scene->nodeItems();
         for (NodeItem *item : items) {
             QCOMPARE(item->pos(), canvas.document->graph().node(item->nodeId())->pos);

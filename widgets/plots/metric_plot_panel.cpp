@@ -2,6 +2,8 @@
 
 #include "metric_plot.h"
 
+#include "icons/icon_library.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
@@ -36,7 +38,9 @@ MetricPlotPanel::MetricPlotPanel(const QString &groupLabel, const QStringList &g
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_metricChoice, 1);
     controls->addWidget(m_axisChoice);
-    controls->addWidget(new QLabel(tr("Smoothing"), this));
+    auto *smoothingLabel = new QLabel(tr("Smooth"), this);
+    smoothingLabel->setToolTip(tr("Exponential moving average of each curve; the raw values stay faint behind it"));
+    controls->addWidget(smoothingLabel);
     controls->addWidget(m_smoothing);
     controls->addWidget(m_smoothingValue);
     controls->addWidget(m_logY);
@@ -46,19 +50,24 @@ MetricPlotPanel::MetricPlotPanel(const QString &groupLabel, const QStringList &g
     layout->addWidget(m_plot, 1);
 
     m_metricChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_metricChoice->setMinimumContentsLength(12);
+    m_metricChoice->setMinimumContentsLength(8);
     if (!group.isEmpty())
         m_metricChoice->addItem(groupText(groupLabel, group), group);
     for (PlotXAxis axis : {PlotXAxis::Step, PlotXAxis::Epoch, PlotXAxis::WallTime})
         m_axisChoice->addItem(plotXAxisName(axis), int(axis));
     m_smoothing->setRange(0, kSmoothingSteps - 1);
     m_smoothing->setMaximumWidth(120);
+    m_smoothing->setMinimumWidth(50);
     m_smoothing->setValue(int(std::lround(m_plot->smoothing() * kSmoothingSteps)));
     m_smoothingValue->setText(QString::number(m_plot->smoothing(), 'f', 2));
     m_smoothingValue->setMinimumWidth(m_smoothingValue->fontMetrics().horizontalAdvance(QStringLiteral("0.00")));
     m_reset->setText(tr("Reset view"));
+    m_reset->setIcon(icons::actionIcon(QStringLiteral("zoom-fit")));
+    m_reset->setAutoRaise(true);
     m_reset->setToolTip(tr("Show all data again and follow new samples (or double-click the plot)"));
     m_export->setText(tr("Export…"));
+    m_export->setIcon(icons::actionIcon(QStringLiteral("document-save")));
+    m_export->setAutoRaise(true);
     m_export->setToolTip(tr("Save the chart (PNG, SVG, PDF) or every sample of its curves (CSV)"));
     connect(m_export, &QToolButton::clicked, this, &MetricPlotPanel::exportInteractively);
 

@@ -9,6 +9,7 @@
 #include "runs/runs_table_model.h"
 
 #include <QFileInfo>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -19,18 +20,28 @@ TrainingPanel::TrainingPanel(QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto *vertical = new QSplitter(Qt::Vertical, this);
-    m_active = new ActiveRunsView(vertical);
-    auto *plots = new QSplitter(Qt::Horizontal, vertical);
-    m_lossPanel = new MetricPlotPanel(tr("loss"), {QStringLiteral("train/loss"), QStringLiteral("val/loss")}, plots);
-    m_metricPanel =
-        new MetricPlotPanel(tr("accuracy"), {QStringLiteral("train/accuracy"), QStringLiteral("val/accuracy")}, plots);
-    m_browser = new RunBrowser(vertical);
-    vertical->setStretchFactor(0, 1);
-    vertical->setStretchFactor(1, 5);
-    vertical->setStretchFactor(2, 4);
-    vertical->setSizes({90, 500, 400});  // relative: the plots get the most room
-    layout->addWidget(vertical);
+    // Two columns when wide (the runs, the plots side by side), stacked when tall: see resizeEvent.
+    m_outer = new QSplitter(Qt::Horizontal, this);
+    m_outer->setChildrenCollapsible(false);
+    auto *runs = new QSplitter(Qt::Vertical, m_outer);
+    runs->setChildrenCollapsible(false);
+    m_active = new ActiveRunsView(runs);
+    m_browser = new RunBrowser(runs);
+    runs->setStretchFactor(0, 1);
+    runs->setStretchFactor(1, 3);
+    runs->setSizes({120, 360});
+    m_plots = new QSplitter(Qt::Horizontal, m_outer);
+    m_plots->setChildrenCollapsible(false);
+    m_lossPanel = new MetricPlotPanel(tr("loss"), {QStringLiteral("train/loss"), QStringLiteral("val/loss")}, m_plots);
+    m_metricPanel = new MetricPlotPanel(tr("accuracy"), {QStringLiteral("train/accuracy"), QStringLiteral("val/accuracy")},
+                                        m_plots);
+    m_outer->setStretchFactor(0, 2);
+    m_outer->setStretchFactor(1, 3);
+    layout->addWidget(m_outer);
+    // The sum of the parts' minimums would claim half a screen; docked and tabbed with small panels, the
+    // panel must not push the canvas away. The main window gives it room when training starts.
+    setMinimumSize(320, 120);
+    m_outer->setMinimumSize(320, 120);
 
     m_feed->setLiveness([this](qint64 id) { return isLive(id); });
     connect(m_feed, &RunMetricsFeed::rowsArrived, this, [this](qint64 id, const QList<MetricPoint> &rows) {
@@ -65,6 +76,18 @@ TrainingPanel::~TrainingPanel()
         controller->disconnect(this);
         delete controller;
     }
+}
+
+void TrainingPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Wide (docked below the canvas): runs | plots. Tall (floating, or docked at a side): runs above the plots.
+    const Qt::Orientation wanted = width() >= height() * 1.6 ? Qt::Horizontal : Qt::Vertical;
+    if (m_outer->orientation() == wanted)
+        return;
+    m_outer->setOrientation(wanted);
+    const int extent = wanted == Qt::Horizontal ? width() : height();
+    m_outer->setSizes({extent * 2 / 5, extent * 3 / 5});
 }
 
 MetricPlot *TrainingPanel::lossPlot() const { return m_lossPanel->plot(); }

@@ -23,6 +23,8 @@
 #include <QList>
 #include <QWidget>
 
+class QSplitter;
+
 namespace ty {
 
 class ActiveRunsView;
@@ -69,6 +71,9 @@ Q_SIGNALS:
     void nodeErrorReported(const QString &nodeId, const QString &message);
     void messageChanged(const QString &message);            // for a status bar
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     TrainingRunController *newController();
     void adopt(TrainingRunController *controller);
@@ -81,6 +86,8 @@ private:
     void clearEnded();
 
     QString m_workerPath;
+    QSplitter *m_outer;
+    QSplitter *m_plots;
     ActiveRunsView *m_active;
     MetricPlotPanel *m_lossPanel;
     MetricPlotPanel *m_metricPanel;

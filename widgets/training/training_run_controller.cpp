@@ -66,7 +66,8 @@ TrainingRunController::~TrainingRunController()
     }
     m_process->disconnect(this);
     signalWorker(SIGCONT);
-    signalWorker(SIGINT);
+    if (m_state != TrainingState::Stopping)  // a second SIGINT would end the worker before its checkpoint
+        signalWorker(SIGINT);
     if (!m_process->waitForFinished(kStopGraceMs)) {
         m_process->kill();
         m_process->waitForFinished(1000);

@@ -1,0 +1,193 @@
+// MainWindow: training from the app. The Training dock holds the TrainingPanel (runs being trained, live
+// plots, run browser); Train runs a snapshot of the document in a worker process (`trainyard-cli run
+// --events`), so editing goes on meanwhile. Errors a run reports against a node select and show that node.
+
+#include "main_window.h"
+
+#include "canvas/canvas_view.h"
+#include "document/pipeline_document.h"
+#include "icons/icon_library.h"
+#include "runs/run_browser.h"
+#include "training/training_panel.h"
+
+#include "run_database.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+
+namespace ty {
+
+namespace {
+const char *const kDatabaseSetting = "training/database";
+}
+
+void MainWindow::createTrainingDock(QDockWidget *tabbedWith)
+{
+    m_training = new TrainingPanel(this);
+    m_trainingDock = new QDockWidget(tr("Training"), this);
+    m_trainingDock->setObjectName(QStringLiteral("trainingDock"));
+    m_trainingDock->setWidget(m_training);
+    addDockWidget(Qt::BottomDockWidgetArea, m_trainingDock);
+    tabifyDockWidget(tabbedWith, m_trainingDock);
+    tabbedWith->raise();
+
+    connect(m_training, &TrainingPanel::messageChanged, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 10000); });
+    connect(m_training, &TrainingPanel::nodeErrorReported, this, &MainWindow::showRunError);
+    connect(m_training, &TrainingPanel::openPresetRequested, this, &MainWindow::openRunPreset);
+    connect(m_training, &TrainingPanel::runStarted, this, &MainWindow::updateTrainingActions);
+    connect(m_training, &TrainingPanel::runFinished, this, &MainWindow::updateTrainingActions);
+    connect(m_training->browser(), &RunBrowser::resumeRequested, this, &MainWindow::showTraining);
+}
+
+void MainWindow::createTrainingActions()
+{
+    QAction *train = addAction(QStringLiteral("train"), tr("&Train"), QStringLiteral("train"), {QKeySequence(Qt::Key_F5)});
+    train->setToolTip(tr("Train the graph on the canvas in a background worker (F5); editing goes on meanwhile"));
+    train->setIconText(tr("Train"));
+    QAction *stop = addAction(QStringLiteral("stop-all"), tr("&Stop All Runs"), QStringLiteral("stop"),
+                              {QKeySequence(Qt::SHIFT | Qt::Key_F5)});
+    stop->setToolTip(tr("Stop every run this window trains; each writes a checkpoint and can be resumed (Shift+F5)"));
+    QAction *database = addAction(QStringLiteral("run-database"), tr("Open Run &Database…"),
+                                  QStringLiteral("run-database"), {});
+    database->setToolTip(tr("Choose the SQLite run database that runs are recorded in and browsed from"));
+    QAction *show = addAction(QStringLiteral("show-training"), tr("Show &Runs and Plots"), QString(),
+                              {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R)});
+    connect(train, &QAction::triggered, this, [this] { trainDocument(); });
+    connect(stop, &QAction::triggered, this, [this] {
+        m_training->stopAll();
+        updateTrainingActions();
+    });
+    connect(database, &QAction::triggered, this, &MainWindow::chooseRunDatabase);
+    connect(show, &QAction::triggered, this, &MainWindow::showTraining);
+    updateTrainingActions();
+}
+
+void MainWindow::createTrainingMenu()
+{
+    QMenu *menu = menuBar()->addMenu(tr("&Training"));
+    for (const char *name : {"train", "stop-all", "", "show-training", "run-database"})
+        name[0] ? (void)menu->addAction(action(QString::fromLatin1(name))) : (void)menu->addSeparator();
+}
+
+Status MainWindow::openRunDatabase(const QString &path)
+{
+    const Status opened = m_training->openDatabase(path);
+    if (opened.ok())
+        QSettings().setValue(QString::fromLatin1(kDatabaseSetting), m_training->databasePath());
+    return opened;
+}
+
+QString MainWindow::preferredRunDatabase()
+{
+    const QString chosen = QSettings().value(QString::fromLatin1(kDatabaseSetting)).toString();
+    return chosen.isEmpty() ? RunDatabase::defaultPath() : chosen;
+}
+
+void MainWindow::chooseRunDatabase()
+{
+    const QString current = m_training->databasePath().isEmpty() ? preferredRunDatabase() : m_training->databasePath();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Open or create a run database"), current,
+                                                      tr("Run databases (*.sqlite *.db);;All files (*)"), nullptr,
+                                                      QFileDialog::DontConfirmOverwrite);
+    if (path.isEmpty())
+        return;
+    if (const Status opened = openRunDatabase(path); !opened.ok())
+        showError(tr("Cannot open the run database"), opened.error().toString());
+    else
+        showTraining();
+}
+
+bool MainWindow::trainDocument()
+{
+    m_document->validateNow();
+    const ShapeReport &report = m_document->report();
+    for (const Issue &issue : report.issues)
+        if (issue.severity == Severity::Error) {
+            int errors = 0;
+            for (const Issue &i : report.issues)
+                errors += i.severity == Severity::Error;
+            showIssue(issue);
+            statusBar()->showMessage(tr("Cannot train: %1 (%2 in all; see the Issues list)")
+                                         .arg(issue.message, tr("%n error(s)", nullptr, errors)),
+                                     10000);
+            return false;
+        }
+    if (m_training->databasePath().isEmpty())
+        openRunDatabase(preferredRunDatabase());  // a failure shows in the status bar and startTraining retries
+    const Status started = m_training->startTraining(m_document->preset());
+    if (!started.ok()) {
+        showError(tr("Cannot start training"), started.error().toString());
+        return false;
+    }
+    showTraining();
+    updateTrainingActions();
+    return true;
+}
+
+void MainWindow::showTraining()
+{
+    m_trainingDock->show();
+    m_trainingDock->raise();
+    // Docked below a canvas that takes nearly all the room: give the runs and plots a useful height.
+    const int wanted = height() * 2 / 5;
+    if (!m_trainingDock->isFloating() && m_trainingDock->height() < wanted)
+        resizeDocks({m_trainingDock}, {wanted}, Qt::Vertical);
+}
+
+void MainWindow::updateTrainingActions()
+{
+    if (QAction *stop = action(QStringLiteral("stop-all")))
+        stop->setEnabled(m_training && m_training->hasActiveRuns());
+}
+
+void MainWindow::showRunError(const QString &nodeId, const QString &message)
+{
+    if (m_document->graph().node(nodeId)) {
+        m_document->setSelectedNodes({nodeId});
+        m_view->centerOnNode(nodeId);
+    }
+    statusBar()->showMessage(tr("Training failed at node “%1”: %2").arg(nodeId, message), 15000);
+}
+
+void MainWindow::openRunPreset(const Preset &preset)
+{
+    if (!maybeSave())
+        return;
+    Preset copy = preset;
+    copy.sourcePath.clear();  // the run's snapshot: saving asks where
+    m_document->setPreset(copy);
+    m_document->validateNow();
+    QTimer::singleShot(0, m_view, &CanvasView::showGraphReadable);
+    statusBar()->showMessage(tr("Opened the preset of the run “%1”; Train runs it again").arg(preset.name), 8000);
+}
+
+bool MainWindow::maybeStopTraining()
+{
+    if (!m_training->hasActiveRuns())
+        return true;
+    int active = 0;
+    for (const TrainingRunController *c : m_training->controllers())
+        active += c->isActive();
+    if (m_interactive) {
+        const auto answer = QMessageBox::question(
+            this, tr("Runs are training"),
+            tr("%n run(s) still training. Stop them and quit? Each writes a checkpoint first and can be resumed "
+               "later from the run browser.",
+               nullptr, active),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Yes)
+            return false;
+    }
+    m_training->stopAll();  // the panel waits for each worker's checkpoint as it is destroyed
+    return true;
+}
+
+} // namespace ty

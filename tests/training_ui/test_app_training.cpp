@@ -1,0 +1,179 @@
+// Training from the desktop app, end to end: the real main window trains the graph on its canvas with the
+// real trainyard-cli worker, keeps the canvas editable meanwhile, plots the run and finds it in the run
+// database; a graph with errors is not trained; a killed worker leaves the app running and the run
+// interrupted; closing the window with a run training stops it with a checkpoint. Runs under Xvfb when
+// xvfb-run is installed (CTest test "app_training"), offscreen otherwise.
+
+#include "training_ui_support.h"
+
+#include "main_window.h"
+
+#include "canvas/canvas_view.h"
+#include "document/pipeline_document.h"
+#include "plots/metric_plot.h"
+#include "runs/run_browser.h"
+#include "runs/runs_table_model.h"
+#include "training/training_panel.h"
+
+#include "preset_format.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <algorithm>
+#include <csignal>
+#include <memory>
+
+#include <sys/types.h>
+
+using namespace ty;
+
+class TestAppTraining : public QObject {
+    Q_OBJECT
+
+    tytest::RunsFixture runs;
+    std::unique_ptr<MainWindow> window;
+
+    RunInfo runInfo(qint64 id) const
+    {
+        Result<RunInfo> info = runs.db->run(id);
+        return info.ok() ? info.value() : RunInfo{};
+    }
+
+    // Trains the document from the Train action; returns the run id once the worker has started it.
+    qint64 trainAndWaitForStart()
+    {
+        QSignalSpy started(window->training(), &TrainingPanel::runStarted);
+        window->action(QStringLiteral("train"))->trigger();
+        if (!started.wait(60000))
+            return 0;
+        return started.first().first().toLongLong();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(runs.open());
+        qputenv("TRAINYARD_CLI", tytest::workerPath().toUtf8());
+    }
+
+    void init()
+    {
+        window = std::make_unique<MainWindow>();
+        window->setInteractive(false);
+        window->resize(1400, 900);
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        QVERIFY(window->openRunDatabase(runs.path).ok());
+    }
+
+    void cleanup() { window.reset(); }
+
+    void trainsTheCanvasAndFindsTheRunInTheDatabase()
+    {
+        window->document()->setPreset(tytest::tinyPreset(4, 2048));
+        QVERIFY(!window->action(QStringLiteral("stop-all"))->isEnabled());
+        QSignalSpy finished(window->training(), &TrainingPanel::runFinished);
+        const qint64 id = trainAndWaitForStart();
+        QVERIFY(id > 0);
+        QVERIFY(window->trainingDock()->isVisible());
+        // The canvas stays editable; the run trains the snapshot taken when Train was pressed.
+        QVERIFY(window->document()->setParam(QStringLiteral("fc1"), QStringLiteral("out_features"), 32).isEmpty());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().at(0).toLongLong(), id);
+        QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
+
+        const RunInfo info = runInfo(id);
+        QCOMPARE(info.status, RunStatus::Finished);
+        const Result<Preset> trained = presetFromJson(info.preset, QStringLiteral("run preset"));
+        QVERIFY(trained.ok());
+        QCOMPARE(trained.value().graph.node(QStringLiteral("fc1"))->params.value(QStringLiteral("out_features")).toInt(), 16);
+        const Result<QList<MetricPoint>> losses = runs.db->metrics(id, QStringLiteral("train/loss"));
+        QVERIFY(losses.ok());
+        QVERIFY(losses.value().size() >= 10);
+        // Learning happened: the last logged loss is well below the first.
+        QVERIFY2(losses.value().last().value < 0.7 * losses.value().first().value,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(losses.value().first().value).arg(losses.value().last().value)));
+
+        // The browser lists it and the live plot holds every logged loss of it.
+        QTRY_VERIFY(window->training()->browser()->model()->rowOfRun(id) >= 0);
+        QVERIFY(window->training()->plottedRuns().contains(id));
+        QTRY_COMPARE(window->training()->lossPlot()->sampleCount(id, QStringLiteral("train/loss")),
+                     qint64(losses.value().size()));
+        QVERIFY(!window->action(QStringLiteral("stop-all"))->isEnabled());
+    }
+
+    void aGraphWithErrorsIsNotTrained()
+    {
+        window->document()->setPreset(tytest::brokenPreset());
+        const qint64 before = window->training()->browser()->model()->rowCount();
+        QSignalSpy started(window->training(), &TrainingPanel::runStarted);
+        QVERIFY(!window->trainDocument());
+        // The node of the first error is selected (the mismatch shows where the 3 classes meet the 4 labels).
+        const Issues issues = window->document()->report().issues;
+        const auto error = std::find_if(issues.begin(), issues.end(), [](const Issue &i) { return i.severity == Severity::Error; });
+        QVERIFY(error != issues.end());
+        QVERIFY(!error->node.isEmpty());
+        QCOMPARE(window->document()->selectedNodes(), QStringList{error->node});
+        QVERIFY(!started.wait(1500));
+        QCOMPARE(window->training()->controllers().size(), 0);
+        QCOMPARE(window->training()->browser()->model()->rowCount(), before);
+    }
+
+    void openingARunsPresetPutsItOnTheCanvas()
+    {
+        Preset preset = tytest::tinyPreset();
+        preset.name = QStringLiteral("from a run");
+        Q_EMIT window->training()->openPresetRequested(preset);
+        QCOMPARE(window->document()->preset().name, QStringLiteral("from a run"));
+        QVERIFY(window->document()->fileName().isEmpty());  // saving asks where
+        QCOMPARE(window->document()->graph().nodes.size(), preset.graph.nodes.size());
+    }
+
+    void killingTheWorkerLeavesTheAppRunningAndTheRunInterrupted()
+    {
+        window->document()->setPreset(tytest::tinyPreset(100000, 4096));
+        QSignalSpy finished(window->training(), &TrainingPanel::runFinished);
+        const qint64 id = trainAndWaitForStart();
+        QVERIFY(id > 0);
+        QTRY_VERIFY(window->action(QStringLiteral("stop-all"))->isEnabled());
+        const qint64 pid = window->training()->controllers().first()->processId();
+        QVERIFY(pid > 0);
+        QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);  // as the OOM killer or a user's kill -9 would
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().at(1).toString(), QStringLiteral("interrupted"));
+        QCOMPARE(runInfo(id).status, RunStatus::Interrupted);
+        QVERIFY(window->isVisible());
+        QVERIFY(!window->action(QStringLiteral("stop-all"))->isEnabled());
+        // The app goes on: the same graph trains again.
+        window->document()->setPreset(tytest::tinyPreset(2, 512));
+        QSignalSpy again(window->training(), &TrainingPanel::runFinished);
+        QVERIFY(trainAndWaitForStart() > id);
+        QVERIFY(again.wait(60000));
+        QCOMPARE(again.first().at(1).toString(), QStringLiteral("finished"));
+    }
+
+    void closingTheWindowStopsItsRunsWithACheckpoint()
+    {
+        window->document()->setPreset(tytest::tinyPreset(100000, 4096));
+        const qint64 id = trainAndWaitForStart();
+        QVERIFY(id > 0);
+        QVERIFY(window->close());  // not interactive: no question, the runs are stopped
+        window.reset();            // the panel waits for its workers
+        QCOMPARE(runInfo(id).status, RunStatus::Stopped);
+    }
+};
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("TrainyardTests"));
+    QApplication::setApplicationName(QStringLiteral("test_app_training"));
+    TestAppTraining test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_app_training.moc"
