@@ -137,7 +137,7 @@ void MainWindow::showTraining()
     m_trainingDock->show();
     m_trainingDock->raise();
     // Docked below a canvas that takes nearly all the room: give the runs and plots a useful height.
-    const int wanted = height() * 2 / 5;
+    const int wanted = height() / 2;
     if (!m_trainingDock->isFloating() && m_trainingDock->height() < wanted)
         resizeDocks({m_trainingDock}, {wanted}, Qt::Vertical);
 }

@@ -20,7 +20,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QProcess>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -133,6 +135,67 @@ private Q_SLOTS:
         QCOMPARE(window->document()->graph().nodes.size(), preset.graph.nodes.size());
     }
 
+    // Issue 5's "the app and several trainyard-cli run processes on one database": the app trains one run while
+    // a terminal trains the same deterministic preset into the same database, and the app's browser edits
+    // notes and tags meanwhile. No writer fails, both runs record every row, and the terminal's run shows up in
+    // the app's browser while it trains and plots like the app's own.
+    void aTerminalRunOnTheSameDatabaseShowsUpAndNoRowIsLost()
+    {
+        Preset preset = tytest::tinyPreset(12, 4096);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("terminal.trainyard.json"));
+        QVERIFY(savePreset(preset, file).ok());
+        window->document()->setPreset(preset);
+        const int before = window->training()->browser()->model()->rowCount();
+
+        QProcess terminal;
+        terminal.setProcessChannelMode(QProcess::MergedChannels);
+        terminal.start(tytest::workerPath(), {QStringLiteral("run"), file, QStringLiteral("--db"), runs.path,
+                                              QStringLiteral("--name"), QStringLiteral("from a terminal"),
+                                              QStringLiteral("--quiet")});
+        QVERIFY(terminal.waitForStarted());
+        QSignalSpy finished(window->training(), &TrainingPanel::runFinished);
+        const qint64 appRun = trainAndWaitForStart();
+        QVERIFY(appRun > 0);
+
+        // The terminal's run appears in the browser while it trains; selected, it is plotted.
+        qint64 terminalRun = 0;
+        QTRY_VERIFY_WITH_TIMEOUT(window->training()->browser()->model()->rowCount() == before + 2, 20000);
+        for (int row = 0; row < window->training()->browser()->model()->rowCount(); ++row)
+            if (window->training()->browser()->model()->runAt(row).name == QStringLiteral("from a terminal"))
+                terminalRun = window->training()->browser()->model()->runAt(row).id;
+        QVERIFY(terminalRun > 0);
+        window->training()->browser()->selectRuns({terminalRun});
+        QTRY_VERIFY(window->training()->plottedRuns().contains(terminalRun));
+        for (int i = 0; i < 20 && terminal.state() == QProcess::Running; ++i) {  // the app writes meanwhile
+            QVERIFY(window->training()->browser()->saveNotesAndTags(terminalRun, QStringLiteral("note %1").arg(i),
+                                                                    QStringLiteral("concurrent, app")).ok());
+            QTest::qWait(50);
+        }
+
+        QVERIFY(terminal.state() == QProcess::NotRunning || terminal.waitForFinished(120000));
+        const QByteArray output = terminal.readAll();
+        QVERIFY2(terminal.exitCode() == 0, output.constData());
+        QVERIFY2(!output.contains("locked"), output.constData());
+        QVERIFY(finished.wait(120000) || !finished.isEmpty());
+        QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
+        QCOMPARE(runInfo(terminalRun).status, RunStatus::Finished);
+        QCOMPARE(runInfo(terminalRun).tags, (QStringList{QStringLiteral("app"), QStringLiteral("concurrent")}));
+
+        // The same deterministic preset and seed: row for row the same metrics, none lost on either side.
+        const QList<MetricPoint> a = runs.db->metrics(appRun).value();
+        const QList<MetricPoint> b = runs.db->metrics(terminalRun).value();
+        QVERIFY(a.size() > 100);
+        QCOMPARE(a.size(), b.size());
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            QCOMPARE(a.at(i).name, b.at(i).name);
+            QCOMPARE(a.at(i).step, b.at(i).step);
+            QCOMPARE(a.at(i).value, b.at(i).value);
+        }
+        QTRY_COMPARE(window->training()->lossPlot()->sampleCount(terminalRun, QStringLiteral("train/loss")),
+                     window->training()->lossPlot()->sampleCount(appRun, QStringLiteral("train/loss")));
+    }
+
     void killingTheWorkerLeavesTheAppRunningAndTheRunInterrupted()
     {
         window->document()->setPreset(tytest::tinyPreset(100000, 4096));
@@ -154,6 +217,34 @@ private Q_SLOTS:
         QVERIFY(trainAndWaitForStart() > id);
         QVERIFY(again.wait(60000));
         QCOMPARE(again.first().at(1).toString(), QStringLiteral("finished"));
+    }
+
+    // Issue 5 from the app: Stop All, then the browser's Resume continues the same run record from its
+    // checkpoint; the rows after the checkpoint are replaced, never duplicated.
+    void aStoppedRunResumesFromTheBrowser()
+    {
+        Preset preset = tytest::tinyPreset(40, 4096);
+        window->document()->setPreset(preset);
+        QSignalSpy finished(window->training(), &TrainingPanel::runFinished);
+        const qint64 id = trainAndWaitForStart();
+        QVERIFY(id > 0);
+        QTRY_VERIFY(runs.db->metrics(id, QStringLiteral("train/loss")).value().size() > 20);
+        window->action(QStringLiteral("stop-all"))->trigger();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last().at(1).toString(), QStringLiteral("stopped"));
+        QCOMPARE(runInfo(id).status, RunStatus::Stopped);
+
+        QSignalSpy started(window->training(), &TrainingPanel::runStarted);
+        window->training()->browser()->requestResume(id);
+        QVERIFY(started.wait(30000));
+        QCOMPARE(started.first().first().toLongLong(), id);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.last().at(1).toString(), QStringLiteral("finished"));
+        QCOMPARE(runInfo(id).status, RunStatus::Finished);
+        const QList<MetricPoint> rows = runs.db->metrics(id, QStringLiteral("train/loss")).value();
+        for (qsizetype i = 1; i < rows.size(); ++i)
+            QVERIFY2(rows.at(i).step > rows.at(i - 1).step, qPrintable(QStringLiteral("step %1 repeats").arg(rows.at(i).step)));
+        QTRY_COMPARE(window->training()->lossPlot()->sampleCount(id, QStringLiteral("train/loss")), qint64(rows.size()));
     }
 
     void closingTheWindowStopsItsRunsWithACheckpoint()

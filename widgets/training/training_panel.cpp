@@ -28,8 +28,8 @@ TrainingPanel::TrainingPanel(QWidget *parent)
     m_active = new ActiveRunsView(runs);
     m_browser = new RunBrowser(runs);
     runs->setStretchFactor(0, 1);
-    runs->setStretchFactor(1, 3);
-    runs->setSizes({120, 360});
+    runs->setStretchFactor(1, 4);
+    runs->setSizes({80, 420});
     m_plots = new QSplitter(Qt::Horizontal, m_outer);
     m_plots->setChildrenCollapsible(false);
     m_lossPanel = new MetricPlotPanel(tr("loss"), {QStringLiteral("train/loss"), QStringLiteral("val/loss")}, m_plots);
