@@ -2,6 +2,7 @@
 
 #include <QTextStream>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -10,6 +11,14 @@ namespace ty::bench {
 double now()
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double median(QList<double> values)
+{
+    if (values.isEmpty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    return values.at(values.size() / 2);
 }
 
 void Report::add(const QString &section, const QString &name, double value, const QString &unit, const QString &target,

@@ -35,5 +35,7 @@ private:
 
 // Seconds of a monotonic clock.
 double now();
+// The middle value (the upper one of the two middle values of an even count); 0 for none.
+double median(QList<double> values);
 
 } // namespace ty::bench

@@ -33,6 +33,9 @@ MetricPlot::MetricPlot(QWidget *parent)
 
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setNoAntialiasingOnDrag(true);
+    // Solid curves are drawn a segment at a time: a noisy curve reduced to a few points per pixel column is one
+    // long zigzag, and stroking it as one wide polyline costs Qt's rasterizer several times more.
+    m_plot->setPlottingHint(QCP::phFastPolylines, true);
     m_plot->legend->setVisible(true);
     QFont legendFont = font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);

@@ -7,7 +7,8 @@
 // hovering shows the values of every shown curve at the nearest sample (a tracer line and a label, drawn on
 // an overlay layer without replotting the data).
 //
-// Every sample is kept (RunSeries); QCustomPlot's adaptive sampling decides what is drawn. New samples are
+// Every sample is kept (RunSeries, and every point in the graphs); drawing is reduced to a few points per pixel
+// column from block summaries (SummarizedGraph), as QCustomPlot's adaptive sampling would. New samples are
 // appended to the graphs' data containers at once (sorted appends, no per-point allocation), but the chart is
 // replotted by a timer at about 25 Hz and only when something changed, never once per sample. Until the user
 // zooms or pans, the view follows the data.

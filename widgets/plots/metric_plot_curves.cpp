@@ -4,6 +4,7 @@
 #include "metric_plot.h"
 
 #include "qcustomplot_include.h"
+#include "summarized_graph.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,7 +50,10 @@ void MetricPlot::fillCurve(qint64 runId, Curve &curve, const MetricSamples &samp
     const RunSeries &run = m_runs[runId];
     QVector<QCPGraphData> raw;
     QVector<QCPGraphData> smooth;
-    raw.reserve(int(samples.size() - from));
+    // Filling an empty graph hands these vectors to it: with room for the appends of a live run that follow,
+    // which then copy nothing (untouched capacity costs address space, not memory; see MetricSamples::append).
+    const int count = int(samples.size() - from);
+    raw.reserve(curve.raw->data()->isEmpty() ? count + count / 2 : count);
     if (curve.smooth)
         smooth.reserve(raw.capacity());
     bool sorted = true;
@@ -83,11 +87,11 @@ void MetricPlot::styleCurve(qint64 runId, const QString &metric, Curve &curve)
     const Qt::PenStyle style = kMetricStyles[metricIndex % 4];
     const bool perEpoch = !isPerStepMetric(metric);
     if (!curve.raw) {
-        curve.raw = m_plot->addGraph();
+        curve.raw = new SummarizedGraph(m_plot->xAxis, m_plot->yAxis);
         curve.raw->setAdaptiveSampling(true);
     }
     if (m_smoothing > 0 && !perEpoch && !curve.smooth) {  // a point per epoch is not smoothed
-        curve.smooth = m_plot->addGraph();
+        curve.smooth = new SummarizedGraph(m_plot->xAxis, m_plot->yAxis);
         curve.smooth->setAdaptiveSampling(true);
     }
     curve.smoother = EmaSmoother(m_smoothing);

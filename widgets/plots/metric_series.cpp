@@ -27,9 +27,12 @@ void MetricSamples::reserve(size_t n)
 
 void MetricSamples::append(const MetricSamples &more)
 {
-    // Geometric growth of the four columns together (vector::insert alone may grow exactly to fit).
-    if (size() + more.size() > values.capacity())
-        reserve(std::max(size() + more.size(), values.capacity() * 2));
+    // Geometric growth of the four columns together (vector::insert alone may grow exactly to fit), and room for
+    // half as much again after a bulk load, so the small appends of a live run that follow do not copy every
+    // sample at once. Capacity never written is never touched: it costs address space, not memory.
+    const size_t needed = size() + more.size();
+    if (needed > values.capacity())
+        reserve(std::max(needed + needed / 2, values.capacity() * 2));
     steps.insert(steps.end(), more.steps.begin(), more.steps.end());
     epochs.insert(epochs.end(), more.epochs.begin(), more.epochs.end());
     times.insert(times.end(), more.times.begin(), more.times.end());

@@ -45,7 +45,8 @@ QList<StatusChoice> statusChoices()
 } // namespace
 
 RunBrowser::RunBrowser(QWidget *parent)
-    : QWidget(parent), m_model(new RunsTableModel(this)), m_proxy(new RunsFilterProxyModel(this)), m_poll(new QTimer(this))
+    : QWidget(parent), m_model(new RunsTableModel(this)), m_proxy(new RunsFilterProxyModel(this)), m_poll(new QTimer(this)),
+      m_pageLoader(new QTimer(this))
 {
     m_proxy->setRunsModel(m_model);
     m_confirm = [this](const QString &question) {
@@ -58,6 +59,9 @@ RunBrowser::RunBrowser(QWidget *parent)
     connect(m_model, &RunsTableModel::modelReset, this, [this] { selectRuns(m_lastSelection); });
     m_poll->setInterval(kDefaultPollMs);
     connect(m_poll, &QTimer::timeout, this, &RunBrowser::refresh);
+    m_pageLoader->setSingleShot(true);
+    m_pageLoader->setInterval(0);
+    connect(m_pageLoader, &QTimer::timeout, this, &RunBrowser::loadNextPage);
 }
 
 RunBrowser::~RunBrowser()
@@ -186,8 +190,18 @@ Status RunBrowser::openDatabase(const QString &path)
     fitColumns();
     setBaseline(0);
     m_poll->start();
+    m_pageLoader->start();
     setStatus(QString());
     return Status::success();
+}
+
+void RunBrowser::loadNextPage()
+{
+    if (!m_model->canFetchMore())
+        return;
+    m_model->fetchMore();
+    if (m_model->canFetchMore())
+        m_pageLoader->start();
 }
 
 QString RunBrowser::databasePath() const { return m_db ? m_db->path() : QString(); }

@@ -1,9 +1,11 @@
 #pragma once
 // The run browser: every run of a run database in a sortable, filterable table (text, status, tag), polled
-// about once a second so runs started anywhere (a terminal, another app) appear and update live. Below it:
-// runs side by side (best, min, max, last of every metric, against a pinned baseline), the notes and tags of
-// the selected run, and the preset diff of two runs. Actions: pin a baseline, open a run's preset, resume an
-// interrupted, stopped or failed run, rename, delete (after confirmation, with its folder).
+// about once a second so runs started anywhere (a terminal, another app) appear and update live. The first
+// page of runs shows at once; the rest load in the background, a page per event-loop turn, so a filter or a
+// sort typed a moment later finds every run loaded. Below the table: runs side by side (best, min, max, last
+// of every metric, against a pinned baseline), the notes and tags of the selected run, and the preset diff of
+// two runs. Actions: pin a baseline, open a run's preset, resume an interrupted, stopped or failed run,
+// rename, delete (after confirmation, with its folder).
 //
 // The selection (plus the baseline) is what the plots overlay: selectionChanged() / baselineChanged().
 //
@@ -96,6 +98,7 @@ private:
     void setStatus(const QString &message);
     void fitColumns();
     void renameInteractively();
+    void loadNextPage();  // the background loading of the remaining pages
 
     std::unique_ptr<RunDatabase> m_db;
     RunsTableModel *m_model;
@@ -114,6 +117,7 @@ private:
                 *m_diffButton = nullptr;
     QLabel *m_status = nullptr;
     QTimer *m_poll;
+    QTimer *m_pageLoader;
     qint64 m_baseline = 0;
     QList<qint64> m_lastSelection;
     std::function<bool(const QString &)> m_confirm;

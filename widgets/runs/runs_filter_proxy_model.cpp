@@ -47,7 +47,9 @@ void RunsFilterProxyModel::filtersChanged()
 {
     if (m_runs && isFiltering())
         m_runs->fetchAll();
-    invalidateFilter();
+    // A whole new mapping (one layout change) rather than invalidateFilter(): that removes and inserts the rows
+    // range by range, and views (their headers) pay for every range, which for thousands of runs is slower.
+    invalidate();
 }
 
 void RunsFilterProxyModel::sort(int column, Qt::SortOrder order)
@@ -92,6 +94,8 @@ bool RunsFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &so
 
 bool RunsFilterProxyModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
 {
+    if (m_runs && left.column() == RunsTableModel::IdColumn && sortRole() == RunsTableModel::SortRole)
+        return m_runs->runAt(left.row()).id < m_runs->runAt(right.row()).id;  // the default order, without QVariants
     const QVariant a = left.data(sortRole());
     const QVariant b = right.data(sortRole());
     // Missing values sort last whichever the direction (the view reverses lessThan for descending order).
