@@ -46,6 +46,7 @@ private Q_SLOTS:
     void removeAndClearRuns();
     void panelChoosesMetrics();
     void manyPoints();
+    void anEmptyPlotUsesItsWholeWidth();
 };
 
 void TestMetricPlot::emaMath()
@@ -361,3 +362,20 @@ int tytest::runMetricPlotTests(int argc, char **argv)
 }
 
 #include "test_metric_plot.moc"
+
+void TestMetricPlot::anEmptyPlotUsesItsWholeWidth()
+{
+    // Before the first sample (a run just started, or one without the chosen metric) the chart still spans the
+    // widget: no squeezed axis rectangle.
+    MetricPlot plot;
+    plot.setMetrics({QStringLiteral("train/accuracy")});
+    plot.resize(900, 500);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replotNow();
+    QVERIFY2(plot.customPlot()->axisRect()->width() > 600, qPrintable(QString::number(plot.customPlot()->axisRect()->width())));
+    plot.addRun(1, QStringLiteral("#1 run"), MetricPlot::paletteColor(0));
+    plot.appendPoints(1, {MetricPoint{QStringLiteral("train/loss"), 1, 1, 0.1, 2.0}});  // not a shown metric
+    plot.replotNow();
+    QVERIFY2(plot.customPlot()->axisRect()->width() > 600, qPrintable(QString::number(plot.customPlot()->axisRect()->width())));
+}

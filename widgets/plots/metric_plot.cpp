@@ -42,14 +42,17 @@ MetricPlot::MetricPlot(QWidget *parent)
     m_plot->legend->setFont(legendFont);
     m_plot->addLayer(QStringLiteral("epochs"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     // The legend goes in a row under the chart, so it never covers the curves.
-    auto *legendRow = new QCPLayoutGrid;
-    m_plot->plotLayout()->addElement(1, 0, legendRow);
-    legendRow->setMargins(QMargins(5, 0, 5, 5));
-    legendRow->addElement(0, 0, m_plot->legend);
+    // An empty legend would cap the layout's column at its own width (a squeezed chart before the first
+    // sample), so the row is in the layout only while the legend has items (syncLegendRow).
+    m_legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, m_legendRow);
+    m_legendRow->setMargins(QMargins(5, 0, 5, 5));
+    m_legendRow->addElement(0, 0, m_plot->legend);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_plot->legend->setWrap(3);
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    syncLegendRow();
     m_plot->xAxis->setLabel(plotXAxisName(m_xAxis));
 
     // Hover items live on QCustomPlot's buffered "overlay" layer: moving them replots that layer only.
@@ -79,7 +82,13 @@ MetricPlot::MetricPlot(QWidget *parent)
     connect(m_replotTimer, &QTimer::timeout, this, &MetricPlot::replotNow);
 }
 
-MetricPlot::~MetricPlot() = default;
+MetricPlot::~MetricPlot()
+{
+    // Give the legend row back to the layout, which deletes it (and the legend) with the plot.
+    QCPLayoutGrid *layout = m_plot->plotLayout();
+    if (!(layout->rowCount() > 1 && layout->hasElement(1, 0)))
+        layout->addElement(1, 0, m_legendRow);
+}
 
 QColor MetricPlot::paletteColor(int index) { return runPalette().at(std::abs(index) % runPalette().size()); }
 
@@ -267,9 +276,26 @@ void MetricPlot::replotNow()
     m_replotTimer->stop();  // rebuildRun() scheduled again: this replot covers it
     if (m_followData)
         followData();
+    syncLegendRow();
     m_plot->replot();
     ++m_replots;
     Q_EMIT replotted();
+}
+
+void MetricPlot::syncLegendRow()
+{
+    QCPLayoutGrid *layout = m_plot->plotLayout();
+    const bool shown = layout->rowCount() > 1 && layout->hasElement(1, 0);
+    const bool wanted = m_plot->legend->itemCount() > 0;
+    if (shown == wanted)
+        return;
+    if (wanted) {
+        layout->addElement(1, 0, m_legendRow);
+        layout->setRowStretchFactor(1, 0.001);
+    } else {
+        layout->take(m_legendRow);  // the row keeps the legend; the layout no longer owns the row
+        layout->simplify();
+    }
 }
 
 int MetricPlot::graphPointCount(qint64 runId, const QString &metric, bool smoothed) const

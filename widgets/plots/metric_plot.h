@@ -30,6 +30,7 @@ class QCustomPlot;
 class QCPGraph;
 class QCPItemStraightLine;
 class QCPItemText;
+class QCPLayoutGrid;
 class QMouseEvent;
 class QTimer;
 
@@ -119,6 +120,7 @@ private:
 
     RunSeries *series(qint64 runId);
     void scheduleReplot();
+    void syncLegendRow();
     void rebuildCurves();
     void rebuildRun(qint64 runId);
     // Appends samples[from..] to the curve's graphs (raw and smoothed), keyed for the current x axis.
@@ -137,6 +139,7 @@ private:
     QTimer *m_replotTimer;
     QCPItemStraightLine *m_hoverLine = nullptr;
     QCPItemText *m_hoverLabel = nullptr;
+    QCPLayoutGrid *m_legendRow = nullptr;  // owned by the plot's layout while shown, else by us (destructor)
     QMap<qint64, RunSeries> m_runs;
     QHash<qint64, QColor> m_colors;
     QHash<QString, Curve> m_curves;  // by curveKey()

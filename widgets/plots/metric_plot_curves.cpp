@@ -104,8 +104,11 @@ void MetricPlot::styleCurve(qint64 runId, const QString &metric, Curve &curve)
         curve.raw->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color.darker(115), 2), Qt::white, 8));
         curve.raw->setLayer(QStringLiteral("epochs"));  // a few points each: never hidden under the step curves
     }
-    const QString name = m_metrics.size() > 1 ? QStringLiteral("%1 · %2").arg(m_runs[runId].label, metric)
-                                              : m_runs[runId].label;
+    // Several metrics: "#3 val/loss" (the run's number, as in the run lists, keeps legend entries short); one
+    // metric: the run's whole label.
+    const QString &label = m_runs[runId].label;
+    const QString shortLabel = label.startsWith(QLatin1Char('#')) ? label.section(QLatin1Char(' '), 0, 0) : label;
+    const QString name = m_metrics.size() > 1 ? QStringLiteral("%1 %2").arg(shortLabel, metric) : label;
     QCPGraph *shown = curve.smooth ? curve.smooth : curve.raw;
     shown->setName(name);
     if (curve.smooth) {

@@ -149,7 +149,9 @@ Status TrainingPanel::resumeRun(qint64 runId)
             return error;
         }
     TrainingRunController *controller = newController();
-    const Status started = controller->resume(runId, databasePath());
+    const int row = m_browser->model()->rowOfRun(runId);
+    const Status started =
+        controller->resume(runId, databasePath(), row >= 0 ? m_browser->model()->runAt(row).name : QString());
     if (!started.ok()) {
         delete controller;
         return started;

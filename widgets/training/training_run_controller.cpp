@@ -114,11 +114,12 @@ Status TrainingRunController::start(const Preset &preset, const QString &dbPath,
     return launched;
 }
 
-Status TrainingRunController::resume(qint64 runId, const QString &dbPath)
+Status TrainingRunController::resume(qint64 runId, const QString &dbPath, const QString &runName)
 {
     if (m_state != TrainingState::Idle)
         return controllerError(QStringLiteral("this controller has already run a worker; use a new one"));
     m_runId = runId;
+    m_runName = runName;
     return launch({QStringLiteral("resume"), QString::number(runId), QStringLiteral("--events"), QStringLiteral("--db"),
                    QFileInfo(dbPath).absoluteFilePath()},
                   dbPath);

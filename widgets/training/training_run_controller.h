@@ -69,7 +69,7 @@ public:
     // worker program, an unwritable run area) come back at once; everything later comes as signals.
     Status start(const Preset &preset, const QString &dbPath, const TrainingOptions &options = {});
     // Continues an interrupted, stopped or failed run from its last checkpoint.
-    Status resume(qint64 runId, const QString &dbPath);
+    Status resume(qint64 runId, const QString &dbPath, const QString &runName = QString());  // name: for display
 
     void stop();            // SIGINT (and SIGCONT when paused); a second stop() kills the worker at once
     void pause();           // SIGSTOP
