@@ -19,7 +19,7 @@ headless=${TRAINYARD_HEADLESS:-OFF}
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-svg-dev qt6-qpa-plugins libqt6sql6-sqlite libqcustomplot-dev
-  libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev
+  libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev libsqlite3-dev
   dataset-fashion-mnist sqlite3 xvfb xauth
 )
 

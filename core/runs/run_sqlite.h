@@ -1,7 +1,8 @@
 #pragma once
-// Small helpers shared by RunDatabase and RunWriter around Qt's QSQLITE driver: opening a connection with the
-// pragmas every connection needs, errors as ty::Error, write transactions that never fail with "database is
-// locked", and the timestamp format of the database.
+// Small helpers for RunDatabase around Qt's QSQLITE driver: opening a connection with the pragmas every connection
+// needs, errors as ty::Error, write transactions that never fail with "database is locked", and the timestamp format
+// of the database. RunWriter, which talks to SQLite directly (sqlite_connection.h), shares the busy settings, the
+// errors and the times.
 //
 // Threads: a QSqlDatabase connection belongs to the thread that opened it; every function here must be called
 // on that thread. The helpers own nothing; closeRunConnection() removes the connection from Qt's registry.

@@ -50,7 +50,7 @@ struct RunWriter::State {
 
 void RunWriter::State::threadMain()
 {
-    QSqlDatabase db;
+    SqliteConnection db;
     const Status started = openRunWriterConnection(db, path, runId, markRunning);
     {
         std::lock_guard<std::mutex> lock(mutex);
@@ -68,7 +68,7 @@ void RunWriter::State::threadMain()
     }
     done.notify_all();
     if (!started.ok()) {
-        closeRunConnection(db);
+        db.close();
         return;
     }
 
@@ -88,7 +88,7 @@ void RunWriter::State::threadMain()
             ticket = flushRequested;
             stop = stopRequested;
         }
-        const Status batchStatus = writeRunWriterBatch(db, path, runId, batch, markRunning);
+        const Status batchStatus = writeRunWriterBatch(db, runId, batch, markRunning);
         {
             std::lock_guard<std::mutex> lock(mutex);
             if (batchStatus.ok()) {
@@ -113,8 +113,8 @@ void RunWriter::State::threadMain()
         message = finalMessage;
         errorNode = finalErrorNode;
     }
-    const Status ended = writeRunWriterFinalStatus(db, path, runId, status, message, errorNode);
-    closeRunConnection(db);
+    const Status ended = writeRunWriterFinalStatus(db, runId, status, message, errorNode);
+    db.close();
     {
         std::lock_guard<std::mutex> lock(mutex);
         recordError(ended);

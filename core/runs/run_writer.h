@@ -5,11 +5,12 @@
 // Threads: appendMetric(s), appendEvent, recordCheckpoint, rowsWritten() and lastError() may be called from any
 // thread at any time; they only push to (or read) mutex-guarded state. start(), flush() and finish() may also be
 // called from any thread but not concurrently with each other. All database work happens on the writer thread
-// (a std::thread started by start() and joined by finish()), which owns its own QSQLITE connection (unique
-// connection name); no Qt event loop is needed anywhere.
+// (a std::thread started by start() and joined by finish()), which owns its own raw SQLite connection
+// (sqlite_connection.h; QtSql's per-value binding would cost more than SQLite's own work); no Qt event loop is
+// needed anywhere.
 //
 // Batching: the writer wakes every flushIntervalMs, when 20000 rows are pending, or when flush()/finish() ask;
-// each wake writes all pending rows in ONE BEGIN IMMEDIATE transaction with prepared, batch-bound statements
+// each wake writes all pending rows in ONE BEGIN IMMEDIATE transaction with reused prepared statements
 // and updates the run's heartbeat_at (also when nothing is pending), so readers can tell a live run from a dead
 // one. If the run was marked interrupted while this process was alive (e.g. suspended for a while), the next
 // heartbeat puts it back to running, provided the run still belongs to this host and pid.

@@ -1,13 +1,11 @@
 #include "run_writer_sql.h"
 
 #include "run_liveness.h"
-#include "run_metric_summaries.h"
 #include "run_schema.h"
 #include "run_sqlite.h"
+#include "run_writer_metrics.h"
 
 #include <QFileInfo>
-#include <QSqlQuery>
-#include <QVariantList>
 
 namespace ty {
 
@@ -27,162 +25,116 @@ void RunWriterBatch::swap(RunWriterBatch &other)
 
 namespace {
 
-Status checkWriterSchema(const QSqlDatabase &db, const QString &path)
+Status checkWriterSchema(SqliteConnection &db, const QString &path)
 {
-    const Result<int> version = readUserVersion(db, path);
-    if (!version.ok())
-        return version.error();
-    if (version.value() > kRunSchemaVersion)
-        return runError(newerRunSchemaMessage(path, version.value()));
-    if (version.value() < kRunSchemaVersion) {
+    const Result<QString> text = db.queryText("PRAGMA user_version", QStringLiteral("cannot read the schema version"));
+    if (!text.ok())
+        return text.error();
+    const int version = text.value().toInt();
+    if (version > kRunSchemaVersion)
+        return runError(newerRunSchemaMessage(path, version));
+    if (version < kRunSchemaVersion) {
         return runError(QStringLiteral("%1 is not an up-to-date run database (schema version %2, expected %3); "
                                        "open it with RunDatabase::open() first")
                             .arg(path)
-                            .arg(version.value())
+                            .arg(version)
                             .arg(kRunSchemaVersion));
     }
     return Status::success();
 }
 
-// Prepares `sql` and executes it once per row of `columns` (one QVariantList per placeholder).
-Status execBatchInsert(const QSqlDatabase &db, const QString &path, const QString &sql,
-                       const QList<QVariantList> &columns, const QString &what)
+Status enableWriteAheadLog(SqliteConnection &db, const QString &path)
 {
-    QSqlQuery query(db);
-    if (!query.prepare(sql))
-        return runDbError(what, path, query.lastError());
-    for (const QVariantList &column : columns)
-        query.addBindValue(column);
-    if (!query.execBatch())
-        return runDbError(what, path, query.lastError());
+    const Result<QString> mode = db.queryText("PRAGMA journal_mode=WAL", QStringLiteral("cannot switch to write-ahead logging"));
+    if (!mode.ok())
+        return mode.error();
+    if (!mode.value().isEmpty() && mode.value().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
+        return runError(QStringLiteral("cannot switch %1 to write-ahead logging (journal mode stays '%2')").arg(path, mode.value()));
     return Status::success();
 }
 
-// Rows per multi-row INSERT: binding 64 rows per statement execution saves most of Qt's per-execution overhead.
-constexpr int kMetricRowsPerStatement = 64;
-
-QString metricInsertSql(int rows)
+Status writeEvents(SqliteConnection &db, qint64 runId, const std::vector<RunEvent> &rows)
 {
-    QString sql = QStringLiteral("INSERT INTO metrics (run_id, name, step, epoch, time, value) VALUES ");
-    for (int i = 0; i < rows; ++i)
-        sql += i == 0 ? QStringLiteral("(?, ?, ?, ?, ?, ?)") : QStringLiteral(", (?, ?, ?, ?, ?, ?)");
-    return sql;
-}
-
-Status writeMetrics(const QSqlDatabase &db, const QString &path, qint64 runId, const std::vector<MetricPoint> &rows)
-{
-    const QString what = QStringLiteral("cannot write metrics of run %1").arg(runId);
-    const size_t fullChunks = rows.size() / kMetricRowsPerStatement;
-    size_t next = 0;
-    if (fullChunks > 0) {
-        QSqlQuery insert(db);
-        if (!insert.prepare(metricInsertSql(kMetricRowsPerStatement)))
-            return runDbError(what, path, insert.lastError());
-        const QVariant run(runId);
-        for (size_t chunk = 0; chunk < fullChunks; ++chunk) {
-            int position = 0;
-            for (int i = 0; i < kMetricRowsPerStatement; ++i, ++next) {
-                const MetricPoint &row = rows[next];
-                insert.bindValue(position++, run);
-                insert.bindValue(position++, row.name);
-                insert.bindValue(position++, row.step);
-                insert.bindValue(position++, row.epoch);
-                insert.bindValue(position++, row.time);
-                insert.bindValue(position++, row.value);  // NaN becomes NULL in SQLite
-            }
-            if (!insert.exec())
-                return runDbError(what, path, insert.lastError());
-        }
-    }
-    if (next == rows.size())
-        return Status::success();
-    QList<QVariantList> columns(6);
-    for (; next < rows.size(); ++next) {
-        const MetricPoint &row = rows[next];
-        columns[0] << runId;
-        columns[1] << row.name;
-        columns[2] << row.step;
-        columns[3] << row.epoch;
-        columns[4] << row.time;
-        columns[5] << row.value;
-    }
-    return execBatchInsert(db, path, metricInsertSql(1), columns, what);
-}
-
-Status writeEvents(const QSqlDatabase &db, const QString &path, qint64 runId, const std::vector<RunEvent> &rows)
-{
-    QList<QVariantList> columns(5);
+    const QString what = QStringLiteral("cannot write events of run %1").arg(runId);
+    SqliteStatement insert;
+    if (Status prepared = insert.prepare(db, "INSERT INTO events (run_id, step, time, kind, message) VALUES (?1, ?2, ?3, ?4, ?5)",
+                                         what);
+        !prepared.ok())
+        return prepared;
+    insert.bindInt(1, runId);
     for (const RunEvent &row : rows) {
-        columns[0] << runId;
-        columns[1] << row.step;
-        columns[2] << row.time;
-        columns[3] << row.kind;
-        columns[4] << row.message;
+        insert.bindInt(2, row.step);
+        insert.bindDouble(3, row.time);
+        insert.bindText(4, row.kind);
+        insert.bindText(5, row.message);
+        if (Status status = insert.run(what); !status.ok())
+            return status;
     }
-    return execBatchInsert(db, path,
-                           QStringLiteral("INSERT INTO events (run_id, step, time, kind, message) VALUES (?, ?, ?, ?, ?)"),
-                           columns, QStringLiteral("cannot write events of run %1").arg(runId));
-}
-
-Status writeCheckpoints(const QSqlDatabase &db, const QString &path, qint64 runId,
-                        const std::vector<CheckpointRecord> &rows)
-{
-    const QString now = runDbNow();
-    QList<QVariantList> columns(5);
-    for (const CheckpointRecord &row : rows) {
-        columns[0] << runId;
-        columns[1] << row.step;
-        columns[2] << row.epoch;
-        columns[3] << row.path;
-        columns[4] << now;
-    }
-    return execBatchInsert(db, path,
-                           QStringLiteral("INSERT INTO checkpoints (run_id, step, epoch, path, created_at)"
-                                          " VALUES (?, ?, ?, ?, ?)"),
-                           columns, QStringLiteral("cannot record checkpoints of run %1").arg(runId));
-}
-
-Status writeHeartbeat(const QSqlDatabase &db, const QString &path, qint64 runId)
-{
-    const QString running = runStatusName(RunStatus::Running);
-    const QString interrupted = runStatusName(RunStatus::Interrupted);
-    const qint64 pid = thisProcessId();
-    const QString host = thisHostName();
-    QSqlQuery update(db);
-    update.prepare(QStringLiteral(
-        "UPDATE runs SET heartbeat_at = ?,"
-        " status = CASE WHEN status = ? AND pid = ? AND host = ? THEN ? ELSE status END,"
-        " status_message = CASE WHEN status = ? AND pid = ? AND host = ? THEN NULL ELSE status_message END,"
-        " ended_at = CASE WHEN status = ? AND pid = ? AND host = ? THEN NULL ELSE ended_at END"
-        " WHERE id = ?"));
-    update.addBindValue(runDbNow());
-    for (int i = 0; i < 3; ++i) {
-        update.addBindValue(interrupted);
-        update.addBindValue(pid);
-        update.addBindValue(host);
-        if (i == 0)
-            update.addBindValue(running);
-    }
-    update.addBindValue(runId);
-    if (!update.exec())
-        return runDbError(QStringLiteral("cannot update the heartbeat of run %1").arg(runId), path, update.lastError());
-    if (update.numRowsAffected() == 0)
-        return runError(QStringLiteral("no run with id %1 in %2").arg(runId).arg(path));
     return Status::success();
+}
+
+Status writeCheckpoints(SqliteConnection &db, qint64 runId, const std::vector<CheckpointRecord> &rows)
+{
+    const QString what = QStringLiteral("cannot record checkpoints of run %1").arg(runId);
+    SqliteStatement insert;
+    if (Status prepared = insert.prepare(
+            db, "INSERT INTO checkpoints (run_id, step, epoch, path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)", what);
+        !prepared.ok())
+        return prepared;
+    insert.bindInt(1, runId);
+    insert.bindText(5, runDbNow());
+    for (const CheckpointRecord &row : rows) {
+        insert.bindInt(2, row.step);
+        insert.bindInt(3, row.epoch);
+        insert.bindText(4, row.path);
+        if (Status status = insert.run(what); !status.ok())
+            return status;
+    }
+    return Status::success();
+}
+
+// Runs a one-row UPDATE of the run and fails with "no run with id" when it changed nothing.
+Status updateRun(SqliteConnection &db, SqliteStatement &update, qint64 runId, const QString &what)
+{
+    if (Status status = update.run(what); !status.ok())
+        return status;
+    if (db.changes() == 0)
+        return runError(QStringLiteral("no run with id %1 in %2").arg(runId).arg(db.path()));
+    return Status::success();
+}
+
+Status writeHeartbeat(SqliteConnection &db, qint64 runId)
+{
+    const QString what = QStringLiteral("cannot update the heartbeat of run %1").arg(runId);
+    SqliteStatement update;
+    // ?2 interrupted, ?3 pid, ?4 host: a run marked interrupted that is still this process's goes back to ?5 running.
+    if (Status prepared = update.prepare(
+            db,
+            "UPDATE runs SET heartbeat_at = ?1,"
+            " status = CASE WHEN status = ?2 AND pid = ?3 AND host = ?4 THEN ?5 ELSE status END,"
+            " status_message = CASE WHEN status = ?2 AND pid = ?3 AND host = ?4 THEN NULL ELSE status_message END,"
+            " ended_at = CASE WHEN status = ?2 AND pid = ?3 AND host = ?4 THEN NULL ELSE ended_at END"
+            " WHERE id = ?6",
+            what);
+        !prepared.ok())
+        return prepared;
+    update.bindText(1, runDbNow());
+    update.bindText(2, runStatusName(RunStatus::Interrupted));
+    update.bindInt(3, thisProcessId());
+    update.bindText(4, thisHostName());
+    update.bindText(5, runStatusName(RunStatus::Running));
+    update.bindInt(6, runId);
+    return updateRun(db, update, runId, what);
 }
 
 } // namespace
 
-Status openRunWriterConnection(QSqlDatabase &db, const QString &path, qint64 runId, bool markRunning)
+Status openRunWriterConnection(SqliteConnection &db, const QString &path, qint64 runId, bool markRunning)
 {
     if (!QFileInfo::exists(path))  // SQLite would create an empty file
         return runError(QStringLiteral("no run database at %1").arg(path));
-    {
-        Result<QSqlDatabase> connection = openRunConnection(uniqueRunConnectionName(QStringLiteral("writer")), path);
-        if (!connection.ok())
-            return connection.error();
-        db = connection.value();
-    }  // no copy of the connection may outlive closeRunConnection()
+    if (Status opened = db.open(path); !opened.ok())
+        return opened;
     if (Status schema = checkWriterSchema(db, path); !schema.ok())
         return schema;
     if (Status wal = enableWriteAheadLog(db, path); !wal.ok())
@@ -190,74 +142,79 @@ Status openRunWriterConnection(QSqlDatabase &db, const QString &path, qint64 run
     if (!markRunning)
         return Status::success();
 
-    RunWriteTransaction transaction(db, path);
+    SqliteWriteTransaction transaction(db);
     if (Status begun = transaction.begin(); !begun.ok())
         return begun;
+    const QString what = QStringLiteral("cannot start run %1").arg(runId);
     const QString now = runDbNow();
-    QSqlQuery update(db);
-    update.prepare(QStringLiteral(
-        "UPDATE runs SET status = ?, status_message = NULL, error_node = NULL, started_at = COALESCE(started_at, ?),"
-        " ended_at = NULL, pid = ?, host = ?, heartbeat_at = ? WHERE id = ?"));
-    update.addBindValue(runStatusName(RunStatus::Running));
-    update.addBindValue(now);
-    update.addBindValue(thisProcessId());
-    update.addBindValue(thisHostName());
-    update.addBindValue(now);
-    update.addBindValue(runId);
-    if (!update.exec())
-        return runDbError(QStringLiteral("cannot start run %1").arg(runId), path, update.lastError());
-    if (update.numRowsAffected() == 0)
-        return runError(QStringLiteral("no run with id %1 in %2").arg(runId).arg(path));
+    SqliteStatement update;
+    if (Status prepared = update.prepare(db,
+                                         "UPDATE runs SET status = ?1, status_message = NULL, error_node = NULL,"
+                                         " started_at = COALESCE(started_at, ?2), ended_at = NULL, pid = ?3, host = ?4,"
+                                         " heartbeat_at = ?2 WHERE id = ?5",
+                                         what);
+        !prepared.ok())
+        return prepared;
+    update.bindText(1, runStatusName(RunStatus::Running));
+    update.bindText(2, now);
+    update.bindInt(3, thisProcessId());
+    update.bindText(4, thisHostName());
+    update.bindInt(5, runId);
+    if (Status status = updateRun(db, update, runId, what); !status.ok())
+        return status;
+    update.finalize();
     return transaction.commit();
 }
 
-Status writeRunWriterBatch(const QSqlDatabase &db, const QString &path, qint64 runId, const RunWriterBatch &batch,
-                           bool heartbeat)
+Status writeRunWriterBatch(SqliteConnection &db, qint64 runId, const RunWriterBatch &batch, bool heartbeat)
 {
     if (batch.empty() && !heartbeat)
         return Status::success();
-    RunWriteTransaction transaction(db, path);
+    SqliteWriteTransaction transaction(db);
     if (Status begun = transaction.begin(); !begun.ok())
         return begun;
     if (!batch.metrics.empty()) {
-        if (Status status = writeMetrics(db, path, runId, batch.metrics); !status.ok())
-            return status;
-        if (Status status = upsertMetricSummaries(db, path, runId, batch.metrics); !status.ok())
+        if (Status status = writeRunWriterMetrics(db, runId, batch.metrics); !status.ok())
             return status;
     }
     if (!batch.events.empty()) {
-        if (Status status = writeEvents(db, path, runId, batch.events); !status.ok())
+        if (Status status = writeEvents(db, runId, batch.events); !status.ok())
             return status;
     }
     if (!batch.checkpoints.empty()) {
-        if (Status status = writeCheckpoints(db, path, runId, batch.checkpoints); !status.ok())
+        if (Status status = writeCheckpoints(db, runId, batch.checkpoints); !status.ok())
             return status;
     }
     if (heartbeat) {
-        if (Status status = writeHeartbeat(db, path, runId); !status.ok())
+        if (Status status = writeHeartbeat(db, runId); !status.ok())
             return status;
     }
     return transaction.commit();
 }
 
-Status writeRunWriterFinalStatus(const QSqlDatabase &db, const QString &path, qint64 runId, RunStatus status,
-                                 const QString &message, const QString &errorNode)
+Status writeRunWriterFinalStatus(SqliteConnection &db, qint64 runId, RunStatus status, const QString &message,
+                                 const QString &errorNode)
 {
-    RunWriteTransaction transaction(db, path);
+    SqliteWriteTransaction transaction(db);
     if (Status begun = transaction.begin(); !begun.ok())
         return begun;
-    QSqlQuery update(db);
-    update.prepare(QStringLiteral("UPDATE runs SET status = ?, status_message = ?, error_node = ?, ended_at = ?"
-                                  " WHERE id = ?"));
-    update.addBindValue(runStatusName(status));
-    update.addBindValue(nullIfEmpty(message));
-    update.addBindValue(nullIfEmpty(errorNode));
-    update.addBindValue(runStatusIsTerminal(status) ? QVariant(runDbNow()) : QVariant());
-    update.addBindValue(runId);
-    if (!update.exec())
-        return runDbError(QStringLiteral("cannot set the final status of run %1").arg(runId), path, update.lastError());
-    if (update.numRowsAffected() == 0)
-        return runError(QStringLiteral("no run with id %1 in %2").arg(runId).arg(path));
+    const QString what = QStringLiteral("cannot set the final status of run %1").arg(runId);
+    SqliteStatement update;
+    if (Status prepared = update.prepare(
+            db, "UPDATE runs SET status = ?1, status_message = ?2, error_node = ?3, ended_at = ?4 WHERE id = ?5", what);
+        !prepared.ok())
+        return prepared;
+    update.bindText(1, runStatusName(status));
+    update.bindText(2, message.isEmpty() ? QString() : message);  // empty: NULL
+    update.bindText(3, errorNode.isEmpty() ? QString() : errorNode);
+    if (runStatusIsTerminal(status))
+        update.bindText(4, runDbNow());
+    else
+        update.bindNull(4);
+    update.bindInt(5, runId);
+    if (Status updated = updateRun(db, update, runId, what); !updated.ok())
+        return updated;
+    update.finalize();
     return transaction.commit();
 }
 

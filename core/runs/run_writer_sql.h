@@ -1,14 +1,14 @@
 #pragma once
 // The writer thread's SQL side of RunWriter: a batch of pending rows, opening the writer's connection, and the
-// transactions it writes.
+// transactions it writes. The writer's connection is a raw SQLite connection (sqlite_connection.h), not QtSql.
 // Internal to ty_runs (public only because headers of a target share one folder).
 //
 // Threads: call the write functions on the thread that owns `db` (RunWriter's writer thread).
 
 #include "error.h"
 #include "run_records.h"
+#include "sqlite_connection.h"
 
-#include <QSqlDatabase>
 #include <QString>
 
 #include <vector>
@@ -26,20 +26,19 @@ struct RunWriterBatch {
     void swap(RunWriterBatch &other);
 };
 
-// Opens the writer's own connection into `db` (a new unique connection name), refuses a missing file or a schema
-// other than kRunSchemaVersion, sets WAL, and when `markRunning` sets the run running with started_at (kept when
-// set), ended_at cleared, pid, host and heartbeat, in one transaction. On failure `db` may still be open: close it
-// with closeRunConnection().
-Status openRunWriterConnection(QSqlDatabase &db, const QString &path, qint64 runId, bool markRunning);
+// Opens the writer's own connection into `db`, refuses a missing file or a schema other than kRunSchemaVersion,
+// sets WAL, and when `markRunning` sets the run running with started_at (kept when set), ended_at cleared, pid,
+// host and heartbeat, in one transaction. On failure `db` may still be open: close it with db.close().
+Status openRunWriterConnection(SqliteConnection &db, const QString &path, qint64 runId, bool markRunning);
 
 // Writes all rows of `batch` (and folds its metrics into metric_summaries) and, when `heartbeat` is true, the
-// run's heartbeat_at, in ONE BEGIN IMMEDIATE transaction with prepared, batch-bound statements. The heartbeat also revives a run marked interrupted whose
-// host and pid are still this process's. Nothing happens for an empty batch without heartbeat.
-Status writeRunWriterBatch(const QSqlDatabase &db, const QString &path, qint64 runId, const RunWriterBatch &batch,
-                           bool heartbeat);
+// run's heartbeat_at, in ONE BEGIN IMMEDIATE transaction with reused prepared statements. The heartbeat also revives
+// a run marked interrupted whose host and pid are still this process's. Nothing happens for an empty batch without
+// heartbeat.
+Status writeRunWriterBatch(SqliteConnection &db, qint64 runId, const RunWriterBatch &batch, bool heartbeat);
 
 // Sets status, status_message, error_node and ended_at (NULL for queued/running) of the run.
-Status writeRunWriterFinalStatus(const QSqlDatabase &db, const QString &path, qint64 runId, RunStatus status,
-                                 const QString &message, const QString &errorNode);
+Status writeRunWriterFinalStatus(SqliteConnection &db, qint64 runId, RunStatus status, const QString &message,
+                                 const QString &errorNode);
 
 } // namespace ty

@@ -9,6 +9,35 @@
 
 namespace ty::bench {
 
+namespace {
+
+// Rows per second committed by a RunWriter into a fresh database: `rows` metric rows appended from this thread in
+// chunks of 100, timed until finish() returns (every row committed).
+double writerRowsPerSecond(int rows)
+{
+    QTemporaryDir dir;
+    const QString dbPath = dir.filePath(QStringLiteral("runs.sqlite"));
+    Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(dbPath);
+    NewRun run;
+    run.name = QStringLiteral("writer benchmark");
+    const qint64 id = db.value()->createRun(run).value();
+    RunWriter writer(dbPath, id);
+    writer.start();
+    const double start = now();
+    QList<MetricPoint> chunk;
+    for (int i = 0; i < rows; ++i) {
+        chunk.append(MetricPoint{QStringLiteral("train/loss"), i, 1, i * 0.001, 1.0 / (i + 1)});
+        if (chunk.size() == 100) {
+            writer.appendMetrics(chunk);
+            chunk.clear();
+        }
+    }
+    writer.finish(RunStatus::Finished);
+    return rows / (now() - start);
+}
+
+} // namespace
+
 void benchLogging(const Options &options, Report &report)
 {
     std::fprintf(stderr, "logging\n");
@@ -30,27 +59,10 @@ void benchLogging(const Options &options, Report &report)
         report.add(QStringLiteral("data"), QStringLiteral("share of an MLP batch-16 step spent drawing its batch"), dataShare,
                    QStringLiteral("%"), QStringLiteral("< 1"), dataShare < 1.0);
 
-    // The writer alone: a million metric rows from the training thread, committed in batches.
-    QTemporaryDir dir;
-    const QString dbPath = dir.filePath(QStringLiteral("runs.sqlite"));
-    Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(dbPath);
-    NewRun run;
-    run.name = QStringLiteral("writer benchmark");
-    const qint64 id = db.value()->createRun(run).value();
-    RunWriter writer(dbPath, id);
-    writer.start();
-    const int rows = options.quick ? 200000 : 1000000;
-    const double start = now();
-    QList<MetricPoint> chunk;
-    for (int i = 0; i < rows; ++i) {
-        chunk.append(MetricPoint{QStringLiteral("train/loss"), i, 1, i * 0.001, 1.0 / (i + 1)});
-        if (chunk.size() == 100) {
-            writer.appendMetrics(chunk);
-            chunk.clear();
-        }
-    }
-    writer.finish(RunStatus::Finished);
-    const double rate = rows / (now() - start);
+    // The writer alone: a million metric rows from the training thread, committed in batches; best of the repeats.
+    double rate = 0;
+    for (int i = 0; i < options.repeats; ++i)
+        rate = std::max(rate, writerRowsPerSecond(options.quick ? 200000 : 1000000));
     report.add(QStringLiteral("logging"), QStringLiteral("run writer, rows committed per second"), rate, QStringLiteral("rows/s"),
                QStringLiteral(">= 500000"), rate >= 500000);
 }

@@ -56,15 +56,6 @@ struct Case {
     double vsScript;   // target against the PyTorch script
 };
 
-template <typename F>
-double best(int repeats, F measure)
-{
-    double top = 0;
-    for (int i = 0; i < repeats; ++i)
-        top = std::max(top, measure());
-    return top;
-}
-
 } // namespace
 
 void benchTraining(const Options &options, Report &report)
@@ -79,9 +70,13 @@ void benchTraining(const Options &options, Report &report)
         const int warmup = std::max(5, c.steps / 10);
         const int repeats = c.kind == QStringLiteral("cnn") ? 1 : options.repeats;
         std::fprintf(stderr, "training: %s\n", qPrintable(c.label));
-        const double engine = best(repeats, [&] { return engineSamplesPerSecond(c.preset, c.batch, warmup, c.steps, true); });
-        const double hand = best(repeats, [&] { return handWrittenSamplesPerSecond(c.kind, x, y, c.batch, warmup, c.steps); });
-        const double script = best(repeats, [&] { return pytorchSamplesPerSecond(c.kind, c.batch, warmup, c.steps); });
+        // Interleaved, so that the three see the same machine (a loaded one changes speed by 2x within minutes).
+        double engine = 0, hand = 0, script = 0;
+        for (int i = 0; i < repeats; ++i) {
+            engine = std::max(engine, engineSamplesPerSecond(c.preset, c.batch, warmup, c.steps, true));
+            hand = std::max(hand, handWrittenSamplesPerSecond(c.kind, x, y, c.batch, warmup, c.steps));
+            script = std::max(script, pytorchSamplesPerSecond(c.kind, c.batch, warmup, c.steps));
+        }
         report.add(QStringLiteral("training"), c.label + QStringLiteral(": engine"), engine, QStringLiteral("samples/s"));
         report.add(QStringLiteral("training"), c.label + QStringLiteral(": hand-written LibTorch"), hand, QStringLiteral("samples/s"));
         report.add(QStringLiteral("training"), c.label + QStringLiteral(": PyTorch script"), script, QStringLiteral("samples/s"));

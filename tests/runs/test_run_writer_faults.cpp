@@ -22,6 +22,7 @@ private Q_SLOTS:
     void destroyedWithoutFinish();
     void readOnlyDatabaseGivesAnError();
     void missingRunGivesAnError();
+    void runDeletedWhileWritingDropsTheBatch();
 };
 
 void TestRunWriterFaults::finishWithoutStart()
@@ -127,6 +128,32 @@ void TestRunWriterFaults::missingRunGivesAnError()
     QVERIFY(!refused.ok());
     QVERIFY2(refused.error().message.contains(QStringLiteral("not an up-to-date run database")),
              qPrintable(refused.error().message));
+}
+
+void TestRunWriterFaults::runDeletedWhileWritingDropsTheBatch()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    const qint64 id = f.newRun();
+    RunWriter writer(f.path, id, kForever);
+    QVERIFY(writer.start().ok());
+    for (int step = 0; step < 100; ++step)  // more than one multi-row statement, and a tail
+        writer.appendMetric({step % 2 ? QStringLiteral("loss") : QStringLiteral("accuracy"), step, 0, 0, 1.0});
+    QVERIFY(writer.flush().ok());
+    QCOMPARE(writer.rowsWritten(), qint64(100));
+
+    QVERIFY(f.db->deleteRun(id).ok());
+    writer.appendMetric({QStringLiteral("loss"), 100, 0, 0, 1.0});
+    const Status flushed = writer.flush();
+    QVERIFY(!flushed.ok());
+    QVERIFY2(flushed.error().message.contains(f.path), qPrintable(flushed.error().message));
+    QCOMPARE(writer.rowsWritten(), qint64(100));
+    QCOMPARE(writer.rowsDropped(), qint64(1));
+    QVERIFY(!writer.finish(RunStatus::Finished).ok());
+
+    testing::RawSqlite raw(f.path);  // nothing of the run is left behind, not even the dropped row
+    QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM metrics")).toInt(), 0);
+    QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM metric_summaries")).toInt(), 0);
 }
 
 int runRunWriterFaultsTests(int argc, char **argv)
