@@ -1,32 +1,12 @@
 // trainyard-bench-gui [--quick] [--markdown] [--only plots|runs|editing|stall]
-// The desktop app's figures of docs/benchmarks.md as one table; exits 1 when a target is missed. Runs on the
-// offscreen platform unless QT_QPA_PLATFORM says otherwise.
+// The desktop app's figures of docs/benchmarks.md alone (trainyard-bench prints them too, with the rest); exits 1
+// when a target is missed. Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise.
 
 #include "bench_gui_sections.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
-#include <QEventLoop>
 #include <QStringList>
 #include <QThread>
-#include <QTimer>
-
-namespace ty::bench {
-
-void runEventLoopFor(int milliseconds)
-{
-    QEventLoop loop;
-    QTimer::singleShot(milliseconds, &loop, &QEventLoop::quit);
-    loop.exec();
-}
-
-void processPendingEvents()
-{
-    QCoreApplication::sendPostedEvents();
-    QCoreApplication::processEvents();
-}
-
-} // namespace ty::bench
 
 int main(int argc, char **argv)
 {

@@ -1,9 +1,16 @@
-// trainyard-bench [--quick] [--markdown] [--only training|data|logging|editing]
-// Prints every figure of docs/benchmarks.md as one table; exits 1 when a target is missed.
+// trainyard-bench [--quick] [--markdown] [--only training|data|logging|editing|plots|runs|stall]
+// Prints every figure of docs/benchmarks.md as one table, the desktop app's too unless the project is built
+// headless (those run on the offscreen platform unless QT_QPA_PLATFORM says otherwise); exits 1 when a target
+// is missed.
 
 #include "bench_sections.h"
 
 #include <QCoreApplication>
+#ifdef TRAINYARD_BENCH_GUI
+#include "bench_gui_sections.h"
+
+#include <QApplication>
+#endif
 #include <QStringList>
 #include <QThread>
 
@@ -11,7 +18,13 @@
 
 int main(int argc, char **argv)
 {
+#ifdef TRAINYARD_BENCH_GUI
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+#else
     QCoreApplication app(argc, argv);
+#endif
     const QStringList args = QCoreApplication::arguments();
     ty::bench::Options options;
     options.quick = args.contains(QStringLiteral("--quick"));
@@ -30,6 +43,18 @@ int main(int argc, char **argv)
         ty::bench::benchLogging(options, report);
     if (section.isEmpty() || section == QStringLiteral("editing"))
         ty::bench::benchValidation(options, report);
+#ifdef TRAINYARD_BENCH_GUI
+    ty::bench::GuiOptions gui;
+    gui.quick = options.quick;
+    if (section.isEmpty() || section == QStringLiteral("plots"))
+        ty::bench::benchPlots(gui, report);
+    if (section.isEmpty() || section == QStringLiteral("runs"))
+        ty::bench::benchRunBrowser(gui, report);
+    if (section.isEmpty() || section == QStringLiteral("editing"))
+        ty::bench::benchDocumentEditing(gui, report);
+    if (section.isEmpty() || section == QStringLiteral("stall"))
+        ty::bench::benchEventLoopStall(gui, report);
+#endif
     report.print(args.contains(QStringLiteral("--markdown")));
     return report.missedTargets() == 0 ? 0 : 1;
 }
