@@ -4,6 +4,7 @@
 
 #include "default_preset.h"
 #include "main_window.h"
+#include "termination_signals.h"
 
 #include "canvas/canvas_view.h"
 #include "document/pipeline_document.h"
@@ -104,6 +105,7 @@ int main(int argc, char **argv)
     const QString dbPath = parser.isSet(database) ? parser.value(database) : ty::MainWindow::preferredRunDatabase();
     if (const ty::Status opened = window.openRunDatabase(dbPath); !opened.ok())
         std::fprintf(stderr, "trainyard: %s\n", qPrintable(opened.error().toString()));
+    ty::quitGracefullyOnTermination([&window] { window.stopTraining(); });
     if (parser.isSet(train))
         QTimer::singleShot(0, &window, [&window] { window.trainDocument(); });
     if (parser.isSet(arrange))

@@ -56,6 +56,8 @@ public:
     static QString preferredRunDatabase();  // the last one opened, else RunDatabase::defaultPath()
     // Trains a snapshot of the document (after validating it); false when it has errors or cannot start.
     bool trainDocument();
+    // Asks every run of this window to stop (each writes a checkpoint); destroying the window waits for them.
+    void stopTraining();
     // When false (tests, --screenshot), problems go to the status bar instead of message boxes.
     void setInteractive(bool interactive) { m_interactive = interactive; }
 

@@ -61,10 +61,7 @@ void MainWindow::createTrainingActions()
     QAction *show = addAction(QStringLiteral("show-training"), tr("Show &Runs and Plots"), QString(),
                               {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R)});
     connect(train, &QAction::triggered, this, [this] { trainDocument(); });
-    connect(stop, &QAction::triggered, this, [this] {
-        m_training->stopAll();
-        updateTrainingActions();
-    });
+    connect(stop, &QAction::triggered, this, &MainWindow::stopTraining);
     connect(database, &QAction::triggered, this, &MainWindow::chooseRunDatabase);
     connect(show, &QAction::triggered, this, &MainWindow::showTraining);
     updateTrainingActions();
@@ -130,6 +127,12 @@ bool MainWindow::trainDocument()
     showTraining();
     updateTrainingActions();
     return true;
+}
+
+void MainWindow::stopTraining()
+{
+    m_training->stopAll();
+    updateTrainingActions();
 }
 
 void MainWindow::showTraining()

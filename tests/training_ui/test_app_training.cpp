@@ -247,6 +247,36 @@ private Q_SLOTS:
         QTRY_COMPARE(window->training()->lossPlot()->sampleCount(id, QStringLiteral("train/loss")), qint64(rows.size()));
     }
 
+    // `kill PID` (SIGTERM) of the app, as a session ending would: its worker stops with a checkpoint, the run ends
+    // stopped (resumable), not interrupted.
+    void terminatingTheAppStopsItsRunsWithACheckpoint()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("long.trainyard.json"));
+        Preset preset = tytest::tinyPreset(100000, 4096);
+        preset.name = QStringLiteral("terminated with the app");
+        QVERIFY(savePreset(preset, file).ok());
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+        app.setProcessEnvironment(env);
+        app.setProcessChannelMode(QProcess::MergedChannels);
+        app.start(QStringLiteral(TRAINYARD_GUI_PATH), {file, QStringLiteral("--db"), runs.path, QStringLiteral("--train")});
+        QVERIFY(app.waitForStarted());
+        const auto runOfApp = [this]() -> RunInfo {
+            for (const RunInfo &info : runs.db->listRuns().value())
+                if (info.name == QStringLiteral("terminated with the app"))
+                    return info;
+            return {};
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(runOfApp().status == RunStatus::Running, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!runs.db->metrics(runOfApp().id, QStringLiteral("train/loss")).value().isEmpty(), 30000);
+        app.terminate();  // SIGTERM
+        QVERIFY2(app.waitForFinished(30000), app.readAll().constData());
+        QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(runOfApp().status, RunStatus::Stopped);
+    }
+
     void closingTheWindowStopsItsRunsWithACheckpoint()
     {
         window->document()->setPreset(tytest::tinyPreset(100000, 4096));
