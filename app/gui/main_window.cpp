@@ -220,6 +220,18 @@ bool MainWindow::loadFile(const QString &path)
 
 bool MainWindow::saveTo(const QString &path)
 {
+    // A preset still named like a new document takes its name from the file: logreg.trainyard.json -> "logreg".
+    const QString name = m_document->preset().name.trimmed();
+    if (name.isEmpty() || name == tr("Untitled")) {
+        QString base = QFileInfo(path).fileName();
+        for (const QString &suffix : {QStringLiteral(".trainyard.json"), QStringLiteral(".json")})
+            if (base.endsWith(suffix)) {
+                base.chop(suffix.size());
+                break;
+            }
+        if (!base.isEmpty())
+            m_document->setPresetInfo(base, m_document->preset().description);
+    }
     const Status saved = m_document->save(path);
     if (!saved) {
         showError(tr("Cannot save the preset"), saved.error().toString());

@@ -229,11 +229,15 @@ private Q_SLOTS:
 
         const PipelineGraph built = doc()->graph();
         const QString path = dir.filePath(QStringLiteral("my-mlp.trainyard.json"));
+        QCOMPARE(doc()->preset().name, QStringLiteral("Untitled"));
         QVERIFY(window->saveTo(path));
+        QCOMPARE(doc()->preset().name, QStringLiteral("my-mlp"));  // named after its file
+        QVERIFY(!window->isWindowModified());
         window->newDocument();
         QCOMPARE(window->scene()->nodeItems().size(), 0);
         QVERIFY(window->openFile(path));
         QVERIFY2(doc()->graph() == built, qPrintable(tytest::dump(doc()->graph())));
+        QCOMPARE(doc()->preset().name, QStringLiteral("my-mlp"));
         QCOMPARE(window->scene()->nodeItems().size(), 14);
     }
 };
