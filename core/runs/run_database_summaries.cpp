@@ -35,9 +35,9 @@ MetricSummary summaryFromColumns(const QSqlQuery &query, int first, const QStrin
 const char kSummaryColumns[] =
     "r.id, r.name, r.status, r.status_message, r.error_node,"
     " CASE WHEN json_valid(r.preset_json) THEN json_extract(r.preset_json, '$.name') END,"
-    " r.created_at, r.started_at, r.ended_at, r.heartbeat_at, r.device, r.notes,"
+    " r.created_at, r.started_at, r.ended_at, r.heartbeat_at, r.device, r.notes, r.host, r.pid,"
     " (SELECT group_concat(tag, char(31)) FROM run_tags t WHERE t.run_id = r.id)";
-constexpr int kFirstMetricColumn = 13;
+constexpr int kFirstMetricColumn = 15;
 constexpr int kColumnsPerMetric = 5;
 
 RunSummaryRow summaryRowFromQuery(const QSqlQuery &query)
@@ -61,7 +61,9 @@ RunSummaryRow summaryRowFromQuery(const QSqlQuery &query)
     row.heartbeatAt = fromRunDbTime(query.value(9));
     row.device = query.value(10).toString();
     row.notes = query.value(11).toString();
-    const QString tags = query.value(12).toString();
+    row.host = query.value(12).toString();
+    row.pid = query.value(13).toLongLong();
+    const QString tags = query.value(14).toString();
     if (!tags.isEmpty()) {
         row.tags = tags.split(QChar(31));
         std::sort(row.tags.begin(), row.tags.end());

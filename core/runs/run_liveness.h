@@ -2,6 +2,8 @@
 // Deciding whether a run whose status says "running" is still being written by a live process.
 // Pure functions of their inputs plus the operating system's process table; thread-safe.
 
+#include "error.h"
+
 #include <QDateTime>
 #include <QString>
 
@@ -21,5 +23,10 @@ bool processMayBeAlive(qint64 pid);
 // its host is this host and its pid is not alive, or its heartbeat is invalid or more than
 // kStaleHeartbeatSeconds older than `now`.
 bool runLooksAbandoned(const QString &host, qint64 pid, const QDateTime &lastHeartbeat, const QDateTime &now);
+
+// Asks the process recording a running run to stop as after Ctrl-C: SIGINT, so it writes a checkpoint and ends
+// the run as stopped. Refused with a reason when the run is on another host, its process is gone, or (on Linux)
+// the pid now belongs to a program other than trainyard-cli.
+Status askRunProcessToStop(const QString &host, qint64 pid);
 
 } // namespace ty

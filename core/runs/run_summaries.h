@@ -46,6 +46,8 @@ struct RunSummaryRow {
     QString presetName;                 // the stored preset's "name"
     QDateTime createdAt, startedAt, endedAt, heartbeatAt;  // UTC; invalid when not set
     QString device;
+    QString host;                       // where the run trains or trained, and its process there
+    qint64 pid = 0;
     QString notes;
     QStringList tags;                   // sorted
     QMap<QString, MetricSummary> keyMetrics;  // by name, for those of keyMetricNames() the run has

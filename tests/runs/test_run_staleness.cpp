@@ -26,6 +26,7 @@ private Q_SLOTS:
     void markStaleRuns();
     void openMarksStaleRuns();
     void onlyRunningRunsAreMarked();
+    void stoppingARunsProcessIsRefusedWhenItIsNotTheRun();
 
 private:
     qint64 m_deadPid = 0;
@@ -168,6 +169,22 @@ void TestRunStaleness::onlyRunningRunsAreMarked()
     QCOMPARE(db.markStaleRunsInterrupted(), 0);
     for (int i = 0; i < others.size(); ++i)
         QCOMPARE(db.run(ids.at(i)).value().status, others.at(i));
+}
+
+// The browser's Stop signals the recorded process only when it is a trainyard-cli on this host; otherwise it
+// says why. This test process is alive but is not trainyard-cli: if it were signalled, SIGINT would end it.
+void TestRunStaleness::stoppingARunsProcessIsRefusedWhenItIsNotTheRun()
+{
+    const Status elsewhere = askRunProcessToStop(kOtherHost, thisProcessId());
+    QVERIFY(!elsewhere.ok());
+    QVERIFY2(elsewhere.error().message.contains(kOtherHost), qPrintable(elsewhere.error().message));
+    const Status gone = askRunProcessToStop(thisHostName(), m_deadPid);
+    QVERIFY(!gone.ok());
+    QVERIFY2(gone.error().message.contains(QStringLiteral("gone")), qPrintable(gone.error().message));
+    const Status notTheRun = askRunProcessToStop(thisHostName(), thisProcessId());
+    QVERIFY(!notTheRun.ok());
+    QVERIFY2(notTheRun.error().message.contains(QStringLiteral("trainyard-cli")), qPrintable(notTheRun.error().message));
+    QVERIFY(processMayBeAlive(thisProcessId()));
 }
 
 int runRunStalenessTests(int argc, char **argv)

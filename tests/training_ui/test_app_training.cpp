@@ -1,7 +1,7 @@
 // Training from the desktop app, end to end: the real main window trains the graph on its canvas with the
 // real trainyard-cli worker, keeps the canvas editable meanwhile, plots the run and finds it in the run
-// database; a graph with errors is not trained; a killed worker leaves the app running and the run
-// interrupted; closing the window with a run training stops it with a checkpoint. Runs under Xvfb when
+// database; a graph with errors is not trained; a run started in a terminal is stopped from the browser; a killed
+// worker leaves the app running and the run interrupted; closing the window with a run training stops it with a checkpoint. Runs under Xvfb when
 // xvfb-run is installed (CTest test "app_training"), offscreen otherwise.
 
 #include "training_ui_support.h"
@@ -21,6 +21,8 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QProcess>
+#include <QPushButton>
+#include <QStatusBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -53,6 +55,14 @@ class TestAppTraining : public QObject {
         if (!started.wait(60000))
             return 0;
         return started.first().first().toLongLong();
+    }
+
+    static QPushButton *buttonLabelled(QWidget *parent, const QString &text)
+    {
+        for (QPushButton *button : parent->findChildren<QPushButton *>())
+            if (button->text() == text && button->isVisible())
+                return button;
+        return nullptr;
     }
 
 private Q_SLOTS:
@@ -194,6 +204,44 @@ private Q_SLOTS:
         }
         QTRY_COMPARE(window->training()->lossPlot()->sampleCount(terminalRun, QStringLiteral("train/loss")),
                      window->training()->lossPlot()->sampleCount(appRun, QStringLiteral("train/loss")));
+    }
+
+    // A run started in a terminal is stopped from the browser: its Resume button reads Stop while the run
+    // trains; the terminal's trainyard-cli gets SIGINT as from Ctrl-C, writes a checkpoint and exits 130.
+    void aTerminalRunIsStoppedFromTheBrowser()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("long.trainyard.json"));
+        QVERIFY(savePreset(tytest::tinyPreset(100000, 4096), file).ok());
+        QProcess terminal;
+        terminal.setProcessChannelMode(QProcess::MergedChannels);
+        terminal.start(tytest::workerPath(), {QStringLiteral("run"), file, QStringLiteral("--db"), runs.path,
+                                              QStringLiteral("--name"), QStringLiteral("stopped from the app"),
+                                              QStringLiteral("--quiet")});
+        QVERIFY(terminal.waitForStarted());
+        RunBrowser *browser = window->training()->browser();
+        const auto terminalRun = [browser]() -> qint64 {
+            for (int row = 0; row < browser->model()->rowCount(); ++row)
+                if (browser->model()->runAt(row).name == QStringLiteral("stopped from the app")
+                    && browser->model()->runAt(row).status == RunStatus::Running)
+                    return browser->model()->runAt(row).id;
+            return 0;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(terminalRun() > 0, 30000);
+        const qint64 id = terminalRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!runs.db->metrics(id, QStringLiteral("train/loss")).value().isEmpty(), 30000);
+        browser->selectRuns({id});
+        QPushButton *stop = nullptr;
+        QTRY_VERIFY((stop = buttonLabelled(browser, QStringLiteral("Stop"))) != nullptr && stop->isEnabled());
+        QVERIFY(buttonLabelled(browser, QStringLiteral("Resume")) == nullptr);
+        stop->click();
+        QVERIFY2(terminal.waitForFinished(30000), qPrintable(QStringLiteral("the terminal run did not stop: %1 / %2")
+                                                                 .arg(browser->statusText(), window->statusBar()->currentMessage())));
+        QCOMPARE(terminal.exitCode(), 130);
+        QCOMPARE(runInfo(id).status, RunStatus::Stopped);
+        QVERIFY(!runs.db->checkpoints(id).value().isEmpty());
+        browser->refresh();
+        QTRY_VERIFY(buttonLabelled(browser, QStringLiteral("Resume")) != nullptr);
     }
 
     void killingTheWorkerLeavesTheAppRunningAndTheRunInterrupted()

@@ -171,7 +171,14 @@ void RunBrowser::buildActions(QWidget *bar)
         setBaseline(ids.size() == 1 && ids.first() != m_baseline ? ids.first() : 0);
     });
     connect(m_open, &QPushButton::clicked, this, [this] { requestOpenPreset(selectedRunIds().value(0)); });
-    connect(m_resume, &QPushButton::clicked, this, [this] { requestResume(selectedRunIds().value(0)); });
+    connect(m_resume, &QPushButton::clicked, this, [this] {
+        const qint64 id = selectedRunIds().value(0);
+        const int row = m_model->rowOfRun(id);
+        if (row >= 0 && m_model->runAt(row).status == RunStatus::Running)
+            requestStop(id);
+        else
+            requestResume(id);
+    });
     connect(m_diffButton, &QPushButton::clicked, this, &RunBrowser::showDiff);
     connect(m_rename, &QPushButton::clicked, this, &RunBrowser::renameInteractively);
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteRuns(selectedRunIds()); });

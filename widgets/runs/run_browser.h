@@ -4,8 +4,9 @@
 // page of runs shows at once; the rest load in the background, a page per event-loop turn, so a filter or a
 // sort typed a moment later finds every run loaded. Below the table: runs side by side (best, min, max, last
 // of every metric, against a pinned baseline), the notes and tags of the selected run, and the preset diff of
-// two runs. Actions: pin a baseline, open a run's preset, resume an interrupted, stopped or failed run,
-// rename, delete (after confirmation, with its folder).
+// two runs. Actions: pin a baseline, open a run's preset, resume an interrupted, stopped or failed run, stop a
+// running one (wherever on this host it was started: the app, a terminal), rename, delete (after confirmation,
+// with its folder).
 //
 // The selection (plus the baseline) is what the plots overlay: selectionChanged() / baselineChanged().
 //
@@ -64,6 +65,7 @@ public:
     int deleteRuns(const QList<qint64> &ids);
     void requestOpenPreset(qint64 id);
     void requestResume(qint64 id);
+    void requestStop(qint64 id);            // emits stopRequested for a run that is running on this host
     void showDiff();                        // of the current selection (and baseline)
 
     // How deletion is confirmed; the default asks with a message box. Tests pass a function.
@@ -85,6 +87,7 @@ Q_SIGNALS:
     void baselineChanged(qint64 runId);
     void openPresetRequested(const ty::Preset &preset, qint64 runId);
     void resumeRequested(qint64 runId);
+    void stopRequested(qint64 runId);
     void runsDeleted(const QList<qint64> &runIds);
 
 private:
@@ -113,6 +116,7 @@ private:
     QPlainTextEdit *m_notes = nullptr;
     QLineEdit *m_tags = nullptr;
     QPushButton *m_saveNotes = nullptr;
+    // m_resume reads "Stop" while the selected run is running.
     QPushButton *m_pin = nullptr, *m_open = nullptr, *m_resume = nullptr, *m_rename = nullptr, *m_delete = nullptr,
                 *m_diffButton = nullptr;
     QLabel *m_status = nullptr;

@@ -6,6 +6,7 @@
 #include "preset_format.h"
 #include "run_comparison_view.h"
 #include "run_database.h"
+#include "run_liveness.h"
 #include "runs_filter_proxy_model.h"
 #include "runs_table_model.h"
 
@@ -33,7 +34,11 @@ void RunBrowser::updateActions()
     const bool one = row >= 0;
     m_pin->setEnabled(one || m_baseline > 0);
     m_open->setEnabled(one);
-    m_resume->setEnabled(one && resumable(m_model->runAt(row).status));
+    const bool running = one && m_model->runAt(row).status == RunStatus::Running;
+    m_resume->setText(running ? tr("Stop") : tr("Resume"));
+    m_resume->setToolTip(running ? tr("Stop the selected run after a checkpoint, wherever on this machine it was started")
+                                 : tr("Continue an interrupted, stopped or failed run from its last checkpoint"));
+    m_resume->setEnabled(one && (running ? m_model->runAt(row).host == thisHostName() : resumable(m_model->runAt(row).status)));
     m_rename->setEnabled(one);
     m_delete->setEnabled(!ids.isEmpty());
     m_diffButton->setEnabled(ids.size() == 2 || (ids.size() == 1 && m_baseline > 0 && ids.first() != m_baseline));
@@ -132,6 +137,20 @@ void RunBrowser::requestResume(qint64 id)
                              .arg(id)
                              .arg(runStatusName(m_model->runAt(row).status)));
     Q_EMIT resumeRequested(id);
+}
+
+void RunBrowser::requestStop(qint64 id)
+{
+    const int row = m_model->rowOfRun(id);
+    if (row < 0)
+        return;
+    const RunSummaryRow &run = m_model->runAt(row);
+    if (run.status != RunStatus::Running)
+        return setStatus(tr("Run #%1 is %2; only a running run can be stopped.").arg(id).arg(runStatusName(run.status)));
+    if (run.host != thisHostName())
+        return setStatus(tr("Run #%1 trains on host \"%2\"; stop it there.").arg(id).arg(run.host));
+    setStatus(tr("Stopping run #%1 after a checkpoint…").arg(id));
+    Q_EMIT stopRequested(id);
 }
 
 void RunBrowser::showDiff()

@@ -5,6 +5,7 @@
 #include "plots/metric_plot_panel.h"
 #include "plots/run_metrics_feed.h"
 #include "run_database.h"
+#include "run_liveness.h"
 #include "runs/run_browser.h"
 #include "runs/runs_table_model.h"
 
@@ -60,6 +61,10 @@ TrainingPanel::TrainingPanel(QWidget *parent)
     connect(m_browser, &RunBrowser::resumeRequested, this, [this](qint64 id) {
         if (Status resumed = resumeRun(id); !resumed.ok())
             Q_EMIT messageChanged(resumed.error().toString());
+    });
+    connect(m_browser, &RunBrowser::stopRequested, this, [this](qint64 id) {
+        const Status stopped = stopRun(id);
+        Q_EMIT messageChanged(stopped.ok() ? tr("Stopping run #%1 after a checkpoint…").arg(id) : stopped.error().toString());
     });
     connect(m_active, &ActiveRunsView::clearEndedRequested, this, &TrainingPanel::clearEnded);
     connect(m_active, &ActiveRunsView::nodeActivated, this, &TrainingPanel::nodeErrorReported);
@@ -159,6 +164,29 @@ Status TrainingPanel::resumeRun(qint64 runId)
     adopt(controller);
     Q_EMIT messageChanged(tr("Resuming run #%1…").arg(runId));
     return Status::success();
+}
+
+Status TrainingPanel::stopRun(qint64 runId)
+{
+    for (TrainingRunController *c : std::as_const(m_controllers))
+        if (c->runId() == runId && c->isActive()) {
+            c->stop();
+            return Status::success();
+        }
+    const int row = m_browser->model()->rowOfRun(runId);
+    if (row < 0) {
+        Error error;
+        error.message = tr("run #%1 is not in the open run database").arg(runId);
+        return error;
+    }
+    const RunSummaryRow &run = m_browser->model()->runAt(row);
+    Status asked = askRunProcessToStop(run.host, run.pid);
+    if (!asked.ok()) {
+        Error error = asked.error();
+        error.message = tr("run #%1 cannot be stopped: %2").arg(runId).arg(error.message);
+        return error;
+    }
+    return asked;
 }
 
 void TrainingPanel::adopt(TrainingRunController *controller)

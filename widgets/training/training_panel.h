@@ -48,6 +48,9 @@ public:
     Status startTraining(const Preset &preset, const QString &dbPath = QString(), const TrainingOptions &options = {});
     // Continues an interrupted, stopped or failed run of the open database (the browser's Resume button).
     Status resumeRun(qint64 runId);
+    // Stops a running run of the open database after a checkpoint: through its controller when this panel
+    // started it, else by signalling its trainyard-cli process (a terminal run, another app's worker).
+    Status stopRun(qint64 runId);
 
     // trainyard-cli to start (default: TrainingRunController::defaultWorkerPath()).
     void setWorkerPath(const QString &path) { m_workerPath = path; }
