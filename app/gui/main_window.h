@@ -75,6 +75,9 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    // The run name for training the document: empty (the preset's name) unless it was edited since it was
+    // saved; then the name plus what changed (see variantLabel).
+    QString runNameForDocument() const;
     // main_window_actions.cpp
     void createActions();
     void createMenus();

@@ -10,6 +10,8 @@
 #include "runs/run_browser.h"
 #include "training/training_panel.h"
 
+#include "preset_diff.h"
+#include "preset_format.h"
 #include "run_database.h"
 
 #include <QAction>
@@ -119,7 +121,9 @@ bool MainWindow::trainDocument()
         }
     if (m_training->databasePath().isEmpty())
         openRunDatabase(preferredRunDatabase());  // a failure shows in the status bar and startTraining retries
-    const Status started = m_training->startTraining(m_document->preset());
+    TrainingOptions options;
+    options.name = runNameForDocument();
+    const Status started = m_training->startTraining(m_document->preset(), QString(), options);
     if (!started.ok()) {
         showError(tr("Cannot start training"), started.error().toString());
         return false;
@@ -127,6 +131,20 @@ bool MainWindow::trainDocument()
     showTraining();
     updateTrainingActions();
     return true;
+}
+
+QString MainWindow::runNameForDocument() const
+{
+    // An edited preset trains under its name plus what was changed since it was saved ("Fashion-MNIST MLP ·
+    // fc1.out_features=64"), so that variants trained side by side are told apart in the browser.
+    const Preset current = m_document->preset();
+    if (!m_document->isModified() || m_document->fileName().isEmpty())
+        return QString();
+    const Result<Preset> saved = loadPreset(m_document->fileName());
+    if (!saved.ok())
+        return QString();
+    const QString label = variantLabel(diffPresets(saved.value(), current));
+    return label.isEmpty() ? QString() : QStringLiteral("%1 · %2").arg(current.name, label);
 }
 
 void MainWindow::stopTraining()

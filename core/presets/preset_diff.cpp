@@ -191,6 +191,28 @@ QList<PresetDifference> diffPresets(const Preset &a, const Preset &b)
     return out;
 }
 
+QString variantLabel(const QList<PresetDifference> &differences)
+{
+    constexpr int kMostNamed = 3;
+    QStringList changes;
+    for (const PresetDifference &d : differences) {
+        switch (d.kind) {
+        case PresetDifferenceKind::NameChanged:
+        case PresetDifferenceKind::DescriptionChanged:
+            break;
+        case PresetDifferenceKind::ParamChanged:
+            changes << QStringLiteral("%1.%2=%3").arg(d.node, d.field, d.after);
+            break;
+        case PresetDifferenceKind::TrainingChanged:
+            changes << QStringLiteral("training.%1=%2").arg(d.field, d.after);
+            break;
+        default:
+            return QStringLiteral("edited");
+        }
+    }
+    return changes.size() > kMostNamed ? QStringLiteral("edited") : changes.join(QStringLiteral(", "));
+}
+
 QString presetDifferenceKindName(PresetDifferenceKind kind)
 {
     switch (kind) {

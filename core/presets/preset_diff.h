@@ -47,6 +47,11 @@ struct PresetDifference {
 // Empty when the presets are equivalent.
 QList<PresetDifference> diffPresets(const Preset &a, const Preset &b);
 
+// A short label naming a variant of a preset by what was changed, for run names: "fc1.out_features=64,
+// training.epochs=5" for up to three parameter or training changes; "edited" when nodes, blocks or edges changed
+// or there are more changes; empty when nothing but the name or description differs.
+QString variantLabel(const QList<PresetDifference> &differences);
+
 // "name", "node added", "parameter", ... (for a column of a table).
 QString presetDifferenceKindName(PresetDifferenceKind kind);
 

@@ -39,6 +39,7 @@ private Q_SLOTS:
     void positionsAreIgnored();
     void unknownBlockComparesExplicitValues();
     void orderIsStable();
+    void variantLabelNamesFewChanges();
 };
 
 void TestPresetDiff::identicalPresetsHaveNoDifference()
@@ -222,6 +223,23 @@ void TestPresetDiff::orderIsStable()
                                QStringLiteral("opt.momentum: 0 -> 0.9"), QStringLiteral("training.epochs: 2 -> 3")};
     QCOMPARE(texts(diffPresets(a, b)), expected);
     QCOMPARE(presetDifferenceKindName(PresetDifferenceKind::ParamChanged), QStringLiteral("parameter"));
+}
+
+void TestPresetDiff::variantLabelNamesFewChanges()
+{
+    const Preset a = tytest::minimalPreset();
+    Preset b = a;
+    b.name = QStringLiteral("renamed");
+    QCOMPARE(variantLabel(diffPresets(a, b)), QString());
+    b.graph.node(QStringLiteral("fc"))->params.insert(QStringLiteral("out_features"), 12);
+    b.training.insert(QStringLiteral("epochs"), 20);
+    QCOMPARE(variantLabel(diffPresets(a, b)), QStringLiteral("fc.out_features=12, training.epochs=20"));
+    b.training.insert(QStringLiteral("seed"), 7);
+    b.training.insert(QStringLiteral("batch_size"), 32);
+    QCOMPARE(variantLabel(diffPresets(a, b)), QStringLiteral("edited"));  // four changes
+    Preset c = a;
+    c.graph.edges.removeLast();
+    QCOMPARE(variantLabel(diffPresets(a, c)), QStringLiteral("edited"));
 }
 
 } // namespace

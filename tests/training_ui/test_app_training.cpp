@@ -118,6 +118,29 @@ private Q_SLOTS:
         QVERIFY(!window->action(QStringLiteral("stop-all"))->isEnabled());
     }
 
+    // A preset edited since it was saved trains under a name saying what changed, so variants trained side by
+    // side are told apart in the browser.
+    void anEditedPresetTrainsUnderANameSayingWhatChanged()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("variant.trainyard.json"));
+        Preset preset = tytest::tinyPreset(2, 512);
+        preset.name = QStringLiteral("tiny");
+        QVERIFY(savePreset(preset, file).ok());
+        QVERIFY(window->openFile(file));
+        QVERIFY(window->document()->setParam(QStringLiteral("fc1"), QStringLiteral("out_features"), 32).isEmpty());
+        QSignalSpy finished(window->training(), &TrainingPanel::runFinished);
+        const qint64 id = trainAndWaitForStart();
+        QVERIFY(id > 0);
+        QCOMPARE(runInfo(id).name, QStringLiteral("tiny · fc1.out_features=32"));
+        QVERIFY(finished.wait(60000));
+        QVERIFY(window->save());  // saved, the same graph trains under the preset's own name
+        QSignalSpy again(window->training(), &TrainingPanel::runFinished);
+        const qint64 second = trainAndWaitForStart();
+        QCOMPARE(runInfo(second).name, QStringLiteral("tiny"));
+        QVERIFY(again.wait(60000));
+    }
+
     void aGraphWithErrorsIsNotTrained()
     {
         window->document()->setPreset(tytest::brokenPreset());

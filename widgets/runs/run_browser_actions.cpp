@@ -149,8 +149,7 @@ void RunBrowser::requestStop(qint64 id)
         return setStatus(tr("Run #%1 is %2; only a running run can be stopped.").arg(id).arg(runStatusName(run.status)));
     if (run.host != thisHostName())
         return setStatus(tr("Run #%1 trains on host \"%2\"; stop it there.").arg(id).arg(run.host));
-    setStatus(tr("Stopping run #%1 after a checkpoint…").arg(id));
-    Q_EMIT stopRequested(id);
+    Q_EMIT stopRequested(id);  // the window's status bar says how it goes
 }
 
 void RunBrowser::showDiff()
