@@ -32,6 +32,8 @@ struct RunWriter::State {
     quint64 flushRequested = 0;
     quint64 flushCompleted = 0;
     bool stopRequested = false;
+    bool firstMetricsSeen = false;  // the first metric rows are written at once: curves appear without a wait
+    bool firstMetricsPending = false;
     RunStatus finalStatus = RunStatus::Finished;
     QString finalMessage, finalErrorNode;
     Status finishResult;
@@ -81,10 +83,11 @@ void RunWriter::State::threadMain()
         {
             std::unique_lock<std::mutex> lock(mutex);
             wake.wait_until(lock, deadline, [this] {
-                return stopRequested || flushRequested > flushCompleted ||
+                return stopRequested || flushRequested > flushCompleted || firstMetricsPending ||
                        pending.size() >= size_t(kFlushRowThreshold);
             });
             batch.swap(pending);
+            firstMetricsPending = false;
             ticket = flushRequested;
             stop = stopRequested;
         }
@@ -169,8 +172,12 @@ void RunWriter::append(size_t rows, const std::function<void(RunWriterBatch &)> 
         return;
     }
     const size_t before = d->pending.size();
+    const size_t metricsBefore = d->pending.metrics.size();
     push(d->pending);
-    if (before < size_t(kFlushRowThreshold) && d->pending.size() >= size_t(kFlushRowThreshold))
+    const bool firstMetrics = !d->firstMetricsSeen && d->pending.metrics.size() > metricsBefore;
+    if (firstMetrics)
+        d->firstMetricsSeen = d->firstMetricsPending = true;
+    if (firstMetrics || (before < size_t(kFlushRowThreshold) && d->pending.size() >= size_t(kFlushRowThreshold)))
         d->wake.notify_one();
 }
 

@@ -9,7 +9,8 @@
 // (sqlite_connection.h; QtSql's per-value binding would cost more than SQLite's own work); no Qt event loop is
 // needed anywhere.
 //
-// Batching: the writer wakes every flushIntervalMs, when 20000 rows are pending, or when flush()/finish() ask;
+// Batching: the writer wakes every flushIntervalMs, when 20000 rows are pending, when the run's first metric
+// rows arrive (so a live plot shows the run at once), or when flush()/finish() ask;
 // each wake writes all pending rows in ONE BEGIN IMMEDIATE transaction with reused prepared statements
 // and updates the run's heartbeat_at (also when nothing is pending), so readers can tell a live run from a dead
 // one. If the run was marked interrupted while this process was alive (e.g. suspended for a while), the next

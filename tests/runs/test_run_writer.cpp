@@ -28,6 +28,7 @@ private Q_SLOTS:
     void lastMetricValues_data();
     void lastMetricValues();
     void flushIsSynchronousAndBeatsTheHeart();
+    void firstMetricRowsAreWrittenAtOnce();
     void eventsAndCheckpoints();
     void deleteMetricsAfter();
     void twoWritersOnTwoRuns();
@@ -168,6 +169,28 @@ void TestRunWriter::flushIsSynchronousAndBeatsTheHeart()
     QCOMPARE(writer.rowsWritten(), qint64(10));
     QVERIFY(writer.finish(RunStatus::Stopped, QStringLiteral("stopped by the user")).ok());
     QCOMPARE(f.db->run(id).value().status, RunStatus::Stopped);
+}
+
+// A live plot shows a run as soon as it logs: the first metric rows do not wait for the flush interval; the
+// rows after them do (batching).
+void TestRunWriter::firstMetricRowsAreWrittenAtOnce()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    const qint64 id = f.newRun();
+    RunWriter writer(f.path, id, kForever);
+    QVERIFY(writer.start().ok());
+    writer.appendEvent({0, 0, QStringLiteral("warning"), QStringLiteral("an event is not a metric")});
+    QTest::qWait(200);
+    QCOMPARE(writer.rowsWritten(), qint64(0));
+    writer.appendMetrics({{QStringLiteral("loss"), 0, 0, 0, 2.0}, {QStringLiteral("accuracy"), 0, 0, 0, 0.1}});
+    QTRY_COMPARE_WITH_TIMEOUT(f.db->metrics(id).value().size(), 2, 10000);
+    writer.appendMetric({QStringLiteral("loss"), 1, 0, 0, 1.5});
+    QTest::qWait(300);
+    QCOMPARE(f.db->metrics(id).value().size(), 2);
+    QVERIFY(writer.flush().ok());
+    QCOMPARE(f.db->metrics(id).value().size(), 3);
+    QVERIFY(writer.finish(RunStatus::Finished, QString()).ok());
 }
 
 void TestRunWriter::eventsAndCheckpoints()
