@@ -218,6 +218,25 @@ bool MainWindow::loadFile(const QString &path)
     return true;
 }
 
+namespace {
+
+// The file name a new preset is offered under: "My MLP" -> "my-mlp"; "untitled" when the name gives nothing.
+QString fileStemForName(const QString &name)
+{
+    QString stem;
+    for (const QChar c : name.trimmed().toLower()) {
+        if (c.isLetterOrNumber() || c == QLatin1Char('_'))
+            stem += c;
+        else if (!stem.isEmpty() && !stem.endsWith(QLatin1Char('-')))
+            stem += QLatin1Char('-');
+    }
+    while (stem.endsWith(QLatin1Char('-')))
+        stem.chop(1);
+    return stem.isEmpty() ? QStringLiteral("untitled") : stem;
+}
+
+} // namespace
+
 bool MainWindow::saveTo(const QString &path)
 {
     // A preset still named like a new document takes its name from the file: logreg.trainyard.json -> "logreg".
@@ -255,7 +274,7 @@ bool MainWindow::saveAs()
     QString suggestion = m_document->fileName();
     if (suggestion.isEmpty() || !QFileInfo(QFileInfo(suggestion).path()).isWritable())
         suggestion = QDir::home().absoluteFilePath(
-            (m_document->fileName().isEmpty() ? QStringLiteral("untitled") : QFileInfo(suggestion).completeBaseName())
+            (m_document->fileName().isEmpty() ? fileStemForName(m_document->preset().name) : QFileInfo(suggestion).completeBaseName())
             + (m_document->fileName().isEmpty() ? QStringLiteral(".trainyard.json") : QStringLiteral(".json")));
     QString path = QFileDialog::getSaveFileName(this, tr("Save preset as"), suggestion, tr(kFileFilter));
     if (path.isEmpty())

@@ -222,6 +222,19 @@ void NodeItem::paintHeader(QPainter *painter, const QRectF &header, const QColor
                       QFontMetricsF(titleFont()).elidedText(m_id, Qt::ElideRight, text.width()));
 }
 
+void NodeItem::paintOverviewLabel(QPainter *painter, const QPalette &palette, qreal lod) const
+{
+    // Zoomed out, the detailed texts would be a few pixels tall: the node id alone, in a font that stays about
+    // 10 pixels tall on screen, tells the nodes apart.
+    constexpr qreal kScreenPixels = 10;
+    const QRectF area(4, kHeaderHeight, m_size.width() - 8, m_size.height() - kHeaderHeight);
+    QFont font = titleFont();
+    font.setPixelSize(qMax(1, int(qMin(kScreenPixels / qMax(lod, 0.01), area.height() * 0.8))));
+    painter->setFont(font);
+    painter->setPen(palette.color(QPalette::Text));
+    painter->drawText(area, Qt::AlignCenter, QFontMetricsF(font).elidedText(m_id, Qt::ElideRight, area.width()));
+}
+
 void NodeItem::paintPortLabels(QPainter *painter, const QPalette &palette) const
 {
     // Row by row: the output's label (a shape, usually) keeps its room; the input's label takes what is left.
@@ -293,7 +306,7 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
     painter->setBrush(Qt::NoBrush);
     painter->drawRoundedRect(body.adjusted(0.5, 0.5, -0.5, -0.5), kCornerRadius, kCornerRadius);
     if (!detailed)
-        return;
+        return paintOverviewLabel(painter, palette, lod);
 
     // The parameter count goes on the port row when that row has room (one unnamed input), else here.
     const QRectF line(9, kHeaderHeight, m_size.width() - 18, kBodyLineHeight);

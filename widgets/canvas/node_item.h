@@ -63,6 +63,7 @@ private:
     QString outputLabel(const PortItem *port) const;
     QString inputLabel(const PortItem *port, int tensorIndex) const;
     void paintHeader(QPainter *painter, const QRectF &header, const QColor &color, bool detailed) const;
+    void paintOverviewLabel(QPainter *painter, const QPalette &palette, qreal lod) const;
     void paintPortLabels(QPainter *painter, const QPalette &palette) const;
 
     QString m_id;
