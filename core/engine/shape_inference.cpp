@@ -12,7 +12,9 @@ QString shapeToText(const std::vector<qint64> &shape)
     return detail::shapeText(detail::Shape(shape.begin(), shape.end()));
 }
 
-ShapeReport inspectPreset(const Preset &preset)
+namespace {
+
+ShapeReport inspectGraph(const Preset &preset)
 {
     const BlockRegistry &registry = BlockRegistry::builtin();
     const Node *datasetNode = nullptr;
@@ -44,6 +46,20 @@ ShapeReport inspectPreset(const Preset &preset)
     }
     ShapeReport report;
     report.issues = validateGraph(preset.graph, registry) + validateTraining(preset.training) + datasetIssues;
+    return report;
+}
+
+} // namespace
+
+ShapeReport inspectPreset(const Preset &preset)
+{
+    ShapeReport report = inspectGraph(preset);
+    // A preset made on a GPU machine stays valid here, but training it as it is would fail: say so up front.
+    if (preset.training.value(QStringLiteral("device")).toString() == QStringLiteral("cuda") && !cudaAvailable())
+        report.issues.append(Issue{Severity::Warning,
+                                   QStringLiteral("cuda, but this LibTorch build has no CUDA device; training here fails "
+                                                  "unless the device is auto or cpu"),
+                                   {}, {}, QStringLiteral("training.device")});
     return report;
 }
 

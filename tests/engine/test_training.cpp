@@ -4,6 +4,7 @@
 #include "detail/optimization.h"
 #include "engine_fixtures.h"
 #include "test_engine_classes.h"
+#include "shape_inference.h"
 #include "trainer.h"
 
 #include <QDir>
@@ -257,4 +258,12 @@ void TestTraining::cudaRequestWithoutCudaFails()
     const TrainResult result = train(preset, observer);
     QCOMPARE(int(result.outcome), int(TrainOutcome::Failed));
     QVERIFY2(result.message.contains(QStringLiteral("no CUDA device")), qPrintable(result.message));
+    // Checking the preset says so before any training: a warning on the device setting, not an error.
+    const ShapeReport report = inspectPreset(preset);
+    bool warned = false;
+    for (const Issue &issue : report.issues) {
+        QVERIFY2(issue.severity != Severity::Error, qPrintable(issue.toString()));
+        warned = warned || (issue.param == QStringLiteral("training.device") && issue.message.contains(QStringLiteral("no CUDA")));
+    }
+    QVERIFY(warned);
 }

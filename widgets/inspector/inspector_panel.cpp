@@ -9,6 +9,7 @@
 #include "param_form.h"
 
 #include "block_registry.h"
+#include "shape_inference.h"
 #include "training_settings.h"
 
 #include <QEvent>
@@ -75,6 +76,9 @@ QWidget *InspectorPanel::buildTrainingPage()
     layout->addWidget(m_summary);
     layout->addWidget(sectionLabel(tr("Training"), page));
     m_trainingForm = new ParamForm(trainingSpecs(), page);
+    if (!cudaAvailable())
+        if (ParamEditor *device = m_trainingForm->editor(QStringLiteral("device")))
+            device->setChoiceUnavailable(QStringLiteral("cuda"), tr("This LibTorch build has no CUDA device"));
     layout->addWidget(m_trainingForm);
     layout->addStretch(1);
     layout->addWidget(mutedLabel(tr("Select a node to edit its parameters."), page));

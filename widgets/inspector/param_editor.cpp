@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QStandardItemModel>
 #include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -81,6 +82,17 @@ QWidget *ParamEditor::createInput()
         return createPathInput();
     }
     return createTextInput(false);
+}
+
+void ParamEditor::setChoiceUnavailable(const QString &choice, const QString &reason)
+{
+    auto *box = qobject_cast<QComboBox *>(m_input);
+    auto *model = box ? qobject_cast<QStandardItemModel *>(box->model()) : nullptr;
+    const int index = box ? box->findText(choice) : -1;
+    if (!model || index < 0)
+        return;
+    model->item(index)->setEnabled(false);
+    model->item(index)->setToolTip(reason);
 }
 
 QWidget *ParamEditor::createIntInput()

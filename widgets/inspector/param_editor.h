@@ -30,6 +30,8 @@ public:
     QJsonValue value() const { return m_value; }  // the effective value shown
     bool isExplicit() const { return m_explicit; }
     QString problem() const { return m_problem; }
+    // For a choice: grey out one choice, with the reason as its tooltip (the value still shows if set).
+    void setChoiceUnavailable(const QString &choice, const QString &reason);
     QWidget *input() const { return m_input; }  // the QSpinBox, QLineEdit, QCheckBox or QComboBox
     QToolButton *resetButton() const { return m_reset; }
     void setBaseDir(const QString &dir) { m_baseDir = dir; }  // relative paths resolve against it
