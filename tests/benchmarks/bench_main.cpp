@@ -1,4 +1,4 @@
-// trainyard-bench [--quick] [--markdown] [--only training|data|logging|editing|plots|runs|stall]
+// trainyard-bench [--quick] [--markdown] [--device cpu|cuda] [--only training|data|logging|editing|plots|runs|stall]
 // Prints every figure of docs/benchmarks.md as one table, the desktop app's too unless the project is built
 // headless (those run on the offscreen platform unless QT_QPA_PLATFORM says otherwise); exits 1 when a target
 // is missed.
@@ -29,6 +29,8 @@ int main(int argc, char **argv)
     ty::bench::Options options;
     options.quick = args.contains(QStringLiteral("--quick"));
     options.repeats = options.quick ? 1 : 3;
+    if (const int device = args.indexOf(QStringLiteral("--device")); device >= 0)
+        options.device = args.value(device + 1);
     const int only = args.indexOf(QStringLiteral("--only"));
     const QString section = only >= 0 ? args.value(only + 1) : QString();
     std::fprintf(stderr, "trainyard-bench: %d CPU threads for LibTorch, %d cores\n", torch::get_num_threads(),

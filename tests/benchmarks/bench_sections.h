@@ -8,6 +8,7 @@ namespace ty::bench {
 struct Options {
     bool quick = false;   // fewer steps and repeats, for a smoke run
     int repeats = 3;      // best of N for throughput figures
+    QString device = QStringLiteral("cpu");  // training throughput on "cpu" or "cuda" (--device)
 };
 
 void benchTraining(const Options &options, Report &report);

@@ -39,7 +39,7 @@ private:
 
 } // namespace
 
-double engineSamplesPerSecond(const QString &presetName, int batch, int warmup, int steps, bool record)
+double engineSamplesPerSecond(const QString &presetName, int batch, int warmup, int steps, bool record, const QString &device)
 {
     Result<Preset> loaded = loadPreset(QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/%1.trainyard.json").arg(presetName));
     if (!loaded)
@@ -49,7 +49,7 @@ double engineSamplesPerSecond(const QString &presetName, int batch, int warmup, 
     const Status set = applyOverrides(&preset, {QStringLiteral("training.batch_size=%1").arg(batch), QStringLiteral("training.epochs=1"),
                                                 QStringLiteral("data.limit=%1").arg(total * batch + 1000),
                                                 QStringLiteral("data.val_count=1000"), QStringLiteral("data.test_limit=1000"),
-                                                QStringLiteral("training.checkpoint_every=0"), QStringLiteral("training.device=cpu")});
+                                                QStringLiteral("training.checkpoint_every=0"), QStringLiteral("training.device=") + device});
     if (!set)
         qFatal("%s", qPrintable(set.error().toString()));
 

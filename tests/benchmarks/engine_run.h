@@ -8,6 +8,7 @@ namespace ty::bench {
 // Samples per second of the engine training presets/NAME with `batch`, measured from the metric rows' own
 // times between step `warmup` and step `warmup + steps`. With `record`, metrics go to a real run database
 // through the same recorder as `trainyard-cli run`; without, to an observer that drops them.
-double engineSamplesPerSecond(const QString &preset, int batch, int warmup, int steps, bool record);
+double engineSamplesPerSecond(const QString &preset, int batch, int warmup, int steps, bool record,
+                              const QString &device = QStringLiteral("cpu"));
 
 } // namespace ty::bench

@@ -13,8 +13,8 @@ namespace ty::bench {
 torch::nn::Sequential makeReferenceModel(const QString &kind);
 
 // Samples per second of Adam training on x [N,1,28,28] / y [N], batches drawn by index_select on a random
-// permutation; `warmup` steps are not timed.
+// permutation; `warmup` steps are not timed. On `device` ("cpu" or "cuda"), with the data moved there first.
 double handWrittenSamplesPerSecond(const QString &kind, const torch::Tensor &x, const torch::Tensor &y, int batch,
-                                   int warmup, int steps);
+                                   int warmup, int steps, const QString &device = QStringLiteral("cpu"));
 
 } // namespace ty::bench

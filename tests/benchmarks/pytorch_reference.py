@@ -35,6 +35,7 @@ def main():
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    parser.add_argument("--device", default="cpu")
     args = parser.parse_args()
 
     torch.manual_seed(0)
@@ -42,11 +43,12 @@ def main():
     labels = read_idx(f"{args.data}/train-labels-idx1-ubyte.gz")
     x = (torch.from_numpy(images.copy()).float().unsqueeze(1) / 255.0 - 0.286) / 0.353
     y = torch.from_numpy(labels.astype(np.int64))
-    model = model_for(args.model)
+    x, y = x.to(args.device), y.to(args.device)
+    model = model_for(args.model).to(args.device)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     loss_fn = nn.CrossEntropyLoss()
     n = x.shape[0]
-    perm = torch.randperm(n)
+    perm = torch.randperm(n, device=args.device)
     position = 0
     running_loss = 0.0
     start = 0.0
@@ -54,7 +56,7 @@ def main():
         if step == args.warmup:
             start = time.perf_counter()
         if position + args.batch > n:
-            perm = torch.randperm(n)
+            perm = torch.randperm(n, device=args.device)
             position = 0
         index = perm[position:position + args.batch]
         position += args.batch
