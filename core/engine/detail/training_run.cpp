@@ -104,6 +104,7 @@ bool TrainingRun::prepare(Error *failure)
     m_pipeline.model->to(m_device);
     m_pipeline.model->train();
     m_optimizer = makeOptimizer(m_pipeline.optimizerType, m_pipeline.optimizerParams, m_pipeline.model->parameters());
+    m_logged.emplace(m_device, m_pipeline.metrics.size());
     m_baseLr = m_pipeline.optimizerParams.value(QStringLiteral("lr")).toDouble();
     m_stepsPerEpoch = (m_train.size() + m_settings.batchSize - 1) / m_settings.batchSize;
     m_totalSteps = m_stepsPerEpoch * m_settings.epochs;
@@ -184,7 +185,7 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
     const int64_t batch = m_settings.batchSize;
     for (; m_position.batchInEpoch < m_stepsPerEpoch; ++m_position.batchInEpoch) {
         if (observer().stopRequested()) {
-            if (!flushPending(ending))
+            if (!flushPending(ending, true))
                 return false;
             checkpoint();
             *ending = fail(QStringLiteral("stopped at step %1").arg(m_position.step));
@@ -213,47 +214,40 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         loss.backward();
         m_optimizer->step();
 
-        PendingStep pending{m_position.step + 1, int(m_position.epoch) + 1, elapsed(), index.size(0), loss.detach(), {}};
+        LoggedSteps::Step logged{m_position.step + 1, int(m_position.epoch) + 1, elapsed(), index.size(0), loss.detach(), {}};
         {
             torch::NoGradGuard noGrad;
             for (const MetricHead &metric : m_pipeline.metrics)
-                pending.metrics.push_back(metricSum(metric, slots[metric.slot].detach(), y));
+                logged.metrics.push_back(metricSum(metric, slots[metric.slot].detach(), y));
         }
-        m_pending.push_back(std::move(pending));
+        m_logged->add(std::move(logged));
         ++m_position.step;
-        if (int64_t(m_pending.size()) >= m_settings.logEvery && !flushPending(ending))
+        if (int64_t(m_logged->pendingCount()) >= m_settings.logEvery && !flushPending(ending, false))
             return false;
     }
-    return flushPending(ending);
+    return flushPending(ending, true);
 }
 
-bool TrainingRun::flushPending(TrainResult *ending)
+bool TrainingRun::flushPending(TrainResult *ending, bool wait)
 {
-    if (m_pending.empty())
-        return true;
-    // One device sync for the whole interval.
-    std::vector<torch::Tensor> losses;
-    for (const PendingStep &p : m_pending)
-        losses.push_back(p.loss);
-    const torch::Tensor lossValues = torch::stack(losses).to(torch::kCPU, torch::kDouble);
-    // Per metric head, its sums over the interval's steps in one tensor (one dtype per head).
-    std::vector<torch::Tensor> metricValues;
-    for (size_t m = 0; m < m_pipeline.metrics.size(); ++m) {
-        std::vector<torch::Tensor> sums;
-        for (const PendingStep &p : m_pending)
-            sums.push_back(p.metrics[m]);
-        metricValues.push_back(torch::stack(sums).to(torch::kCPU, torch::kDouble));
-    }
-    const double *lossData = lossValues.data_ptr<double>();
+    const double lr = m_optimizer->param_groups().front().options().get_lr();
+    for (const LoggedSteps::Interval &interval : m_logged->take(lr, wait))
+        if (!publish(interval, ending))
+            return false;
+    return true;
+}
+
+bool TrainingRun::publish(const LoggedSteps::Interval &interval, TrainResult *ending)
+{
     QList<MetricSample> samples;
-    samples.reserve(int(m_pending.size() * (1 + m_pipeline.metrics.size())));
-    for (size_t i = 0; i < m_pending.size(); ++i) {
-        const PendingStep &p = m_pending[i];
-        if (!std::isfinite(lossData[i])) {
+    samples.reserve(int(interval.steps.size() * (1 + m_pipeline.metrics.size())));
+    for (size_t i = 0; i < interval.steps.size(); ++i) {
+        const LoggedSteps::Step &p = interval.steps[i];
+        const double loss = interval.losses[i];
+        if (!std::isfinite(loss)) {
             observer().onMetrics(samples);
-            m_pending.clear();
             const QString message = QStringLiteral("the loss became %1 at step %2 (epoch %3)")
-                                        .arg(std::isnan(lossData[i]) ? QStringLiteral("NaN") : QStringLiteral("infinite"))
+                                        .arg(std::isnan(loss) ? QStringLiteral("NaN") : QStringLiteral("infinite"))
                                         .arg(p.step).arg(p.epoch);
             observer().onEvent(QStringLiteral("diverged"), message, p.step);
             *ending = fail(message);
@@ -261,19 +255,17 @@ bool TrainingRun::flushPending(TrainResult *ending)
             ending->finalCheckpoint = m_lastCheckpoint;
             return false;
         }
-        samples.append(MetricSample{QStringLiteral("train/loss"), p.step, p.epoch, p.time, lossData[i]});
+        samples.append(MetricSample{QStringLiteral("train/loss"), p.step, p.epoch, p.time, loss});
         for (size_t m = 0; m < m_pipeline.metrics.size(); ++m)
             samples.append(MetricSample{QStringLiteral("train/") + m_pipeline.metrics[m].nodeId, p.step, p.epoch, p.time,
-                                        metricValues[m].data_ptr<double>()[i] / double(p.batch)});
+                                        interval.metrics[m][i] / double(p.batch)});
     }
-    const PendingStep &last = m_pending.back();
-    samples.append(MetricSample{QStringLiteral("train/lr"), last.step, last.epoch, last.time,
-                                m_optimizer->param_groups().front().options().get_lr()});
+    const LoggedSteps::Step &last = interval.steps.back();
+    samples.append(MetricSample{QStringLiteral("train/lr"), last.step, last.epoch, last.time, interval.lr});
     for (const MetricSample &s : samples)
         m_last.insert(s.name, s.value);
     observer().onMetrics(samples);
     observer().onProgress(last.step, m_totalSteps, last.epoch, m_last.value(QStringLiteral("train/loss")));
-    m_pending.clear();
     return true;
 }
 

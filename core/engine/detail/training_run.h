@@ -5,6 +5,7 @@
 #include "detail/checkpoint.h"
 #include "detail/compiled_pipeline.h"
 #include "detail/device_data.h"
+#include "detail/logged_steps.h"
 #include "trainer.h"
 #include "training_settings.h"
 
@@ -23,18 +24,12 @@ public:
     TrainResult run(TrainObserver &observer);  // may throw
 
 private:
-    struct PendingStep {
-        int64_t step;
-        int epoch;
-        double time;
-        int64_t batch;                       // samples in the step
-        torch::Tensor loss;                  // detached scalar on the device
-        std::vector<torch::Tensor> metrics;  // per metric head: its sum over the batch (divided when read)
-    };
-
     TrainResult fail(const QString &message, const QString &node = {});
     bool trainEpoch(TrainResult *ending);  // false when the run ends inside the epoch
-    bool flushPending(TrainResult *ending); // false when the loss diverged
+    // Reports the logged steps whose values reached the host; with `wait`, all of them. False when the loss
+    // diverged.
+    bool flushPending(TrainResult *ending, bool wait);
+    bool publish(const LoggedSteps::Interval &interval, TrainResult *ending);
     QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
     bool checkEarlyStop(const QMap<QString, double> &epochMetrics);
     void checkpoint();  // at the current position, when the run has a folder
@@ -53,7 +48,7 @@ private:
     double m_baseLr = 0;
     int64_t m_stepsPerEpoch = 0, m_totalSteps = 0;
     TrainingPosition m_position;
-    std::vector<PendingStep> m_pending;
+    std::optional<LoggedSteps> m_logged;  // made once the device is known
     QMap<QString, double> m_last;
     QString m_presetHash;
     QString m_lastCheckpoint;
