@@ -46,6 +46,9 @@ ActiveRunsView::ActiveRunsView(QWidget *parent)
     m_tree->setUniformRowHeights(true);
     m_tree->setHeaderLabels({tr("Run"), tr("State"), tr("Progress"), tr("ETA"), tr("Last metrics")});
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // A variant's long name ("Fashion-MNIST MLP · fc1.out_features=64") must not push progress and ETA out of
+    // sight: the run column is sized by hand, at most about 24 characters wide, the rest elided.
+    m_tree->header()->setSectionResizeMode(RunColumn, QHeaderView::Interactive);
     m_tree->header()->setStretchLastSection(true);
     layout->addWidget(m_tree, 1);
     auto *buttons = new QHBoxLayout;
@@ -115,6 +118,11 @@ void ActiveRunsView::updateRow(TrainingRunController *c)
     if (!item)
         return;
     item->setText(RunColumn, c->runId() > 0 ? QStringLiteral("#%1 %2").arg(c->runId()).arg(c->runName()) : c->runName());
+    item->setToolTip(RunColumn, item->text(RunColumn));
+    m_tree->resizeColumnToContents(RunColumn);
+    const int widest = m_tree->fontMetrics().averageCharWidth() * 24;
+    if (m_tree->columnWidth(RunColumn) > widest)
+        m_tree->setColumnWidth(RunColumn, widest);
     const bool ended = c->state() == TrainingState::Ended;
     item->setText(StateColumn, ended ? c->outcome().status : trainingStateName(c->state()));
     QString progress;
