@@ -1,11 +1,12 @@
 #include "cli.h"
 
 #include "commands.h"
-#include "event_stream.h"
 #include "json_io.h"
 #include "preset_format.h"
 #include "preset_overrides.h"
+#include "preset_inspection.h"
 #include "run_database.h"
+#include "training_commands.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -34,10 +35,21 @@ const char *const kUsage =
 
 } // namespace
 
+namespace {
+
+std::atomic<bool> ownStopFlag{false};
+std::atomic<bool> *sharedStopFlag = &ownStopFlag;
+
+} // namespace
+
 std::atomic<bool> &stopFlag()
 {
-    static std::atomic<bool> flag{false};
-    return flag;
+    return *sharedStopFlag;
+}
+
+void shareStopFlag(std::atomic<bool> *flag)
+{
+    sharedStopFlag = flag;
 }
 
 int runCli(const QStringList &arguments, Io &io)
@@ -56,10 +68,8 @@ int runCli(const QStringList &arguments, Io &io)
         code = blocksCommand(rest, io);
     else if (command == QStringLiteral("validate"))
         code = validateCommand(rest, io);
-    else if (command == QStringLiteral("run"))
-        code = runCommand(rest, io);
-    else if (command == QStringLiteral("resume"))
-        code = resumeCommand(rest, io);
+    else if (command == QStringLiteral("run") || command == QStringLiteral("resume"))
+        code = trainingCommand(command, rest, io);
     else if (command == QStringLiteral("runs"))
         code = runsCommand(rest, io);
     else
@@ -103,7 +113,17 @@ void reportError(const Error &error, const Args &args, Io &io)
 {
     printError(io, error);
     if (args.flag(QStringLiteral("events")))
-        EventStream(io.out).error(error);
+        writeErrorEvent(io.out, error);
+}
+
+void writeErrorEvent(QTextStream &out, const Error &error)
+{
+    const QJsonObject event{{QStringLiteral("event"), QStringLiteral("error")}, {QStringLiteral("message"), error.message},
+                            {QStringLiteral("file"), error.file}, {QStringLiteral("node"), error.node},
+                            {QStringLiteral("field"), error.field}, {QStringLiteral("line"), error.line},
+                            {QStringLiteral("column"), error.column}};
+    out << QJsonDocument(event).toJson(QJsonDocument::Compact) << '\n';
+    out.flush();
 }
 
 void printJson(Io &io, const QJsonValue &value)

@@ -24,5 +24,7 @@ int runCli(const QStringList &arguments, Io &io);
 
 // Set by the signal handler of main(); polled by a training run.
 std::atomic<bool> &stopFlag();
+// Makes stopFlag() return `flag`: the training module shares the flag of the executable that loaded it.
+void shareStopFlag(std::atomic<bool> *flag);
 
 } // namespace ty::cli

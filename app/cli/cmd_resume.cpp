@@ -1,6 +1,7 @@
 // trainyard-cli resume RUN_ID [--db PATH] [--json|--events] [--quiet]
 
 #include "commands.h"
+#include "training_module.h"
 #include "preset_format.h"
 #include "run_database.h"
 #include "run_session.h"

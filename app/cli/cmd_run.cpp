@@ -1,6 +1,7 @@
 // trainyard-cli run PRESET [--set K=V]... [--db PATH] [--name NAME] [--device auto|cpu|cuda] [--json] [--quiet]
 
 #include "commands.h"
+#include "training_module.h"
 #include "event_stream.h"
 #include "preset_format.h"
 #include "preset_overrides.h"

@@ -1,8 +1,9 @@
-// trainyard-cli validate PRESET [--set K=V]... [--json]
+// trainyard-cli validate PRESET [--set K=V]... [--json]: without LibTorch (core/shapes), so it starts at once.
 
 #include "block_registry.h"
 #include "commands.h"
-#include "shape_inference.h"
+#include "preset_inspection.h"
+#include "training_commands.h"
 
 #include <QJsonArray>
 #include <QLocale>
@@ -21,7 +22,13 @@ int validateCommand(const QStringList &arguments, Io &io)
     Preset preset;
     if (!loadPresetWithOverrides(path, args, &preset, io))
         return BadInput;
-    const ShapeReport report = inspectPreset(preset);
+    ShapeReport report = inspectPresetShapes(preset);
+    // Only a preset that asks for CUDA makes validate load LibTorch (the training module), to ask for a device.
+    if (presetWantsCuda(preset)) {
+        const TrainingCommands *training = trainingCommands();
+        if (!training || !training->cudaAvailable())
+            report.issues.append(cudaUnavailableIssue());
+    }
 
     if (args.flag(QStringLiteral("json"))) {
         QJsonArray issues, nodes;

@@ -10,9 +10,9 @@ namespace ty::cli {
 
 int blocksCommand(const QStringList &arguments, Io &io);
 int validateCommand(const QStringList &arguments, Io &io);
-int runCommand(const QStringList &arguments, Io &io);
 int runsCommand(const QStringList &arguments, Io &io);
-int resumeCommand(const QStringList &arguments, Io &io);
+// run and resume, from the training module (training_commands.h).
+int trainingCommand(const QString &command, const QStringList &arguments, Io &io);
 
 // Loads a preset file and applies the --set overrides of `args`; reports the error and returns false on failure.
 bool loadPresetWithOverrides(const QString &path, const Args &args, Preset *preset, Io &io);
@@ -24,5 +24,7 @@ void printError(Io &io, const Error &error);
 // printError, plus an "error" event on stdout when --events is given.
 void reportError(const Error &error, const Args &args, Io &io);
 void printJson(Io &io, const QJsonValue &value);
+// The "error" event of --events (docs/events.md), one JSON line.
+void writeErrorEvent(QTextStream &out, const Error &error);
 
 } // namespace ty::cli

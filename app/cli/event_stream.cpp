@@ -1,5 +1,7 @@
 #include "event_stream.h"
 
+#include "commands.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <cmath>
@@ -77,9 +79,7 @@ void EventStream::finished(qint64 runId, const QString &status, const TrainResul
 
 void EventStream::error(const Error &error)
 {
-    write({{QStringLiteral("event"), QStringLiteral("error")}, {QStringLiteral("message"), error.message},
-           {QStringLiteral("file"), error.file}, {QStringLiteral("node"), error.node}, {QStringLiteral("field"), error.field},
-           {QStringLiteral("line"), error.line}, {QStringLiteral("column"), error.column}});
+    writeErrorEvent(m_out, error);
 }
 
 } // namespace ty::cli

@@ -2,6 +2,7 @@
 // Plain types of the engine's public API (no LibTorch types).
 
 #include "issue.h"
+#include "shape_types.h"
 
 #include <QHash>
 #include <QList>
@@ -11,21 +12,6 @@
 #include <vector>
 
 namespace ty {
-
-struct NodeShape {
-    std::vector<qint64> outputShape;  // per sample, without the batch dimension; empty when not known
-    qint64 paramCount = 0;            // trainable parameters of this node
-    bool known = false;
-};
-
-struct ShapeReport {
-    QHash<QString, NodeShape> nodes;  // by node id
-    qint64 totalParams = 0;
-    Issues issues;                    // structural and shape issues together
-    bool ok() const { return !hasErrors(issues); }
-};
-
-QString shapeToText(const std::vector<qint64> &shape);  // "[1, 28, 28]"
 
 // One metric value; names are SPLIT/NAME: train/loss, val/accuracy, test/accuracy, train/lr.
 struct MetricSample {

@@ -1,65 +1,16 @@
 #include "shape_inference.h"
 
-#include "block_registry.h"
-#include "dataset_loader.h"
-#include "detail/compiled_pipeline.h"
-#include "graph_validation.h"
+#include "preset_inspection.h"
+
+#include <torch/torch.h>
 
 namespace ty {
 
-QString shapeToText(const std::vector<qint64> &shape)
-{
-    return detail::shapeText(detail::Shape(shape.begin(), shape.end()));
-}
-
-namespace {
-
-ShapeReport inspectGraph(const Preset &preset)
-{
-    const BlockRegistry &registry = BlockRegistry::builtin();
-    const Node *datasetNode = nullptr;
-    for (const Node &node : preset.graph.nodes) {
-        const BlockDescriptor *block = registry.find(node.block);
-        if (block && block->category == BlockCategory::Dataset) {
-            datasetNode = &node;
-            break;
-        }
-    }
-    Issues datasetIssues;
-    if (datasetNode) {
-        const BlockDescriptor *block = registry.find(datasetNode->block);
-        bool paramsOk = true;
-        for (const Issue &issue : validateGraph(preset.graph, registry))
-            if (issue.node == datasetNode->id && issue.severity == Severity::Error)
-                paramsOk = false;
-        if (paramsOk) {
-            const Result<DatasetShape> shape = describeDataset(
-                DatasetRequest{datasetNode->block, datasetNode->id, block->effectiveParams(datasetNode->params), preset.baseDir()});
-            if (shape) {
-                detail::CompiledPipeline compiled = detail::compilePipeline(preset, shape.value());
-                return compiled.report;
-            }
-            const Error &e = shape.error();
-            const QString where = e.file.isEmpty() ? QString() : e.file + QStringLiteral(": ");
-            datasetIssues.append(Issue{Severity::Error, where + e.message, datasetNode->id, {}, e.field});
-        }
-    }
-    ShapeReport report;
-    report.issues = validateGraph(preset.graph, registry) + validateTraining(preset.training) + datasetIssues;
-    return report;
-}
-
-} // namespace
-
 ShapeReport inspectPreset(const Preset &preset)
 {
-    ShapeReport report = inspectGraph(preset);
-    // A preset made on a GPU machine stays valid here, but training it as it is would fail: say so up front.
-    if (preset.training.value(QStringLiteral("device")).toString() == QStringLiteral("cuda") && !cudaAvailable())
-        report.issues.append(Issue{Severity::Warning,
-                                   QStringLiteral("cuda, but this LibTorch build has no CUDA device; training here fails "
-                                                  "unless the device is auto or cpu"),
-                                   {}, {}, QStringLiteral("training.device")});
+    ShapeReport report = inspectPresetShapes(preset);
+    if (presetWantsCuda(preset) && !cudaAvailable())
+        report.issues.append(cudaUnavailableIssue());
     return report;
 }
 

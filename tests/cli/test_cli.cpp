@@ -4,10 +4,12 @@
 #include "block_registry.h"
 #include "cli.h"
 #include "run_database.h"
+#include "training_module.h"
 
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -76,11 +78,60 @@ QJsonObject jsonObject(const QString &text)
     return QJsonDocument::fromJson(text.toUtf8()).object();
 }
 
+// The real trainyard-cli at `program`, with the dynamic loader listing the libraries it loads (LD_DEBUG=libs).
+Output realTrainyard(const QString &program, const QStringList &arguments)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LD_DEBUG"), QStringLiteral("libs"));
+    process.setProcessEnvironment(env);
+    process.start(program, arguments);
+    process.waitForFinished(120000);
+    return Output{process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                  QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+bool loadedLibTorch(const Output &output) { return output.err.contains(QStringLiteral("libtorch_cpu.so")); }
+
 } // namespace
 
 class TestCli : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase() { cli::linkTrainingCommands(); }
+
+    void onlyTrainingLoadsLibTorch()
+    {
+        QTemporaryDir dir;
+        const QString cliPath = QStringLiteral(TRAINYARD_CLI);
+        const Output validate = realTrainyard(cliPath, {QStringLiteral("validate"), preset("wine-tabular")});
+        QVERIFY2(validate.code == 0 && validate.out.contains(QStringLiteral("no issues")), qPrintable(validate.out + validate.err.right(2000)));
+        QVERIFY2(!loadedLibTorch(validate), "validate loaded LibTorch");
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        const Output runs = realTrainyard(cliPath, {QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--db"), db});
+        QCOMPARE(runs.code, 0);
+        QVERIFY2(!loadedLibTorch(runs), "runs list loaded LibTorch");
+        const Output run = realTrainyard(cliPath, {QStringLiteral("run"), writeSyntheticPreset(dir), QStringLiteral("--db"), db,
+                                                   QStringLiteral("--set"), QStringLiteral("training.epochs=1"), QStringLiteral("--quiet")});
+        QVERIFY2(run.code == 0, qPrintable(run.err.right(2000)));
+        QVERIFY2(loadedLibTorch(run), "run trained without loading LibTorch?");
+    }
+
+    void withoutTheTrainingModuleOnlyTrainingFails()
+    {
+        QTemporaryDir dir;
+        const QString alone = dir.filePath(QStringLiteral("trainyard-cli"));
+        QVERIFY(QFile::copy(QStringLiteral(TRAINYARD_CLI), alone));
+        const Output validate = realTrainyard(alone, {QStringLiteral("validate"), preset("wine-tabular")});
+        QVERIFY2(validate.code == 0 && validate.out.contains(QStringLiteral("no issues")), qPrintable(validate.err.right(2000)));
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        const Output run = realTrainyard(alone, {QStringLiteral("run"), writeSyntheticPreset(dir), QStringLiteral("--db"), db});
+        QCOMPARE(run.code, 1);
+        QVERIFY2(run.err.contains(QStringLiteral("error: cannot run: the training engine did not load: trainyard-training.so is missing")),
+                 qPrintable(run.err.right(2000)));
+        QVERIFY(!QFile::exists(db));
+    }
+
     void usageAndUnknownCommand()
     {
         QCOMPARE(trainyard({}).code, 2);

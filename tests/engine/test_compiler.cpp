@@ -114,10 +114,13 @@ void TestCompiler::transformsOnlyActWhileTraining()
 
 void TestCompiler::randomCropKeepsShapeAndContent()
 {
-    Result<ty::detail::BuiltOp> op = ty::detail::buildOp(QStringLiteral("transform.random_crop"), QStringLiteral("crop"),
-                                                 QJsonObject{{QStringLiteral("padding"), 2}}, {{1, 6, 6}});
+    const QJsonObject params{{QStringLiteral("padding"), 2}};
+    const Result<OpShape> shape = inferOpShape(QStringLiteral("transform.random_crop"), QStringLiteral("crop"), params, {{1, 6, 6}});
+    QVERIFY(shape.ok());
+    QCOMPARE(shape.value().output, (SampleShape{1, 6, 6}));
+    Result<ty::detail::BuiltOp> op = ty::detail::buildOp(
+        PlannedOp{QStringLiteral("crop"), QStringLiteral("transform.random_crop"), params, {}, {{1, 6, 6}}, shape.value()});
     QVERIFY(op.ok());
-    QCOMPARE(op.value().outputShape, (ty::detail::Shape{1, 6, 6}));
     const torch::Tensor x = torch::arange(36, torch::kFloat).view({1, 1, 6, 6}).repeat({50, 1, 1, 1}) + 1;
     const torch::Tensor cropped = op.value().forward({x}, true);
     QCOMPARE(cropped.sizes().vec(), x.sizes().vec());

@@ -24,6 +24,14 @@ private Q_SLOTS:
     void issuesDownstreamOfABrokenNodeAreNotInvented();
 };
 
+class TestShapeRules : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void rulesMatchTheBuiltOps();
+    void rejectedInputsNameTheCulprit_data();
+    void rejectedInputsNameTheCulprit();
+};
+
 class TestTraining : public QObject {
     Q_OBJECT
 private Q_SLOTS:

@@ -18,6 +18,10 @@ int main(int argc, char **argv)
         failures += QTest::qExec(&t, argc, argv);
     }
     {
+        TestShapeRules t;
+        failures += QTest::qExec(&t, argc, argv);
+    }
+    {
         TestTraining t;
         failures += QTest::qExec(&t, argc, argv);
     }

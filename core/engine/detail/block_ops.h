@@ -1,11 +1,9 @@
 #pragma once
-// Internal to ty_engine (includes LibTorch). The builders that turn one network node (transform or layer)
-// into a torch operation, given the per-sample shapes of its inputs. Shape inference and training use the
-// very same builders.
+// Internal to ty_engine (includes LibTorch). The builders that turn one planned network node (transform or
+// layer, already checked and shaped by core/shapes) into a torch operation.
 
-#include "error.h"
+#include "pipeline_plan.h"
 
-#include <QJsonObject>
 #include <torch/torch.h>
 
 #include <functional>
@@ -13,20 +11,15 @@
 
 namespace ty::detail {
 
-using Shape = std::vector<int64_t>;  // per sample, without the batch dimension
+using Shape = SampleShape;
 
 struct BuiltOp {
     std::shared_ptr<torch::nn::Module> module;  // holds the parameters, if any
     // inputs: batches [B, ...]; training: whether random transforms and dropout are active.
     std::function<torch::Tensor(const std::vector<torch::Tensor> &inputs, bool training)> forward;
-    Shape outputShape;
 };
 
-// Builds the op of `blockType` (a transform.* or layer.* block). `params` are the effective parameters.
-// Errors name the node and, where one is to blame, the parameter or port.
-Result<BuiltOp> buildOp(const QString &blockType, const QString &nodeId, const QJsonObject &params,
-                        const std::vector<Shape> &inputShapes);
-
-QString shapeText(const Shape &shape);  // "[1, 28, 28]"
+// Builds the op of a planned node. Fails only for a block type that has no builder.
+Result<BuiltOp> buildOp(const PlannedOp &op);
 
 } // namespace ty::detail

@@ -1,8 +1,5 @@
 #include "detail/compiled_pipeline.h"
 
-#include "block_registry.h"
-#include "graph_order.h"
-#include "graph_validation.h"
 
 namespace ty::detail {
 
@@ -37,151 +34,82 @@ torch::Tensor GraphModule::forward(const torch::Tensor &x, int slot)
 
 namespace {
 
-Issue issueFromError(const Error &error, const BlockDescriptor *block)
+// The engine's guarantee that the shapes shown are the shapes trained: one sample through the built model
+// (evaluation mode, no gradients) must give every node the output shape and parameter count of the plan.
+Issues checkAgainstPlan(GraphModule &model, const PipelinePlan &plan, const QHash<QString, int64_t> &builtParams)
 {
-    Issue issue{Severity::Error, error.message, error.node, {}, {}};
-    if (block && (block->input(error.field) || block->output(error.field)))
-        issue.port = error.field;
-    else
-        issue.param = error.field;
-    return issue;
-}
-
-Issue shapeIssue(const QString &node, const QString &message, const QString &port = QStringLiteral("input"))
-{
-    return Issue{Severity::Error, message, node, port, {}};
-}
-
-// Checks that a loss or metric node can compare predictions of `pred` shape with the dataset's targets.
-QString headProblem(const QString &type, const Shape &pred, const DatasetShape &data, const QJsonObject &params)
-{
-    const bool classLogits = type == QStringLiteral("loss.cross_entropy") || type == QStringLiteral("metric.accuracy")
-        || type == QStringLiteral("metric.top_k_accuracy");
-    if (classLogits) {
-        if (!data.classification)
-            return QStringLiteral("needs class labels, but the dataset has regression targets");
-        if (pred != Shape{data.numClasses})
-            return QStringLiteral("expects [%1] logits per sample (%1 classes), got %2").arg(data.numClasses).arg(shapeText(pred));
-        if (type == QStringLiteral("metric.top_k_accuracy") && params.value(QStringLiteral("k")).toInt() > data.numClasses)
-            return QStringLiteral("k is larger than the number of classes (%1)").arg(data.numClasses);
-        return QString();
+    Issues issues;
+    const bool wasTraining = model.is_training();
+    Shape probeShape{1};
+    probeShape.insert(probeShape.end(), plan.datasetShape.sampleShape.begin(), plan.datasetShape.sampleShape.end());
+    try {
+        torch::NoGradGuard noGrad;
+        model.eval();
+        const std::vector<torch::Tensor> slots = model.forwardAll(torch::zeros(probeShape));
+        for (const PlannedOp &op : plan.ops) {
+            const torch::Tensor &out = slots.at(size_t(model.slotOf(op.nodeId)));
+            const Shape built(out.sizes().begin() + 1, out.sizes().end());
+            if (built != op.shape.output || builtParams.value(op.nodeId) != op.shape.params)
+                issues.append(Issue{Severity::Error,
+                                    QStringLiteral("internal: the shape rules give %1 and %2 parameters, the built layer %3 and %4")
+                                        .arg(shapeText(op.shape.output)).arg(op.shape.params).arg(shapeText(built))
+                                        .arg(builtParams.value(op.nodeId)),
+                                    op.nodeId, {}, {}});
+        }
+    } catch (const std::exception &e) {
+        issues.append(Issue{Severity::Error,
+                            QStringLiteral("internal: the built model cannot run one sample: %1")
+                                .arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)),
+                            {}, {}, {}});
     }
-    if (type == QStringLiteral("loss.bce_with_logits")) {
-        if (data.classification && data.numClasses != 2)
-            return QStringLiteral("needs two classes or 0/1 targets, but the dataset has %1 classes").arg(data.numClasses);
-        const int64_t width = data.classification ? 1 : data.targetWidth;
-        if (pred != Shape{width})
-            return QStringLiteral("expects [%1] logits per sample, got %2").arg(width).arg(shapeText(pred));
-        return QString();
-    }
-    // mse, l1, huber, mae
-    if (data.classification)
-        return QStringLiteral("needs regression targets, but the dataset has class labels (use loss.cross_entropy)");
-    if (pred != Shape{data.targetWidth})
-        return QStringLiteral("expects [%1] predictions per sample (the target width), got %2").arg(data.targetWidth).arg(shapeText(pred));
-    return QString();
+    model.train(wasTraining);
+    return issues;
 }
 
 } // namespace
 
 CompiledPipeline compilePipeline(const Preset &preset, const DatasetShape &datasetShape)
 {
-    const BlockRegistry &registry = BlockRegistry::builtin();
+    const PipelinePlan plan = planPipeline(preset, datasetShape);
     CompiledPipeline out;
     out.model = std::make_shared<GraphModule>();
+    out.datasetNode = plan.datasetNode;
     out.datasetShape = datasetShape;
-    out.report.issues = validateGraph(preset.graph, registry);
-    out.report.issues += validateTraining(preset.training);
+    out.report = plan.report;
+    out.optimizerNode = plan.optimizerNode;
+    out.optimizerType = plan.optimizerType;
+    out.optimizerParams = plan.optimizerParams;
+    out.scheduleNode = plan.scheduleNode;
+    out.scheduleType = plan.scheduleType;
+    out.scheduleParams = plan.scheduleParams;
 
-    QStringList order;
-    if (!topologicalOrder(preset.graph, &order))
-        return out;
-
-    QHash<QString, Shape> shapes;  // known per-sample output shapes of tensor outputs
-    for (const QString &id : order) {
-        const Node &node = *preset.graph.node(id);
-        const BlockDescriptor *block = registry.find(node.block);
-        if (!block)
-            continue;
-        const QJsonObject params = block->effectiveParams(node.params);
-        NodeShape nodeShape;
-        if (block->category == BlockCategory::Dataset) {
-            if (out.datasetNode.isEmpty()) {
-                out.datasetNode = id;
-                shapes.insert(id, Shape(datasetShape.sampleShape.begin(), datasetShape.sampleShape.end()));
-                nodeShape.outputShape.assign(datasetShape.sampleShape.begin(), datasetShape.sampleShape.end());
-                nodeShape.known = true;
-            }
-            out.report.nodes.insert(id, nodeShape);
+    auto slotOf = [&](const QString &node) { return node == plan.datasetNode ? 0 : out.model->slotOf(node); };
+    QHash<QString, int64_t> builtParams;
+    for (const PlannedOp &planned : plan.ops) {
+        Result<BuiltOp> op = buildOp(planned);
+        if (!op) {
+            out.report.issues.append(Issue{Severity::Error, op.error().message, planned.nodeId, {}, op.error().field});
             continue;
         }
-
-        // Gather the tensor inputs, in the order of the block's ports.
-        std::vector<Shape> inputShapes;
-        std::vector<int> inputSlots;
-        bool inputsKnown = true;
-        for (const PortSpec &port : block->inputs) {
-            if (port.kind != PortKind::Tensor)
-                continue;
-            const QList<Edge> in = preset.graph.edgesInto(id, port.name);
-            if (in.isEmpty() || !shapes.contains(in.first().from.node)) {
-                inputsKnown = false;
-                break;
-            }
-            const QString source = in.first().from.node;
-            inputShapes.push_back(shapes.value(source));
-            inputSlots.push_back(source == out.datasetNode ? 0 : out.model->slotOf(source));
-        }
-
-        if (block->category == BlockCategory::Transform || block->category == BlockCategory::Layer) {
-            if (inputsKnown) {
-                Result<BuiltOp> op = buildOp(node.block, id, params, inputShapes);
-                if (!op) {
-                    out.report.issues.append(issueFromError(op.error(), block));
-                } else {
-                    BuiltOp built = std::move(op).value();
-                    shapes.insert(id, built.outputShape);
-                    nodeShape.outputShape.assign(built.outputShape.begin(), built.outputShape.end());
-                    nodeShape.known = true;
-                    if (built.module)
-                        for (const torch::Tensor &p : built.module->parameters())
-                            nodeShape.paramCount += p.numel();
-                    out.model->addNode(id, std::move(built), inputSlots);
-                }
-            }
-        } else if (block->category == BlockCategory::Loss || block->category == BlockCategory::Metric) {
-            if (inputsKnown) {
-                const QString problem = headProblem(node.block, inputShapes.at(0), datasetShape, params);
-                if (!problem.isEmpty()) {
-                    out.report.issues.append(shapeIssue(id, problem));
-                } else if (block->category == BlockCategory::Loss) {
-                    LossHead head{id, node.block, inputSlots.at(0), params.value(QStringLiteral("weight")).toDouble(),
-                                  params.value(QStringLiteral("label_smoothing")).toDouble(),
-                                  params.value(QStringLiteral("delta")).toDouble(1.0), !preset.graph.edgesFrom(id).isEmpty()};
-                    out.losses.push_back(head);
-                } else {
-                    out.metrics.push_back(MetricHead{id, node.block, inputSlots.at(0),
-                                                     int64_t(params.value(QStringLiteral("k")).toInt(1))});
-                }
-            }
-        } else if (block->category == BlockCategory::Optimizer && out.optimizerNode.isEmpty()) {
-            out.optimizerNode = id;
-            out.optimizerType = node.block;
-            out.optimizerParams = params;
-            const QList<Edge> schedule = preset.graph.edgesInto(id, QStringLiteral("schedule"));
-            if (!schedule.isEmpty()) {
-                const Node *s = preset.graph.node(schedule.first().from.node);
-                const BlockDescriptor *sb = s ? registry.find(s->block) : nullptr;
-                if (sb) {
-                    out.scheduleNode = s->id;
-                    out.scheduleType = s->block;
-                    out.scheduleParams = sb->effectiveParams(s->params);
-                }
-            }
-        }
-        out.report.nodes.insert(id, nodeShape);
-        out.report.totalParams += nodeShape.paramCount;
+        BuiltOp built = std::move(op).value();
+        if (built.module)
+            for (const torch::Tensor &p : built.module->parameters())
+                builtParams[planned.nodeId] += p.numel();
+        std::vector<int> slots;
+        for (const QString &input : planned.inputs)
+            slots.push_back(slotOf(input));
+        out.model->addNode(planned.nodeId, std::move(built), std::move(slots));
     }
+    for (const PlannedHead &head : plan.losses)
+        out.losses.push_back(LossHead{head.nodeId, head.blockType, slotOf(head.input),
+                                      head.params.value(QStringLiteral("weight")).toDouble(),
+                                      head.params.value(QStringLiteral("label_smoothing")).toDouble(),
+                                      head.params.value(QStringLiteral("delta")).toDouble(1.0), head.optimized});
+    for (const PlannedHead &head : plan.metrics)
+        out.metrics.push_back(MetricHead{head.nodeId, head.blockType, slotOf(head.input),
+                                         int64_t(head.params.value(QStringLiteral("k")).toInt(1))});
+    if (out.report.ok() && !plan.ops.empty())
+        out.report.issues += checkAgainstPlan(*out.model, plan, builtParams);
     return out;
 }
 

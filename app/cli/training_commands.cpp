@@ -1,0 +1,69 @@
+#include "training_commands.h"
+
+#include "commands.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QLibrary>
+
+namespace ty::cli {
+
+namespace {
+
+const TrainingCommands *chosenCommands = nullptr;
+
+const TrainingCommands *loadModule(QString *error)
+{
+    const QDir appDir(QCoreApplication::applicationDirPath());
+    const QString file = QString::fromLatin1(kTrainingModuleFile);
+    const QStringList places{appDir.filePath(file), QDir::cleanPath(appDir.filePath(QStringLiteral("../lib/trainyard/") + file))};
+    for (const QString &path : places) {
+        if (!QFileInfo::exists(path))
+            continue;
+        QLibrary module(path);  // stays loaded: a QLibrary only unloads when asked to
+        const auto entry = reinterpret_cast<TrainingModuleEntry>(module.resolve(kTrainingModuleEntry));
+        if (!entry) {
+            *error = module.errorString();
+            return nullptr;
+        }
+        return entry(&stopFlag());
+    }
+    *error = QStringLiteral("%1 is missing (looked in %2)").arg(file, places.join(QStringLiteral(" and ")));
+    return nullptr;
+}
+
+} // namespace
+
+const TrainingCommands *trainingCommands(QString *error)
+{
+    if (!chosenCommands) {
+        QString reason;
+        chosenCommands = loadModule(&reason);
+        if (error)
+            *error = reason;
+    }
+    return chosenCommands;
+}
+
+void useTrainingCommands(const TrainingCommands *commands)
+{
+    chosenCommands = commands;
+}
+
+int trainingCommand(const QString &command, const QStringList &arguments, Io &io)
+{
+    QString reason;
+    const TrainingCommands *commands = trainingCommands(&reason);
+    if (!commands) {
+        Error error;
+        error.message = QStringLiteral("cannot %1: the training engine did not load: %2").arg(command, reason);
+        printError(io, error);
+        if (arguments.contains(QStringLiteral("--events")))
+            writeErrorEvent(io.out, error);
+        return RunFailed;
+    }
+    return (command == QStringLiteral("run") ? commands->run : commands->resume)(arguments, io);
+}
+
+} // namespace ty::cli

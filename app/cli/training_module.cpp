@@ -1,0 +1,13 @@
+#include "training_module.h"
+
+#include "shape_inference.h"
+
+namespace ty::cli {
+
+const TrainingCommands &linkedTrainingCommands()
+{
+    static const TrainingCommands commands{&runCommand, &resumeCommand, &ty::cudaAvailable};
+    return commands;
+}
+
+} // namespace ty::cli

@@ -1,0 +1,30 @@
+#pragma once
+// The shape rules of every transform, layer, loss and metric block: what a node outputs and how many
+// parameters it trains, computed from its parameters and the per-sample shapes of its inputs. The engine
+// builds its torch modules from these results and checks, at every compile, that what it built agrees.
+
+#include "dataset_arrays.h"
+#include "error.h"
+#include "shape_types.h"
+
+#include <QJsonObject>
+
+namespace ty {
+
+struct OpShape {
+    SampleShape output;
+    qint64 params = 0;  // trainable parameters
+};
+
+// A transform.* or layer.* node. `params` are the effective parameters; `inputs` the shapes of its tensor
+// inputs in the order of the block's ports. Errors name the node and, where one is to blame, the parameter or
+// the port.
+Result<OpShape> inferOpShape(const QString &blockType, const QString &nodeId, const QJsonObject &params,
+                             const std::vector<SampleShape> &inputs);
+
+// Why a loss or metric node cannot compare predictions of shape `prediction` with the dataset's targets;
+// empty when it can.
+QString headProblem(const QString &blockType, const SampleShape &prediction, const DatasetShape &data,
+                    const QJsonObject &params);
+
+} // namespace ty

@@ -1,0 +1,119 @@
+#include "pipeline_plan.h"
+
+#include "block_registry.h"
+#include "graph_order.h"
+#include "graph_validation.h"
+
+namespace ty {
+
+namespace {
+
+Issue issueFromError(const Error &error, const BlockDescriptor *block)
+{
+    Issue issue{Severity::Error, error.message, error.node, {}, {}};
+    if (block && (block->input(error.field) || block->output(error.field)))
+        issue.port = error.field;
+    else
+        issue.param = error.field;
+    return issue;
+}
+
+void planOptimizer(const Preset &preset, const Node &node, const QJsonObject &params, PipelinePlan *plan)
+{
+    plan->optimizerNode = node.id;
+    plan->optimizerType = node.block;
+    plan->optimizerParams = params;
+    const QList<Edge> schedule = preset.graph.edgesInto(node.id, QStringLiteral("schedule"));
+    if (schedule.isEmpty())
+        return;
+    const Node *s = preset.graph.node(schedule.first().from.node);
+    const BlockDescriptor *block = s ? BlockRegistry::builtin().find(s->block) : nullptr;
+    if (!block)
+        return;
+    plan->scheduleNode = s->id;
+    plan->scheduleType = s->block;
+    plan->scheduleParams = block->effectiveParams(s->params);
+}
+
+} // namespace
+
+PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape)
+{
+    const BlockRegistry &registry = BlockRegistry::builtin();
+    PipelinePlan plan;
+    plan.datasetShape = datasetShape;
+    plan.report.issues = validateGraph(preset.graph, registry);
+    plan.report.issues += validateTraining(preset.training);
+
+    QStringList order;
+    if (!topologicalOrder(preset.graph, &order))
+        return plan;
+
+    QHash<QString, SampleShape> shapes;  // known per-sample output shapes of tensor outputs
+    for (const QString &id : order) {
+        const Node &node = *preset.graph.node(id);
+        const BlockDescriptor *block = registry.find(node.block);
+        if (!block)
+            continue;
+        const QJsonObject params = block->effectiveParams(node.params);
+        NodeShape nodeShape;
+        if (block->category == BlockCategory::Dataset) {
+            if (plan.datasetNode.isEmpty()) {
+                plan.datasetNode = id;
+                shapes.insert(id, datasetShape.sampleShape);
+                nodeShape.outputShape.assign(datasetShape.sampleShape.begin(), datasetShape.sampleShape.end());
+                nodeShape.known = true;
+            }
+            plan.report.nodes.insert(id, nodeShape);
+            continue;
+        }
+
+        // Gather the tensor inputs, in the order of the block's ports.
+        std::vector<SampleShape> inputShapes;
+        QStringList inputs;
+        bool inputsKnown = true;
+        for (const PortSpec &port : block->inputs) {
+            if (port.kind != PortKind::Tensor)
+                continue;
+            const QList<Edge> in = preset.graph.edgesInto(id, port.name);
+            if (in.isEmpty() || !shapes.contains(in.first().from.node)) {
+                inputsKnown = false;
+                break;
+            }
+            inputs << in.first().from.node;
+            inputShapes.push_back(shapes.value(inputs.last()));
+        }
+
+        if (block->category == BlockCategory::Transform || block->category == BlockCategory::Layer) {
+            if (inputsKnown) {
+                const Result<OpShape> op = inferOpShape(node.block, id, params, inputShapes);
+                if (!op) {
+                    plan.report.issues.append(issueFromError(op.error(), block));
+                } else {
+                    shapes.insert(id, op.value().output);
+                    nodeShape.outputShape.assign(op.value().output.begin(), op.value().output.end());
+                    nodeShape.known = true;
+                    nodeShape.paramCount = op.value().params;
+                    plan.ops.push_back(PlannedOp{id, node.block, params, inputs, inputShapes, op.value()});
+                }
+            }
+        } else if (block->category == BlockCategory::Loss || block->category == BlockCategory::Metric) {
+            if (inputsKnown) {
+                const QString problem = headProblem(node.block, inputShapes.at(0), datasetShape, params);
+                if (!problem.isEmpty())
+                    plan.report.issues.append(Issue{Severity::Error, problem, id, QStringLiteral("input"), {}});
+                else if (block->category == BlockCategory::Loss)
+                    plan.losses.push_back(PlannedHead{id, node.block, params, inputs.at(0), !preset.graph.edgesFrom(id).isEmpty()});
+                else
+                    plan.metrics.push_back(PlannedHead{id, node.block, params, inputs.at(0), false});
+            }
+        } else if (block->category == BlockCategory::Optimizer && plan.optimizerNode.isEmpty()) {
+            planOptimizer(preset, node, params, &plan);
+        }
+        plan.report.nodes.insert(id, nodeShape);
+        plan.report.totalParams += nodeShape.paramCount;
+    }
+    return plan;
+}
+
+} // namespace ty

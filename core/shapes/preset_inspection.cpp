@@ -1,0 +1,56 @@
+#include "preset_inspection.h"
+
+#include "block_registry.h"
+#include "dataset_loader.h"
+#include "graph_validation.h"
+#include "pipeline_plan.h"
+
+namespace ty {
+
+ShapeReport inspectPresetShapes(const Preset &preset)
+{
+    const BlockRegistry &registry = BlockRegistry::builtin();
+    const Node *datasetNode = nullptr;
+    for (const Node &node : preset.graph.nodes) {
+        const BlockDescriptor *block = registry.find(node.block);
+        if (block && block->category == BlockCategory::Dataset) {
+            datasetNode = &node;
+            break;
+        }
+    }
+    Issues datasetIssues;
+    if (datasetNode) {
+        const BlockDescriptor *block = registry.find(datasetNode->block);
+        bool paramsOk = true;
+        for (const Issue &issue : validateGraph(preset.graph, registry))
+            if (issue.node == datasetNode->id && issue.severity == Severity::Error)
+                paramsOk = false;
+        if (paramsOk) {
+            const Result<DatasetShape> shape = describeDataset(
+                DatasetRequest{datasetNode->block, datasetNode->id, block->effectiveParams(datasetNode->params), preset.baseDir()});
+            if (shape)
+                return planPipeline(preset, shape.value()).report;
+            const Error &e = shape.error();
+            const QString where = e.file.isEmpty() ? QString() : e.file + QStringLiteral(": ");
+            datasetIssues.append(Issue{Severity::Error, where + e.message, datasetNode->id, {}, e.field});
+        }
+    }
+    ShapeReport report;
+    report.issues = validateGraph(preset.graph, registry) + validateTraining(preset.training) + datasetIssues;
+    return report;
+}
+
+bool presetWantsCuda(const Preset &preset)
+{
+    return preset.training.value(QStringLiteral("device")).toString() == QStringLiteral("cuda");
+}
+
+Issue cudaUnavailableIssue()
+{
+    // A preset made on a GPU machine stays valid here, but training it as it is would fail: say so up front.
+    return Issue{Severity::Warning,
+                 QStringLiteral("cuda, but this LibTorch build has no CUDA device; training here fails unless the device is auto or cpu"),
+                 {}, {}, QStringLiteral("training.device")};
+}
+
+} // namespace ty
