@@ -70,18 +70,11 @@ Issues checkAgainstPlan(GraphModule &model, const PipelinePlan &plan, const QHas
 
 CompiledPipeline compilePipeline(const Preset &preset, const DatasetShape &datasetShape)
 {
-    const PipelinePlan plan = planPipeline(preset, datasetShape);
     CompiledPipeline out;
+    out.plan = planPipeline(preset, datasetShape);
     out.model = std::make_shared<GraphModule>();
-    out.datasetNode = plan.datasetNode;
-    out.datasetShape = datasetShape;
-    out.report = plan.report;
-    out.optimizerNode = plan.optimizerNode;
-    out.optimizerType = plan.optimizerType;
-    out.optimizerParams = plan.optimizerParams;
-    out.scheduleNode = plan.scheduleNode;
-    out.scheduleType = plan.scheduleType;
-    out.scheduleParams = plan.scheduleParams;
+    out.report = out.plan.report;
+    const PipelinePlan &plan = out.plan;
 
     auto slotOf = [&](const QString &node) { return node == plan.datasetNode ? 0 : out.model->slotOf(node); };
     QHash<QString, int64_t> builtParams;

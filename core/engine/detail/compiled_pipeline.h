@@ -51,15 +51,10 @@ struct MetricHead {
 
 struct CompiledPipeline {
     std::shared_ptr<GraphModule> model;
-    QString datasetNode;
-    DatasetShape datasetShape;
     std::vector<LossHead> losses;
     std::vector<MetricHead> metrics;
-    QString optimizerNode, optimizerType;
-    QJsonObject optimizerParams;
-    QString scheduleNode, scheduleType;
-    QJsonObject scheduleParams;
-    ShapeReport report;  // shapes, parameter counts and every issue found
+    PipelinePlan plan;   // what was compiled: the dataset, the optimizer and its schedule, with their parameters
+    ShapeReport report;  // the plan's shapes, parameter counts and issues, plus any found while building
 };
 
 // Compiles `preset` for data of `datasetShape` (from describeDataset). Never throws; problems land in
