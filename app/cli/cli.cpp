@@ -4,7 +4,6 @@
 #include "json_io.h"
 #include "preset_format.h"
 #include "preset_overrides.h"
-#include "preset_inspection.h"
 #include "run_database.h"
 #include "training_commands.h"
 
@@ -32,10 +31,6 @@ const char *const kUsage =
     "\n"
     "--set addresses NODE_ID.PARAM or training.KEY, e.g. --set opt.lr=3e-4 --set training.epochs=20.\n"
     "Exit codes: 0 success, 1 the run failed or diverged, 2 bad input or usage, 130 stopped.\n";
-
-} // namespace
-
-namespace {
 
 std::atomic<bool> ownStopFlag{false};
 std::atomic<bool> *sharedStopFlag = &ownStopFlag;

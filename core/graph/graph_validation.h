@@ -1,6 +1,6 @@
 #pragma once
 // Structural validation of a pipeline graph: every issue at once, each pinned to its node, port or parameter.
-// Shape checks need the engine (see engine/shape_inference.h) and come on top of these.
+// Shape checks come on top of these (core/shapes/pipeline_plan.h).
 
 #include "block_registry.h"
 #include "issue.h"

@@ -26,9 +26,9 @@ bool boolParam(const QJsonObject &params, const char *key)
 }
 
 // Output side of a sliding window (convolution, pooling without ceil mode).
-int64_t windows(int64_t size, int64_t kernel, int64_t stride, int64_t padding)
+int64_t windows(int64_t size, const SlidingWindow &w)
 {
-    return (size + 2 * padding - kernel) / stride + 1;
+    return (size + 2 * w.padding - w.kernel) / w.stride + 1;
 }
 
 const QString kImageSamples = QStringLiteral("[channels, height, width]");
@@ -37,7 +37,7 @@ Result<OpShape> transformShape(const QString &type, const QString &nodeId, const
 {
     if (type == QStringLiteral("transform.normalize")) {
         const int64_t channels = in.empty() ? 1 : in[0];
-        for (const QString name : {QStringLiteral("mean"), QStringLiteral("std")}) {
+        for (const QString &name : {QStringLiteral("mean"), QStringLiteral("std")}) {
             const QJsonArray list = params.value(name).toArray();
             if (list.size() != 1 && list.size() != channels)
                 return opError(nodeId, QStringLiteral("needs 1 or %1 values (one per channel), got %2").arg(channels).arg(list.size()), name);
@@ -66,15 +66,14 @@ Result<OpShape> poolShape(const QString &nodeId, const QJsonObject &params, cons
 {
     if (in.size() != 3)
         return opError(nodeId, QStringLiteral("expects %1 samples, got %2").arg(kImageSamples, shapeText(in)), QStringLiteral("in"));
-    const int64_t k = intParam(params, "kernel_size");
-    const int64_t s = intParam(params, "stride") > 0 ? intParam(params, "stride") : k;
-    const int64_t p = intParam(params, "padding");
-    if (2 * p > k)
-        return opError(nodeId, QStringLiteral("padding %1 is more than half the kernel size %2").arg(p).arg(k), QStringLiteral("padding"));
-    if (k > in[1] + 2 * p || k > in[2] + 2 * p)
-        return opError(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(k).arg(shapeText(in)),
+    const SlidingWindow w = slidingWindow(params);
+    if (2 * w.padding > w.kernel)
+        return opError(nodeId, QStringLiteral("padding %1 is more than half the kernel size %2").arg(w.padding).arg(w.kernel),
+                       QStringLiteral("padding"));
+    if (w.kernel > in[1] + 2 * w.padding || w.kernel > in[2] + 2 * w.padding)
+        return opError(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(w.kernel).arg(shapeText(in)),
                        QStringLiteral("kernel_size"));
-    return OpShape{{in[0], windows(in[1], k, s, p), windows(in[2], k, s, p)}, 0};
+    return OpShape{{in[0], windows(in[1], w), windows(in[2], w)}, 0};
 }
 
 Result<OpShape> joinShape(const QString &type, const QString &nodeId, const QJsonObject &params, const SampleShape &a,
@@ -112,13 +111,13 @@ Result<OpShape> layerShape(const QString &type, const QString &nodeId, const QJs
     if (type == QStringLiteral("layer.conv2d")) {
         if (in.size() != 3)
             return opError(nodeId, QStringLiteral("expects %1 samples, got %2 (add a reshape or use layer.linear)").arg(kImageSamples, shapeText(in)), inPort);
-        const int64_t k = intParam(params, "kernel_size"), p = intParam(params, "padding"), s = intParam(params, "stride");
+        const SlidingWindow w = slidingWindow(params);
         const int64_t outChannels = intParam(params, "out_channels");
-        if (k > in[1] + 2 * p || k > in[2] + 2 * p)
-            return opError(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(k).arg(shapeText(in)),
+        if (w.kernel > in[1] + 2 * w.padding || w.kernel > in[2] + 2 * w.padding)
+            return opError(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(w.kernel).arg(shapeText(in)),
                            QStringLiteral("kernel_size"));
-        return OpShape{{outChannels, windows(in[1], k, s, p), windows(in[2], k, s, p)},
-                       outChannels * in[0] * k * k + (boolParam(params, "bias") ? outChannels : 0)};
+        return OpShape{{outChannels, windows(in[1], w), windows(in[2], w)},
+                       outChannels * in[0] * w.kernel * w.kernel + (boolParam(params, "bias") ? outChannels : 0)};
     }
     if (type == QStringLiteral("layer.batchnorm1d") || type == QStringLiteral("layer.batchnorm2d")) {
         const bool twoD = type.endsWith(QStringLiteral("2d"));
@@ -156,6 +155,15 @@ Result<OpShape> layerShape(const QString &type, const QString &nodeId, const QJs
 }
 
 } // namespace
+
+SlidingWindow slidingWindow(const QJsonObject &params)
+{
+    SlidingWindow w;
+    w.kernel = intParam(params, "kernel_size");
+    w.stride = intParam(params, "stride") > 0 ? intParam(params, "stride") : w.kernel;
+    w.padding = intParam(params, "padding");
+    return w;
+}
 
 Result<OpShape> inferOpShape(const QString &blockType, const QString &nodeId, const QJsonObject &params,
                              const std::vector<SampleShape> &inputs)

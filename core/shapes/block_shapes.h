@@ -16,6 +16,12 @@ struct OpShape {
     qint64 params = 0;  // trainable parameters
 };
 
+// The window of a convolution or pooling node, from its parameters (a stride of 0 means the kernel size).
+struct SlidingWindow {
+    int64_t kernel = 1, stride = 1, padding = 0;
+};
+SlidingWindow slidingWindow(const QJsonObject &params);
+
 // A transform.* or layer.* node. `params` are the effective parameters; `inputs` the shapes of its tensor
 // inputs in the order of the block's ports. Errors name the node and, where one is to blame, the parameter or
 // the port.

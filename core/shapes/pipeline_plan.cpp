@@ -39,11 +39,15 @@ void planOptimizer(const Preset &preset, const Node &node, const QJsonObject &pa
 
 PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape)
 {
+    return planPipeline(preset, datasetShape, validateGraph(preset.graph) + validateTraining(preset.training));
+}
+
+PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape, Issues structuralIssues)
+{
     const BlockRegistry &registry = BlockRegistry::builtin();
     PipelinePlan plan;
     plan.datasetShape = datasetShape;
-    plan.report.issues = validateGraph(preset.graph, registry);
-    plan.report.issues += validateTraining(preset.training);
+    plan.report.issues = std::move(structuralIssues);
 
     QStringList order;
     if (!topologicalOrder(preset.graph, &order))

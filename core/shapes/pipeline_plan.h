@@ -42,5 +42,7 @@ struct PipelinePlan {
 // Plans `preset` for data of `datasetShape` (from describeDataset). The plan is complete, and the preset
 // trainable, only when report.ok().
 PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape);
+// The same, with the issues of validateGraph and validateTraining already found for `preset`.
+PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape, Issues structuralIssues);
 
 } // namespace ty

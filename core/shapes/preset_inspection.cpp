@@ -10,6 +10,8 @@ namespace ty {
 ShapeReport inspectPresetShapes(const Preset &preset)
 {
     const BlockRegistry &registry = BlockRegistry::builtin();
+    ShapeReport report;
+    report.issues = validateGraph(preset.graph, registry) + validateTraining(preset.training);
     const Node *datasetNode = nullptr;
     for (const Node &node : preset.graph.nodes) {
         const BlockDescriptor *block = registry.find(node.block);
@@ -18,25 +20,19 @@ ShapeReport inspectPresetShapes(const Preset &preset)
             break;
         }
     }
-    Issues datasetIssues;
-    if (datasetNode) {
-        const BlockDescriptor *block = registry.find(datasetNode->block);
-        bool paramsOk = true;
-        for (const Issue &issue : validateGraph(preset.graph, registry))
-            if (issue.node == datasetNode->id && issue.severity == Severity::Error)
-                paramsOk = false;
-        if (paramsOk) {
-            const Result<DatasetShape> shape = describeDataset(
-                DatasetRequest{datasetNode->block, datasetNode->id, block->effectiveParams(datasetNode->params), preset.baseDir()});
-            if (shape)
-                return planPipeline(preset, shape.value()).report;
-            const Error &e = shape.error();
-            const QString where = e.file.isEmpty() ? QString() : e.file + QStringLiteral(": ");
-            datasetIssues.append(Issue{Severity::Error, where + e.message, datasetNode->id, {}, e.field});
-        }
-    }
-    ShapeReport report;
-    report.issues = validateGraph(preset.graph, registry) + validateTraining(preset.training) + datasetIssues;
+    if (!datasetNode)
+        return report;
+    for (const Issue &issue : report.issues)
+        if (issue.node == datasetNode->id && issue.severity == Severity::Error)
+            return report;  // its parameters are wrong: nothing to read
+    const BlockDescriptor *block = registry.find(datasetNode->block);
+    const Result<DatasetShape> shape = describeDataset(
+        DatasetRequest{datasetNode->block, datasetNode->id, block->effectiveParams(datasetNode->params), preset.baseDir()});
+    if (shape)
+        return planPipeline(preset, shape.value(), report.issues).report;
+    const Error &e = shape.error();
+    const QString where = e.file.isEmpty() ? QString() : e.file + QStringLiteral(": ");
+    report.issues.append(Issue{Severity::Error, where + e.message, datasetNode->id, {}, e.field});
     return report;
 }
 

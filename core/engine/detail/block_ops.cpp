@@ -9,8 +9,6 @@ namespace ty::detail {
 
 namespace {
 
-namespace F = torch::nn::functional;
-
 int64_t intParam(const QJsonObject &params, const char *key)
 {
     return static_cast<int64_t>(params.value(QString::fromLatin1(key)).toDouble());
@@ -23,8 +21,6 @@ double floatParam(const QJsonObject &params, const char *key)
 
 // A module that only holds buffers (normalisation statistics) so they follow the model to its device.
 struct BufferHolder : torch::nn::Module {};
-
-using ForwardFn = std::function<torch::Tensor(const std::vector<torch::Tensor> &, bool)>;
 
 BuiltOp unary(std::function<torch::Tensor(const torch::Tensor &, bool)> fn,
               std::shared_ptr<torch::nn::Module> module = nullptr)
@@ -53,9 +49,8 @@ torch::Tensor randomCrop(const torch::Tensor &x, int64_t pad)
 
 BuiltOp buildPool(const QString &type, const QJsonObject &params)
 {
-    const int64_t k = intParam(params, "kernel_size");
-    const int64_t s = intParam(params, "stride") > 0 ? intParam(params, "stride") : k;
-    const int64_t p = intParam(params, "padding");
+    const SlidingWindow w = slidingWindow(params);
+    const int64_t k = w.kernel, s = w.stride, p = w.padding;
     if (type == QStringLiteral("layer.maxpool2d"))
         return unary([k, s, p](const torch::Tensor &x, bool) { return torch::max_pool2d(x, {k, k}, {s, s}, {p, p}); });
     return unary([k, s, p](const torch::Tensor &x, bool) { return torch::avg_pool2d(x, {k, k}, {s, s}, {p, p}); });
@@ -116,8 +111,9 @@ std::optional<BuiltOp> buildLayer(const QString &type, const QJsonObject &params
         return unary([linear](const torch::Tensor &x, bool) mutable { return linear->forward(x); }, linear.ptr());
     }
     if (type == QStringLiteral("layer.conv2d")) {
-        auto conv = torch::nn::Conv2d(torch::nn::Conv2dOptions(in[0], intParam(params, "out_channels"), intParam(params, "kernel_size"))
-                                          .stride(intParam(params, "stride")).padding(intParam(params, "padding")).bias(bias));
+        const SlidingWindow w = slidingWindow(params);
+        auto conv = torch::nn::Conv2d(torch::nn::Conv2dOptions(in[0], intParam(params, "out_channels"), w.kernel)
+                                          .stride(w.stride).padding(w.padding).bias(bias));
         return unary([conv](const torch::Tensor &x, bool) mutable { return conv->forward(x); }, conv.ptr());
     }
     const double momentum = floatParam(params, "momentum"), eps = floatParam(params, "eps");

@@ -36,7 +36,7 @@ namespace {
 
 // The engine's guarantee that the shapes shown are the shapes trained: one sample through the built model
 // (evaluation mode, no gradients) must give every node the output shape and parameter count of the plan.
-Issues checkAgainstPlan(GraphModule &model, const PipelinePlan &plan, const QHash<QString, int64_t> &builtParams)
+Issues checkAgainstPlan(GraphModule &model, const PipelinePlan &plan)
 {
     Issues issues;
     const bool wasTraining = model.is_training();
@@ -46,14 +46,18 @@ Issues checkAgainstPlan(GraphModule &model, const PipelinePlan &plan, const QHas
         torch::NoGradGuard noGrad;
         model.eval();
         const std::vector<torch::Tensor> slots = model.forwardAll(torch::zeros(probeShape));
+        const auto layers = model.named_children();  // the nodes that hold parameters or buffers, by id
         for (const PlannedOp &op : plan.ops) {
             const torch::Tensor &out = slots.at(size_t(model.slotOf(op.nodeId)));
             const Shape built(out.sizes().begin() + 1, out.sizes().end());
-            if (built != op.shape.output || builtParams.value(op.nodeId) != op.shape.params)
+            int64_t params = 0;
+            if (const auto *layer = layers.find(op.nodeId.toStdString()))
+                for (const torch::Tensor &p : (*layer)->parameters())
+                    params += p.numel();
+            if (built != op.shape.output || params != op.shape.params)
                 issues.append(Issue{Severity::Error,
                                     QStringLiteral("internal: the shape rules give %1 and %2 parameters, the built layer %3 and %4")
-                                        .arg(shapeText(op.shape.output)).arg(op.shape.params).arg(shapeText(built))
-                                        .arg(builtParams.value(op.nodeId)),
+                                        .arg(shapeText(op.shape.output)).arg(op.shape.params).arg(shapeText(built)).arg(params),
                                     op.nodeId, {}, {}});
         }
     } catch (const std::exception &e) {
@@ -77,21 +81,16 @@ CompiledPipeline compilePipeline(const Preset &preset, const DatasetShape &datas
     const PipelinePlan &plan = out.plan;
 
     auto slotOf = [&](const QString &node) { return node == plan.datasetNode ? 0 : out.model->slotOf(node); };
-    QHash<QString, int64_t> builtParams;
     for (const PlannedOp &planned : plan.ops) {
         Result<BuiltOp> op = buildOp(planned);
         if (!op) {
             out.report.issues.append(Issue{Severity::Error, op.error().message, planned.nodeId, {}, op.error().field});
             continue;
         }
-        BuiltOp built = std::move(op).value();
-        if (built.module)
-            for (const torch::Tensor &p : built.module->parameters())
-                builtParams[planned.nodeId] += p.numel();
         std::vector<int> slots;
         for (const QString &input : planned.inputs)
             slots.push_back(slotOf(input));
-        out.model->addNode(planned.nodeId, std::move(built), std::move(slots));
+        out.model->addNode(planned.nodeId, std::move(op).value(), std::move(slots));
     }
     for (const PlannedHead &head : plan.losses)
         out.losses.push_back(LossHead{head.nodeId, head.blockType, slotOf(head.input),
@@ -102,7 +101,7 @@ CompiledPipeline compilePipeline(const Preset &preset, const DatasetShape &datas
         out.metrics.push_back(MetricHead{head.nodeId, head.blockType, slotOf(head.input),
                                          int64_t(head.params.value(QStringLiteral("k")).toInt(1))});
     if (out.report.ok() && !plan.ops.empty())
-        out.report.issues += checkAgainstPlan(*out.model, plan, builtParams);
+        out.report.issues += checkAgainstPlan(*out.model, plan);
     return out;
 }
 
