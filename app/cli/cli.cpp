@@ -28,6 +28,8 @@ const char *const kUsage =
     "  runs show ID [--db PATH] [--json]        one run: status, preset, summary, checkpoints\n"
     "  runs metrics ID [--metric NAME] [--db PATH] [--csv|--json]\n"
     "                                           every metric row of a run\n"
+    "  export RUN_ID --output FILE [--format safetensors] [--checkpoint last|STEP] [--db PATH] [--json]\n"
+    "                                           a run's weights under their node names, for other tools\n"
     "\n"
     "--set addresses NODE_ID.PARAM or training.KEY, e.g. --set opt.lr=3e-4 --set training.epochs=20.\n"
     "Exit codes: 0 success, 1 the run failed or diverged, 2 bad input or usage, 130 stopped.\n";
@@ -67,6 +69,8 @@ int runCli(const QStringList &arguments, Io &io)
         code = trainingCommand(command, rest, io);
     else if (command == QStringLiteral("runs"))
         code = runsCommand(rest, io);
+    else if (command == QStringLiteral("export"))
+        code = exportCommand(rest, io);
     else
         io.err << "trainyard-cli: unknown command \"" << command << "\"\n\n" << kUsage;
     io.out.flush();

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "training_module.h"
 #include "preset_format.h"
+#include "run_checkpoints.h"
 #include "run_database.h"
 #include "run_session.h"
 
@@ -47,18 +48,20 @@ int resumeCommand(const QStringList &arguments, Io &io)
     }
 
     // The newest recorded checkpoint whose file is still there; without one, start again from step 0.
-    QString checkpoint;
-    qint64 step = 0;
-    const QList<CheckpointRecord> checkpoints = db.checkpoints(id).value();
-    for (auto it = checkpoints.crbegin(); it != checkpoints.crend(); ++it)
-        if (QFileInfo::exists(it->path)) {
-            checkpoint = it->path;
-            step = it->step;
-            break;
-        }
+    // Only the very file this run wrote: not another run's checkpoint copied over it, nor a damaged one.
+    Result<QList<CheckpointRecord>> checkpoints = db.checkpoints(id);
+    Result<std::optional<CheckpointRecord>> newest = checkpoints ? findCheckpoint(checkpoints.value(), QStringLiteral("last"), id)
+                                                                 : Result<std::optional<CheckpointRecord>>(checkpoints.error());
+    const Status verified = newest && newest.value() ? verifyCheckpointFile(*newest.value(), id) : Status::success();
+    if (!newest || !verified) {
+        reportError(!newest ? newest.error() : verified.error(), args, io);
+        return BadInput;
+    }
+    const QString checkpoint = newest.value() ? newest.value()->path : QString();
+    const qint64 step = newest.value() ? newest.value()->step : 0;
     if (checkpoint.isEmpty() && !args.flag(QStringLiteral("json")))
         io.err << "run " << id << " has no checkpoint: training again from the start\n";
-    std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, args, io);
+    std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, id, args, io);
     if (!training)
         return BadInput;
     const Status cleared = db.deleteMetricsAfter(id, step);
@@ -66,7 +69,8 @@ int resumeCommand(const QStringList &arguments, Io &io)
         reportError(cleared.error(), args, io);
         return RunFailed;
     }
-    return trainAndRecord(*training, dbPath, id, args, io);
+    const QString folder = run.value().folder.isEmpty() ? db.runFolder(id) : run.value().folder;
+    return trainAndRecord(*training, dbPath, id, folder, args, io);
 }
 
 } // namespace ty::cli

@@ -81,7 +81,7 @@ int runCommand(const QStringList &arguments, Io &io)
     }
 
     // Data, model and optimizer before the database: a truncated data file is bad input that records nothing.
-    std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), args, io);
+    std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io);
     if (!training)
         return BadInput;
 
@@ -96,7 +96,7 @@ int runCommand(const QStringList &arguments, Io &io)
         reportError(created.error(), args, io);
         return BadInput;
     }
-    return trainAndRecord(*training, dbPath, created.value(), args, io);
+    return trainAndRecord(*training, dbPath, created.value(), db.value()->runFolder(created.value()), args, io);
 }
 
 } // namespace ty::cli

@@ -66,7 +66,12 @@ int listRuns(RunDatabase &db, const Args &args, Io &io)
                                                                   QStringLiteral("created (UTC)").leftJustified(19), QStringLiteral("time").rightJustified(8),
                                                                   QStringLiteral("name").leftJustified(24), QStringLiteral("result"));
     for (const RunInfo &run : runs.value()) {
-        const QMap<QString, double> summary = db.lastMetricValues(run.id).value();
+        const Result<QMap<QString, double>> values = db.lastMetricValues(run.id);
+        if (!values) {
+            printError(io, values.error());
+            return RunFailed;
+        }
+        const QMap<QString, double> &summary = values.value();
         if (json) {
             QJsonObject o = runJson(run, summary);
             o.remove(QStringLiteral("preset"));
@@ -90,13 +95,21 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
         printError(io, run.error());
         return BadInput;
     }
-    const QMap<QString, double> summary = db.lastMetricValues(id).value();
+    const Result<QMap<QString, double>> values = db.lastMetricValues(id);
+    const Result<QList<CheckpointRecord>> recorded = db.checkpoints(id);
+    const Result<QList<RunEvent>> runEvents = db.events(id);
+    if (!values || !recorded || !runEvents) {
+        printError(io, !values ? values.error() : !recorded ? recorded.error() : runEvents.error());
+        return RunFailed;
+    }
+    const QMap<QString, double> &summary = values.value();
     if (args.flag(QStringLiteral("json"))) {
         QJsonObject o = runJson(run.value(), summary);
         QJsonArray checkpoints, events;
-        for (const CheckpointRecord &c : db.checkpoints(id).value())
-            checkpoints.append(QJsonObject{{QStringLiteral("step"), c.step}, {QStringLiteral("epoch"), c.epoch}, {QStringLiteral("path"), c.path}});
-        for (const RunEvent &e : db.events(id).value())
+        for (const CheckpointRecord &c : recorded.value())
+            checkpoints.append(QJsonObject{{QStringLiteral("step"), c.step}, {QStringLiteral("epoch"), c.epoch}, {QStringLiteral("path"), c.path},
+                                           {QStringLiteral("sha256"), c.sha256.isEmpty() ? QJsonValue() : QJsonValue(c.sha256)}});
+        for (const RunEvent &e : runEvents.value())
             events.append(QJsonObject{{QStringLiteral("step"), e.step}, {QStringLiteral("time"), e.time},
                                       {QStringLiteral("kind"), e.kind}, {QStringLiteral("message"), e.message}});
         o.insert(QStringLiteral("checkpoints"), checkpoints);
@@ -117,7 +130,7 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
     io.out << "  last values:\n";
     for (auto it = summary.constBegin(); it != summary.constEnd(); ++it)
         io.out << "    " << it.key().leftJustified(24) << " " << QString::number(it.value(), 'g', 6) << "\n";
-    const QList<CheckpointRecord> checkpoints = db.checkpoints(id).value();
+    const QList<CheckpointRecord> &checkpoints = recorded.value();
     if (!checkpoints.isEmpty())
         io.out << "  last checkpoint (step " << checkpoints.last().step << "): " << checkpoints.last().path << "\n";
     return Success;

@@ -11,6 +11,7 @@ namespace ty::cli {
 int blocksCommand(const QStringList &arguments, Io &io);
 int validateCommand(const QStringList &arguments, Io &io);
 int runsCommand(const QStringList &arguments, Io &io);
+int exportCommand(const QStringList &arguments, Io &io);
 // run and resume, from the training module (training_commands.h).
 int trainingCommand(const QString &command, const QStringList &arguments, Io &io);
 

@@ -62,10 +62,10 @@ void printSummary(qint64 runId, const TrainResult &result, const QString &dbPath
 
 } // namespace
 
-std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, const Args &args,
-                                                  Io &io)
+std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, qint64 runId,
+                                                  const Args &args, Io &io)
 {
-    Result<std::unique_ptr<PreparedTraining>> prepared = Trainer::prepare(preset, TrainOptions{QString(), QString(), resumeCheckpoint});
+    Result<std::unique_ptr<PreparedTraining>> prepared = Trainer::prepare(preset, TrainOptions{QString(), QString(), resumeCheckpoint, runId});
     if (!prepared) {
         reportError(prepared.error(), args, io);
         return nullptr;
@@ -73,9 +73,9 @@ std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QS
     return std::move(prepared).value();
 }
 
-int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const Args &args, Io &io)
+int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const QString &folder, const Args &args,
+                   Io &io)
 {
-    const QString folder = QDir(QFileInfo(dbPath).absolutePath()).filePath(QStringLiteral("runs/%1").arg(runId));
     RunWriter writer(dbPath, runId);
     const Status started = writer.start();
     if (!started) {
@@ -92,7 +92,7 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
     EventStream stream(io.out);
     if (events)
         recorder.setEventStream(&stream, runId, dbPath);
-    training.setRunFolder(folder);
+    training.setRunFolder(folder, runId);
     const TrainResult result = training.run(recorder);
     recorder.clearProgress();
     TrainResult ending = result;

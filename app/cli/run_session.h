@@ -9,12 +9,14 @@
 namespace ty::cli {
 
 // Prepares training (data, model, optimizer, the checkpoint to resume from); prints the error and returns
-// nothing when the input is to blame. Nothing is written anywhere.
-std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, const Args &args,
-                                                  Io &io);
+// nothing when the input is to blame. Nothing is written anywhere. `runId`: the run resumed (its checkpoint
+// must be this run's), -1 for a new run.
+std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, qint64 runId,
+                                                  const Args &args, Io &io);
 
 // Starts the run's writer, trains, ends the record with a truthful status, prints the summary (text or
 // --json) and returns the exit code.
-int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const Args &args, Io &io);
+int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const QString &folder, const Args &args,
+                   Io &io);
 
 } // namespace ty::cli

@@ -30,3 +30,12 @@ QString Error::toString() const
 }
 
 } // namespace ty
+
+namespace ty {
+
+void failUncheckedResult(const Error &error)
+{
+    qFatal("internal error: the value of a failed result was used; the error was: %s", qPrintable(error.toString()));
+}
+
+} // namespace ty

@@ -21,7 +21,11 @@ struct Error {
     QString toString() const;
 };
 
-// Result<T>: either a value or an Error.
+// Ends the process with the error's message: reading the value of a failed Result is a programming error,
+// reported clearly instead of reading an empty optional.
+[[noreturn]] void failUncheckedResult(const Error &error);
+
+// Result<T>: either a value or an Error. value() of an error ends the process (failUncheckedResult).
 template <typename T>
 class Result {
 public:
@@ -30,13 +34,19 @@ public:
 
     bool ok() const { return m_value.has_value(); }
     explicit operator bool() const { return ok(); }
-    const T &value() const & { return *m_value; }
-    T &value() & { return *m_value; }
+    const T &value() const & { return checked(); }
+    T &value() & { return const_cast<T &>(checked()); }
     // By value, so `for (x : f().value())` never iterates a destroyed temporary.
-    T value() && { return std::move(*m_value); }
+    T value() && { return std::move(const_cast<T &>(checked())); }
     const Error &error() const { return m_error; }
 
 private:
+    const T &checked() const
+    {
+        if (!m_value)
+            failUncheckedResult(m_error);
+        return *m_value;
+    }
     std::optional<T> m_value;
     Error m_error;
 };

@@ -21,9 +21,9 @@ const TrainStart &PreparedTraining::info() const
     return m_run->start();
 }
 
-void PreparedTraining::setRunFolder(const QString &folder)
+void PreparedTraining::setRunFolder(const QString &folder, qint64 runId)
 {
-    m_run->setRunFolder(folder);
+    m_run->setRunFolder(folder, runId);
 }
 
 TrainResult PreparedTraining::run(TrainObserver &observer)

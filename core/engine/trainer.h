@@ -28,6 +28,7 @@ struct CheckpointInfo {
     QString path;
     qint64 step = 0;
     int epoch = 0;
+    QString sha256;  // of the file as written (hex)
 };
 
 class TrainObserver {
@@ -46,6 +47,8 @@ struct TrainOptions {
     QString runFolder;       // checkpoints go to runFolder/checkpoints/ (nothing written when empty)
     QString device;          // overrides training.device when not empty: auto, cpu, cuda
     QString resumeCheckpoint;// continue from this checkpoint (weights, optimizer, RNG, data position, step)
+    qint64 runId = -1;       // the run's id in its database, written into checkpoints; a resume checkpoint of
+                             // another run is refused (unchecked when -1)
 };
 
 namespace detail {
@@ -60,7 +63,8 @@ public:
     explicit PreparedTraining(std::unique_ptr<detail::TrainingRun> run);
     ~PreparedTraining();
     const TrainStart &info() const;
-    void setRunFolder(const QString &folder);  // where checkpoints go, when not known at prepare() time
+    // Where checkpoints go and the run they belong to, when not known at prepare() time.
+    void setRunFolder(const QString &folder, qint64 runId = -1);
     // Trains to the end (once). Never throws: failures end in a TrainResult with outcome Failed.
     TrainResult run(TrainObserver &observer);
 

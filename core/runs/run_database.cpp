@@ -77,7 +77,7 @@ QString RunDatabase::path() const { return m_path; }
 
 QString RunDatabase::runFolder(qint64 id) const
 {
-    return QFileInfo(m_path).absolutePath() + QStringLiteral("/runs/") + QString::number(id);
+    return QFileInfo(m_path).absoluteFilePath() + QStringLiteral("-runs/") + QString::number(id);
 }
 
 Error RunDatabase::noSuchRun(qint64 id) const

@@ -41,9 +41,10 @@ public:
 
     QString path() const;
 
-    // Inserts a queued run with its parameters, creates its folder <dir of db>/runs/<id>/ and stores it.
+    // Inserts a queued run with its parameters, creates its folder <db file>-runs/<id>/ and stores it.
     Result<qint64> createRun(const NewRun &run);
-    // <dir of db>/runs/<id>, absolute; computed, the folder may not exist.
+    // <db file>-runs/<id> (for runs.sqlite: runs.sqlite-runs/7), absolute, so that two databases in one folder
+    // never share run folders; computed, the folder may not exist. Runs created before kept <dir of db>/runs/<id>.
     QString runFolder(qint64 id) const;
 
     // Sets status, status_message and error_node (empty strings store NULL). Running sets started_at when

@@ -49,7 +49,7 @@ struct RunInfo {
     qint64 pid = 0;
     qint64 seed = 0;
     QJsonObject provenance;
-    QString folder;                  // absolute path of the run's own folder (<dir of db>/runs/<id>)
+    QString folder;                  // absolute path of the run's own folder (RunDatabase::runFolder)
     QString notes;
     QStringList tags;                // sorted
 };
@@ -75,6 +75,7 @@ struct CheckpointRecord {
     qint64 step = 0;
     int epoch = 0;
     QString path;        // where the checkpoint file is, as the trainer wrote it
+    QString sha256;      // of the file as written (hex); empty for checkpoints recorded before schema 3
 };
 
 } // namespace ty

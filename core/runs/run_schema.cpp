@@ -99,11 +99,22 @@ RunSchemaStep version2()
     return step;
 }
 
+// The sha256 of each checkpoint file as written, so that resume loads only the file this run wrote.
+// Checkpoints recorded before have none (they are LibTorch archives, which are no longer loaded).
+RunSchemaStep version3()
+{
+    RunSchemaStep step;
+    step.toVersion = 3;
+    step.description = QStringLiteral("checkpoint checksums");
+    step.statements = {QStringLiteral("ALTER TABLE checkpoints ADD COLUMN sha256 TEXT")};
+    return step;
+}
+
 } // namespace
 
 const QList<RunSchemaStep> &runSchemaSteps()
 {
-    static const QList<RunSchemaStep> steps = {version1(), version2()};
+    static const QList<RunSchemaStep> steps = {version1(), version2(), version3()};
     return steps;
 }
 

@@ -78,7 +78,7 @@ Status writeCheckpoints(SqliteConnection &db, qint64 runId, const std::vector<Ch
     const QString what = QStringLiteral("cannot record checkpoints of run %1").arg(runId);
     SqliteStatement insert;
     if (Status prepared = insert.prepare(
-            db, "INSERT INTO checkpoints (run_id, step, epoch, path, created_at) VALUES (?1, ?2, ?3, ?4, ?5)", what);
+            db, "INSERT INTO checkpoints (run_id, step, epoch, path, created_at, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", what);
         !prepared.ok())
         return prepared;
     insert.bindInt(1, runId);
@@ -87,6 +87,10 @@ Status writeCheckpoints(SqliteConnection &db, qint64 runId, const std::vector<Ch
         insert.bindInt(2, row.step);
         insert.bindInt(3, row.epoch);
         insert.bindText(4, row.path);
+        if (row.sha256.isEmpty())
+            insert.bindNull(6);
+        else
+            insert.bindText(6, row.sha256);
         if (Status status = insert.run(what); !status.ok())
             return status;
     }

@@ -4,12 +4,15 @@
 #include "block_registry.h"
 #include "cli.h"
 #include "run_database.h"
+#include "safetensors_file.h"
 #include "training_module.h"
 
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -382,6 +385,124 @@ private Q_SLOTS:
         QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
         QCOMPARE(json.value(QStringLiteral("epochs")).toInt(), 3);
         QVERIFY(json.value(QStringLiteral("summary")).toObject().contains(QStringLiteral("test/accuracy")));
+    }
+
+    // export: the weights of the last checkpoint under their node names, without optimizer state, byte for byte.
+    void exportWritesWeightsUnderNodeNames()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        QCOMPARE(trainyard({QStringLiteral("run"), writeSyntheticPreset(dir), QStringLiteral("--db"), db, QStringLiteral("--quiet")}).code, 0);
+        const QString output = dir.filePath(QStringLiteral("weights.safetensors"));
+        const Output exported = trainyard({QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("safetensors"),
+                                           QStringLiteral("--output"), output, QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QVERIFY2(exported.code == 0, qPrintable(exported.err));
+        const QJsonObject json = jsonObject(exported.out);
+        QCOMPARE(json.value(QStringLiteral("tensors")).toInt(), 4);
+        QCOMPARE(json.value(QStringLiteral("checkpoint_step")).toInt(), 51);
+        const Result<TensorFile> weights = readSafetensors(output);
+        QVERIFY2(weights.ok(), qPrintable(weights.error().toString()));
+        QStringList names;
+        for (const NamedTensor &t : weights.value().tensors)
+            names << t.name;
+        QCOMPARE(names, (QStringList{QStringLiteral("fc1.weight"), QStringLiteral("fc1.bias"), QStringLiteral("fc2.weight"), QStringLiteral("fc2.bias")}));
+        QCOMPARE(weights.value().find(QStringLiteral("fc2.weight"))->shapeText(), QStringLiteral("[4, 16]"));
+        QCOMPARE(weights.value().metadata.value(QStringLiteral("format")), QStringLiteral("trainyard-weights"));
+        QCOMPARE(weights.value().metadata.value(QStringLiteral("step")), QStringLiteral("51"));
+        const QString checkpoint = RunDatabase::open(db).value()->checkpoints(1).value().last().path;
+        QCOMPARE(readSafetensors(checkpoint).value().find(QStringLiteral("fc1.weight"))->data, weights.value().find(QStringLiteral("fc1.weight"))->data);
+
+        // Bad requests change nothing and exit 2.
+        auto exportWith = [&](const QStringList &extra) {
+            return trainyard(QStringList{QStringLiteral("export")} + extra + QStringList{QStringLiteral("--db"), db});
+        };
+        const QString other = dir.filePath(QStringLiteral("other.safetensors"));
+        const Output onnx = exportWith({QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("onnx"), QStringLiteral("--output"), other});
+        QCOMPARE(onnx.code, 2);
+        QVERIFY2(onnx.err.contains(QStringLiteral("--format onnx is not supported")), qPrintable(onnx.err));
+        const Output noStep = exportWith({QStringLiteral("1"), QStringLiteral("--checkpoint"), QStringLiteral("7"), QStringLiteral("--output"), other});
+        QCOMPARE(noStep.code, 2);
+        QVERIFY2(noStep.err.contains(QStringLiteral("run 1 has no checkpoint at step 7 (it has: 17, 34, 51)")), qPrintable(noStep.err));
+        QCOMPARE(exportWith({QStringLiteral("9"), QStringLiteral("--output"), other}).code, 2);
+        QCOMPARE(exportWith({QStringLiteral("1")}).code, 2);
+        QVERIFY(!QFile::exists(other));
+    }
+
+    // Two databases in one folder keep their run folders apart.
+    void databasesInOneFolderDoNotShareRunFolders()
+    {
+        QTemporaryDir dir;
+        const QString preset = writeSyntheticPreset(dir);
+        QStringList checkpoints;
+        for (const QString name : {QStringLiteral("a.sqlite"), QStringLiteral("b.sqlite")}) {
+            const QString db = dir.filePath(name);
+            QCOMPARE(trainyard({QStringLiteral("run"), preset, QStringLiteral("--db"), db, QStringLiteral("--quiet"),
+                                QStringLiteral("--set"), QStringLiteral("training.epochs=1")}).code, 0);
+            const QList<CheckpointRecord> recorded = RunDatabase::open(db).value()->checkpoints(1).value();
+            QCOMPARE(recorded.size(), 1);
+            QVERIFY2(recorded.first().path.startsWith(db + QStringLiteral("-runs/1/checkpoints/")), qPrintable(recorded.first().path));
+            checkpoints << recorded.first().path;
+        }
+        QVERIFY(QFile::exists(checkpoints.at(0)) && QFile::exists(checkpoints.at(1)));
+    }
+
+    // resume loads only the very file its run wrote: another run's checkpoint copied over it, or an old LibTorch
+    // archive, is refused with exit 2 and nothing changes.
+    void resumeRefusesForeignCheckpoints()
+    {
+        QTemporaryDir dir;
+        const QString preset = writeSyntheticPreset(dir);
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(trainyard({QStringLiteral("run"), preset, QStringLiteral("--db"), db, QStringLiteral("--quiet"),
+                                QStringLiteral("--set"), QStringLiteral("training.checkpoint_every=1")}).code, 0);
+        QList<CheckpointRecord> first, second;
+        qint64 rowsBefore = 0;
+        {
+            auto opened = RunDatabase::open(db);
+            first = opened.value()->checkpoints(1).value();
+            second = opened.value()->checkpoints(2).value();
+            rowsBefore = opened.value()->metrics(1).value().size();
+        }
+        QVERIFY(first.size() >= 2 && second.size() >= 2);
+        {
+            QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+            raw.setDatabaseName(db);
+            QVERIFY(raw.open());
+            QVERIFY(QSqlQuery(raw).exec(QStringLiteral("UPDATE runs SET status = 'interrupted' WHERE id = 1")));
+            // Only the first epoch's checkpoint is left, as after a crash in the second epoch.
+            QVERIFY(QSqlQuery(raw).exec(QStringLiteral("DELETE FROM checkpoints WHERE run_id = 1 AND step > %1").arg(first.first().step)));
+            raw.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+        QVERIFY(QFile::remove(first.first().path));
+        QVERIFY(QFile::copy(second.first().path, first.first().path));  // the same preset, the same step: another run's
+        const Output replaced = trainyard({QStringLiteral("resume"), QStringLiteral("1"), QStringLiteral("--db"), db});
+        QCOMPARE(replaced.code, 2);
+        QVERIFY2(replaced.err.contains(QStringLiteral("this is not the checkpoint run 1 wrote at step %1").arg(first.first().step)), qPrintable(replaced.err));
+        QCOMPARE(RunDatabase::open(db).value()->metrics(1).value().size(), rowsBefore);
+        QCOMPARE(RunDatabase::open(db).value()->run(1).value().status, RunStatus::Interrupted);
+
+        // A checkpoint recorded by an older version (no checksum), a LibTorch archive: refused without loading it.
+        const QString archive = dir.filePath(QStringLiteral("step-00000017.pt"));
+        {
+            QFile file(archive);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray("PK\x03\x04", 4) + QByteArray(64, 'x'));
+        }
+        {
+            QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+            raw.setDatabaseName(db);
+            QVERIFY(raw.open());
+            QSqlQuery insert(raw);
+            QVERIFY(insert.exec(QStringLiteral("INSERT INTO checkpoints (run_id, step, epoch, path) VALUES (1, 40, 2, '%1')").arg(archive)));
+            raw.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+        const Output old = trainyard({QStringLiteral("resume"), QStringLiteral("1"), QStringLiteral("--db"), db});
+        QCOMPARE(old.code, 2);
+        QVERIFY2(old.err.contains(QStringLiteral("LibTorch archive")), qPrintable(old.err));
+        QCOMPARE(RunDatabase::open(db).value()->metrics(1).value().size(), rowsBefore);
     }
 };
 

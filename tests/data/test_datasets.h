@@ -1,6 +1,6 @@
 #pragma once
 // One Qt Test class for core/data; its slots are defined in test_idx.cpp, test_fashion_mnist.cpp,
-// test_csv.cpp, test_synthetic.cpp and test_split.cpp.
+// test_csv.cpp, test_synthetic.cpp, test_split.cpp and test_safetensors.cpp.
 
 #include <QObject>
 #include <QTemporaryDir>
@@ -58,6 +58,13 @@ private Q_SLOTS:
     void emptyTrainingSplit();
     void badParameterTypes();
     void unknownBlock();
+
+    // safetensors files (test_safetensors.cpp)
+    void safetensorsRoundTrip();
+    void safetensorsWrittenByHand();
+    void safetensorsDamagedFilesNeverCrash_data();
+    void safetensorsDamagedFilesNeverCrash();
+    void safetensorsOnlyRegularFilesOfBoundedSize();
 
 private:
     QTemporaryDir m_dir;

@@ -58,6 +58,11 @@ private Q_SLOTS:
     void truncatedCheckpointIsRefused();
     void foreignFileIsRefused();
     void checkpointOfAnotherPresetIsRefused();
+    void checkpointIsPlainSafetensors();
+    void hostileValuesAreRefusedChangingNothing_data();
+    void hostileValuesAreRefusedChangingNothing();
+    void optimizerStateRoundTrips_data();
+    void optimizerStateRoundTrips();
     void resumedRunEqualsUninterrupted_data();
     void resumedRunEqualsUninterrupted();
 };

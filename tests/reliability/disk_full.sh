@@ -24,5 +24,5 @@ case "$status" in
   failed|interrupted) ;;
   *) fail "status '$status' after a full disk" ;;
 esac
-ls "$work/runs/1/checkpoints" | grep -q . && fail "a partial checkpoint was left behind: $(ls "$work/runs/1/checkpoints")"
+ls "$db-runs/1/checkpoints" | grep -q . && fail "a partial checkpoint was left behind: $(ls "$db-runs/1/checkpoints")"
 echo "disk_full: exit 1, status $status, database intact, no partial checkpoint"

@@ -119,7 +119,7 @@ void TestRunDatabase::createRunRoundTrip()
     QVERIFY(!run.endedAt.isValid());
     QVERIFY(run.statusMessage.isEmpty());
     QCOMPARE(run.folder, db.runFolder(id));
-    QCOMPARE(run.folder, QFileInfo(path).absolutePath() + QStringLiteral("/runs/") + QString::number(id));
+    QCOMPARE(run.folder, QFileInfo(path).absoluteFilePath() + QStringLiteral("-runs/") + QString::number(id));
     QVERIFY(QFileInfo(run.folder).isDir());
 
     auto params = db.params(id);

@@ -30,6 +30,7 @@ private Q_SLOTS:
     void refusesNewerSchema_data();
     void refusesNewerSchema();
     void migratesFromEmptyFile();
+    void migratesCheckpointChecksums();
     void failedMigrationChangesNoTable();
     void notADatabase();
 };
@@ -40,7 +41,7 @@ void TestRunSchema::schemaVersionRecorded()
     const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
     QVERIFY(RunDatabase::open(path).ok());
     RawSqlite raw(path);
-    QCOMPARE(RunDatabase::kSchemaVersion, 2);
+    QCOMPARE(RunDatabase::kSchemaVersion, 3);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.tables(), (QStringList{"checkpoints", "events", "metric_summaries", "metrics", "run_params", "run_tags",
                                         "runs"}));
@@ -52,7 +53,7 @@ void TestRunSchema::schemaVersionRecorded()
                           "qt_version", "device", "host", "pid", "seed", "provenance_json", "folder", "notes"}));
     QCOMPARE(raw.columns(QStringLiteral("metrics")), (QStringList{"run_id", "name", "step", "epoch", "time", "value"}));
     QCOMPARE(raw.columns(QStringLiteral("events")), (QStringList{"run_id", "step", "time", "kind", "message"}));
-    QCOMPARE(raw.columns(QStringLiteral("checkpoints")), (QStringList{"run_id", "step", "epoch", "path", "created_at"}));
+    QCOMPARE(raw.columns(QStringLiteral("checkpoints")), (QStringList{"run_id", "step", "epoch", "path", "created_at", "sha256"}));
     QCOMPARE(raw.columns(QStringLiteral("run_params")), (QStringList{"run_id", "key", "value"}));
     QCOMPARE(raw.columns(QStringLiteral("run_tags")), (QStringList{"run_id", "tag"}));
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'metrics'"
@@ -92,7 +93,7 @@ void TestRunSchema::refusesNewerSchema()
     auto opened = RunDatabase::open(path);
     QVERIFY(!opened.ok());
     QCOMPARE(opened.error().message,
-             path + QStringLiteral(" was written by a newer Trainyard (schema version 99; this build reads up to 2)"));
+             path + QStringLiteral(" was written by a newer Trainyard (schema version 99; this build reads up to 3)"));
 
     QCOMPARE(fileBytes(path), before);
     RawSqlite raw(path);
@@ -114,7 +115,7 @@ void TestRunSchema::migratesFromEmptyFile()
     QVERIFY2(opened.ok(), qPrintable(opened.error().toString()));
     QVERIFY(opened.value()->createRun(testing::sampleNewRun()).ok());
     RawSqlite raw(path);
-    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 2);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.tables().size(), 7);
 }
 
@@ -153,6 +154,34 @@ void TestRunSchema::notADatabase()
     QVERIFY2(opened.error().message.contains(path), qPrintable(opened.error().message));
     QVERIFY2(opened.error().message.contains(QStringLiteral("not a database")), qPrintable(opened.error().message));
     QCOMPARE(fileBytes(path), garbage);
+}
+
+// Version 2 to 3: checkpoints gain a sha256 column; the ones recorded before have none.
+void TestRunSchema::migratesCheckpointChecksums()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
+    qint64 id = 0;
+    {
+        auto opened = RunDatabase::open(path);
+        QVERIFY(opened.ok());
+        id = opened.value()->createRun(testing::sampleNewRun()).value();
+    }
+    {
+        RawSqlite raw(path);
+        QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE checkpoints DROP COLUMN sha256")), QString());
+        QCOMPARE(raw.exec(QStringLiteral("INSERT INTO checkpoints (run_id, step, epoch, path) VALUES (%1, 10, 1, 'old.pt')").arg(id)), QString());
+        QCOMPARE(raw.exec(QStringLiteral("PRAGMA user_version = 2")), QString());
+    }
+    auto opened = RunDatabase::open(path);
+    QVERIFY2(opened.ok(), qPrintable(opened.error().toString()));
+    const QList<CheckpointRecord> checkpoints = opened.value()->checkpoints(id).value();
+    QCOMPARE(checkpoints.size(), 1);
+    QCOMPARE(checkpoints.first().path, QStringLiteral("old.pt"));
+    QCOMPARE(checkpoints.first().sha256, QString());
+    RawSqlite raw(path);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 3);
+    QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM pragma_table_info('checkpoints') WHERE name = 'sha256'")).toInt(), 1);
 }
 
 int runRunSchemaTests(int argc, char **argv)

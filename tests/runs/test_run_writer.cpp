@@ -206,8 +206,8 @@ void TestRunWriter::eventsAndCheckpoints()
                                     {900, 20.0, QStringLiteral("stage"), QStringLiteral("stage 2: fine-tune")}};
     for (const RunEvent &event : events)
         writer.appendEvent(event);
-    writer.recordCheckpoint({500, 1, QStringLiteral("runs/1/step-500.pt")});
-    writer.recordCheckpoint({1000, 2, QStringLiteral("runs/1/step-1000.pt")});
+    writer.recordCheckpoint({500, 1, QStringLiteral("runs/1/step-500.safetensors"), QString()});
+    writer.recordCheckpoint({1000, 2, QStringLiteral("runs/1/step-1000.safetensors"), QStringLiteral("ab12")});
     QVERIFY(writer.finish(RunStatus::Finished).ok());
     QCOMPARE(writer.rowsWritten(), qint64(6));
 
@@ -223,9 +223,12 @@ void TestRunWriter::eventsAndCheckpoints()
     QCOMPARE(checkpoints.size(), 2);
     QCOMPARE(checkpoints.at(1).step, qint64(1000));
     QCOMPARE(checkpoints.at(1).epoch, 2);
-    QCOMPARE(checkpoints.at(1).path, QStringLiteral("runs/1/step-1000.pt"));
+    QCOMPARE(checkpoints.at(1).path, QStringLiteral("runs/1/step-1000.safetensors"));
+    QCOMPARE(checkpoints.at(1).sha256, QStringLiteral("ab12"));
+    QCOMPARE(checkpoints.at(0).sha256, QString());
     RawSqlite raw(f.path);
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM checkpoints WHERE created_at IS NOT NULL")).toInt(), 2);
+    QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM checkpoints WHERE sha256 IS NULL")).toInt(), 1);
 }
 
 void TestRunWriter::deleteMetricsAfter()

@@ -202,7 +202,9 @@ private Q_SLOTS:
         QVERIFY(terminalRun > 0);
         window->training()->browser()->selectRuns({terminalRun});
         QTRY_VERIFY(window->training()->plottedRuns().contains(terminalRun));
-        QVERIFY2(terminal.state() == QProcess::Running, "the terminal's run ended before the app could write beside it");
+        QVERIFY2(terminal.state() == QProcess::Running,
+                 qPrintable(QStringLiteral("the terminal's run ended before the app could write beside it (exit %1): %2")
+                                .arg(terminal.exitCode()).arg(QString::fromLocal8Bit(terminal.readAll()))));
         for (int i = 0; i < 20 && terminal.state() == QProcess::Running; ++i) {  // the app writes meanwhile
             QVERIFY(window->training()->browser()->saveNotesAndTags(terminalRun, QStringLiteral("note %1").arg(i),
                                                                     QStringLiteral("concurrent, app")).ok());

@@ -1,121 +1,226 @@
 #include "detail/checkpoint.h"
 
+#include "detail/optimizer_state.h"
+#include "detail/tensor_codec.h"
+#include "safetensors_file.h"
+
 #include <ATen/CPUGeneratorImpl.h>
-#include <QDir>
+#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
+#include <QSet>
+
+#include <cmath>
+#include <map>
 
 namespace ty::detail {
 
 namespace {
 
-Error checkpointError(const QString &path, const QString &message)
+const QString kPermutation = QStringLiteral("trainyard/permutation");
+const QString kRngCpu = QStringLiteral("trainyard/rng_cpu");
+const QString kFormatName = QStringLiteral("trainyard-checkpoint");
+
+Error checkpointError(const QString &path, const QString &message, const QString &field = QString())
 {
     Error e;
     e.file = path;
+    e.field = field;
     e.message = message;
     return e;
 }
 
-torch::Tensor scalar(int64_t v) { return torch::tensor(v, torch::kLong); }
+QString number(double v) { return QString::number(v, 'g', 17); }
+
+// The metadata values of a checkpoint, each parsed strictly; the first problem is kept.
+class MetadataReader {
+public:
+    MetadataReader(const QMap<QString, QString> &metadata, const QString &path) : m_metadata(metadata), m_path(path) {}
+
+    int64_t integer(const QString &key, int64_t min, int64_t max)
+    {
+        bool ok = false;
+        const qlonglong v = m_metadata.value(key).toLongLong(&ok);
+        if (!ok || v < min || v > max) {
+            fail(key, QStringLiteral("\"%1\" must be an integer from %2 to %3, not \"%4\"").arg(key).arg(min).arg(max).arg(excerpt(key)));
+            return min;
+        }
+        return v;
+    }
+    double finite(const QString &key)
+    {
+        bool ok = false;
+        const double v = m_metadata.value(key).toDouble(&ok);
+        if (!ok || !std::isfinite(v)) {
+            fail(key, QStringLiteral("\"%1\" must be a finite number, not \"%2\"").arg(key, excerpt(key)));
+            return 0;
+        }
+        return v;
+    }
+    void fail(const QString &key, const QString &message)
+    {
+        if (!m_error)
+            m_error = checkpointError(m_path, message, key);
+    }
+    const std::optional<Error> &error() const { return m_error; }
+
+private:
+    QString excerpt(const QString &key) const { return m_metadata.value(key).left(40); }
+    const QMap<QString, QString> &m_metadata;
+    QString m_path;
+    std::optional<Error> m_error;
+};
+
+// The position in the metadata, checked against the run it is to continue.
+Result<TrainingPosition> readPosition(const TensorFile &file, const CheckpointExpectations &expected, const QString &path)
+{
+    MetadataReader meta(file.metadata, path);
+    TrainingPosition position;
+    position.epoch = meta.integer(QStringLiteral("epoch"), 0, std::max<int64_t>(0, expected.epochs));
+    position.batchInEpoch = meta.integer(QStringLiteral("batch"), 0, std::max<int64_t>(0, expected.stepsPerEpoch - 1));
+    position.step = meta.integer(QStringLiteral("step"), 0, expected.stepsPerEpoch * expected.epochs);
+    position.badEpochs = meta.integer(QStringLiteral("bad_epochs"), 0, std::max<int64_t>(0, expected.epochs));
+    position.hasBest = meta.integer(QStringLiteral("has_best"), 0, 1) == 1;
+    position.bestMetric = meta.finite(QStringLiteral("best_metric"));
+    position.elapsedSeconds = meta.finite(QStringLiteral("elapsed_seconds"));
+    if (position.elapsedSeconds < 0)
+        meta.fail(QStringLiteral("elapsed_seconds"), QStringLiteral("\"elapsed_seconds\" is negative"));
+    if (!meta.error() && position.step != position.epoch * expected.stepsPerEpoch + position.batchInEpoch)
+        meta.fail(QStringLiteral("step"), QStringLiteral("step %1 is not batch %2 of epoch %3 at %4 steps per epoch")
+                                              .arg(position.step).arg(position.batchInEpoch).arg(position.epoch).arg(expected.stepsPerEpoch));
+    if (meta.error())
+        return *meta.error();
+
+    const NamedTensor *permutation = file.find(kPermutation);
+    if (permutation && permutation->elementCount() > 0) {
+        if (permutation->dtype != TensorDType::I64 || permutation->shape != QList<qint64>{expected.trainSamples})
+            return checkpointError(path, QStringLiteral("the data order is %1 %2, not a permutation of the %3 training samples")
+                                             .arg(tensorDTypeName(permutation->dtype), permutation->shapeText()).arg(expected.trainSamples), kPermutation);
+        const torch::Tensor order = fromNamedTensor(*permutation);
+        if (!torch::equal(std::get<0>(order.sort()), torch::arange(expected.trainSamples, torch::kLong)))
+            return checkpointError(path, QStringLiteral("the data order is not a permutation of the %1 training samples").arg(expected.trainSamples), kPermutation);
+        position.permutation = order;
+    }
+    if (position.batchInEpoch > 0 && !position.permutation.defined())
+        return checkpointError(path, QStringLiteral("the checkpoint is within an epoch but holds no data order"), kPermutation);
+    return position;
+}
 
 } // namespace
 
-Status saveCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,
-                      const TrainingPosition &position, const QString &presetHash)
+Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,
+                               const TrainingPosition &position, const QString &presetHash, int64_t runId)
 {
-    // Serialised into memory first: LibTorch's file writer throws again from its destructor when a write
-    // fails (a full disk), which would end the process. The file is then written with Qt, checked, and
-    // renamed into place (QSaveFile: temporary file, then rename).
     QByteArray bytes;
     try {
-        torch::serialize::OutputArchive archive;
-        archive.write("trainyard/format", scalar(kCheckpointFormat));
-        archive.write("trainyard/preset_hash", c10::IValue(presetHash.toStdString()));
-        archive.write("position/step", scalar(position.step));
-        archive.write("position/epoch", scalar(position.epoch));
-        archive.write("position/batch", scalar(position.batchInEpoch));
-        archive.write("position/permutation", position.permutation.defined() ? position.permutation.cpu() : torch::empty({0}, torch::kLong));
-        archive.write("early/best", torch::tensor(position.bestMetric, torch::kDouble));
-        archive.write("early/bad_epochs", scalar(position.badEpochs));
-        archive.write("early/has_best", scalar(position.hasBest ? 1 : 0));
-        archive.write("position/elapsed", torch::tensor(position.elapsedSeconds, torch::kDouble));
-        archive.write("rng/cpu", at::detail::getDefaultCPUGenerator().get_state());
-        torch::serialize::OutputArchive modelArchive, optimizerArchive;
-        model.save(modelArchive);
-        optimizer.save(optimizerArchive);
-        archive.write("model", modelArchive);
-        archive.write("optimizer", optimizerArchive);
-        archive.save_to([&bytes](const void *data, size_t size) -> size_t {
-            bytes.append(static_cast<const char *>(data), qsizetype(size));
-            return size;
-        });
+        TensorFile file;
+        for (const auto &[name, tensor] : modelTensors(model))
+            file.tensors.append(toNamedTensor(name, tensor));
+        for (const auto &[name, tensor] : optimizerStateTensors(optimizer, model))
+            file.tensors.append(toNamedTensor(name, tensor));
+        if (position.permutation.defined())
+            file.tensors.append(toNamedTensor(kPermutation, position.permutation));
+        file.tensors.append(toNamedTensor(kRngCpu, at::detail::getDefaultCPUGenerator().get_state()));
+        file.metadata = {
+            {QStringLiteral("format"), kFormatName},
+            {QStringLiteral("version"), QString::number(kCheckpointFormat)},
+            {QStringLiteral("preset_hash"), presetHash},
+            {QStringLiteral("run"), runId >= 0 ? QString::number(runId) : QString()},
+            {QStringLiteral("step"), QString::number(position.step)},
+            {QStringLiteral("epoch"), QString::number(position.epoch)},
+            {QStringLiteral("batch"), QString::number(position.batchInEpoch)},
+            {QStringLiteral("best_metric"), number(position.bestMetric)},
+            {QStringLiteral("bad_epochs"), QString::number(position.badEpochs)},
+            {QStringLiteral("has_best"), position.hasBest ? QStringLiteral("1") : QStringLiteral("0")},
+            {QStringLiteral("elapsed_seconds"), number(position.elapsedSeconds)},
+        };
+        bytes = encodeSafetensors(file);
     } catch (const std::exception &e) {
         return checkpointError(path, QStringLiteral("cannot serialise checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
     }
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return checkpointError(path, QStringLiteral("cannot write checkpoint: %1").arg(file.errorString()));
-    const qint64 written = file.write(bytes);
-    if (written != bytes.size() || !file.commit()) {
-        file.cancelWriting();
-        return checkpointError(path, QStringLiteral("cannot write checkpoint: wrote %1 of %2 bytes (is the disk full?)")
-                                         .arg(std::max<qint64>(0, written)).arg(bytes.size()));
-    }
-    return Status::success();
+    const Status written = writeFileAtomically(path, bytes);
+    if (!written)
+        return checkpointError(path, QStringLiteral("cannot write checkpoint: %1").arg(written.error().message));
+    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
 }
 
-Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &model,
-                                        torch::optim::Optimizer &optimizer, const QString &presetHash)
+Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,
+                                        const CheckpointExpectations &expected)
 {
-    if (!QFileInfo::exists(path))
-        return checkpointError(path, QStringLiteral("checkpoint not found"));
+    {
+        QFile probe(path);
+        if (probe.open(QIODevice::ReadOnly) && probe.read(4) == QByteArray("PK\x03\x04", 4))
+            return checkpointError(path, QStringLiteral("this checkpoint is a LibTorch archive written by an older Trainyard (format 1); "
+                                                        "loading such a file can run code stored in it, so it is not loaded. "
+                                                        "Start the run again, or resume from a checkpoint written by this version"));
+    }
+    Result<TensorFile> read = readSafetensors(path);
+    if (!read)
+        return checkpointError(path, QStringLiteral("unreadable checkpoint (truncated or foreign): %1").arg(read.error().message), read.error().field);
+    const TensorFile &file = read.value();
+    if (file.metadata.value(QStringLiteral("format")) != kFormatName)
+        return checkpointError(path, QStringLiteral("not a Trainyard checkpoint"));
+    if (file.metadata.value(QStringLiteral("version")) != QString::number(kCheckpointFormat))
+        return checkpointError(path, QStringLiteral("checkpoint format %1 is not supported (expected %2)")
+                                         .arg(file.metadata.value(QStringLiteral("version")).left(20)).arg(kCheckpointFormat), QStringLiteral("version"));
+    if (!expected.presetHash.isEmpty() && file.metadata.value(QStringLiteral("preset_hash")) != expected.presetHash)
+        return checkpointError(path, QStringLiteral("the checkpoint belongs to a different preset"), QStringLiteral("preset_hash"));
+    if (expected.runId >= 0 && file.metadata.value(QStringLiteral("run")) != QString::number(expected.runId))
+        return checkpointError(path, QStringLiteral("the checkpoint belongs to another run (%1, not %2)")
+                                         .arg(file.metadata.value(QStringLiteral("run")).left(20), QString::number(expected.runId)),
+                               QStringLiteral("run"));
     try {
-        torch::serialize::InputArchive archive;
-        archive.load_from(path.toStdString());
-        torch::Tensor format;
-        if (!archive.try_read("trainyard/format", format))
-            return checkpointError(path, QStringLiteral("not a Trainyard checkpoint"));
-        if (format.item<int64_t>() != kCheckpointFormat)
-            return checkpointError(path, QStringLiteral("checkpoint format %1 is not supported (expected %2)")
-                                             .arg(format.item<int64_t>()).arg(kCheckpointFormat));
-        c10::IValue hash;
-        archive.read("trainyard/preset_hash", hash);
-        if (!presetHash.isEmpty() && QString::fromStdString(hash.toStringRef()) != presetHash)
-            return checkpointError(path, QStringLiteral("the checkpoint belongs to a different preset"));
-        // A fresh tensor per key: reading into a defined tensor would reuse its dtype.
-        auto readScalar = [&archive](const char *key) {
-            torch::Tensor t;
-            archive.read(key, t);
-            return t;
-        };
-        TrainingPosition position;
-        position.step = readScalar("position/step").item<int64_t>();
-        position.epoch = readScalar("position/epoch").item<int64_t>();
-        position.batchInEpoch = readScalar("position/batch").item<int64_t>();
-        position.permutation = readScalar("position/permutation");
-        if (position.permutation.numel() == 0)
-            position.permutation = torch::Tensor();
-        position.bestMetric = readScalar("early/best").item<double>();
-        position.badEpochs = readScalar("early/bad_epochs").item<int64_t>();
-        position.hasBest = readScalar("early/has_best").item<int64_t>() != 0;
-        position.elapsedSeconds = readScalar("position/elapsed").item<double>();
-        torch::Tensor rng;
-        archive.read("rng/cpu", rng);
-        torch::serialize::InputArchive modelArchive, optimizerArchive;
-        archive.read("model", modelArchive);
-        archive.read("optimizer", optimizerArchive);
-        model.load(modelArchive);
-        optimizer.load(optimizerArchive);
+        Result<TrainingPosition> position = readPosition(file, expected, path);
+        if (!position)
+            return position.error();
+
+        // Every tensor of the model, with its shape and dtype, finite; nothing unknown.
+        const auto ownTensors = modelTensors(model);
+        QSet<QString> known{kPermutation, kRngCpu};
+        std::vector<torch::Tensor> weights;
+        for (const auto &[name, tensor] : ownTensors) {
+            known.insert(name);
+            const NamedTensor *stored = file.find(name);
+            if (!stored)
+                return checkpointError(path, QStringLiteral("the checkpoint has no tensor \"%1\"").arg(name), name);
+            const torch::Tensor loaded = fromNamedTensor(*stored);
+            if (loaded.sizes() != tensor.sizes() || loaded.scalar_type() != tensor.scalar_type())
+                return checkpointError(path, QStringLiteral("tensor \"%1\" is %2 %3, the model's is %4 %5")
+                                                 .arg(name, tensorDTypeName(stored->dtype), stored->shapeText(),
+                                                      tensorDTypeName(tensorDTypeOf(tensor.scalar_type()).value_or(TensorDType::F32)),
+                                                      QString::fromStdString(c10::str(tensor.sizes()))), name);
+            if (!allFinite(loaded))
+                return checkpointError(path, QStringLiteral("tensor \"%1\" holds NaN or infinite values").arg(name), name);
+            weights.push_back(loaded);
+        }
+        std::map<QString, torch::Tensor> state;
+        for (const NamedTensor &t : file.tensors) {
+            if (t.name.startsWith(optimizerStatePrefix()))
+                state[t.name] = fromNamedTensor(t);
+            else if (!known.contains(t.name))
+                return checkpointError(path, QStringLiteral("tensor \"%1\" is not part of this model").arg(t.name), t.name);
+        }
+        if (const Status ok = restoreOptimizerState(optimizer, model, state, /*apply=*/false); !ok)
+            return checkpointError(path, ok.error().message, ok.error().field);
         at::Generator generator = at::detail::getDefaultCPUGenerator();
+        const NamedTensor *rng = file.find(kRngCpu);
+        const torch::Tensor currentRng = generator.get_state();
+        if (!rng || rng->dtype != TensorDType::U8 || rng->shape != QList<qint64>{currentRng.numel()})
+            return checkpointError(path, QStringLiteral("the random number generator state is missing or malformed"), kRngCpu);
+        const torch::Tensor rngState = fromNamedTensor(*rng);
+
+        // Everything checked: now change the model, the optimizer and the generator.
+        {
+            torch::NoGradGuard noGrad;
+            for (size_t i = 0; i < ownTensors.size(); ++i)
+                ownTensors[i].second.copy_(weights[i]);
+        }
+        restoreOptimizerState(optimizer, model, state, /*apply=*/true);
         std::lock_guard<std::mutex> lock(generator.mutex());
-        generator.set_state(rng);
+        generator.set_state(rngState);
         return position;
     } catch (const std::exception &e) {
-        return checkpointError(path, QStringLiteral("unreadable checkpoint (truncated or foreign): %1")
-                                         .arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+        return checkpointError(path, QStringLiteral("unreadable checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
     }
 }
 

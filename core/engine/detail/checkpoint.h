@@ -1,7 +1,10 @@
 #pragma once
 // Internal to ty_engine (includes LibTorch). Checkpoints hold everything needed to continue a run as if it
-// had never stopped: weights and buffers, optimizer state, RNG states, the epoch's data order and position,
-// early-stopping state and the step. Written atomically (temporary file, then rename).
+// had never stopped: weights and buffers, optimizer state, the CPU RNG state, the epoch's data order and
+// position, early-stopping state and the step. They are safetensors files, data only (loading parses and
+// checks, it never runs code): the model's tensors under their stable names (`fc1.weight`), the optimizer's
+// under `optimizer/<parameter>/<field>`, the permutation and RNG state under `trainyard/...`, and every
+// other value as a string in the header's metadata. Written atomically (temporary file, then rename).
 
 #include "error.h"
 
@@ -21,13 +24,25 @@ struct TrainingPosition {
     double elapsedSeconds = 0; // training time before this point, so resumed runs keep one time axis
 };
 
-constexpr int64_t kCheckpointFormat = 1;
+constexpr int64_t kCheckpointFormat = 2;  // 1 was a LibTorch archive, refused since loading one can run code
 
-Status saveCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,
-                      const TrainingPosition &position, const QString &presetHash);
+// What a checkpoint must agree with to be loaded into a run.
+struct CheckpointExpectations {
+    QString presetHash;        // checked unless empty
+    int64_t trainSamples = 0;  // the permutation must be a permutation of 0..trainSamples-1
+    int64_t stepsPerEpoch = 0;
+    int64_t epochs = 0;
+    int64_t runId = -1;        // checked unless -1: the checkpoint must name this run
+};
 
-// Refuses truncated or foreign files with a clear message; never throws.
-Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &model,
-                                        torch::optim::Optimizer &optimizer, const QString &presetHash);
+// Writes the checkpoint; returns the sha256 (hex) of the file written.
+Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,
+                               const TrainingPosition &position, const QString &presetHash, int64_t runId = -1);
+
+// Checks everything against the model, the optimizer and `expected` before changing anything: a refused
+// checkpoint leaves model, optimizer and RNG as they were. Errors name the file and the value at fault;
+// never throws.
+Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,
+                                        const CheckpointExpectations &expected);
 
 } // namespace ty::detail

@@ -109,7 +109,8 @@ bool TrainingRun::prepare(Error *failure)
     m_stepsPerEpoch = (m_train.size() + m_settings.batchSize - 1) / m_settings.batchSize;
     m_totalSteps = m_stepsPerEpoch * m_settings.epochs;
     if (!m_options.resumeCheckpoint.isEmpty()) {
-        Result<TrainingPosition> position = loadCheckpoint(m_options.resumeCheckpoint, *m_pipeline.model, *m_optimizer, m_presetHash);
+        const CheckpointExpectations expected{m_presetHash, m_train.size(), m_stepsPerEpoch, m_settings.epochs, m_options.runId};
+        Result<TrainingPosition> position = loadCheckpoint(m_options.resumeCheckpoint, *m_pipeline.model, *m_optimizer, expected);
         if (!position) {
             *failure = prepareError(position.error().toString());
             return false;
@@ -328,15 +329,15 @@ void TrainingRun::checkpoint()
 {
     if (m_options.runFolder.isEmpty())
         return;
-    const QString path = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints/step-%1.pt").arg(m_position.step, 8, 10, QLatin1Char('0')));
+    const QString path = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints/step-%1.safetensors").arg(m_position.step, 8, 10, QLatin1Char('0')));
     m_position.elapsedSeconds = elapsed();
-    const Status status = saveCheckpoint(path, *m_pipeline.model, *m_optimizer, m_position, m_presetHash);
-    if (!status) {
-        observer().onEvent(QStringLiteral("warning"), status.error().toString(), m_position.step);
+    const Result<QString> sha256 = saveCheckpoint(path, *m_pipeline.model, *m_optimizer, m_position, m_presetHash, m_options.runId);
+    if (!sha256) {
+        observer().onEvent(QStringLiteral("warning"), sha256.error().toString(), m_position.step);
         return;
     }
     m_lastCheckpoint = path;
-    observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch)});
+    observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256.value()});
 }
 
 } // namespace ty::detail

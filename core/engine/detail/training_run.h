@@ -20,7 +20,12 @@ public:
     // the input is to blame. May throw; Trainer catches at this boundary.
     bool prepare(Error *error);
     const TrainStart &start() const { return m_start; }
-    void setRunFolder(const QString &folder) { m_options.runFolder = folder; }
+    void setRunFolder(const QString &folder, qint64 runId)
+    {
+        m_options.runFolder = folder;
+        if (runId >= 0)
+            m_options.runId = runId;
+    }
     TrainResult run(TrainObserver &observer);  // may throw
 
 private:

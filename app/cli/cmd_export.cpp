@@ -1,0 +1,113 @@
+// trainyard-cli export RUN_ID --format safetensors --output FILE [--checkpoint last|STEP] [--db PATH] [--json]
+// The weights and buffers of a run's checkpoint under their stable names (`fc1.weight`, `bn1.running_mean`),
+// without the optimizer state and training position. Checkpoints are safetensors files already, so this reads
+// and writes plain data: no LibTorch is loaded.
+
+#include "commands.h"
+#include "run_checkpoints.h"
+#include "run_database.h"
+#include "safetensors_file.h"
+#include "version.h"
+
+#include <QJsonObject>
+
+namespace ty::cli {
+
+namespace {
+
+const char *const kExportUsage =
+    "usage: trainyard-cli export RUN_ID --format safetensors --output FILE [--checkpoint last|STEP] [--db PATH] [--json]\n";
+
+Error exportError(const QString &message, const QString &field = QString())
+{
+    Error e;
+    e.field = field;
+    e.message = message;
+    return e;
+}
+
+bool isTrainingState(const QString &name)
+{
+    return name.startsWith(QStringLiteral("optimizer/")) || name.startsWith(QStringLiteral("trainyard/"));
+}
+
+} // namespace
+
+int exportCommand(const QStringList &arguments, Io &io)
+{
+    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("format"), QStringLiteral("output"), QStringLiteral("checkpoint")},
+                                {QStringLiteral("json")});
+    bool idOk = false;
+    const qint64 id = args.positionals.value(0).toLongLong(&idOk);
+    if (!args.error.isEmpty() || args.positionals.size() != 1 || !idOk || args.option(QStringLiteral("output")).isEmpty()) {
+        io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n")) << kExportUsage;
+        return BadInput;
+    }
+    const QString format = args.options.value(QStringLiteral("format"), QStringLiteral("safetensors"));
+    if (format != QStringLiteral("safetensors")) {
+        printError(io, exportError(QStringLiteral("--format %1 is not supported; this version exports safetensors").arg(format.left(40)),
+                                   QStringLiteral("--format")));
+        return BadInput;
+    }
+    const QString output = args.option(QStringLiteral("output"));
+    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(databasePath(args));
+    if (!opened) {
+        printError(io, opened.error());
+        return BadInput;
+    }
+    RunDatabase &db = *opened.value();
+    if (Result<RunInfo> run = db.run(id); !run) {
+        printError(io, run.error());
+        return BadInput;
+    }
+    Result<QList<CheckpointRecord>> checkpoints = db.checkpoints(id);
+    if (!checkpoints) {
+        printError(io, checkpoints.error());
+        return BadInput;
+    }
+    const Result<std::optional<CheckpointRecord>> chosen =
+        findCheckpoint(checkpoints.value(), args.options.value(QStringLiteral("checkpoint"), QStringLiteral("last")), id);
+    if (!chosen || !chosen.value()) {
+        printError(io, chosen ? exportError(QStringLiteral("run %1 has no checkpoint to export").arg(id)) : chosen.error());
+        return BadInput;
+    }
+    const CheckpointRecord &checkpoint = *chosen.value();
+    if (Status verified = verifyCheckpointFile(checkpoint, id); !verified) {
+        printError(io, verified.error());
+        return BadInput;
+    }
+    Result<TensorFile> read = readSafetensors(checkpoint.path);
+    if (!read || read.value().metadata.value(QStringLiteral("format")) != QStringLiteral("trainyard-checkpoint")) {
+        Error e = read ? exportError(QStringLiteral("not a checkpoint this version can read (LibTorch archives of older versions are not loaded)")) : read.error();
+        e.file = checkpoint.path;
+        printError(io, e);
+        return BadInput;
+    }
+
+    TensorFile weights;
+    qint64 values = 0;
+    for (const NamedTensor &t : read.value().tensors)
+        if (!isTrainingState(t.name)) {
+            weights.tensors.append(t);
+            values += t.elementCount();
+        }
+    weights.metadata = {{QStringLiteral("format"), QStringLiteral("trainyard-weights")},
+                        {QStringLiteral("run"), QString::number(id)},
+                        {QStringLiteral("step"), QString::number(checkpoint.step)},
+                        {QStringLiteral("preset_hash"), read.value().metadata.value(QStringLiteral("preset_hash"))},
+                        {QStringLiteral("trainyard_version"), appVersion()}};
+    if (Status written = writeFileAtomically(output, encodeSafetensors(weights)); !written) {
+        printError(io, written.error());
+        return BadInput;
+    }
+    if (args.flag(QStringLiteral("json")))
+        printJson(io, QJsonObject{{QStringLiteral("run"), id}, {QStringLiteral("checkpoint_step"), checkpoint.step},
+                                  {QStringLiteral("format"), format}, {QStringLiteral("output"), output},
+                                  {QStringLiteral("tensors"), weights.tensors.size()}, {QStringLiteral("values"), values}});
+    else
+        io.out << "exported " << weights.tensors.size() << " tensors (" << values << " values) of run " << id << " at step "
+               << checkpoint.step << " to " << output << "\n";
+    return Success;
+}
+
+} // namespace ty::cli

@@ -1,0 +1,65 @@
+#include "run_checkpoints.h"
+
+#include "file_fingerprint.h"
+
+#include <QFileInfo>
+
+namespace ty::cli {
+
+namespace {
+
+Error checkpointError(const QString &file, const QString &message)
+{
+    Error e;
+    e.file = file;
+    e.field = QStringLiteral("--checkpoint");
+    e.message = message;
+    return e;
+}
+
+} // namespace
+
+Result<std::optional<CheckpointRecord>> findCheckpoint(const QList<CheckpointRecord> &checkpoints, const QString &which,
+                                                       qint64 runId)
+{
+    if (which == QStringLiteral("last")) {
+        for (auto it = checkpoints.crbegin(); it != checkpoints.crend(); ++it)
+            if (QFileInfo::exists(it->path))
+                return std::optional<CheckpointRecord>(*it);
+        return std::optional<CheckpointRecord>();
+    }
+    bool ok = false;
+    const qint64 step = which.toLongLong(&ok);
+    if (!ok || step < 0)
+        return checkpointError(QString(), QStringLiteral("\"%1\" is not a checkpoint: use last or a step number").arg(which.left(40)));
+    QStringList steps;
+    for (auto it = checkpoints.crbegin(); it != checkpoints.crend(); ++it) {
+        if (it->step == step) {
+            if (!QFileInfo::exists(it->path))
+                return checkpointError(it->path, QStringLiteral("the checkpoint of run %1 at step %2 was recorded, but its file is gone").arg(runId).arg(step));
+            return std::optional<CheckpointRecord>(*it);
+        }
+        steps.prepend(QString::number(it->step));
+    }
+    return checkpointError(QString(), QStringLiteral("run %1 has no checkpoint at step %2 (it has: %3)")
+                                          .arg(runId).arg(step).arg(steps.isEmpty() ? QStringLiteral("none") : steps.join(QStringLiteral(", "))));
+}
+
+Status verifyCheckpointFile(const CheckpointRecord &checkpoint, qint64 runId)
+{
+    if (checkpoint.sha256.isEmpty())
+        return Status::success();  // recorded before checksums; such files (LibTorch archives) are refused on loading
+    const Result<QString> actual = fingerprintFiles({checkpoint.path});
+    if (!actual)
+        return actual.error();
+    if (actual.value() == checkpoint.sha256)
+        return Status::success();
+    Error e;
+    e.file = checkpoint.path;
+    e.message = QStringLiteral("this is not the checkpoint run %1 wrote at step %2 (sha256 %3..., recorded %4...): "
+                               "it was replaced or damaged, so it is not loaded")
+                    .arg(runId).arg(checkpoint.step).arg(actual.value().left(12), checkpoint.sha256.left(12));
+    return e;
+}
+
+} // namespace ty::cli

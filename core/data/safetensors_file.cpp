@@ -1,0 +1,262 @@
+#include "safetensors_file.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QtEndian>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace ty {
+
+namespace {
+
+struct DTypeInfo {
+    TensorDType dtype;
+    const char *name;
+    int size;
+};
+
+constexpr std::array<DTypeInfo, 10> kDTypes{{
+    {TensorDType::F64, "F64", 8}, {TensorDType::F32, "F32", 4}, {TensorDType::F16, "F16", 2},
+    {TensorDType::BF16, "BF16", 2}, {TensorDType::I64, "I64", 8}, {TensorDType::I32, "I32", 4},
+    {TensorDType::I16, "I16", 2}, {TensorDType::I8, "I8", 1}, {TensorDType::U8, "U8", 1},
+    {TensorDType::Bool, "BOOL", 1},
+}};
+
+const DTypeInfo *dtypeNamed(const QString &name)
+{
+    for (const DTypeInfo &info : kDTypes)
+        if (name == QLatin1String(info.name))
+            return &info;
+    return nullptr;
+}
+
+Error fileError(const QString &path, const QString &message, const QString &tensor = QString())
+{
+    Error e;
+    e.file = path;
+    e.field = tensor;
+    e.message = message;
+    return e;
+}
+
+// A JSON number that is a whole number in [0, 2^53]; -1 otherwise.
+qint64 wholeNumber(const QJsonValue &v)
+{
+    if (!v.isDouble())
+        return -1;
+    const double d = v.toDouble();
+    if (!(d >= 0) || d > 9007199254740992.0 || std::floor(d) != d)
+        return -1;
+    return qint64(d);
+}
+
+struct Range {
+    qint64 begin, end;
+    int index;
+};
+
+} // namespace
+
+QString tensorDTypeName(TensorDType dtype)
+{
+    for (const DTypeInfo &info : kDTypes)
+        if (info.dtype == dtype)
+            return QString::fromLatin1(info.name);
+    return QString();
+}
+
+int tensorDTypeSize(TensorDType dtype)
+{
+    for (const DTypeInfo &info : kDTypes)
+        if (info.dtype == dtype)
+            return info.size;
+    return 0;
+}
+
+qint64 NamedTensor::elementCount() const
+{
+    qint64 n = 1;
+    for (qint64 d : shape)
+        n *= d;
+    return n;
+}
+
+QString NamedTensor::shapeText() const
+{
+    QStringList parts;
+    for (qint64 d : shape)
+        parts << QString::number(d);
+    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+const NamedTensor *TensorFile::find(const QString &name) const
+{
+    for (const NamedTensor &t : tensors)
+        if (t.name == name)
+            return &t;
+    return nullptr;
+}
+
+QByteArray encodeSafetensors(const TensorFile &file)
+{
+    QJsonObject header;
+    qint64 offset = 0;
+    for (const NamedTensor &t : file.tensors) {
+        QJsonArray shape;
+        for (qint64 d : t.shape)
+            shape.append(double(d));
+        header.insert(t.name, QJsonObject{{QStringLiteral("dtype"), tensorDTypeName(t.dtype)},
+                                          {QStringLiteral("shape"), shape},
+                                          {QStringLiteral("data_offsets"), QJsonArray{double(offset), double(offset + t.data.size())}}});
+        offset += t.data.size();
+    }
+    if (!file.metadata.isEmpty()) {
+        QJsonObject metadata;
+        for (auto it = file.metadata.cbegin(); it != file.metadata.cend(); ++it)
+            metadata.insert(it.key(), it.value());
+        header.insert(QStringLiteral("__metadata__"), metadata);
+    }
+    QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
+    json.append(QByteArray((8 - json.size() % 8) % 8, ' '));  // the data starts 8-byte aligned
+    QByteArray bytes(8, '\0');
+    qToLittleEndian<quint64>(quint64(json.size()), bytes.data());
+    bytes.reserve(8 + json.size() + offset);
+    bytes.append(json);
+    for (const NamedTensor &t : file.tensors)
+        bytes.append(t.data);
+    return bytes;
+}
+
+Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &path)
+{
+    if (bytes.size() < 8)
+        return fileError(path, QStringLiteral("not a safetensors file: %1 bytes, shorter than its 8-byte header length").arg(bytes.size()));
+    const quint64 headerSize = qFromLittleEndian<quint64>(bytes.constData());
+    if (headerSize > quint64(kMaxSafetensorsHeader) || headerSize > quint64(bytes.size() - 8))
+        return fileError(path, QStringLiteral("not a safetensors file (or truncated): its header claims %1 bytes, the file has %2")
+                                   .arg(headerSize).arg(bytes.size() - 8));
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes.mid(8, qsizetype(headerSize)), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject())
+        return fileError(path, QStringLiteral("not a safetensors file: its header is not a JSON object (%1)")
+                                   .arg(parseError.error != QJsonParseError::NoError ? parseError.errorString() : QStringLiteral("not an object")));
+    const qint64 dataStart = 8 + qint64(headerSize);
+    const qint64 dataSize = bytes.size() - dataStart;
+    const QJsonObject header = doc.object();
+
+    TensorFile file;
+    std::vector<Range> ranges;
+    for (auto it = header.constBegin(); it != header.constEnd(); ++it) {
+        const QString name = it.key();
+        if (name == QLatin1String("__metadata__")) {
+            if (!it.value().isObject())
+                return fileError(path, QStringLiteral("\"__metadata__\" is not an object of strings"));
+            const QJsonObject metadata = it.value().toObject();
+            for (auto m = metadata.constBegin(); m != metadata.constEnd(); ++m) {
+                if (!m.value().isString())
+                    return fileError(path, QStringLiteral("\"__metadata__\" entry \"%1\" is not a string").arg(m.key()));
+                file.metadata.insert(m.key(), m.value().toString());
+            }
+            continue;
+        }
+        const QJsonObject entry = it.value().toObject();
+        const DTypeInfo *dtype = dtypeNamed(entry.value(QStringLiteral("dtype")).toString());
+        if (!dtype)
+            return fileError(path, QStringLiteral("tensor \"%1\": unknown or missing dtype").arg(name), name);
+        NamedTensor tensor;
+        tensor.name = name;
+        tensor.dtype = dtype->dtype;
+        const QJsonArray shape = entry.value(QStringLiteral("shape")).toArray();
+        if (!entry.value(QStringLiteral("shape")).isArray() || shape.size() > 16)
+            return fileError(path, QStringLiteral("tensor \"%1\": missing or absurd shape").arg(name), name);
+        qint64 bytesNeeded = dtype->size;
+        bool overflow = false;
+        for (const QJsonValue &d : shape) {
+            const qint64 extent = wholeNumber(d);
+            if (extent < 0)
+                return fileError(path, QStringLiteral("tensor \"%1\": shape entries must be whole numbers >= 0").arg(name), name);
+            if (extent > 0 && bytesNeeded > std::numeric_limits<qint64>::max() / extent)
+                overflow = true;
+            else
+                bytesNeeded *= extent;
+            tensor.shape.append(extent);
+        }
+        const QJsonArray offsets = entry.value(QStringLiteral("data_offsets")).toArray();
+        const qint64 begin = offsets.size() == 2 ? wholeNumber(offsets.at(0)) : -1;
+        const qint64 end = offsets.size() == 2 ? wholeNumber(offsets.at(1)) : -1;
+        if (begin < 0 || end < begin || end > dataSize)
+            return fileError(path, QStringLiteral("tensor \"%1\": data_offsets [%2, %3] lie outside the %4 bytes of data (truncated?)")
+                                       .arg(name).arg(begin).arg(end).arg(dataSize), name);
+        if (overflow || end - begin != bytesNeeded)
+            return fileError(path, QStringLiteral("tensor \"%1\": %2 %3 needs %4 bytes, its data_offsets give %5")
+                                       .arg(name, tensorDTypeName(tensor.dtype), tensor.shapeText())
+                                       .arg(overflow ? QStringLiteral("more than 2^63") : QString::number(bytesNeeded))
+                                       .arg(end - begin), name);
+        ranges.push_back(Range{begin, end, int(file.tensors.size())});
+        file.tensors.append(tensor);
+    }
+    std::sort(ranges.begin(), ranges.end(), [](const Range &a, const Range &b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+    });
+    qint64 expected = 0;
+    for (const Range &r : ranges) {
+        if (r.begin != expected)
+            return fileError(path, QStringLiteral("tensor \"%1\": its data %2 at byte %3 (the tensors' data must follow one another without gaps or overlaps)")
+                                       .arg(file.tensors.at(r.index).name, r.begin < expected ? QStringLiteral("overlaps another's") : QStringLiteral("leaves a gap"))
+                                       .arg(r.begin), file.tensors.at(r.index).name);
+        expected = r.end;
+    }
+    if (expected != dataSize)
+        return fileError(path, QStringLiteral("%1 bytes after the last tensor's data").arg(dataSize - expected));
+    for (const Range &r : ranges)
+        file.tensors[r.index].data = bytes.mid(qsizetype(dataStart + r.begin), qsizetype(r.end - r.begin));
+    QList<NamedTensor> inFileOrder;  // the order of their data in the file
+    for (const Range &r : ranges)
+        inFileOrder.append(file.tensors.at(r.index));
+    file.tensors = inFileOrder;
+    return file;
+}
+
+Result<TensorFile> readSafetensors(const QString &path, qint64 maxBytes)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return fileError(path, QStringLiteral("file not found"));
+    if (!info.isFile())
+        return fileError(path, QStringLiteral("not a regular file"));
+    if (info.size() > maxBytes)
+        return fileError(path, QStringLiteral("%1 bytes is more than the %2 bytes accepted").arg(info.size()).arg(maxBytes));
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return fileError(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
+    const QByteArray bytes = file.read(std::min(info.size(), maxBytes) + 1);
+    if (bytes.size() > maxBytes)
+        return fileError(path, QStringLiteral("more than the %1 bytes accepted").arg(maxBytes));
+    return decodeSafetensors(bytes, path);
+}
+
+Status writeFileAtomically(const QString &path, const QByteArray &bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fileError(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
+    const qint64 written = file.write(bytes);
+    if (written != bytes.size() || !file.commit()) {
+        file.cancelWriting();
+        return fileError(path, QStringLiteral("cannot write: wrote %1 of %2 bytes (is the disk full?)")
+                                   .arg(std::max<qint64>(0, written)).arg(bytes.size()));
+    }
+    return Status::success();
+}
+
+} // namespace ty

@@ -1,0 +1,29 @@
+#pragma once
+// Internal to ty_engine (includes LibTorch). An optimizer's per-parameter state (Adam's moments and step,
+// SGD's momentum buffer, ...) as named tensors, `optimizer/fc1.weight/exp_avg`, so that checkpoints hold it
+// as plain data. Learning rates are not state: the schedule is a pure function of the step.
+
+#include "error.h"
+
+#include <QString>
+#include <torch/torch.h>
+
+#include <map>
+#include <vector>
+
+namespace ty::detail {
+
+// The state of every parameter that has some, named after the parameter's stable name.
+std::vector<std::pair<QString, torch::Tensor>> optimizerStateTensors(torch::optim::Optimizer &optimizer,
+                                                                     torch::nn::Module &model);
+
+// Checks `tensors` (keyed by their full names, `optimizer/...`) against the optimizer's kind and the model's
+// parameters (known parameter and field, shape and dtype, finite) and, only when all is well and `apply` is
+// true, replaces the optimizer's state with them. Errors name the tensor.
+Status restoreOptimizerState(torch::optim::Optimizer &optimizer, torch::nn::Module &model,
+                             const std::map<QString, torch::Tensor> &tensors, bool apply);
+
+// "optimizer/" : the prefix of optimizer-state tensor names.
+QString optimizerStatePrefix();
+
+} // namespace ty::detail
