@@ -16,8 +16,9 @@ int resumeCommand(const QStringList &arguments, Io &io)
     const Args args = parseArgs(arguments, {QStringLiteral("db")}, {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
     bool idOk = false;
     const qint64 id = args.positionals.value(0).toLongLong(&idOk);
-    if (!args.error.isEmpty() || args.positionals.size() != 1 || !idOk) {
+    if (!args.error.isEmpty() || args.positionals.size() != 1 || !idOk || !args.sets.isEmpty()) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
+               << (args.sets.isEmpty() ? QString() : QStringLiteral("resume continues the run with the preset it was started with: --set is not accepted\n"))
                << "usage: trainyard-cli resume RUN_ID [--db PATH] [--json|--events] [--quiet]\n";
         return BadInput;
     }

@@ -477,6 +477,10 @@ private Q_SLOTS:
         QSqlDatabase::removeDatabase(QStringLiteral("raw"));
         QVERIFY(QFile::remove(first.first().path));
         QVERIFY(QFile::copy(second.first().path, first.first().path));  // the same preset, the same step: another run's
+        const Output withSet = trainyard({QStringLiteral("resume"), QStringLiteral("1"), QStringLiteral("--db"), db,
+                                          QStringLiteral("--set"), QStringLiteral("opt.lr=1")});
+        QCOMPARE(withSet.code, 2);
+        QVERIFY2(withSet.err.contains(QStringLiteral("--set is not accepted")), qPrintable(withSet.err));
         const Output replaced = trainyard({QStringLiteral("resume"), QStringLiteral("1"), QStringLiteral("--db"), db});
         QCOMPARE(replaced.code, 2);
         QVERIFY2(replaced.err.contains(QStringLiteral("this is not the checkpoint run 1 wrote at step %1").arg(first.first().step)), qPrintable(replaced.err));
