@@ -75,6 +75,8 @@ Result<QList<RunInfo>> RunDatabase::listRuns() const
             return runDbError(QStringLiteral("cannot read run tags"), m_path, query.lastError());
         while (query.next())
             tags[query.value(0).toLongLong()].append(query.value(1).toString());
+        if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read run tags"), m_path))
+            return *cut;
     }
     QSqlQuery query(m_db);
     if (!query.exec(QStringLiteral("SELECT %1 FROM runs ORDER BY id DESC").arg(QLatin1String(kRunColumns))))
@@ -85,6 +87,8 @@ Result<QList<RunInfo>> RunDatabase::listRuns() const
         info.tags = tags.value(info.id);
         runs.append(std::move(info));
     }
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot list runs"), m_path))
+        return *cut;
     return runs;
 }
 
@@ -108,6 +112,8 @@ Result<RunInfo> RunDatabase::run(qint64 id) const
         return runDbError(QStringLiteral("cannot read the tags of run %1").arg(id), m_path, tags.lastError());
     while (tags.next())
         info.tags.append(tags.value(0).toString());
+    if (const std::optional<Error> cut = rowsCutShort(tags, QStringLiteral("cannot read the tags of run %1").arg(id), m_path))
+        return *cut;
     return info;
 }
 
@@ -123,6 +129,8 @@ Result<QMap<QString, QString>> RunDatabase::params(qint64 id) const
     QMap<QString, QString> params;
     while (query.next())
         params.insert(query.value(0).toString(), query.value(1).toString());
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the parameters of run %1").arg(id), m_path))
+        return *cut;
     return params;
 }
 
@@ -152,6 +160,8 @@ Result<QList<MetricPoint>> RunDatabase::metrics(qint64 id, const QString &name) 
         point.value = doubleOrNaN(query.value(4));
         points.append(std::move(point));
     }
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the metrics of run %1").arg(id), m_path))
+        return *cut;
     return points;
 }
 
@@ -195,6 +205,8 @@ Result<QList<MetricPoint>> RunDatabase::metricsAfter(qint64 id, qint64 afterRowI
         point.value = doubleOrNaN(query.value(5));
         points.append(std::move(point));
     }
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the metrics of run %1").arg(id), m_path))
+        return *cut;
     if (lastRowId)
         *lastRowId = last;
     return points;
@@ -218,6 +230,8 @@ Result<QMap<QString, double>> RunDatabase::lastMetricValues(qint64 id) const
     QMap<QString, double> values;
     while (query.next())
         values.insert(query.value(0).toString(), doubleOrNaN(query.value(1)));
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the last metrics of run %1").arg(id), m_path))
+        return *cut;
     return values;
 }
 
@@ -235,6 +249,8 @@ Result<QList<RunEvent>> RunDatabase::events(qint64 id) const
     while (query.next())
         events.append({query.value(0).toLongLong(), doubleOrNaN(query.value(1)), query.value(2).toString(),
                        query.value(3).toString()});
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the events of run %1").arg(id), m_path))
+        return *cut;
     return events;
 }
 
@@ -250,6 +266,8 @@ Result<QList<CheckpointRecord>> RunDatabase::checkpoints(qint64 id) const
     QList<CheckpointRecord> records;
     while (query.next())
         records.append({query.value(0).toLongLong(), query.value(1).toInt(), query.value(2).toString(), query.value(3).toString()});
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the checkpoints of run %1").arg(id), m_path))
+        return *cut;
     return records;
 }
 

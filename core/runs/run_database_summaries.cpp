@@ -130,6 +130,8 @@ Result<QList<RunSummaryRow>> RunDatabase::runSummaries(const RunSummaryQuery &re
     QList<RunSummaryRow> rows;
     while (query.next())
         rows.append(summaryRowFromQuery(query));
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot summarise runs"), m_path))
+        return *cut;
     return rows;
 }
 
@@ -148,6 +150,8 @@ Result<QList<MetricSummary>> RunDatabase::metricSummaries(qint64 id) const
     QList<MetricSummary> summaries;
     while (query.next())
         summaries.append(summaryFromColumns(query, 1, query.value(0).toString()));
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the metric summaries of run %1").arg(id), m_path))
+        return *cut;
     return summaries;
 }
 

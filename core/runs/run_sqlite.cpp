@@ -56,8 +56,13 @@ void closeRunConnection(QSqlDatabase &db)
 Status enableWriteAheadLog(QSqlDatabase &db, const QString &path)
 {
     QSqlQuery query(db);
-    if (!query.exec(QStringLiteral("PRAGMA journal_mode=WAL")))
-        return runDbError(QStringLiteral("cannot switch to write-ahead logging"), path, query.lastError());
+    // Changing the journal mode needs the file to itself; SQLite answers "locked" at once (without waiting on
+    // the busy timeout) while another process opens the same new file, so try again for a while.
+    for (int attempt = 0; !query.exec(QStringLiteral("PRAGMA journal_mode=WAL")); ++attempt) {
+        if (!isBusyError(query.lastError()) || attempt == 100)
+            return runDbError(QStringLiteral("cannot switch to write-ahead logging"), path, query.lastError());
+        QThread::msleep(20);
+    }
     if (query.next() && query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0) {
         return runError(QStringLiteral("cannot switch %1 to write-ahead logging (journal mode stays '%2')")
                          .arg(path, query.value(0).toString()));
@@ -80,7 +85,28 @@ Error runDbError(const QString &what, const QString &path, const QSqlError &sqlE
         detail = sqlError.driverText();
     if (detail.isEmpty())
         detail = QStringLiteral("unknown SQLite error");
+    if (isDamagedError(sqlError))
+        return runError(QStringLiteral("the run database is damaged: %1 in %2: %3; see docs/reliability.md for recovery")
+                            .arg(what, path, detail));
     return runError(QStringLiteral("%1 in %2: %3").arg(what, path, detail));
+}
+
+bool isDamagedError(const QSqlError &sqlError)
+{
+    bool ok = false;
+    const int code = sqlError.nativeErrorCode().toInt(&ok);
+    if (ok) {
+        const int primary = code & 0xff;
+        return primary == 11 /* SQLITE_CORRUPT */ || primary == 26 /* SQLITE_NOTADB */;
+    }
+    return sqlError.databaseText().contains(QLatin1String("malformed"));
+}
+
+std::optional<Error> rowsCutShort(const QSqlQuery &query, const QString &what, const QString &path)
+{
+    if (!query.lastError().isValid())
+        return std::nullopt;
+    return runDbError(what, path, query.lastError());
 }
 
 bool isBusyError(const QSqlError &sqlError)

@@ -12,10 +12,12 @@
 #include <QDateTime>
 #include <QSqlDatabase>
 #include <QSqlError>
+#include <QSqlQuery>
 #include <QString>
 #include <QVariant>
 
 #include <functional>
+#include <optional>
 
 namespace ty {
 
@@ -50,6 +52,11 @@ inline Error runError(const QString &message)
 
 // "<what> in <path>: <SQLite's message>".
 Error runDbError(const QString &what, const QString &path, const QSqlError &sqlError);
+// After a loop over query.next(): an Error when the rows stopped because of an error (a damaged page) rather
+// than at the end, so that a damaged database is never read as a shorter one.
+std::optional<Error> rowsCutShort(const QSqlQuery &query, const QString &what, const QString &path);
+// Whether an error says the file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB).
+bool isDamagedError(const QSqlError &sqlError);
 // SQLITE_BUSY or SQLITE_LOCKED.
 bool isBusyError(const QSqlError &sqlError);
 

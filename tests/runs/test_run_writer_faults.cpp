@@ -7,6 +7,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -23,6 +24,7 @@ private Q_SLOTS:
     void readOnlyDatabaseGivesAnError();
     void missingRunGivesAnError();
     void runDeletedWhileWritingDropsTheBatch();
+    void damagedPagesAreErrorsNeverFewerRows();
 };
 
 void TestRunWriterFaults::finishWithoutStart()
@@ -154,6 +156,48 @@ void TestRunWriterFaults::runDeletedWhileWritingDropsTheBatch()
     testing::RawSqlite raw(f.path);  // nothing of the run is left behind, not even the dropped row
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM metrics")).toInt(), 0);
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM metric_summaries")).toInt(), 0);
+}
+
+// Garbage over pages of the metric rows: reading them is an error that says the database is damaged, never a
+// shorter list of rows that looks complete.
+void TestRunWriterFaults::damagedPagesAreErrorsNeverFewerRows()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    const qint64 id = f.newRun();
+    {
+        RunWriter writer(f.path, id, kForever);
+        QVERIFY(writer.start().ok());
+        for (int step = 0; step < 20000; ++step)
+            writer.appendMetric({QStringLiteral("train/loss"), step, 0, 0, testing::valueAt(step)});
+        QVERIFY(writer.finish(RunStatus::Finished).ok());
+    }
+    QCOMPARE(f.db->metrics(id).value().size(), 20000);
+    f.db.reset();
+    {
+        testing::RawSqlite raw(f.path);
+        raw.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+    }
+    QFile file(f.path);
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    const qint64 pages = file.size() / 4096;
+    QVERIFY(pages > 20);
+    QRandomGenerator garbage(7);
+    for (qint64 page = pages / 2; page < pages / 2 + 2; ++page) {  // the middle of the metric rows
+        QByteArray bytes(4096, '\0');
+        for (char &c : bytes)
+            c = char(garbage.bounded(256));
+        QVERIFY(file.seek(page * 4096));
+        QCOMPARE(file.write(bytes), qint64(4096));
+    }
+    file.close();
+
+    auto reopened = RunDatabase::open(f.path);
+    QVERIFY2(reopened.ok(), qPrintable(reopened.error().toString()));
+    const Result<QList<MetricPoint>> rows = reopened.value()->metrics(id);
+    QVERIFY2(!rows.ok(), qPrintable(QStringLiteral("%1 rows read from a damaged file").arg(rows.ok() ? rows.value().size() : 0)));
+    QVERIFY2(rows.error().message.contains(QStringLiteral("the run database is damaged")), qPrintable(rows.error().message));
+    QVERIFY2(rows.error().message.contains(QStringLiteral("docs/reliability.md")), qPrintable(rows.error().message));
 }
 
 int runRunWriterFaultsTests(int argc, char **argv)
