@@ -51,6 +51,9 @@ void shareStopFlag(std::atomic<bool> *flag)
 
 int runCli(const QStringList &arguments, Io &io)
 {
+    // A command starts without a stop request (in-process callers run several); from here on a Ctrl-C or
+    // SIGTERM is kept until the command looks at it, however early it comes.
+    stopFlag().store(false);
     if (arguments.isEmpty() || arguments.first() == QStringLiteral("--help") || arguments.first() == QStringLiteral("help")
         || arguments.first() == QStringLiteral("-h")) {
         (arguments.isEmpty() ? io.err : io.out) << kUsage;
@@ -98,8 +101,7 @@ bool loadPresetWithOverrides(const QString &path, const Args &args, Preset *pres
 
 QString databasePath(const Args &args)
 {
-    const QString db = args.option(QStringLiteral("db"));
-    return db.isEmpty() ? RunDatabase::defaultPath() : db;
+    return args.options.contains(QStringLiteral("db")) ? args.option(QStringLiteral("db")) : RunDatabase::defaultPath();
 }
 
 void printError(Io &io, const Error &error)

@@ -65,6 +65,8 @@ int resumeCommand(const QStringList &arguments, Io &io)
     std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, id, args, io);
     if (!training)
         return BadInput;
+    if (stoppedBeforeTraining(args, io))
+        return Stopped;
     const Status cleared = db.deleteMetricsAfter(id, step);
     if (!cleared) {
         reportError(cleared.error(), args, io);

@@ -84,6 +84,8 @@ int runCommand(const QStringList &arguments, Io &io)
     std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io);
     if (!training)
         return BadInput;
+    if (stoppedBeforeTraining(args, io))
+        return Stopped;
 
     const QString dbPath = databasePath(args);
     Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(dbPath);

@@ -1,6 +1,7 @@
 // trainyard-cli runs list|show ID|metrics ID [--metric NAME] [--db PATH] [--json] [--csv]
 
 #include "commands.h"
+#include "printable_text.h"
 #include "run_database.h"
 #include "terminal_progress.h"
 
@@ -81,7 +82,7 @@ int listRuns(RunDatabase &db, const Args &args, Io &io)
         io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
                       .arg(QString::number(run.id).rightJustified(5), runStatusName(run.status).leftJustified(11),
                            run.createdAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), durationText(run).rightJustified(8),
-                           run.name.leftJustified(24), keyMetric(summary));
+                           printableExcerpt(run.name, 60).leftJustified(24), keyMetric(summary));
     }
     if (json)
         printJson(io, array);
@@ -118,12 +119,12 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
         return Success;
     }
     const RunInfo &r = run.value();
-    io.out << "run " << r.id << ": " << r.name << "\n"
-           << "  status     " << runStatusName(r.status) << (r.statusMessage.isEmpty() ? QString() : QStringLiteral(" (") + r.statusMessage + QLatin1Char(')')) << "\n"
+    io.out << "run " << r.id << ": " << printableExcerpt(r.name, 1000) << "\n"
+           << "  status     " << runStatusName(r.status) << (r.statusMessage.isEmpty() ? QString() : QStringLiteral(" (") + printableExcerpt(r.statusMessage, 1000) + QLatin1Char(')')) << "\n"
            << "  created    " << r.createdAt.toString(Qt::ISODate) << "   duration " << durationText(r) << "\n"
            << "  device     " << r.device << " on " << r.host << ", seed " << r.seed << "\n"
            << "  versions   Trainyard " << r.appVersion << ", LibTorch " << r.torchVersion << ", Qt " << r.qtVersion << "\n"
-           << "  preset     " << r.preset.value(QStringLiteral("name")).toString() << " (sha256 " << r.presetHash.left(12) << ")\n"
+           << "  preset     " << printableExcerpt(r.preset.value(QStringLiteral("name")).toString(), 200) << " (sha256 " << r.presetHash.left(12) << ")\n"
            << "  folder     " << r.folder << "\n";
     if (!r.errorNode.isEmpty())
         io.out << "  error at   node " << r.errorNode << "\n";

@@ -73,6 +73,16 @@ std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QS
     return std::move(prepared).value();
 }
 
+bool stoppedBeforeTraining(const Args &args, Io &io)
+{
+    if (!stopFlag().load())
+        return false;
+    Error e;
+    e.message = QStringLiteral("stopped before training started: nothing was recorded or changed");
+    reportError(e, args, io);
+    return true;
+}
+
 int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const QString &folder, const Args &args,
                    Io &io)
 {
@@ -87,7 +97,6 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
     if (!json && !events && !args.flag(QStringLiteral("quiet")))
         io.err << "run " << runId << " recorded in " << dbPath << "\n";
     io.err.flush();
-    stopFlag().store(false);
     RunRecorder recorder(writer, io, args.flag(QStringLiteral("quiet")) || events);
     EventStream stream(io.out);
     if (events)

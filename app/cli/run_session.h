@@ -14,6 +14,10 @@ namespace ty::cli {
 std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, qint64 runId,
                                                   const Args &args, Io &io);
 
+// True, after saying so, when a stop was requested (Ctrl-C, SIGTERM) while LibTorch, the data or the
+// checkpoint loaded: the command then ends with exit code 130 before anything is recorded or changed.
+bool stoppedBeforeTraining(const Args &args, Io &io);
+
 // Starts the run's writer, trains, ends the record with a truthful status, prints the summary (text or
 // --json) and returns the exit code.
 int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const QString &folder, const Args &args,

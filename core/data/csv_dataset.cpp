@@ -4,6 +4,7 @@
 #include "dataset_params.h"
 #include "dataset_split.h"
 #include "portable_random.h"
+#include "printable_text.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -88,7 +89,7 @@ Result<CsvColumns> resolveColumns(const CsvTable &table, const CsvSettings &s, c
 {
     const auto unknown = [&](const QString &field, const QString &name) {
         return lineError(params, field, s.path, 1, QStringLiteral("no column '%1' (the columns are: %2)")
-                                                       .arg(name, table.columns.join(QStringLiteral(", "))));
+                                                       .arg(printableExcerpt(name, 40), printableList(table.columns)));
     };
     CsvColumns columns;
     columns.target = s.target.isEmpty() ? int(table.columns.size()) - 1 : int(table.columns.indexOf(s.target));

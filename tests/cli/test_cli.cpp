@@ -16,6 +16,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
+#include <sys/types.h>
+
 using namespace ty;
 
 namespace {
@@ -385,6 +388,66 @@ private Q_SLOTS:
         QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
         QCOMPARE(json.value(QStringLiteral("epochs")).toInt(), 3);
         QVERIFY(json.value(QStringLiteral("summary")).toObject().contains(QStringLiteral("test/accuracy")));
+    }
+
+    // Ctrl-C (SIGINT) or SIGTERM at any moment stops the run: while LibTorch and the data load (nothing is
+    // recorded, exit 130), or later (a stopped run with a checkpoint, exit 130), never a run trained to the end.
+    void stopRequestAtAnyMomentStops_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::addColumn<int>("delayMs");
+        for (int delay : {0, 40, 150, 600})
+            QTest::addRow("SIGINT after %d ms", delay) << int(SIGINT) << delay;
+        QTest::addRow("SIGTERM after 40 ms") << int(SIGTERM) << 40;
+    }
+
+    void stopRequestAtAnyMomentStops()
+    {
+        QFETCH(int, signal);
+        QFETCH(int, delayMs);
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        QProcess process;
+        process.start(QStringLiteral(TRAINYARD_CLI), {QStringLiteral("run"), writeSyntheticPreset(dir), QStringLiteral("--db"), db,
+                                                      QStringLiteral("--quiet"), QStringLiteral("--set"), QStringLiteral("training.epochs=400")});
+        QVERIFY(process.waitForStarted());
+        QThread::msleep(delayMs);
+        ::kill(pid_t(process.processId()), signal);
+        QVERIFY(process.waitForFinished(60000));
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        if (process.exitStatus() == QProcess::CrashExit) {  // the signal came before main() could handle it
+            QCOMPARE(process.exitCode(), signal);
+            QVERIFY(!QFile::exists(db));
+            return;
+        }
+        QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 130,
+                 qPrintable(QStringLiteral("exit %1: %2").arg(process.exitCode()).arg(err.right(1000))));
+        if (!QFile::exists(db) || RunDatabase::open(db).value()->listRuns().value().isEmpty()) {
+            QVERIFY2(err.contains(QStringLiteral("stopped before training started")), qPrintable(err));
+            return;
+        }
+        const RunInfo run = RunDatabase::open(db).value()->run(1).value();
+        QCOMPARE(run.status, RunStatus::Stopped);
+        QVERIFY(!RunDatabase::open(db).value()->checkpoints(1).value().isEmpty());
+    }
+
+    // An empty --db is refused, not taken as the default database; names with terminal escapes print escaped.
+    void emptyDatabasePathAndHostileRunNames()
+    {
+        const Output empty = trainyard({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--db"), QString()});
+        QCOMPARE(empty.code, 2);
+        QVERIFY2(empty.err.contains(QStringLiteral("no path given for the run database")), qPrintable(empty.err));
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        QCOMPARE(trainyard({QStringLiteral("run"), writeSyntheticPreset(dir), QStringLiteral("--db"), db, QStringLiteral("--quiet"),
+                            QStringLiteral("--set"), QStringLiteral("training.epochs=1"),
+                            QStringLiteral("--name"), QStringLiteral("evil\x1b[2J\nname")}).code, 0);
+        for (const QStringList &command : {QStringList{QStringLiteral("list")}, QStringList{QStringLiteral("show"), QStringLiteral("1")}}) {
+            const Output out = trainyard(QStringList{QStringLiteral("runs")} + command + QStringList{QStringLiteral("--db"), db});
+            QCOMPARE(out.code, 0);
+            QVERIFY2(out.out.contains(QStringLiteral("evil\\x1b[2J\\nname")), qPrintable(out.out));
+            QVERIFY(!out.out.contains(QChar(0x1b)));
+        }
     }
 
     // export: the weights of the last checkpoint under their node names, without optimizer state, byte for byte.

@@ -6,6 +6,7 @@
 #include "error.h"
 #include "issue.h"
 #include "json_io.h"
+#include "printable_text.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -39,7 +40,29 @@ private Q_SLOTS:
     void jsonTypeName_data();
     void jsonTypeName();
     void canonicalJsonIgnoresKeyOrder();
+    void printableTextEscapesAndCuts_data();
+    void printableTextEscapesAndCuts();
 };
+
+void TestCommon::printableTextEscapesAndCuts_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("maxChars");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("plain") << QStringLiteral("Fashion-MNIST MLP · fc1=64") << 200 << QStringLiteral("Fashion-MNIST MLP · fc1=64");
+    QTest::newRow("terminal escape") << QStringLiteral("run\x1b]0;owned\x07") << 200 << QStringLiteral("run\\x1b]0;owned\\x07");
+    QTest::newRow("newline and tab") << QStringLiteral("a\nb\tc") << 200 << QStringLiteral("a\\nb\\tc");
+    QTest::newRow("cut") << QStringLiteral("root:x:0:0:root:/root:/bin/bash") << 10 << QStringLiteral("root:x:0:0...");
+}
+
+void TestCommon::printableTextEscapesAndCuts()
+{
+    QFETCH(QString, text);
+    QFETCH(int, maxChars);
+    QFETCH(QString, expected);
+    QCOMPARE(printableExcerpt(text, maxChars), expected);
+    QCOMPARE(printableList({text, text, text}, 2, maxChars), expected + QStringLiteral(", ") + expected + QStringLiteral(" (1 more)"));
+}
 
 void TestCommon::errorToString_data()
 {
