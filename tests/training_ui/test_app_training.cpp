@@ -176,7 +176,7 @@ private Q_SLOTS:
     {
         // Long enough (a few seconds) that the terminal's run still trains when the app's has started and the
         // browser shows both, even on a loaded machine: the notes below must be written while it runs.
-        Preset preset = tytest::tinyPreset(40, 4096);
+        Preset preset = tytest::tinyPreset(80, 4096);
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("terminal.trainyard.json"));
         QVERIFY(savePreset(preset, file).ok());
@@ -299,7 +299,7 @@ private Q_SLOTS:
     // checkpoint; the rows after the checkpoint are replaced, never duplicated.
     void aStoppedRunResumesFromTheBrowser()
     {
-        Preset preset = tytest::tinyPreset(40, 4096);
+        Preset preset = tytest::tinyPreset(80, 4096);
         window->document()->setPreset(preset);
         QSignalSpy finished(window->training(), &TrainingPanel::runFinished);
         const qint64 id = trainAndWaitForStart();
