@@ -28,6 +28,7 @@ const char *const kUsage =
     "  runs show ID [--db PATH] [--json]        one run: status, preset, summary, checkpoints\n"
     "  runs metrics ID [--metric NAME] [--db PATH] [--csv|--json]\n"
     "                                           every metric row of a run\n"
+    "  devices [--json]                         what the training engine can use: cpu, cuda (loads LibTorch)\n"
     "  export RUN_ID --output FILE [--format safetensors] [--checkpoint last|STEP] [--db PATH] [--json]\n"
     "                                           a run's weights under their node names, for other tools\n"
     "\n"
@@ -72,6 +73,8 @@ int runCli(const QStringList &arguments, Io &io)
         code = trainingCommand(command, rest, io);
     else if (command == QStringLiteral("runs"))
         code = runsCommand(rest, io);
+    else if (command == QStringLiteral("devices"))
+        code = devicesCommand(rest, io);
     else if (command == QStringLiteral("export"))
         code = exportCommand(rest, io);
     else

@@ -12,6 +12,8 @@ int blocksCommand(const QStringList &arguments, Io &io);
 int validateCommand(const QStringList &arguments, Io &io);
 int runsCommand(const QStringList &arguments, Io &io);
 int exportCommand(const QStringList &arguments, Io &io);
+// The devices the training engine can use (loads the training module, so LibTorch).
+int devicesCommand(const QStringList &arguments, Io &io);
 // run and resume, from the training module (training_commands.h).
 int trainingCommand(const QString &command, const QStringList &arguments, Io &io);
 

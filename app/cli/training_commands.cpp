@@ -3,6 +3,8 @@
 #include "commands.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QDir>
 #include <QFileInfo>
 #include <QLibrary>
@@ -49,6 +51,33 @@ const TrainingCommands *trainingCommands(QString *error)
 void useTrainingCommands(const TrainingCommands *commands)
 {
     chosenCommands = commands;
+}
+
+int devicesCommand(const QStringList &arguments, Io &io)
+{
+    const Args args = parseArgs(arguments, {}, {QStringLiteral("json")});
+    if (!args.error.isEmpty() || !args.positionals.isEmpty()) {
+        io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n")) << "usage: trainyard-cli devices [--json]\n";
+        return BadInput;
+    }
+    QString reason;
+    const TrainingCommands *commands = trainingCommands(&reason);
+    if (!commands) {
+        Error error;
+        error.message = QStringLiteral("cannot list devices: the training engine did not load: %1").arg(reason);
+        printError(io, error);
+        return RunFailed;
+    }
+    const bool cuda = commands->cudaAvailable();
+    const QString version = commands->torchVersion ? commands->torchVersion() : QString();
+    QJsonArray devices{QStringLiteral("cpu")};
+    if (cuda)
+        devices.append(QStringLiteral("cuda"));
+    if (args.flag(QStringLiteral("json")))
+        printJson(io, QJsonObject{{QStringLiteral("torch_version"), version}, {QStringLiteral("cuda"), cuda}, {QStringLiteral("devices"), devices}});
+    else
+        io.out << "LibTorch " << version << "\n  cpu   available\n  cuda  " << (cuda ? "available" : "not available in this LibTorch build") << "\n";
+    return Success;
 }
 
 int trainingCommand(const QString &command, const QStringList &arguments, Io &io)

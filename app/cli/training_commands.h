@@ -15,6 +15,7 @@ struct TrainingCommands {
     CommandFunction run = nullptr;
     CommandFunction resume = nullptr;
     bool (*cudaAvailable)() = nullptr;  // whether this LibTorch can use a CUDA device
+    QString (*torchVersion)() = nullptr;  // "1.13.1"
 };
 
 // The commands given to useTrainingCommands(), else those of the module, loaded on first use. nullptr, with

@@ -6,7 +6,7 @@ namespace ty::cli {
 
 const TrainingCommands &linkedTrainingCommands()
 {
-    static const TrainingCommands commands{&runCommand, &resumeCommand, &ty::cudaAvailable};
+    static const TrainingCommands commands{&runCommand, &resumeCommand, &ty::cudaAvailable, &ty::torchVersion};
     return commands;
 }
 

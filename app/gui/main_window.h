@@ -20,6 +20,7 @@ namespace ty {
 
 class BlockPalette;
 class CanvasView;
+class DeviceProbe;
 class InspectorPanel;
 class IssuesPanel;
 class PipelineDocument;
@@ -42,6 +43,7 @@ public:
     InspectorPanel *inspector() const { return m_inspector; }
     IssuesPanel *issues() const { return m_issues; }
     TrainingPanel *training() const { return m_training; }
+    DeviceProbe *deviceProbe() const { return m_deviceProbe; }
     QDockWidget *trainingDock() const { return m_trainingDock; }
     // The window's actions by name: new, open, save, save-as, undo, redo, cut, copy, paste, delete,
     // select-all, zoom-in, zoom-out, zoom-reset, fit, arrange, snap, quit, train, stop-all, run-database,
@@ -114,6 +116,7 @@ private:
     InspectorPanel *m_inspector = nullptr;
     IssuesPanel *m_issues = nullptr;
     TrainingPanel *m_training = nullptr;
+    DeviceProbe *m_deviceProbe = nullptr;
     QDockWidget *m_trainingDock = nullptr;
     RecentFiles *m_recent;
     QHash<QString, QAction *> m_actions;

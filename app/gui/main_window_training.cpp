@@ -8,6 +8,7 @@
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
 #include "runs/run_browser.h"
+#include "training/device_probe.h"
 #include "training/training_panel.h"
 
 #include "preset_diff.h"
@@ -47,6 +48,11 @@ void MainWindow::createTrainingDock(QDockWidget *tabbedWith)
     connect(m_training, &TrainingPanel::runStarted, this, &MainWindow::updateTrainingActions);
     connect(m_training, &TrainingPanel::runFinished, this, &MainWindow::updateTrainingActions);
     connect(m_training->browser(), &RunBrowser::resumeRequested, this, &MainWindow::showTraining);
+
+    // Whether "cuda" can be offered: asked of a worker once the window is up, never of LibTorch in this process.
+    m_deviceProbe = new DeviceProbe(this);
+    connect(m_deviceProbe, &DeviceProbe::answered, m_document, [this](bool cuda) { m_document->setCudaAvailable(cuda); });
+    QTimer::singleShot(0, m_deviceProbe, [this] { m_deviceProbe->start(m_training->workerPath()); });
 }
 
 void MainWindow::createTrainingActions()

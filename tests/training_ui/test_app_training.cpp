@@ -13,6 +13,7 @@
 #include "plots/metric_plot.h"
 #include "runs/run_browser.h"
 #include "runs/runs_table_model.h"
+#include "training/device_probe.h"
 #include "training/training_panel.h"
 
 #include "preset_format.h"
@@ -20,6 +21,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QPushButton>
 #include <QStatusBar>
@@ -83,6 +87,34 @@ private Q_SLOTS:
     }
 
     void cleanup() { window.reset(); }
+
+    // The app asks a worker what the training engine can use and never loads LibTorch itself: the answer equals
+    // what `trainyard-cli devices --json` says, a preset asking for CUDA is warned about when there is none, and
+    // no LibTorch library is mapped into this process.
+    void devicesAreAskedOfAWorkerNotLibTorch()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(window->deviceProbe()->cudaAvailable().has_value(), 30000);
+        QProcess devices;
+        devices.start(tytest::workerPath(), {QStringLiteral("devices"), QStringLiteral("--json")});
+        QVERIFY(devices.waitForFinished(60000));
+        const QJsonObject answer = QJsonDocument::fromJson(devices.readAllStandardOutput()).object();
+        QVERIFY(answer.value(QStringLiteral("cuda")).isBool());
+        QCOMPARE(*window->deviceProbe()->cudaAvailable(), answer.value(QStringLiteral("cuda")).toBool());
+        QCOMPARE(window->document()->cudaAvailable(), window->deviceProbe()->cudaAvailable());
+
+        Preset preset = tytest::tinyPreset();
+        preset.training.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+        window->document()->setPreset(preset);
+        window->document()->validateNow();
+        bool warned = false;
+        for (const Issue &issue : window->document()->report().issues)
+            warned = warned || issue.message.contains(QStringLiteral("CUDA"), Qt::CaseInsensitive);
+        QCOMPARE(warned, !*window->deviceProbe()->cudaAvailable());
+
+        QFile maps(QStringLiteral("/proc/self/maps"));
+        QVERIFY(maps.open(QIODevice::ReadOnly));
+        QVERIFY2(!maps.readAll().contains("libtorch"), "the app process loaded LibTorch");
+    }
 
     void trainsTheCanvasAndFindsTheRunInTheDatabase()
     {

@@ -8,7 +8,7 @@
 // Ownership: owned by the PipelineScene; owns its PortItems; knows (does not own) its EdgeItems.
 // Thread affinity: the GUI thread.
 
-#include "engine_types.h"
+#include "shape_types.h"
 #include "pipeline_graph.h"
 
 #include <QGraphicsItem>

@@ -3,7 +3,7 @@
 #include "pipeline_document.h"
 
 #include "preset_format.h"
-#include "shape_inference.h"
+#include "preset_inspection.h"
 
 #include <QFileInfo>
 #include <QTimer>
@@ -122,10 +122,20 @@ void PipelineDocument::scheduleValidation()
         m_validationTimer->start();
 }
 
+void PipelineDocument::setCudaAvailable(std::optional<bool> available)
+{
+    if (m_cudaAvailable == available)
+        return;
+    m_cudaAvailable = available;
+    validateNow();
+}
+
 void PipelineDocument::validateNow()
 {
     m_validationTimer->stop();
-    m_report = inspectPreset(m_preset);
+    m_report = inspectPresetShapes(m_preset);
+    if (m_cudaAvailable == false && presetWantsCuda(m_preset))
+        m_report.issues.append(cudaUnavailableIssue());
     ++m_validationCount;
     Q_EMIT reportChanged();
 }

@@ -5,15 +5,15 @@
 // Views read the state through the const accessors and change it only through the edit functions, each of
 // which pushes one small undo command (document_commands.h); the commands alone change the preset, through
 // the private mutators. Every change is announced by a fine-grained signal keyed by node id, and schedules
-// one re-validation (inspectPreset) on the next event-loop turn, so a burst of edits validates once.
+// one re-validation (inspectPresetShapes) on the next event-loop turn, so a burst of edits validates once.
 //
 // Ownership: owns its QUndoStack and validation timer. Thread affinity: the GUI thread only (validation runs
 // synchronously on it; a Fashion-MNIST preset takes a few milliseconds).
 
 #include "block_descriptor.h"
-#include "engine_types.h"
 #include "error.h"
 #include "preset.h"
+#include "shape_types.h"
 
 #include <QHash>
 #include <QJsonValue>
@@ -21,6 +21,8 @@
 #include <QPointF>
 #include <QSizeF>
 #include <QStringList>
+
+#include <optional>
 
 class QTimer;
 class QUndoStack;
@@ -60,7 +62,11 @@ public:
     const ShapeReport &report() const { return m_report; }
     Issues issuesOf(const QString &nodeId) const;
     bool validationPending() const;
-    void validateNow();  // runs inspectPreset at once and publishes the report (also a benchmark hook)
+    void validateNow();  // validates at once and publishes the report (also a benchmark hook)
+    // Whether the training engine can use CUDA here (DeviceProbe); a preset asking for CUDA is warned about
+    // once this is known to be false. Unknown (nullopt) until told: the app never loads LibTorch itself.
+    void setCudaAvailable(std::optional<bool> available);
+    std::optional<bool> cudaAvailable() const { return m_cudaAvailable; }
     int validationCount() const { return m_validationCount; }
 
     // --- Edits: each pushes one undo command (or nothing when it would change nothing)
@@ -120,6 +126,7 @@ private:
     Preset m_preset;
     QStringList m_selection;
     ShapeReport m_report;
+    std::optional<bool> m_cudaAvailable;
     QUndoStack *m_undoStack = nullptr;
     QTimer *m_validationTimer = nullptr;
     int m_validationCount = 0;

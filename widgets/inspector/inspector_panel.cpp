@@ -9,7 +9,6 @@
 #include "param_form.h"
 
 #include "block_registry.h"
-#include "shape_inference.h"
 #include "training_settings.h"
 
 #include <QEvent>
@@ -76,9 +75,6 @@ QWidget *InspectorPanel::buildTrainingPage()
     layout->addWidget(m_summary);
     layout->addWidget(sectionLabel(tr("Training"), page));
     m_trainingForm = new ParamForm(trainingSpecs(), page);
-    if (!cudaAvailable())
-        if (ParamEditor *device = m_trainingForm->editor(QStringLiteral("device")))
-            device->setChoiceUnavailable(QStringLiteral("cuda"), tr("This LibTorch build has no CUDA device"));
     layout->addWidget(m_trainingForm);
     layout->addStretch(1);
     layout->addWidget(mutedLabel(tr("Select a node to edit its parameters."), page));
@@ -167,6 +163,10 @@ void InspectorPanel::refreshTraining()
 
 void InspectorPanel::refreshReport()
 {
+    // "cuda" is greyed out once the training engine is known to have no CUDA device here.
+    if (m_document->cudaAvailable() == false)
+        if (ParamEditor *device = m_trainingForm->editor(QStringLiteral("device")))
+            device->setChoiceUnavailable(QStringLiteral("cuda"), tr("The training engine (LibTorch) has no CUDA device here"));
     const ShapeReport &report = m_document->report();
     m_summary->setText(tr("%1 · %2").arg(style::counted(m_document->graph().nodes.size(), tr("node"), tr("nodes")),
                                          style::counted(report.totalParams, tr("trainable parameter"),

@@ -54,6 +54,7 @@ public:
 
     // trainyard-cli to start (default: TrainingRunController::defaultWorkerPath()).
     void setWorkerPath(const QString &path) { m_workerPath = path; }
+    QString workerPath() const { return m_workerPath; }
     QList<TrainingRunController *> controllers() const { return m_controllers; }
     bool hasActiveRuns() const;
     void stopAll();

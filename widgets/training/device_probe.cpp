@@ -1,0 +1,44 @@
+#include "device_probe.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+namespace ty {
+
+DeviceProbe::DeviceProbe(QObject *parent) : QObject(parent) {}
+
+void DeviceProbe::start(const QString &workerPath)
+{
+    if (m_cuda.has_value() || m_process)
+        return;
+    m_process = new QProcess(this);
+    m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    connect(m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        const QByteArray out = m_process->readAllStandardOutput();
+        m_process->deleteLater();
+        m_process = nullptr;
+        if (status == QProcess::NormalExit && code == 0)
+            takeAnswer(out);
+    });
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart && m_process) {  // no worker: the answer stays unknown
+            m_process->deleteLater();
+            m_process = nullptr;
+        }
+    });
+    m_process->start(workerPath, {QStringLiteral("devices"), QStringLiteral("--json")});
+}
+
+bool DeviceProbe::takeAnswer(const QByteArray &json)
+{
+    const QJsonObject answer = QJsonDocument::fromJson(json).object();
+    if (!answer.value(QStringLiteral("cuda")).isBool())
+        return false;
+    m_cuda = answer.value(QStringLiteral("cuda")).toBool();
+    m_torchVersion = answer.value(QStringLiteral("torch_version")).toString();
+    Q_EMIT answered(*m_cuda);
+    return true;
+}
+
+} // namespace ty
