@@ -32,7 +32,13 @@ public:
     void onCheckpoint(const CheckpointInfo &c) override { checkpoints << c; }
     void onEvent(const QString &kind, const QString &message, qint64) override { events << kind + QStringLiteral(": ") + message; }
     void onProgress(qint64 step, qint64, int, double) override { lastStep = step; }
-    bool stopRequested() override { return stopAfterSteps >= 0 && lastStep >= stopAfterSteps; }
+    // Polled once before every step: stopAfterPolls stops after exactly that many steps of this run, wherever
+    // a read interval stands; stopAfterSteps after the first read at or past that step.
+    bool stopRequested() override
+    {
+        ++polls;
+        return (stopAfterSteps >= 0 && lastStep >= stopAfterSteps) || (stopAfterPolls >= 0 && polls > stopAfterPolls);
+    }
 
     QList<double> values(const QString &name) const;
 
@@ -43,6 +49,8 @@ public:
     QStringList events;
     qint64 lastStep = 0;
     qint64 stopAfterSteps = -1;
+    qint64 stopAfterPolls = -1;
+    qint64 polls = 0;
 };
 
 } // namespace ty::test

@@ -373,15 +373,21 @@ void TestCheckpoints::optimizerStateRoundTrips()
 void TestCheckpoints::resumedRunEqualsUninterrupted_data()
 {
     QTest::addColumn<qint64>("stopAt");
-    // 34 steps per epoch: mid-epoch, right after an epoch, and in the last epoch.
-    QTest::newRow("mid epoch 2") << qint64(45);
-    QTest::newRow("epoch boundary") << qint64(34);
-    QTest::newRow("last epoch") << qint64(80);
+    QTest::addColumn<bool>("exactStep");  // stop at exactly that step, else at the first read interval past it
+    // 34 steps per epoch, a read every 7 steps: mid-epoch, right after an epoch, in the last epoch, and in
+    // the middle of read intervals (a Ctrl-C comes at any step).
+    QTest::newRow("mid epoch 2") << qint64(45) << false;
+    QTest::newRow("epoch boundary") << qint64(34) << false;
+    QTest::newRow("last epoch") << qint64(80) << false;
+    QTest::newRow("step 45, mid interval") << qint64(45) << true;
+    QTest::newRow("step 10, mid interval") << qint64(10) << true;
+    QTest::newRow("step 68, epoch end") << qint64(68) << true;
 }
 
 void TestCheckpoints::resumedRunEqualsUninterrupted()
 {
     QFETCH(qint64, stopAt);
+    QFETCH(bool, exactStep);
     // Dropout and noise make the RNG state matter; Adam makes the optimizer state matter.
     Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.adam"), 0.01, 3);
     preset.graph.nodes.append(Node{QStringLiteral("drop"), QStringLiteral("layer.dropout"), QJsonObject{{QStringLiteral("p"), 0.3}}, {}});
@@ -398,10 +404,13 @@ void TestCheckpoints::resumedRunEqualsUninterrupted()
     QCOMPARE(int(Trainer::train(preset, TrainOptions{whole.path(), {}, {}}, uninterrupted).outcome), int(TrainOutcome::Finished));
 
     test::RecordingObserver first;
-    first.stopAfterSteps = stopAt;
+    (exactStep ? first.stopAfterPolls : first.stopAfterSteps) = stopAt;
     const TrainResult stopped = Trainer::train(preset, TrainOptions{parts.path(), {}, {}}, first);
     QCOMPARE(int(stopped.outcome), int(TrainOutcome::Stopped));
-    QVERIFY(stopped.steps >= stopAt);
+    if (exactStep)
+        QCOMPARE(stopped.steps, stopAt);
+    else
+        QVERIFY(stopped.steps >= stopAt);
     test::RecordingObserver second;
     const TrainResult resumed = Trainer::train(preset, TrainOptions{parts.path(), {}, stopped.finalCheckpoint}, second);
     QCOMPARE(int(resumed.outcome), int(TrainOutcome::Finished));

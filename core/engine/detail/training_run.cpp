@@ -223,7 +223,9 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         }
         m_logged->add(std::move(logged));
         ++m_position.step;
-        if (int64_t(m_logged->pendingCount()) >= m_settings.logEvery && !flushPending(ending, false))
+        // Read intervals end at fixed batches of the epoch (every log_every-th and the last), wherever the run
+        // (or its resumption) started, so a resumed run logs at exactly the steps of an uninterrupted one.
+        if ((m_position.batchInEpoch + 1) % m_settings.logEvery == 0 && !flushPending(ending, false))
             return false;
     }
     return flushPending(ending, true);
@@ -262,7 +264,11 @@ bool TrainingRun::publish(const LoggedSteps::Interval &interval, TrainResult *en
                                         interval.metrics[m][i] / double(p.batch)});
     }
     const LoggedSteps::Step &last = interval.steps.back();
-    samples.append(MetricSample{QStringLiteral("train/lr"), last.step, last.epoch, last.time, interval.lr});
+    // The learning rate at the read points only: an interval cut short by a stop adds no row, so the rows of a
+    // stopped and resumed run are those of an uninterrupted one.
+    const int64_t batchesDone = last.step - int64_t(last.epoch - 1) * m_stepsPerEpoch;
+    if (batchesDone % m_settings.logEvery == 0 || batchesDone == m_stepsPerEpoch)
+        samples.append(MetricSample{QStringLiteral("train/lr"), last.step, last.epoch, last.time, interval.lr});
     for (const MetricSample &s : samples)
         m_last.insert(s.name, s.value);
     observer().onMetrics(samples);
