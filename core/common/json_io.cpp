@@ -1,5 +1,7 @@
 #include "json_io.h"
 
+#include "regular_file.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -53,6 +55,8 @@ Result<QJsonObject> parseJsonObject(const QByteArray &bytes, const QString &file
 
 Result<QJsonObject> readJsonObjectFile(const QString &path)
 {
+    if (Status regular = requireRegularFile(path); !regular)
+        return regular.error();
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         Error error;
@@ -60,7 +64,14 @@ Result<QJsonObject> readJsonObjectFile(const QString &path)
         error.message = QStringLiteral("cannot open file: %1").arg(file.errorString());
         return error;
     }
-    return parseJsonObject(file.readAll(), path);
+    const QByteArray bytes = file.read(kMaxJsonFileBytes + 1);
+    if (bytes.size() > kMaxJsonFileBytes) {
+        Error error;
+        error.file = path;
+        error.message = QStringLiteral("larger than %1 MiB: not read (a preset is much smaller)").arg(kMaxJsonFileBytes >> 20);
+        return error;
+    }
+    return parseJsonObject(bytes, path);
 }
 
 Status writeJsonObjectFile(const QString &path, const QJsonObject &object, const QStringList &keyOrder)

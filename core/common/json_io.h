@@ -15,6 +15,8 @@ namespace ty {
 Result<QJsonObject> parseJsonObject(const QByteArray &bytes, const QString &fileName);
 
 // Reads and parses a file holding one JSON object.
+// Refuses what is not a regular file and anything over kMaxJsonFileBytes, before reading it whole.
+constexpr qint64 kMaxJsonFileBytes = qint64(64) << 20;
 Result<QJsonObject> readJsonObjectFile(const QString &path);
 
 // Writes `object` as indented JSON, atomically (temporary file, then rename); see readableJson.

@@ -5,6 +5,7 @@
 #include "dataset_split.h"
 #include "portable_random.h"
 #include "printable_text.h"
+#include "regular_file.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -63,8 +64,8 @@ Result<CsvSettings> readSettings(DatasetParams &params)
 Result<QByteArray> readFile(const QString &path, const DatasetParams &params, QCryptographicHash *hash)
 {
     QFile file(path);
-    if (!QFileInfo(path).isFile())
-        return params.error(kPath, QStringLiteral("file not found"), path);
+    if (Status regular = requireRegularFile(path); !regular)
+        return params.error(kPath, regular.error().message, path);
     if (file.size() > kMaxCsvBytes)
         return params.error(kPath, QStringLiteral("the file is %1 bytes, more than the %2 a CSV table may have")
                                        .arg(file.size()).arg(kMaxCsvBytes), path);

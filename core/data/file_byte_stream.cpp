@@ -1,5 +1,7 @@
 #include "file_byte_stream.h"
 
+#include "regular_file.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 
@@ -75,8 +77,8 @@ Status FileByteStream::open(const QString &path, QCryptographicHash *hash)
     d->path = path;
     d->hash = hash;
     d->file.setFileName(path);
-    if (!d->file.exists())
-        return d->error(QStringLiteral("file not found"));
+    if (Status regular = requireRegularFile(path); !regular)
+        return d->error(regular.error().message);
     if (!d->file.open(QIODevice::ReadOnly))
         return d->error(QStringLiteral("cannot open file: %1").arg(d->file.errorString()));
 

@@ -7,6 +7,7 @@
 #include "issue.h"
 #include "json_io.h"
 #include "printable_text.h"
+#include "regular_file.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,6 +15,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <sys/stat.h>
 #include <limits>
 
 using namespace ty;
@@ -42,7 +44,30 @@ private Q_SLOTS:
     void canonicalJsonIgnoresKeyOrder();
     void printableTextEscapesAndCuts_data();
     void printableTextEscapesAndCuts();
+    void readJsonObjectFileRefusesSpecialAndHugeFiles();
 };
+
+// A FIFO would block, /dev/zero would grow without end, a huge file is no preset: all refused before reading.
+void TestCommon::readJsonObjectFileRefusesSpecialAndHugeFiles()
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("pipe.json"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    QCOMPARE(readJsonObjectFile(fifo).error().message, QStringLiteral("not a regular file (a FIFO)"));
+    QCOMPARE(readJsonObjectFile(QStringLiteral("/dev/zero")).error().message, QStringLiteral("not a regular file (a device)"));
+    QCOMPARE(readJsonObjectFile(dir.path()).error().message, QStringLiteral("not a regular file (a folder)"));
+    QCOMPARE(readJsonObjectFile(dir.filePath(QStringLiteral("none.json"))).error().message, QStringLiteral("file not found"));
+    QCOMPARE(requireRegularFile(fifo).error().file, fifo);
+    const QString huge = dir.filePath(QStringLiteral("huge.json"));
+    {
+        QFile file(huge);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QVERIFY(file.resize(kMaxJsonFileBytes + 10));  // sparse: no disk needed
+    }
+    const Result<QJsonObject> read = readJsonObjectFile(huge);
+    QVERIFY(!read.ok());
+    QVERIFY2(read.error().message.contains(QStringLiteral("larger than 64 MiB")), qPrintable(read.error().message));
+}
 
 void TestCommon::printableTextEscapesAndCuts_data()
 {
@@ -196,7 +221,7 @@ void TestCommon::readJsonObjectFileMissingFile()
     const Result<QJsonObject> result = readJsonObjectFile(path);
     QVERIFY(!result.ok());
     QCOMPARE(result.error().file, path);
-    QVERIFY2(result.error().message.startsWith(QStringLiteral("cannot open file: ")), qPrintable(result.error().message));
+    QCOMPARE(result.error().message, QStringLiteral("file not found"));
 }
 
 void TestCommon::writeThenReadJsonObjectFile()
