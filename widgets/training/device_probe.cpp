@@ -3,8 +3,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTimer>
 
 namespace ty {
+
+namespace {
+// The answer is the same for every window of the process: asked once, kept for the session.
+QByteArray sessionAnswer;
+} // namespace
 
 DeviceProbe::DeviceProbe(QObject *parent) : QObject(parent) {}
 
@@ -12,6 +18,10 @@ void DeviceProbe::start(const QString &workerPath)
 {
     if (m_cuda.has_value() || m_process)
         return;
+    if (!sessionAnswer.isEmpty()) {
+        QTimer::singleShot(0, this, [this] { takeAnswer(sessionAnswer); });
+        return;
+    }
     m_process = new QProcess(this);
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
     connect(m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
@@ -35,6 +45,7 @@ bool DeviceProbe::takeAnswer(const QByteArray &json)
     const QJsonObject answer = QJsonDocument::fromJson(json).object();
     if (!answer.value(QStringLiteral("cuda")).isBool())
         return false;
+    sessionAnswer = json;
     m_cuda = answer.value(QStringLiteral("cuda")).toBool();
     m_torchVersion = answer.value(QStringLiteral("torch_version")).toString();
     Q_EMIT answered(*m_cuda);

@@ -2,6 +2,7 @@
 // What the training engine can use on this machine (is there a CUDA device?), asked once per app session
 // from a worker process, `trainyard-cli devices --json`, so that the desktop app never loads LibTorch itself.
 // The answer arrives asynchronously (loading LibTorch takes about half a second); until then it is unknown.
+// Later probes of the same process reuse the first answer.
 //
 // Ownership: a QObject owned by its parent. Thread affinity: the GUI thread.
 
