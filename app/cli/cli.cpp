@@ -24,6 +24,11 @@ const char *const kUsage =
     "                                           train a preset and record the run\n"
     "  resume RUN_ID [--db PATH] [--json|--events] [--quiet]\n"
     "                                           continue an interrupted, stopped or failed run from its last checkpoint\n"
+    "  evaluate RUN_ID [--split test|val|train] [--checkpoint last|STEP] [--top K] [--mistakes N] [--db PATH] [--json]\n"
+    "                                           a run's weights on a split: accuracy, per-class scores, confusion\n"
+    "                                           matrix, most confident mistakes; stored in the run database\n"
+    "  predict RUN_ID INPUT... [--checkpoint last|STEP] [--top K] [--db PATH] [--json]\n"
+    "                                           classify images (PNG, JPEG, BMP), IDX files or CSV rows with a run's weights\n"
     "  runs list [--db PATH] [--json]           the recorded runs, newest first\n"
     "  runs show ID [--db PATH] [--json]        one run: status, preset, summary, checkpoints\n"
     "  runs metrics ID [--metric NAME] [--db PATH] [--csv|--json]\n"
@@ -69,7 +74,8 @@ int runCli(const QStringList &arguments, Io &io)
         code = blocksCommand(rest, io);
     else if (command == QStringLiteral("validate"))
         code = validateCommand(rest, io);
-    else if (command == QStringLiteral("run") || command == QStringLiteral("resume"))
+    else if (command == QStringLiteral("run") || command == QStringLiteral("resume") || command == QStringLiteral("evaluate")
+             || command == QStringLiteral("predict"))
         code = trainingCommand(command, rest, io);
     else if (command == QStringLiteral("runs"))
         code = runsCommand(rest, io);

@@ -5,6 +5,7 @@
 #include "run_recorder.h"
 #include "run_writer.h"
 #include "event_stream.h"
+#include "evaluation_store.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -112,6 +113,15 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
     const Status finished = writer.finish(statusOf(ending.outcome), ending.message, ending.errorNode);
     if (!finished)
         printError(io, finished.error());
+    if (finished && ending.outcome == TrainOutcome::Finished && ending.testEvaluation) {
+        // Every finished run is evaluated on its test split (docs/evaluation.md); the run itself is recorded
+        // whatever happens here.
+        if (const Result<qint64> stored = storeEvaluation(dbPath, runId, *ending.testEvaluation); !stored) {
+            Error warning = stored.error();
+            warning.message = QStringLiteral("the run finished, but its test evaluation was not stored: %1").arg(warning.message);
+            printError(io, warning);
+        }
+    }
     if (events)
         stream.finished(runId, runStatusName(statusOf(ending.outcome)), ending);
     else

@@ -92,7 +92,11 @@ int trainingCommand(const QString &command, const QStringList &arguments, Io &io
             writeErrorEvent(io.out, error);
         return RunFailed;
     }
-    return (command == QStringLiteral("run") ? commands->run : commands->resume)(arguments, io);
+    const CommandFunction function = command == QStringLiteral("run") ? commands->run
+        : command == QStringLiteral("resume")                       ? commands->resume
+        : command == QStringLiteral("evaluate")                     ? commands->evaluate
+                                                                    : commands->predict;
+    return function(arguments, io);
 }
 
 } // namespace ty::cli

@@ -1,5 +1,5 @@
 #pragma once
-// run and resume need LibTorch; no other command does. They live in a module of their own,
+// run, resume, evaluate and predict need LibTorch; no other command does. They live in a module of their own,
 // trainyard-training.so (next to trainyard-cli in the build tree, in lib/trainyard/ of an installation), which
 // trainyard-cli loads only when asked to train: validate, blocks and runs start without loading LibTorch.
 
@@ -16,6 +16,8 @@ struct TrainingCommands {
     CommandFunction resume = nullptr;
     bool (*cudaAvailable)() = nullptr;  // whether this LibTorch can use a CUDA device
     QString (*torchVersion)() = nullptr;  // "1.13.1"
+    CommandFunction evaluate = nullptr;
+    CommandFunction predict = nullptr;
 };
 
 // The commands given to useTrainingCommands(), else those of the module, loaded on first use. nullptr, with

@@ -6,7 +6,7 @@ namespace ty::cli {
 
 const TrainingCommands &linkedTrainingCommands()
 {
-    static const TrainingCommands commands{&runCommand, &resumeCommand, &ty::cudaAvailable, &ty::torchVersion};
+    static const TrainingCommands commands{&runCommand, &resumeCommand, &ty::cudaAvailable, &ty::torchVersion, &evaluateCommand, &predictCommand};
     return commands;
 }
 

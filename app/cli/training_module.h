@@ -8,6 +8,8 @@ namespace ty::cli {
 
 int runCommand(const QStringList &arguments, Io &io);
 int resumeCommand(const QStringList &arguments, Io &io);
+int evaluateCommand(const QStringList &arguments, Io &io);
+int predictCommand(const QStringList &arguments, Io &io);
 
 // The commands of this library, as the module hands them out.
 const TrainingCommands &linkedTrainingCommands();

@@ -246,6 +246,9 @@ Result<LoadedDataset> loadCsvDataset(const DatasetRequest &request)
 
     LoadedDataset dataset;
     dataset.sourceFiles << s.path;
+    for (int column : columns.features)
+        dataset.featureNames << table.columns.value(column);
+    dataset.targetName = table.columns.value(columns.target);
     dataset.fingerprint = QString::fromLatin1(hash.result().toHex());
     QMap<QString, int64_t> classIndex;
     if (s.classification) {

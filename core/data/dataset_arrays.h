@@ -55,6 +55,9 @@ struct LoadedDataset {
     // dataset.csv with standardize: the training statistics applied to every split (x - mean) / std, one
     // value per feature, for applying the same to new data; empty otherwise.
     std::vector<float> featureMean, featureStd;
+    // dataset.csv: the feature columns in sample order and the target column, for reading new rows alike.
+    QStringList featureNames;
+    QString targetName;
 };
 
 } // namespace ty

@@ -1,6 +1,7 @@
 #pragma once
 // Plain types of the engine's public API (no LibTorch types).
 
+#include "evaluation_report.h"
 #include "issue.h"
 #include "shape_types.h"
 
@@ -9,6 +10,7 @@
 #include <QMap>
 #include <QString>
 
+#include <memory>
 #include <vector>
 
 namespace ty {
@@ -32,6 +34,8 @@ struct TrainResult {
     int epochs = 0;                    // completed epochs
     QMap<QString, double> lastMetrics; // last value of each metric by name
     QString finalCheckpoint;
+    // A finished run's final model on the test split (nullptr when the data set has no test split).
+    std::shared_ptr<const EvaluationReport> testEvaluation;
 };
 
 } // namespace ty

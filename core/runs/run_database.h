@@ -79,6 +79,15 @@ public:
     // A cheap stamp to poll (one aggregate over the runs table): when it changes, reread what is shown.
     Result<RunsChangeStamp> changeStamp() const;
 
+    // Evaluations (run_database_evaluations.cpp). Stores an evaluation with its samples, replacing one of the
+    // same run, split and checkpoint step; returns its id.
+    Result<qint64> addEvaluation(const EvaluationRecord &evaluation, const QList<EvaluationSampleRow> &samples);
+    Result<QList<EvaluationRecord>> evaluations(qint64 runId) const;  // newest first
+    Result<EvaluationRecord> evaluation(qint64 evaluationId) const;
+    // The samples of an evaluation, by index; with `label` / `predicted` >= 0 only those with that true or
+    // predicted class (one confusion cell when both are given).
+    Result<QList<EvaluationSampleRow>> evaluationSamples(qint64 evaluationId, int label = -1, int predicted = -1) const;
+
     // For resume: drops the run's metric and event rows with step > `step` and recomputes its metric summaries.
     // Checkpoint records are kept (their files are still on disk; the trainer decides about them).
     Status deleteMetricsAfter(qint64 id, qint64 step);

@@ -78,4 +78,25 @@ struct CheckpointRecord {
     QString sha256;      // of the file as written (hex); empty for checkpoints recorded before schema 3
 };
 
+// One evaluation of a run's weights on a split (docs/evaluation.md). `summary` is the report's JSON: scores,
+// per-class table, confusion matrix, worst samples.
+struct EvaluationRecord {
+    qint64 id = 0;
+    qint64 runId = 0;
+    QString split;               // "test", "val", "train"
+    qint64 checkpointStep = 0;
+    QDateTime createdAt;
+    QString task;                // "classification" or "regression"
+    qint64 sampleCount = 0;
+    double accuracy = 0;         // classification only
+    QJsonObject summary;
+};
+
+// One sample's prediction in an evaluation. Classification: class indices and the predicted class's probability.
+// Regression: the first target and prediction and the residual's norm.
+struct EvaluationSampleRow {
+    qint64 index = 0;
+    double label = 0, predicted = 0, confidence = 0;
+};
+
 } // namespace ty

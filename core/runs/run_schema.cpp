@@ -110,11 +110,41 @@ RunSchemaStep version3()
     return step;
 }
 
+// Evaluations of a run's weights on a split (trainyard-cli evaluate, and every finished run on its test split):
+// the report as JSON, and every sample's prediction so the app can list the samples of a confusion cell.
+RunSchemaStep version4()
+{
+    RunSchemaStep step;
+    step.toVersion = 4;
+    step.description = QStringLiteral("evaluations");
+    step.statements = {
+        QStringLiteral("CREATE TABLE evaluations ("
+                       " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " split TEXT NOT NULL,"
+                       " checkpoint_step INTEGER NOT NULL,"
+                       " created_at TEXT,"
+                       " task TEXT NOT NULL,"
+                       " sample_count INTEGER NOT NULL,"
+                       " accuracy REAL,"
+                       " summary_json TEXT NOT NULL,"
+                       " UNIQUE (run_id, split, checkpoint_step))"),
+        QStringLiteral("CREATE TABLE evaluation_samples ("
+                       " evaluation_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,"
+                       " sample_index INTEGER NOT NULL,"
+                       " label REAL,"
+                       " predicted REAL,"
+                       " confidence REAL,"
+                       " PRIMARY KEY (evaluation_id, sample_index)) WITHOUT ROWID"),
+    };
+    return step;
+}
+
 } // namespace
 
 const QList<RunSchemaStep> &runSchemaSteps()
 {
-    static const QList<RunSchemaStep> steps = {version1(), version2(), version3()};
+    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4()};
     return steps;
 }
 

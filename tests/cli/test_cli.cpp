@@ -4,10 +4,12 @@
 #include "block_registry.h"
 #include "cli.h"
 #include "run_database.h"
+#include "idx_reader.h"
 #include "safetensors_file.h"
 #include "training_module.h"
 
 #include <QDir>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -489,6 +491,281 @@ private Q_SLOTS:
         QCOMPARE(exportWith({QStringLiteral("9"), QStringLiteral("--output"), other}).code, 2);
         QCOMPARE(exportWith({QStringLiteral("1")}).code, 2);
         QVERIFY(!QFile::exists(other));
+    }
+
+    // A finished run is evaluated on its test split by itself; `evaluate` agrees with the accuracy the run
+    // recorded, stores what it computes, and refuses bad requests without storing anything.
+    void evaluateScoresAndStoresRuns()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        QCOMPARE(trainyard({QStringLiteral("run"), writeSyntheticPreset(dir), QStringLiteral("--db"), db, QStringLiteral("--quiet")}).code, 0);
+        const double recorded = RunDatabase::open(db).value()->lastMetricValues(1).value().value(QStringLiteral("test/accuracy"));
+        QVERIFY(recorded > 0.7);
+        {
+            const QList<EvaluationRecord> automatic = RunDatabase::open(db).value()->evaluations(1).value();
+            QCOMPARE(automatic.size(), 1);
+            QCOMPARE(automatic.first().split, QStringLiteral("test"));
+            QCOMPARE(automatic.first().checkpointStep, qint64(51));
+            QCOMPARE(automatic.first().sampleCount, qint64(200));
+            QCOMPARE(automatic.first().accuracy, recorded);
+            QCOMPARE(RunDatabase::open(db).value()->evaluationSamples(automatic.first().id).value().size(), 200);
+        }
+
+        auto evaluate = [&](const QStringList &extra) {
+            return trainyard(QStringList{QStringLiteral("evaluate")} + extra + QStringList{QStringLiteral("--db"), db});
+        };
+        const Output last = evaluate({QStringLiteral("1"), QStringLiteral("--json"), QStringLiteral("--top"), QStringLiteral("2")});
+        QVERIFY2(last.code == 0, qPrintable(last.err));
+        const QJsonObject json = jsonObject(last.out);
+        QCOMPARE(json.value(QStringLiteral("run")).toInt(), 1);
+        QCOMPARE(json.value(QStringLiteral("split")).toString(), QStringLiteral("test"));
+        QCOMPARE(json.value(QStringLiteral("checkpoint_step")).toInt(), 51);
+        QCOMPARE(json.value(QStringLiteral("count")).toInt(), 200);
+        QCOMPARE(json.value(QStringLiteral("accuracy")).toDouble(), recorded);
+        QCOMPARE(json.value(QStringLiteral("metrics")).toObject().value(QStringLiteral("accuracy")).toDouble(), recorded);
+        QCOMPARE(json.value(QStringLiteral("top_k")).toInt(), 2);
+        QVERIFY(json.value(QStringLiteral("top_k_accuracy")).toDouble() >= recorded);
+        QCOMPARE(json.value(QStringLiteral("classes")).toArray().size(), 4);
+        // The confusion matrix: rows are true classes; its diagonal is the correct predictions, its row sums
+        // the supports of the per-class table.
+        const QJsonArray confusion = json.value(QStringLiteral("confusion")).toArray();
+        const QJsonArray perClass = json.value(QStringLiteral("per_class")).toArray();
+        QCOMPARE(confusion.size(), 4);
+        QCOMPARE(perClass.size(), 4);
+        qint64 total = 0, diagonal = 0;
+        for (int t = 0; t < 4; ++t) {
+            qint64 row = 0;
+            for (int p = 0; p < 4; ++p)
+                row += confusion.at(t).toArray().at(p).toInt();
+            diagonal += confusion.at(t).toArray().at(t).toInt();
+            total += row;
+            QCOMPARE(perClass.at(t).toObject().value(QStringLiteral("support")).toInt(), row);
+            QVERIFY(perClass.at(t).toObject().value(QStringLiteral("f1")).toDouble() > 0.3);
+        }
+        QCOMPARE(total, qint64(200));
+        QCOMPARE(double(diagonal) / 200.0, recorded);
+        const QJsonArray mistakes = json.value(QStringLiteral("mistakes")).toArray();
+        QCOMPARE(mistakes.size(), std::min<qint64>(10, 200 - diagonal));
+        for (int i = 0; i < mistakes.size(); ++i) {
+            const QJsonObject m = mistakes.at(i).toObject();
+            QVERIFY(m.value(QStringLiteral("label")).toString() != m.value(QStringLiteral("predicted")).toString());
+            QVERIFY(m.value(QStringLiteral("confidence")).toDouble() > 0.25 && m.value(QStringLiteral("confidence")).toDouble() <= 1.0);
+            if (i > 0)
+                QVERIFY(m.value(QStringLiteral("confidence")).toDouble() <= mistakes.at(i - 1).toObject().value(QStringLiteral("confidence")).toDouble());
+        }
+
+        // An earlier checkpoint and another split are evaluations of their own.
+        const Output early = evaluate({QStringLiteral("1"), QStringLiteral("--checkpoint"), QStringLiteral("17"), QStringLiteral("--split"),
+                                       QStringLiteral("val")});
+        QVERIFY2(early.code == 0, qPrintable(early.err));
+        QVERIFY2(early.out.contains(QStringLiteral("val split, 60 samples, weights of step 17")), qPrintable(early.out));
+        QVERIFY(early.out.contains(QStringLiteral("confusion matrix")));
+        QCOMPARE(RunDatabase::open(db).value()->evaluations(1).value().size(), 2);
+
+        // Bad requests: exit 2, the error names what is wrong, nothing stored.
+        const struct {
+            QStringList arguments;
+            QString message;
+        } bad[] = {
+            {{QStringLiteral("9")}, QStringLiteral("no run with id 9")},
+            {{QStringLiteral("1"), QStringLiteral("--split"), QStringLiteral("nope")}, QStringLiteral("--split")},
+            {{QStringLiteral("1"), QStringLiteral("--checkpoint"), QStringLiteral("7")}, QStringLiteral("no checkpoint at step 7")},
+            {{QStringLiteral("1"), QStringLiteral("--checkpoint"), QStringLiteral("best")}, QStringLiteral("keeps no best checkpoint")},
+            {{QStringLiteral("1"), QStringLiteral("--top"), QStringLiteral("x")}, QStringLiteral("--top")},
+            {{QStringLiteral("1"), QStringLiteral("--set"), QStringLiteral("opt.lr=1")}, QStringLiteral("--set is not accepted")},
+        };
+        for (const auto &b : bad) {
+            const Output refused = evaluate(b.arguments);
+            QVERIFY2(refused.code == 2, qPrintable(b.arguments.join(QLatin1Char(' '))));
+            QVERIFY2(refused.err.contains(b.message), qPrintable(refused.err));
+        }
+        // Weights damaged after the run wrote them are refused before they are read.
+        const QString checkpoint = RunDatabase::open(db).value()->checkpoints(1).value().last().path;
+        {
+            QFile file(checkpoint);
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            file.seek(file.size() - 4);
+            file.write("\x01\x02\x03\x04", 4);
+        }
+        const Output damaged = evaluate({QStringLiteral("1")});
+        QCOMPARE(damaged.code, 2);
+        QVERIFY2(damaged.err.contains(QStringLiteral("replaced or damaged")), qPrintable(damaged.err));
+        QCOMPARE(RunDatabase::open(db).value()->evaluations(1).value().size(), 2);
+    }
+
+    // predict reads images and IDX files the way the data set is read: PNG copies of test samples get exactly the
+    // predictions the run's own test evaluation stored; upscaled RGB JPEGs of confidently classified samples keep
+    // their class; bad inputs exit 2 naming the file.
+    void predictClassifiesImagesAndIdxFiles()
+    {
+        const QString fashion = QStringLiteral("/usr/share/datasets/fashion-mnist");
+        if (!QDir(fashion).exists())
+            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const Output run = trainyard({QStringLiteral("run"), preset("fashion-mnist-mlp"), QStringLiteral("--db"), db, QStringLiteral("--quiet"),
+                                      QStringLiteral("--set"), QStringLiteral("data.limit=3000"), QStringLiteral("--set"), QStringLiteral("data.val_count=300"),
+                                      QStringLiteral("--set"), QStringLiteral("data.test_limit=500"), QStringLiteral("--set"), QStringLiteral("training.epochs=2"),
+                                      QStringLiteral("--set"), QStringLiteral("training.device=cpu")});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        std::unique_ptr<RunDatabase> records = std::move(RunDatabase::open(db).value());
+        const QList<EvaluationRecord> evaluations = records->evaluations(1).value();
+        QCOMPARE(evaluations.size(), 1);
+        const QList<EvaluationSampleRow> stored = records->evaluationSamples(evaluations.first().id).value();
+        QCOMPARE(stored.size(), 500);
+
+        Result<IdxArray> images = readIdxFile(fashion + QStringLiteral("/t10k-images-idx3-ubyte.gz"));
+        QVERIFY(images.ok());
+        auto sampleImage = [&](int i) {
+            return QImage(images.value().bytes.data() + i * 784, 28, 28, 28, QImage::Format_Grayscale8).copy();
+        };
+        QStringList pngs, jpegs;
+        for (int i = 0; i < 12; ++i) {
+            pngs << dir.filePath(QStringLiteral("sample%1.png").arg(i));
+            QVERIFY(sampleImage(i).save(pngs.last()));
+            jpegs << dir.filePath(QStringLiteral("sample%1.jpg").arg(i));
+            QVERIFY(sampleImage(i).convertToFormat(QImage::Format_RGB888).scaled(56, 56).save(jpegs.last(), "JPEG", 95));
+        }
+        const Output png = trainyard(QStringList{QStringLiteral("predict"), QStringLiteral("1")} + pngs
+                                     + QStringList{QStringLiteral("--db"), db, QStringLiteral("--json"), QStringLiteral("--top"), QStringLiteral("10")});
+        QVERIFY2(png.code == 0, qPrintable(png.err));
+        const QStringList pngLines = png.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(pngLines.size(), 12);
+        QList<double> confidence;
+        QList<int> predicted;
+        for (int i = 0; i < 12; ++i) {
+            const QJsonObject line = jsonObject(pngLines[i]);
+            QCOMPARE(line.value(QStringLiteral("input")).toString(), QStringLiteral("sample%1.png").arg(i));
+            const QJsonArray top = line.value(QStringLiteral("top")).toArray();
+            QCOMPARE(top.size(), 10);
+            double sum = 0;
+            for (const QJsonValue &c : top)
+                sum += c.toObject().value(QStringLiteral("probability")).toDouble();
+            QVERIFY(std::abs(sum - 1.0) < 1e-6);
+            predicted << top.at(0).toObject().value(QStringLiteral("index")).toInt();
+            confidence << top.at(0).toObject().value(QStringLiteral("probability")).toDouble();
+            QCOMPARE(double(predicted.last()), stored[i].predicted);
+            QVERIFY(std::abs(confidence.last() - stored[i].confidence) < 1e-5);
+        }
+
+        const Output jpeg = trainyard(QStringList{QStringLiteral("predict"), QStringLiteral("1")} + jpegs + QStringList{QStringLiteral("--db"), db});
+        QVERIFY2(jpeg.code == 0, qPrintable(jpeg.err));
+        const QStringList jpegLines = jpeg.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(jpegLines.size(), 12);
+        // The four most confident samples keep their class through upscaling, RGB and JPEG compression.
+        QList<int> byConfidence{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+        std::sort(byConfidence.begin(), byConfidence.end(), [&](int a, int b) { return confidence[a] > confidence[b]; });
+        for (int i : byConfidence.mid(0, 4)) {
+            const QString className = jsonObject(pngLines[i]).value(QStringLiteral("predicted")).toString();
+            QVERIFY2(jpegLines[i].startsWith(QStringLiteral("sample%1.jpg: %2 ").arg(i).arg(className)),
+                     qPrintable(jpegLines[i] + QStringLiteral(" / png: ") + pngLines[i]));
+        }
+
+        // An IDX file of the first 50 test images: the stored predictions again.
+        const QString idx = dir.filePath(QStringLiteral("fifty.idx"));
+        {
+            QFile file(idx);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromHex("00000803" "00000032" "0000001c" "0000001c"));
+            file.write(reinterpret_cast<const char *>(images.value().bytes.data()), 50 * 784);
+        }
+        const Output fifty = trainyard({QStringLiteral("predict"), QStringLiteral("1"), idx, QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QVERIFY2(fifty.code == 0, qPrintable(fifty.err));
+        const QStringList idxLines = fifty.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(idxLines.size(), 50);
+        for (int i = 0; i < 50; ++i) {
+            const QJsonObject line = jsonObject(idxLines[i]);
+            QCOMPARE(line.value(QStringLiteral("input")).toString(), QStringLiteral("fifty.idx[%1]").arg(i));
+            QCOMPARE(double(line.value(QStringLiteral("top")).toArray().at(0).toObject().value(QStringLiteral("index")).toInt()), stored[i].predicted);
+        }
+
+        // Bad inputs.
+        const QString garbage = dir.filePath(QStringLiteral("garbage.png"));
+        {
+            QFile file(garbage);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("\x89PNG but not really an image");
+        }
+        const QString table = dir.filePath(QStringLiteral("rows.csv"));
+        {
+            QFile file(table);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("a,b\n1,2\n");
+        }
+        const struct {
+            QStringList inputs;
+            QString message;
+        } bad[] = {
+            {{garbage}, QStringLiteral("garbage.png")},
+            {{pngs.first(), table}, QStringLiteral("not table rows")},
+            {{dir.filePath(QStringLiteral("missing.png"))}, QStringLiteral("no such file")},
+            {{dir.path()}, QStringLiteral("unknown kind of input")},
+        };
+        for (const auto &b : bad) {
+            const Output refused = trainyard(QStringList{QStringLiteral("predict"), QStringLiteral("1")} + b.inputs + QStringList{QStringLiteral("--db"), db});
+            QVERIFY2(refused.code == 2, qPrintable(b.inputs.join(QLatin1Char(' '))));
+            QVERIFY2(refused.err.contains(b.message), qPrintable(refused.err));
+            QVERIFY(refused.out.isEmpty());
+        }
+        QCOMPARE(trainyard({QStringLiteral("predict"), QStringLiteral("1"), QStringLiteral("--db"), db}).code, 2);
+        QCOMPARE(trainyard({QStringLiteral("predict"), QStringLiteral("7"), pngs.first(), QStringLiteral("--db"), db}).code, 2);
+    }
+
+    // predict on CSV rows finds the training columns by name (the label column may be there), standardizes them
+    // like the training data, and names the file, line and column of a bad cell.
+    void predictReadsCsvRowsByColumnName()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const Output run = trainyard({QStringLiteral("run"), preset("wine-tabular"), QStringLiteral("--db"), db, QStringLiteral("--quiet")});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        // The whole table, columns in another order: most rows get their own cultivar.
+        QFile wine(preset("wine").replace(QStringLiteral(".trainyard.json"), QStringLiteral(".csv")));
+        QVERIFY(wine.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = wine.readAll().trimmed().split('\n');
+        QByteArray reordered;
+        QStringList labels;
+        for (const QByteArray &line : lines) {
+            QList<QByteArray> cells = line.trimmed().split(',');
+            std::reverse(cells.begin(), cells.end());
+            reordered += cells.join(',') + '\n';
+            labels << QString::fromUtf8(line.trimmed().split(',').last());
+        }
+        const QString rows = dir.filePath(QStringLiteral("rows.csv"));
+        {
+            QFile file(rows);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(reordered);
+        }
+        const Output predicted = trainyard({QStringLiteral("predict"), QStringLiteral("1"), rows, QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QVERIFY2(predicted.code == 0, qPrintable(predicted.err));
+        const QStringList out = predicted.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(out.size(), lines.size() - 1);
+        int right = 0;
+        for (int i = 0; i < out.size(); ++i)
+            right += jsonObject(out[i]).value(QStringLiteral("predicted")).toString() == labels[i + 1] ? 1 : 0;
+        QVERIFY2(right > 0.85 * out.size(), qPrintable(QString::number(right)));
+        QCOMPARE(jsonObject(out.first()).value(QStringLiteral("input")).toString(), QStringLiteral("rows.csv line 2"));
+
+        auto writeCsv = [&](const QByteArray &text) {
+            const QString path = dir.filePath(QStringLiteral("bad.csv"));
+            QFile file(path);
+            file.open(QIODevice::WriteOnly | QIODevice::Truncate);
+            file.write(text);
+            return path;
+        };
+        QByteArray missing = lines.first();
+        missing.replace("magnesium,", "");
+        const Output noColumn = trainyard({QStringLiteral("predict"), QStringLiteral("1"), writeCsv(missing + "\n"), QStringLiteral("--db"), db});
+        QCOMPARE(noColumn.code, 2);
+        QVERIFY2(noColumn.err.contains(QStringLiteral("bad.csv")) && noColumn.err.contains(QStringLiteral("\"magnesium\"")), qPrintable(noColumn.err));
+        QByteArray word = lines.at(1);
+        word.replace(0, word.indexOf(','), "strong");
+        const Output notNumber = trainyard({QStringLiteral("predict"), QStringLiteral("1"), writeCsv(lines.first() + "\n" + word + "\n"),
+                                            QStringLiteral("--db"), db});
+        QCOMPARE(notNumber.code, 2);
+        QVERIFY2(notNumber.err.contains(QStringLiteral("line 2: column \"alcohol\" is not a number")), qPrintable(notNumber.err));
     }
 
     // Two databases in one folder keep their run folders apart.

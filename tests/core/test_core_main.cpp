@@ -21,6 +21,7 @@ int main(int argc, char **argv)
         {"preset format", tytest::runPresetFormatTests},
         {"preset overrides", tytest::runPresetOverridesTests},
         {"preset diff", tytest::runPresetDiffTests},
+        {"evaluation scores", tytest::runEvaluationScoresTests},
     };
     int failed = 0;
     QStringList failedSuites;

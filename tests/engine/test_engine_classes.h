@@ -66,3 +66,12 @@ private Q_SLOTS:
     void resumedRunEqualsUninterrupted_data();
     void resumedRunEqualsUninterrupted();
 };
+
+class TestEvaluation : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void finishedRunIsScoredOnItsTestSplit();
+    void weightsThatDoNotFitAreRefused();
+    void regressionIsScoredByResiduals();
+    void fashionMnistReportsItsClassNames();
+};

@@ -29,5 +29,9 @@ int main(int argc, char **argv)
         TestCheckpoints t;
         failures += QTest::qExec(&t, argc, argv);
     }
+    {
+        TestEvaluation t;
+        failures += QTest::qExec(&t, argc, argv);
+    }
     return failures == 0 ? 0 : 1;
 }

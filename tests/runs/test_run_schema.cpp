@@ -31,6 +31,7 @@ private Q_SLOTS:
     void refusesNewerSchema();
     void migratesFromEmptyFile();
     void migratesCheckpointChecksums();
+    void migratesToEvaluations();
     void failedMigrationChangesNoTable();
     void notADatabase();
 };
@@ -41,10 +42,15 @@ void TestRunSchema::schemaVersionRecorded()
     const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
     QVERIFY(RunDatabase::open(path).ok());
     RawSqlite raw(path);
-    QCOMPARE(RunDatabase::kSchemaVersion, 3);
+    QCOMPARE(RunDatabase::kSchemaVersion, 4);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
-    QCOMPARE(raw.tables(), (QStringList{"checkpoints", "events", "metric_summaries", "metrics", "run_params", "run_tags",
-                                        "runs"}));
+    QCOMPARE(raw.tables(), (QStringList{"checkpoints", "evaluation_samples", "evaluations", "events", "metric_summaries",
+                                        "metrics", "run_params", "run_tags", "runs"}));
+    QCOMPARE(raw.columns(QStringLiteral("evaluations")),
+             (QStringList{"id", "run_id", "split", "checkpoint_step", "created_at", "task", "sample_count", "accuracy",
+                          "summary_json"}));
+    QCOMPARE(raw.columns(QStringLiteral("evaluation_samples")),
+             (QStringList{"evaluation_id", "sample_index", "label", "predicted", "confidence"}));
     QCOMPARE(raw.columns(QStringLiteral("metric_summaries")),
              (QStringList{"run_id", "name", "count", "min_value", "max_value", "last_step", "last_value"}));
     QCOMPARE(raw.columns(QStringLiteral("runs")),
@@ -93,7 +99,7 @@ void TestRunSchema::refusesNewerSchema()
     auto opened = RunDatabase::open(path);
     QVERIFY(!opened.ok());
     QCOMPARE(opened.error().message,
-             path + QStringLiteral(" was written by a newer Trainyard (schema version 99; this build reads up to 3)"));
+             path + QStringLiteral(" was written by a newer Trainyard (schema version 99; this build reads up to %1)").arg(RunDatabase::kSchemaVersion));
 
     QCOMPARE(fileBytes(path), before);
     RawSqlite raw(path);
@@ -116,7 +122,7 @@ void TestRunSchema::migratesFromEmptyFile()
     QVERIFY(opened.value()->createRun(testing::sampleNewRun()).ok());
     RawSqlite raw(path);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
-    QCOMPARE(raw.tables().size(), 7);
+    QCOMPARE(raw.tables().size(), 9);
 }
 
 // A "version 0" file that already holds a table the migration wants to create: the migration fails half way
@@ -169,6 +175,9 @@ void TestRunSchema::migratesCheckpointChecksums()
     }
     {
         RawSqlite raw(path);
+        // What a version-2 file holds: no checksums, no evaluations.
+        QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluation_samples")), QString());
+        QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluations")), QString());
         QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE checkpoints DROP COLUMN sha256")), QString());
         QCOMPARE(raw.exec(QStringLiteral("INSERT INTO checkpoints (run_id, step, epoch, path) VALUES (%1, 10, 1, 'old.pt')").arg(id)), QString());
         QCOMPARE(raw.exec(QStringLiteral("PRAGMA user_version = 2")), QString());
@@ -180,8 +189,65 @@ void TestRunSchema::migratesCheckpointChecksums()
     QCOMPARE(checkpoints.first().path, QStringLiteral("old.pt"));
     QCOMPARE(checkpoints.first().sha256, QString());
     RawSqlite raw(path);
-    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 3);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM pragma_table_info('checkpoints') WHERE name = 'sha256'")).toInt(), 1);
+}
+
+// A version-3 database (before evaluations) gains the evaluation tables, keeps its runs, and takes evaluations;
+// a second evaluation of the same run, split and step replaces the first, samples included; deleting the run
+// deletes its evaluations.
+void TestRunSchema::migratesToEvaluations()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
+    qint64 id = 0;
+    {
+        auto opened = RunDatabase::open(path);
+        QVERIFY(opened.ok());
+        id = opened.value()->createRun(testing::sampleNewRun()).value();
+    }
+    {
+        RawSqlite raw(path);
+        QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluation_samples")), QString());
+        QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluations")), QString());
+        QCOMPARE(raw.exec(QStringLiteral("PRAGMA user_version = 3")), QString());
+    }
+    auto opened = RunDatabase::open(path);
+    QVERIFY2(opened.ok(), qPrintable(opened.error().toString()));
+    RunDatabase &db = *opened.value();
+    QCOMPARE(db.run(id).value().id, id);
+    QCOMPARE(db.evaluations(id).value().size(), 0);
+
+    EvaluationRecord record;
+    record.runId = id;
+    record.split = QStringLiteral("test");
+    record.checkpointStep = 40;
+    record.task = QStringLiteral("classification");
+    record.sampleCount = 4;
+    record.accuracy = 0.5;
+    record.summary = QJsonObject{{QStringLiteral("accuracy"), 0.5}};
+    const QList<EvaluationSampleRow> samples{{0, 1, 1, 0.9}, {1, 0, 1, 0.8}, {2, 2, 2, 0.7}, {3, 0, 2, 0.6}};
+    const Result<qint64> first = db.addEvaluation(record, samples);
+    QVERIFY2(first.ok(), qPrintable(first.error().toString()));
+    record.accuracy = 0.75;
+    const Result<qint64> second = db.addEvaluation(record, samples.mid(0, 3));
+    QVERIFY(second.ok());
+    QVERIFY(second.value() != first.value());
+    const QList<EvaluationRecord> stored = db.evaluations(id).value();
+    QCOMPARE(stored.size(), 1);
+    QCOMPARE(stored.first().accuracy, 0.75);
+    QCOMPARE(stored.first().checkpointStep, qint64(40));
+    QCOMPARE(stored.first().summary.value(QStringLiteral("accuracy")).toDouble(), 0.5);
+    QCOMPARE(db.evaluationSamples(second.value()).value().size(), 3);
+    QCOMPARE(db.evaluationSamples(first.value()).value().size(), 0);
+    const QList<EvaluationSampleRow> cell = db.evaluationSamples(second.value(), 0, 1).value();
+    QCOMPARE(cell.size(), 1);
+    QCOMPARE(cell.first().index, qint64(1));
+    QCOMPARE(db.evaluationSamples(second.value(), -1, 2).value().size(), 1);
+    QVERIFY(!db.addEvaluation(EvaluationRecord{0, id + 100, QStringLiteral("test"), 1, {}, QStringLiteral("classification"), 0, 0, {}}, {}).ok());
+    QVERIFY(db.deleteRun(id).ok());
+    RawSqlite raw(path);
+    QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM evaluation_samples")).toInt(), 0);
 }
 
 int runRunSchemaTests(int argc, char **argv)

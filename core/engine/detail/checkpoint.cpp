@@ -106,6 +106,41 @@ Result<TrainingPosition> readPosition(const TensorFile &file, const CheckpointEx
     return position;
 }
 
+// The stored value of each of the model's tensors (`own`, from modelTensors), each with the model's shape and
+// dtype and finite. Tensors of the file that are not the model's are left to the caller.
+Result<std::vector<torch::Tensor>> checkModelTensors(const TensorFile &file,
+                                                     const std::vector<std::pair<QString, torch::Tensor>> &own,
+                                                     const QString &path)
+{
+    std::vector<torch::Tensor> weights;
+    for (const auto &[name, tensor] : own) {
+        const NamedTensor *stored = file.find(name);
+        if (!stored)
+            return checkpointError(path, QStringLiteral("the checkpoint has no tensor \"%1\"").arg(name), name);
+        const torch::Tensor loaded = fromNamedTensor(*stored);
+        if (loaded.sizes() != tensor.sizes() || loaded.scalar_type() != tensor.scalar_type())
+            return checkpointError(path, QStringLiteral("tensor \"%1\" is %2 %3, the model's is %4 %5")
+                                             .arg(name, tensorDTypeName(stored->dtype), stored->shapeText(),
+                                                  tensorDTypeName(tensorDTypeOf(tensor.scalar_type()).value_or(TensorDType::F32)),
+                                                  QString::fromStdString(c10::str(tensor.sizes()))), name);
+        if (!allFinite(loaded))
+            return checkpointError(path, QStringLiteral("tensor \"%1\" holds NaN or infinite values").arg(name), name);
+        weights.push_back(loaded);
+    }
+    return weights;
+}
+
+// Refuses LibTorch archives of format 1 without parsing them.
+std::optional<Error> refuseLibTorchArchive(const QString &path)
+{
+    QFile probe(path);
+    if (probe.open(QIODevice::ReadOnly) && probe.read(4) == QByteArray("PK\x03\x04", 4))
+        return checkpointError(path, QStringLiteral("this checkpoint is a LibTorch archive written by an older Trainyard (format 1); "
+                                                    "loading such a file can run code stored in it, so it is not loaded. "
+                                                    "Start the run again, or resume from a checkpoint written by this version"));
+    return std::nullopt;
+}
+
 } // namespace
 
 Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,
@@ -147,13 +182,8 @@ Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, to
 Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,
                                         const CheckpointExpectations &expected)
 {
-    {
-        QFile probe(path);
-        if (probe.open(QIODevice::ReadOnly) && probe.read(4) == QByteArray("PK\x03\x04", 4))
-            return checkpointError(path, QStringLiteral("this checkpoint is a LibTorch archive written by an older Trainyard (format 1); "
-                                                        "loading such a file can run code stored in it, so it is not loaded. "
-                                                        "Start the run again, or resume from a checkpoint written by this version"));
-    }
+    if (std::optional<Error> refused = refuseLibTorchArchive(path))
+        return *refused;
     Result<TensorFile> read = readSafetensors(path);
     if (!read)
         return checkpointError(path, QStringLiteral("unreadable checkpoint (truncated or foreign): %1").arg(read.error().message), read.error().field);
@@ -176,23 +206,13 @@ Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &
 
         // Every tensor of the model, with its shape and dtype, finite; nothing unknown.
         const auto ownTensors = modelTensors(model);
+        Result<std::vector<torch::Tensor>> checked = checkModelTensors(file, ownTensors, path);
+        if (!checked)
+            return checked.error();
+        const std::vector<torch::Tensor> &weights = checked.value();
         QSet<QString> known{kPermutation, kRngCpu};
-        std::vector<torch::Tensor> weights;
-        for (const auto &[name, tensor] : ownTensors) {
-            known.insert(name);
-            const NamedTensor *stored = file.find(name);
-            if (!stored)
-                return checkpointError(path, QStringLiteral("the checkpoint has no tensor \"%1\"").arg(name), name);
-            const torch::Tensor loaded = fromNamedTensor(*stored);
-            if (loaded.sizes() != tensor.sizes() || loaded.scalar_type() != tensor.scalar_type())
-                return checkpointError(path, QStringLiteral("tensor \"%1\" is %2 %3, the model's is %4 %5")
-                                                 .arg(name, tensorDTypeName(stored->dtype), stored->shapeText(),
-                                                      tensorDTypeName(tensorDTypeOf(tensor.scalar_type()).value_or(TensorDType::F32)),
-                                                      QString::fromStdString(c10::str(tensor.sizes()))), name);
-            if (!allFinite(loaded))
-                return checkpointError(path, QStringLiteral("tensor \"%1\" holds NaN or infinite values").arg(name), name);
-            weights.push_back(loaded);
-        }
+        for (const auto &named : ownTensors)
+            known.insert(named.first);
         std::map<QString, torch::Tensor> state;
         for (const NamedTensor &t : file.tensors) {
             if (t.name.startsWith(optimizerStatePrefix()))
@@ -221,6 +241,39 @@ Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &
         return position;
     } catch (const std::exception &e) {
         return checkpointError(path, QStringLiteral("unreadable checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+    }
+}
+
+Status loadModelWeights(const QString &path, torch::nn::Module &model, const QString &presetHash)
+{
+    if (std::optional<Error> refused = refuseLibTorchArchive(path))
+        return *refused;
+    Result<TensorFile> read = readSafetensors(path);
+    if (!read)
+        return checkpointError(path, QStringLiteral("unreadable weights file (truncated or foreign): %1").arg(read.error().message), read.error().field);
+    const TensorFile &file = read.value();
+    const QString format = file.metadata.value(QStringLiteral("format"));
+    if (format != kFormatName && format != QLatin1String(kWeightsFormatName))
+        return checkpointError(path, QStringLiteral("not a Trainyard checkpoint or weights file"), QStringLiteral("format"));
+    if (!presetHash.isEmpty() && file.metadata.value(QStringLiteral("preset_hash")) != presetHash)
+        return checkpointError(path, QStringLiteral("the weights belong to a different preset"), QStringLiteral("preset_hash"));
+    try {
+        const auto ownTensors = modelTensors(model);
+        Result<std::vector<torch::Tensor>> checked = checkModelTensors(file, ownTensors, path);
+        if (!checked)
+            return checked.error();
+        QSet<QString> known;
+        for (const auto &named : ownTensors)
+            known.insert(named.first);
+        for (const NamedTensor &t : file.tensors)
+            if (!known.contains(t.name) && !t.name.startsWith(optimizerStatePrefix()) && !t.name.startsWith(QStringLiteral("trainyard/")))
+                return checkpointError(path, QStringLiteral("tensor \"%1\" is not part of this model").arg(t.name), t.name);
+        torch::NoGradGuard noGrad;
+        for (size_t i = 0; i < ownTensors.size(); ++i)
+            ownTensors[i].second.copy_(checked.value()[i]);
+        return Status::success();
+    } catch (const std::exception &e) {
+        return checkpointError(path, QStringLiteral("unreadable weights: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
     }
 }
 

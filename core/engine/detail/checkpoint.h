@@ -25,6 +25,7 @@ struct TrainingPosition {
 };
 
 constexpr int64_t kCheckpointFormat = 2;  // 1 was a LibTorch archive, refused since loading one can run code
+inline const char kWeightsFormatName[] = "trainyard-weights";  // `trainyard-cli export --format safetensors`
 
 // What a checkpoint must agree with to be loaded into a run.
 struct CheckpointExpectations {
@@ -44,5 +45,10 @@ Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, to
 // never throws.
 Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,
                                         const CheckpointExpectations &expected);
+
+// Only the model's weights and buffers, from a checkpoint or an exported weights file (training state in it is
+// ignored): every tensor of the model must be there with its shape and dtype and finite, nothing else of the
+// model's kind may be. Checks everything before changing the model; `presetHash` is checked unless empty.
+Status loadModelWeights(const QString &path, torch::nn::Module &model, const QString &presetHash);
 
 } // namespace ty::detail

@@ -3,6 +3,7 @@
 #include "block_registry.h"
 #include "dataset_loader.h"
 #include "detail/optimization.h"
+#include "detail/split_evaluation.h"
 #include "preset_format.h"
 
 #include <QDir>
@@ -99,6 +100,7 @@ bool TrainingRun::prepare(Error *failure)
     m_train = toDevice(loaded.value().train, m_device);
     m_val = toDevice(loaded.value().val, m_device);
     m_test = toDevice(loaded.value().test, m_device);
+    m_classNames = loaded.value().classNames;
     const double loadSeconds = loadClock.elapsed() / 1000.0;
 
     m_pipeline.model->to(m_device);
@@ -171,6 +173,14 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
     result.epochs = int(m_position.epoch);
     result.lastMetrics = m_last;
     result.finalCheckpoint = m_lastCheckpoint;
+    if (m_test.size() > 0) {
+        // Every finished run is evaluated on its test split, so its confusion matrix and per-class scores are
+        // there without recomputing.
+        auto report = std::make_shared<EvaluationReport>(
+            evaluateSplit(m_pipeline, m_test, QStringLiteral("test"), m_classNames, m_settings.evalBatchSize, 5));
+        report->checkpointStep = m_position.step;
+        result.testEvaluation = std::move(report);
+    }
     return result;
 }
 

@@ -49,6 +49,7 @@ private:
     CompiledPipeline m_pipeline;
     torch::Device m_device{torch::kCPU};
     DeviceSplit m_train, m_val, m_test;
+    QStringList m_classNames;  // of the data set, when known
     std::unique_ptr<torch::optim::Optimizer> m_optimizer;
     double m_baseLr = 0;
     int64_t m_stepsPerEpoch = 0, m_totalSteps = 0;

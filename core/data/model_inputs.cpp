@@ -1,0 +1,182 @@
+#include "model_inputs.h"
+
+#include "csv_reader.h"
+#include "idx_reader.h"
+#include "regular_file.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QImageReader>
+
+namespace ty {
+
+namespace {
+
+Error inputError(const QString &file, const QString &message, const QString &field = {})
+{
+    Error e;
+    e.file = file;
+    e.field = field;
+    e.message = message;
+    return e;
+}
+
+QString shapeText(const std::vector<int64_t> &shape)
+{
+    QStringList parts;
+    for (int64_t d : shape)
+        parts << QString::number(d);
+    return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
+}
+
+int64_t sampleSize(const std::vector<int64_t> &shape)
+{
+    int64_t n = 1;
+    for (int64_t d : shape)
+        n *= d;
+    return n;
+}
+
+bool isImageFile(const QString &suffix)
+{
+    return suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") || suffix == QStringLiteral("jpeg")
+        || suffix == QStringLiteral("bmp");
+}
+
+// One image, converted to the format's channels (gray or RGB) and size, as float samples in CHW order.
+Status readImage(const QString &path, const SampleFormat &format, ModelInputs *out)
+{
+    const std::vector<int64_t> &shape = format.sampleShape;
+    if (shape.size() != 3 || (shape[0] != 1 && shape[0] != 3))
+        return inputError(path, QStringLiteral("this model takes samples of shape %1, not images").arg(shapeText(shape)));
+    if (Status regular = requireRegularFile(path); !regular)
+        return regular;
+    QImageReader reader(path);
+    reader.setAllocationLimit(256);  // MiB: a decompression bomb is refused, not decoded
+    QImage image = reader.read();
+    if (image.isNull())
+        return inputError(path, QStringLiteral("cannot read the image: %1").arg(reader.errorString()));
+    const int64_t channels = shape[0], height = shape[1], width = shape[2];
+    image = image.convertToFormat(channels == 1 ? QImage::Format_Grayscale8 : QImage::Format_RGB888)
+                .scaled(int(width), int(height), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    std::vector<float> &floats = out->samples.floats;
+    const size_t base = floats.size();
+    floats.resize(base + size_t(channels * height * width));
+    for (int64_t y = 0; y < height; ++y) {
+        const uchar *line = image.constScanLine(int(y));
+        for (int64_t x = 0; x < width; ++x)
+            for (int64_t c = 0; c < channels; ++c)
+                floats[base + size_t((c * height + y) * width + x)] = float(line[x * channels + c]) * format.scale;
+    }
+    out->names << QFileInfo(path).fileName();
+    out->samples.count += 1;
+    return Status::success();
+}
+
+Status readIdx(const QString &path, const SampleFormat &format, ModelInputs *out)
+{
+    Result<IdxArray> read = readIdxFile(path);
+    if (!read)
+        return read.error();
+    IdxArray &array = read.value();
+    const std::vector<int64_t> shape = idxSampleShape(array.header.dims);
+    if (sampleSize(shape) != sampleSize(format.sampleShape))
+        return inputError(path, QStringLiteral("holds samples of shape %1; this model takes %2")
+                                    .arg(shapeText(shape), shapeText(format.sampleShape)));
+    const bool bytes = array.header.type == IdxType::UByte;
+    const size_t values = bytes ? array.bytes.size() : array.floats.size();
+    std::vector<float> &floats = out->samples.floats;
+    floats.reserve(floats.size() + values);
+    for (size_t i = 0; i < values; ++i)
+        floats.push_back(bytes ? float(array.bytes[i]) * format.scale : array.floats[i]);
+    const QString name = QFileInfo(path).fileName();
+    for (int64_t i = 0; i < array.header.count(); ++i)
+        out->names << QStringLiteral("%1[%2]").arg(name).arg(i);
+    out->samples.count += array.header.count();
+    return Status::success();
+}
+
+Status readCsv(const QString &path, const SampleFormat &format, int64_t maxRows, ModelInputs *out)
+{
+    if (format.featureNames.isEmpty() || format.sampleShape.size() != 1)
+        return inputError(path, QStringLiteral("this model takes samples of shape %1, not table rows").arg(shapeText(format.sampleShape)));
+    if (Status regular = requireRegularFile(path); !regular)
+        return regular;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return inputError(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
+    Result<CsvTable> parsed = parseCsv(file.readAll(), path, maxRows);
+    if (!parsed)
+        return parsed.error();
+    const CsvTable &table = parsed.value();
+    std::vector<int> columns;
+    for (const QString &name : format.featureNames) {
+        const int index = int(table.columns.indexOf(name));
+        if (index < 0)
+            return inputError(path, QStringLiteral("has no column \"%1\"; the model was trained on the columns %2")
+                                        .arg(name, format.featureNames.join(QStringLiteral(", "))), name);
+        columns.push_back(index);
+    }
+    const QString name = QFileInfo(path).fileName();
+    std::vector<float> &floats = out->samples.floats;
+    for (const CsvRow &row : table.rows) {
+        for (size_t j = 0; j < columns.size(); ++j) {
+            double value = 0;
+            const int column = columns[j];
+            if (column >= row.cells.size() || !parseCsvNumber(row.cells[column], &value))
+                return inputError(path, QStringLiteral("line %1: column \"%2\" is not a number").arg(row.line).arg(format.featureNames[int(j)]),
+                                  format.featureNames[int(j)]);
+            if (j < format.featureMean.size() && j < format.featureStd.size())
+                value = (value - double(format.featureMean[j])) / double(format.featureStd[j]);
+            floats.push_back(float(value));
+        }
+        out->names << QStringLiteral("%1 line %2").arg(name).arg(row.line);
+        out->samples.count += 1;
+    }
+    return Status::success();
+}
+
+} // namespace
+
+SampleFormat sampleFormatOf(const LoadedDataset &dataset)
+{
+    SampleFormat format;
+    format.sampleShape = dataset.shape.sampleShape;
+    format.scale = dataset.train.x.isFloat ? 1.0f : dataset.train.x.scale;
+    format.featureNames = dataset.featureNames;
+    format.targetName = dataset.targetName;
+    format.featureMean = dataset.featureMean;
+    format.featureStd = dataset.featureStd;
+    return format;
+}
+
+Result<ModelInputs> readModelInputs(const QStringList &paths, const SampleFormat &format, int64_t maxSamples)
+{
+    ModelInputs out;
+    out.samples.sampleShape = format.sampleShape;
+    out.samples.isFloat = true;
+    if (paths.isEmpty())
+        return inputError(QString(), QStringLiteral("no input files given"));
+    for (const QString &path : paths) {
+        if (!QFileInfo::exists(path))
+            return inputError(path, QStringLiteral("no such file"));
+        const QString suffix = QFileInfo(path).suffix().toLower();
+        Status read = Status::success();
+        if (isImageFile(suffix))
+            read = readImage(path, format, &out);
+        else if (suffix == QStringLiteral("csv"))
+            read = readCsv(path, format, maxSamples - out.samples.count, &out);
+        else if (suffix == QStringLiteral("idx") || suffix == QStringLiteral("gz") || path.endsWith(QStringLiteral("-ubyte")))
+            read = readIdx(path, format, &out);
+        else
+            read = inputError(path, QStringLiteral("unknown kind of input: use PNG, JPEG or BMP images, IDX files or CSV files"));
+        if (!read)
+            return read.error();
+        if (out.samples.count > maxSamples)
+            return inputError(path, QStringLiteral("more than %1 samples in all").arg(maxSamples));
+    }
+    return out;
+}
+
+} // namespace ty

@@ -1,0 +1,66 @@
+#include "detail/split_evaluation.h"
+
+#include "classification_scores.h"
+#include "regression_scores.h"
+
+namespace ty::detail {
+
+namespace {
+
+std::vector<float> toHostFloats(const torch::Tensor &t)
+{
+    const torch::Tensor host = t.to(torch::kCPU, torch::kFloat).contiguous();
+    return std::vector<float>(host.data_ptr<float>(), host.data_ptr<float>() + host.numel());
+}
+
+} // namespace
+
+EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &split, const QString &splitName,
+                               const QStringList &classNames, int64_t batchSize, int topK)
+{
+    EvaluationReport report;
+    report.split = splitName;
+    const int64_t n = split.size();
+    const LossHead *scored = nullptr;
+    for (const LossHead &head : pipeline.losses)
+        if (head.optimized && !scored)
+            scored = &head;
+    if (n == 0 || !scored)
+        return report;
+
+    torch::NoGradGuard noGrad;
+    pipeline.model->eval();
+    const torch::Device device = split.x.device();
+    torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
+    std::vector<torch::Tensor> metricSums;
+    for (size_t m = 0; m < pipeline.metrics.size(); ++m)
+        metricSums.push_back(torch::zeros_like(lossSum));
+    std::vector<torch::Tensor> outputs;
+    for (int64_t begin = 0; begin < n; begin += batchSize) {
+        const int64_t count = std::min(batchSize, n - begin);
+        const torch::Tensor x = split.x.narrow(0, begin, count);
+        const torch::Tensor y = split.y.narrow(0, begin, count);
+        const std::vector<torch::Tensor> slots = pipeline.model->forwardAll(x);
+        for (const LossHead &head : pipeline.losses)
+            if (head.optimized)
+                lossSum += headLoss(head, slots[head.slot], y).to(torch::kDouble) * (head.weight * double(count));
+        for (size_t m = 0; m < pipeline.metrics.size(); ++m)
+            metricSums[m] += metricSum(pipeline.metrics[m], slots[pipeline.metrics[m].slot], y).to(torch::kDouble);
+        outputs.push_back(slots[scored->slot].to(torch::kCPU));
+    }
+    report.metrics.insert(QStringLiteral("loss"), lossSum.item<double>() / double(n));
+    for (size_t m = 0; m < pipeline.metrics.size(); ++m)
+        report.metrics.insert(pipeline.metrics[m].nodeId, metricSums[m].item<double>() / double(n));
+
+    const torch::Tensor all = torch::cat(outputs, 0).reshape({n, -1});
+    if (pipeline.plan.datasetShape.classification) {
+        const torch::Tensor labels = split.y.to(torch::kCPU, torch::kLong).contiguous();
+        const std::vector<int64_t> hostLabels(labels.data_ptr<int64_t>(), labels.data_ptr<int64_t>() + n);
+        scoreClassification(toHostFloats(all), hostLabels, all.size(1), classNames, topK, &report);
+    } else {
+        scoreRegression(toHostFloats(all), toHostFloats(split.y.reshape({n, -1})), all.size(1), &report);
+    }
+    return report;
+}
+
+} // namespace ty::detail

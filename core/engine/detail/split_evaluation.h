@@ -1,0 +1,18 @@
+#pragma once
+// Internal to ty_engine (includes LibTorch). One pass of a compiled model over a split in evaluation mode (no
+// augmentation, dropout off, batch norm on its running statistics): the run's own loss and metric heads, and
+// every sample's output scored into an EvaluationReport.
+
+#include "detail/compiled_pipeline.h"
+#include "detail/device_data.h"
+#include "evaluation_report.h"
+
+namespace ty::detail {
+
+// `split` is named in the report (test, val, train); `classNames` label the classes when known. The outputs
+// scored are those of the first optimized loss head's input (the logits, or the regression predictions).
+// Leaves the model in evaluation mode. Throws on LibTorch errors.
+EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &split, const QString &splitName,
+                               const QStringList &classNames, int64_t batchSize, int topK);
+
+} // namespace ty::detail
