@@ -1,5 +1,6 @@
 // trainyard: the desktop app. `trainyard` opens the default preset (Fashion-MNIST MLP), `trainyard FILE` opens
-// FILE; --db PATH chooses the run database and --train starts training at once. --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
+// FILE; --db PATH chooses the run database and --train starts training at once; --mode and --evaluate RUN open a mode.
+// --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
 // under Xvfb or QT_QPA_PLATFORM=offscreen).
 
 #include "default_preset.h"
@@ -78,7 +79,12 @@ int main(int argc, char **argv)
                                                      "last one opened, else ~/.local/share/trainyard/runs.sqlite)."),
                                       QStringLiteral("path"));
     const QCommandLineOption train(QStringLiteral("train"), QStringLiteral("Start training the preset at once."));
-    parser.addOptions({screenshot, size, select, scheme, empty, arrange, database, train});
+    const QCommandLineOption mode(QStringLiteral("mode"), QStringLiteral("Open in this mode."),
+                                  QStringLiteral("design|experiments|evaluate"));
+    const QCommandLineOption evaluate(QStringLiteral("evaluate"),
+                                      QStringLiteral("Open the Evaluate mode on this run (RUN or RUN,OTHER to compare)."),
+                                      QStringLiteral("run"));
+    parser.addOptions({screenshot, size, select, scheme, empty, arrange, database, train, mode, evaluate});
     parser.process(app);
 
     if (parser.isSet(scheme)) {
@@ -112,10 +118,22 @@ int main(int argc, char **argv)
         window.action(QStringLiteral("arrange"))->trigger();
     if (parser.isSet(select))
         window.document()->setSelectedNodes(parser.value(select).split(QLatin1Char(','), Qt::SkipEmptyParts));
+    if (parser.isSet(mode)) {
+        const QStringList modes{QStringLiteral("design"), QStringLiteral("experiments"), QStringLiteral("evaluate")};
+        if (!modes.contains(parser.value(mode))) {
+            std::fprintf(stderr, "trainyard: --mode must be design, experiments or evaluate\n");
+            return 2;
+        }
+        window.setMode(ty::WindowMode(modes.indexOf(parser.value(mode))));
+    }
+    if (parser.isSet(evaluate)) {
+        const QStringList runs = parser.value(evaluate).split(QLatin1Char(','));
+        window.showEvaluation(runs.value(0).toLongLong(), runs.value(1).toLongLong());
+    }
 
     if (shooting) {
         // Let the window lay out, validate and paint, then render it.
-        QTimer::singleShot(600, &window, [&] {
+        QTimer::singleShot(parser.isSet(evaluate) ? 2500 : 600, &window, [&] {
             if (parser.isSet(select) && !window.document()->selectedNodes().isEmpty())
                 window.view()->ensureNodeVisible(window.document()->selectedNodes().first());
             QTimer::singleShot(200, &window, [&] {

@@ -36,10 +36,10 @@ MainWindow::MainWindow(QWidget *parent)
       m_view(new CanvasView(m_scene, this)), m_recent(new RecentFiles)
 {
     setWindowIcon(icons::appIcon());
-    setCentralWidget(m_view);
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     createDocks();
+    createModes();
     createActions();
     createMenus();
     createToolBar();
@@ -90,7 +90,8 @@ void MainWindow::createDocks()
     QDockWidget *palette = dock(tr("Blocks"), QStringLiteral("paletteDock"), m_palette, Qt::LeftDockWidgetArea);
     QDockWidget *inspector = dock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
     QDockWidget *issues = dock(tr("Issues"), QStringLiteral("issuesDock"), m_issues, Qt::BottomDockWidgetArea);
-    createTrainingDock(issues);
+    m_designDocks = {palette, inspector, issues};
+    createTrainingPage();
     resizeDocks({palette, inspector}, {225, 300}, Qt::Horizontal);
     resizeDocks({issues}, {130}, Qt::Vertical);
     connect(m_issues, &IssuesPanel::summaryChanged, this, [issues](const QString &, int errors, int warnings) {
@@ -304,6 +305,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
+    // The layout is saved as Design shows it, so the design docks hidden by another mode come back next time.
+    setMode(WindowMode::Design);
     writeSettings();
     event->accept();
 }

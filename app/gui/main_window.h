@@ -1,7 +1,8 @@
 #pragma once
-// The desktop app's main window: the canvas in the centre, docks for the block palette, the inspector and the
-// issues list, menus, a toolbar (with room for the Train controls to come) and a status bar with the
-// validation summary. The title shows the file and a modified mark; unsaved edits are never lost silently.
+// The desktop app's main window, in three modes that each get the whole window (tabs, Ctrl+1/2/3): Design (the
+// canvas with docks for the block palette, the inspector and the issues list), Experiments (runs in progress,
+// live plots, the run browser) and Evaluate (a run's confusion matrix, per-class scores and samples). Menus, a
+// toolbar with Train, and a status bar with the validation summary. The title shows the file and a modified mark; unsaved edits are never lost silently.
 // Window layout, recent files and grid snapping persist in QSettings.
 //
 // Ownership: owns the document, the scene and every widget. Thread affinity: the GUI thread.
@@ -15,12 +16,15 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QStackedWidget;
+class QTabBar;
 
 namespace ty {
 
 class BlockPalette;
 class CanvasView;
 class DeviceProbe;
+class EvaluationView;
 class InspectorPanel;
 class IssuesPanel;
 class PipelineDocument;
@@ -29,6 +33,8 @@ class RecentFiles;
 class TrainingPanel;
 struct Issue;
 struct Preset;
+
+enum class WindowMode { Design = 0, Experiments = 1, Evaluate = 2 };
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -44,10 +50,19 @@ public:
     IssuesPanel *issues() const { return m_issues; }
     TrainingPanel *training() const { return m_training; }
     DeviceProbe *deviceProbe() const { return m_deviceProbe; }
-    QDockWidget *trainingDock() const { return m_trainingDock; }
+    EvaluationView *evaluation() const { return m_evaluation; }
+    QTabBar *modeBar() const { return m_modeBar; }
+    WindowMode mode() const;
+    // Shows one mode's page; the design docks show only in Design.
+    void setMode(WindowMode mode);
+    // Whether Train switches to Experiments (a setting, on by default).
+    bool switchesToExperimentsOnTrain() const;
+    void setSwitchesToExperimentsOnTrain(bool on);
+    // Evaluate mode showing the newest evaluation of `runId` (compared with `compareRunId` unless 0).
+    void showEvaluation(qint64 runId, qint64 compareRunId = 0);
     // The window's actions by name: new, open, save, save-as, undo, redo, cut, copy, paste, delete,
     // select-all, zoom-in, zoom-out, zoom-reset, fit, arrange, snap, quit, train, stop-all, run-database,
-    // show-training.
+    // show-training, mode-design, mode-experiments, mode-evaluate, experiments-on-train.
     QAction *action(const QString &name) const { return m_actions.value(name); }
 
     // Opens a preset (after asking about unsaved edits). On failure shows why and keeps the current one.
@@ -89,8 +104,11 @@ private:
     void showCanvasMenu(const QPointF &scenePos, const QPoint &globalPos);
     QAction *addAction(const QString &name, const QString &text, const QString &icon,
                        const QList<QKeySequence> &shortcuts);
+    // main_window_modes.cpp
+    void createModes();
+    void createModeActions();
     // main_window_training.cpp
-    void createTrainingDock(QDockWidget *tabbedWith);
+    void createTrainingPage();
     void createTrainingActions();
     void createTrainingMenu();
     void chooseRunDatabase();
@@ -117,7 +135,11 @@ private:
     IssuesPanel *m_issues = nullptr;
     TrainingPanel *m_training = nullptr;
     DeviceProbe *m_deviceProbe = nullptr;
-    QDockWidget *m_trainingDock = nullptr;
+    EvaluationView *m_evaluation = nullptr;
+    QStackedWidget *m_pages = nullptr;
+    QTabBar *m_modeBar = nullptr;
+    QList<QDockWidget *> m_designDocks;
+    QList<QDockWidget *> m_designDocksShown;  // visible when Design was left, shown again on return
     RecentFiles *m_recent;
     QHash<QString, QAction *> m_actions;
     QMenu *m_recentMenu = nullptr;

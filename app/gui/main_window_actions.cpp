@@ -99,6 +99,7 @@ void MainWindow::createActions()
     connect(snap, &QAction::toggled, m_scene, &PipelineScene::setSnapToGrid);
 
     createTrainingActions();
+    createModeActions();
 
     action(QStringLiteral("open"))->setToolTip(tr("Open a preset (%1)").arg(QKeySequence(QKeySequence::Open).toString()));
     action(QStringLiteral("arrange"))->setToolTip(tr("Lay the graph out left to right by depth (Ctrl+L)"));
@@ -134,6 +135,10 @@ void MainWindow::createMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     for (const char *name : {"zoom-in", "zoom-out", "zoom-reset", "fit", "", "arrange", "snap"})
         name[0] ? (void)view->addAction(action(QString::fromLatin1(name))) : (void)view->addSeparator();
+    view->addSeparator();
+    view->addSeparator();
+    for (const char *name : {"mode-design", "mode-experiments", "mode-evaluate"})
+        view->addAction(action(QString::fromLatin1(name)));
     view->addSeparator();
     m_panelsMenu = view->addMenu(tr("&Panels"));
     for (QDockWidget *dock : findChildren<QDockWidget *>())

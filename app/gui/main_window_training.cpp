@@ -1,10 +1,11 @@
-// MainWindow: training from the app. The Training dock holds the TrainingPanel (runs being trained, live
+// MainWindow: training from the app. The Experiments mode shows the TrainingPanel (runs being trained, live
 // plots, run browser); Train runs a snapshot of the document in a worker process (`trainyard-cli run
 // --events`), so editing goes on meanwhile. Errors a run reports against a node select and show that node.
 
 #include "main_window.h"
 
 #include "canvas/canvas_view.h"
+#include "evaluation_view.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
 #include "runs/run_browser.h"
@@ -31,15 +32,9 @@ namespace {
 const char *const kDatabaseSetting = "training/database";
 }
 
-void MainWindow::createTrainingDock(QDockWidget *tabbedWith)
+void MainWindow::createTrainingPage()
 {
     m_training = new TrainingPanel(this);
-    m_trainingDock = new QDockWidget(tr("Training"), this);
-    m_trainingDock->setObjectName(QStringLiteral("trainingDock"));
-    m_trainingDock->setWidget(m_training);
-    addDockWidget(Qt::BottomDockWidgetArea, m_trainingDock);
-    tabifyDockWidget(tabbedWith, m_trainingDock);
-    tabbedWith->raise();
 
     connect(m_training, &TrainingPanel::messageChanged, this,
             [this](const QString &message) { statusBar()->showMessage(message, 10000); });
@@ -48,6 +43,7 @@ void MainWindow::createTrainingDock(QDockWidget *tabbedWith)
     connect(m_training, &TrainingPanel::runStarted, this, &MainWindow::updateTrainingActions);
     connect(m_training, &TrainingPanel::runFinished, this, &MainWindow::updateTrainingActions);
     connect(m_training->browser(), &RunBrowser::resumeRequested, this, &MainWindow::showTraining);
+    connect(m_training->browser(), &RunBrowser::evaluateRequested, this, &MainWindow::showEvaluation);
 
     // Whether "cuda" can be offered: asked of a worker once the window is up, never of LibTorch in this process.
     m_deviceProbe = new DeviceProbe(this);
@@ -68,6 +64,10 @@ void MainWindow::createTrainingActions()
     database->setToolTip(tr("Choose the SQLite run database that runs are recorded in and browsed from"));
     QAction *show = addAction(QStringLiteral("show-training"), tr("Show &Runs and Plots"), QString(),
                               {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R)});
+    QAction *follow = addAction(QStringLiteral("experiments-on-train"), tr("Show &Experiments When Training Starts"), QString(), {});
+    follow->setCheckable(true);
+    follow->setChecked(switchesToExperimentsOnTrain());
+    connect(follow, &QAction::toggled, this, &MainWindow::setSwitchesToExperimentsOnTrain);
     connect(train, &QAction::triggered, this, [this] { trainDocument(); });
     connect(stop, &QAction::triggered, this, &MainWindow::stopTraining);
     connect(database, &QAction::triggered, this, &MainWindow::chooseRunDatabase);
@@ -78,7 +78,7 @@ void MainWindow::createTrainingActions()
 void MainWindow::createTrainingMenu()
 {
     QMenu *menu = menuBar()->addMenu(tr("&Training"));
-    for (const char *name : {"train", "stop-all", "", "show-training", "run-database"})
+    for (const char *name : {"train", "stop-all", "", "show-training", "experiments-on-train", "run-database"})
         name[0] ? (void)menu->addAction(action(QString::fromLatin1(name))) : (void)menu->addSeparator();
 }
 
@@ -87,6 +87,9 @@ Status MainWindow::openRunDatabase(const QString &path)
     const Status opened = m_training->openDatabase(path);
     if (opened.ok())
         QSettings().setValue(QString::fromLatin1(kDatabaseSetting), m_training->databasePath());
+    // The Evaluate view reads through the browser's connection (GUI thread, as both are).
+    m_evaluation->setDatabase(m_training->browser()->database());
+    m_evaluation->setWorkerPath(m_training->workerPath());
     return opened;
 }
 
@@ -134,7 +137,8 @@ bool MainWindow::trainDocument()
         showError(tr("Cannot start training"), started.error().toString());
         return false;
     }
-    showTraining();
+    if (switchesToExperimentsOnTrain())
+        showTraining();
     updateTrainingActions();
     return true;
 }
@@ -161,12 +165,7 @@ void MainWindow::stopTraining()
 
 void MainWindow::showTraining()
 {
-    m_trainingDock->show();
-    m_trainingDock->raise();
-    // Docked below a canvas that takes nearly all the room: give the runs and plots a useful height.
-    const int wanted = height() / 2;
-    if (!m_trainingDock->isFloating() && m_trainingDock->height() < wanted)
-        resizeDocks({m_trainingDock}, {wanted}, Qt::Vertical);
+    setMode(WindowMode::Experiments);
 }
 
 void MainWindow::updateTrainingActions()

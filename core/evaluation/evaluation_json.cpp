@@ -113,6 +113,17 @@ EvaluationReport evaluationFromJson(const QJsonObject &json)
         r.perClass.append(scoreFromJson(v.toObject()));
     r.macroAverage = scoreFromJson(json.value(QStringLiteral("macro_avg")).toObject());
     r.weightedAverage = scoreFromJson(json.value(QStringLiteral("weighted_avg")).toObject());
+    // The worst samples the JSON lists become the report's samples, so worst() gives them back.
+    for (const QJsonValue &v : json.value(QStringLiteral("mistakes")).toArray()) {
+        const QJsonObject m = v.toObject();
+        r.samples.push_back(EvaluatedSample{qint64(m.value(QStringLiteral("index")).toDouble()), m.value(QStringLiteral("label_index")).toDouble(),
+                                            m.value(QStringLiteral("predicted_index")).toDouble(), m.value(QStringLiteral("confidence")).toDouble()});
+    }
+    for (const QJsonValue &v : json.value(QStringLiteral("largest_residuals")).toArray()) {
+        const QJsonObject m = v.toObject();
+        r.samples.push_back(EvaluatedSample{qint64(m.value(QStringLiteral("index")).toDouble()), m.value(QStringLiteral("target")).toDouble(),
+                                            m.value(QStringLiteral("predicted")).toDouble(), m.value(QStringLiteral("residual")).toDouble()});
+    }
     return r;
 }
 

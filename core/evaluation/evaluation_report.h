@@ -58,7 +58,8 @@ struct EvaluationReport {
 // The report as JSON (docs/evaluation.md): summary, per-class scores, confusion matrix and the `worstLimit`
 // worst samples; not every sample.
 QJsonObject evaluationToJson(const EvaluationReport &report, int worstLimit = 20);
-// Reads what evaluationToJson wrote (without samples). Missing fields keep their defaults.
+// Reads what evaluationToJson wrote; its samples are the worst ones the JSON lists. Missing fields keep their
+// defaults.
 EvaluationReport evaluationFromJson(const QJsonObject &json);
 
 } // namespace ty

@@ -84,6 +84,8 @@ public:
     Result<qint64> addEvaluation(const EvaluationRecord &evaluation, const QList<EvaluationSampleRow> &samples);
     Result<QList<EvaluationRecord>> evaluations(qint64 runId) const;  // newest first
     Result<EvaluationRecord> evaluation(qint64 evaluationId) const;
+    // Every run that has an evaluation with the id of its newest one, newest run first (one index scan).
+    Result<QList<QPair<qint64, qint64>>> evaluatedRuns() const;
     // The samples of an evaluation, by index; with `label` / `predicted` >= 0 only those with that true or
     // predicted class (one confusion cell when both are given).
     Result<QList<EvaluationSampleRow>> evaluationSamples(qint64 evaluationId, int label = -1, int predicted = -1) const;

@@ -119,6 +119,19 @@ Result<EvaluationRecord> RunDatabase::evaluation(qint64 evaluationId) const
     return evaluationFromRow(q);
 }
 
+Result<QList<QPair<qint64, qint64>>> RunDatabase::evaluatedRuns() const
+{
+    QSqlQuery q(m_db);
+    if (!q.exec(QStringLiteral("SELECT run_id, max(id) FROM evaluations GROUP BY run_id ORDER BY run_id DESC")))
+        return runDbError(QStringLiteral("cannot read the evaluated runs"), m_path, q.lastError());
+    QList<QPair<qint64, qint64>> out;
+    while (q.next())
+        out.append({q.value(0).toLongLong(), q.value(1).toLongLong()});
+    if (std::optional<Error> cut = rowsCutShort(q, QStringLiteral("the evaluated runs"), m_path))
+        return *cut;
+    return out;
+}
+
 Result<QList<EvaluationSampleRow>> RunDatabase::evaluationSamples(qint64 evaluationId, int label, int predicted) const
 {
     QString sql = QStringLiteral("SELECT sample_index, label, predicted, confidence FROM evaluation_samples WHERE evaluation_id = ?");

@@ -132,6 +132,10 @@ void TestEvaluationScores::jsonRoundTrip()
     QCOMPARE(back.perClass[1].recall, 1.0);
     QCOMPARE(back.macroAverage.f1, r.macroAverage.f1);
     QCOMPARE(back.metrics.value(QStringLiteral("accuracy")), r.accuracy);
+    // Only the worst sample listed comes back, as the report's one sample.
+    QCOMPARE(back.worst(10).size(), 1);
+    QCOMPARE(back.worst(10).first().index, qint64(1));
+    QCOMPARE(back.worst(10).first().predicted, 1.0);
 }
 
 } // namespace

@@ -244,6 +244,7 @@ void TestRunSchema::migratesToEvaluations()
     QCOMPARE(cell.size(), 1);
     QCOMPARE(cell.first().index, qint64(1));
     QCOMPARE(db.evaluationSamples(second.value(), -1, 2).value().size(), 1);
+    QCOMPARE(db.evaluatedRuns().value(), (QList<QPair<qint64, qint64>>{{id, second.value()}}));
     QVERIFY(!db.addEvaluation(EvaluationRecord{0, id + 100, QStringLiteral("test"), 1, {}, QStringLiteral("classification"), 0, 0, {}}, {}).ok());
     QVERIFY(db.deleteRun(id).ok());
     RawSqlite raw(path);

@@ -9,6 +9,10 @@
 #include "main_window.h"
 
 #include "canvas/canvas_view.h"
+#include "class_scores_model.h"
+#include "confusion_matrix_view.h"
+#include "evaluation_view.h"
+#include "probability_bars.h"
 #include "document/pipeline_document.h"
 #include "plots/metric_plot.h"
 #include "runs/run_browser.h"
@@ -24,6 +28,9 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QComboBox>
+#include <QListWidget>
+#include <QTableView>
 #include <QProcess>
 #include <QPushButton>
 #include <QStatusBar>
@@ -123,7 +130,7 @@ private Q_SLOTS:
         QSignalSpy finished(window->training(), &TrainingPanel::runFinished);
         const qint64 id = trainAndWaitForStart();
         QVERIFY(id > 0);
-        QVERIFY(window->trainingDock()->isVisible());
+        QCOMPARE(int(window->mode()), int(WindowMode::Experiments));
         // The canvas stays editable; the run trains the snapshot taken when Train was pressed.
         QVERIFY(window->document()->setParam(QStringLiteral("fc1"), QStringLiteral("out_features"), 32).isEmpty());
         QVERIFY(finished.wait(120000));
@@ -198,6 +205,117 @@ private Q_SLOTS:
         QCOMPARE(window->document()->preset().name, QStringLiteral("from a run"));
         QVERIFY(window->document()->fileName().isEmpty());  // saving asks where
         QCOMPARE(window->document()->graph().nodes.size(), preset.graph.nodes.size());
+    }
+
+    // The three modes each take the whole window: Design's docks hide elsewhere and come back; Ctrl+1/2/3 and the
+    // tabs switch. A finished run is evaluated by itself; Evaluate in the browser shows its confusion matrix,
+    // a clicked cell lists exactly that cell's samples, the per-class table sorts, a second run compares, and a
+    // dropped file is classified by a worker.
+    void modesAndTheEvaluateView()
+    {
+        QCOMPARE(int(window->mode()), int(WindowMode::Design));
+        window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window.get()));
+        auto *palette = window->findChild<QDockWidget *>(QStringLiteral("paletteDock"));
+        QVERIFY(palette && palette->isVisible());
+        QTest::keyClick(window.get(), Qt::Key_2, Qt::ControlModifier);
+        QCOMPARE(int(window->mode()), int(WindowMode::Experiments));
+        QVERIFY(window->training()->isVisible());
+        QVERIFY(!palette->isVisible());
+        QVERIFY(!window->view()->isVisible());
+        QTest::keyClick(window.get(), Qt::Key_1, Qt::ControlModifier);
+        QVERIFY(palette->isVisible());
+        QVERIFY(window->view()->isVisible());
+        window->modeBar()->setCurrentIndex(2);
+        QCOMPARE(int(window->mode()), int(WindowMode::Evaluate));
+        QVERIFY(window->evaluation()->isVisible());
+        window->setMode(WindowMode::Design);
+
+        // Two finished runs of different widths.
+        QList<qint64> ids;
+        for (int width : {16, 2}) {
+            Preset preset = tytest::tinyPreset(3, 1024);
+            preset.graph.node(QStringLiteral("fc1"))->params.insert(QStringLiteral("out_features"), width);
+            window->document()->setPreset(preset);
+            QSignalSpy finished(window->training(), &TrainingPanel::runFinished);
+            ids << trainAndWaitForStart();
+            QVERIFY(finished.wait(120000));
+            QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
+        }
+        window->training()->browser()->selectRuns({ids[0], ids[1]});
+        const QList<qint64> selected = window->training()->browser()->selectedRunIds();  // in table order
+        QCOMPARE(selected.size(), 2);
+        QPushButton *evaluate = buttonLabelled(window->training(), QStringLiteral("Evaluate"));
+        QVERIFY(evaluate && evaluate->isEnabled());
+        QTest::mouseClick(evaluate, Qt::LeftButton);
+        QCOMPARE(int(window->mode()), int(WindowMode::Evaluate));
+        EvaluationView *view = window->evaluation();
+        QCOMPARE(view->runId(), selected[0]);
+        QCOMPARE(view->report().count, qint64(128));
+        QCOMPARE(view->report().accuracy, runs.db->lastMetricValues(selected[0]).value().value(QStringLiteral("test/accuracy")));
+        QCOMPARE(view->compareChooser()->currentData().toLongLong(), selected[1]);
+        ConfusionMatrixView *matrix = view->confusion();
+        QCOMPARE(matrix->classCount(), 4);
+        qint64 total = 0;
+        for (int t = 0; t < 4; ++t)
+            for (int p = 0; p < 4; ++p)
+                total += matrix->count(t, p);
+        QCOMPARE(total, qint64(128));
+
+        // A cell with samples: click it, its samples are listed (as rows: blobs are not images).
+        QTRY_VERIFY_WITH_TIMEOUT(view->samplesLoaded(), 20000);
+        int cellTrue = -1, cellPredicted = -1;
+        for (int t = 0; t < 4 && cellTrue < 0; ++t)
+            for (int p = 0; p < 4 && cellTrue < 0; ++p)
+                if (t != p && matrix->count(t, p) > 0) {
+                    cellTrue = t;
+                    cellPredicted = p;
+                }
+        if (cellTrue < 0)
+            cellTrue = cellPredicted = 0;
+        QTest::mouseClick(matrix, Qt::LeftButton, {}, matrix->cellRect(cellTrue, cellPredicted).center());
+        QCOMPARE(matrix->selectedCell(), QPoint(cellPredicted, cellTrue));
+        QCOMPARE(qint64(view->gallery()->count()), matrix->count(cellTrue, cellPredicted));
+        QVERIFY2(view->gallery()->item(0)->text().contains(QStringLiteral("x0 ")), qPrintable(view->gallery()->item(0)->text()));
+
+        // Per class, compared with the second run, sorted by F1 with the averages kept last.
+        QCOMPARE(view->scores()->rowCount(), 6);
+        QVERIFY(view->scores()->comparing());
+        QCOMPARE(view->scores()->columnCount(), 7);
+        view->scoresView()->sortByColumn(ClassScoresModel::F1Column, Qt::DescendingOrder);
+        const QAbstractItemModel *sorted = view->scoresView()->model();
+        for (int row = 1; row < 4; ++row)
+            QVERIFY(sorted->index(row - 1, ClassScoresModel::F1Column).data(Qt::UserRole).toDouble()
+                    >= sorted->index(row, ClassScoresModel::F1Column).data(Qt::UserRole).toDouble());
+        QCOMPARE(sorted->index(4, 0).data().toString(), QStringLiteral("macro avg"));
+
+        // A file of two samples (an IDX of floats, [2, 8]) classified by the worker: bars of the 4 classes.
+        QTemporaryDir dir;
+        const QString idx = dir.filePath(QStringLiteral("two.idx"));
+        {
+            QFile file(idx);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromHex("00000d02" "00000002" "00000008"));
+            for (int i = 0; i < 16; ++i)
+                file.write(QByteArray::fromHex("3f800000"));  // 1.0f, big-endian
+        }
+        QSignalSpy predicted(view, &EvaluationView::predictionFinished);
+        view->classifyFile(idx);
+        QVERIFY(predicted.wait(60000));
+        QCOMPARE(view->prediction()->bars().size(), 4);
+        QVERIFY(view->prediction()->title().contains(QStringLiteral("two.idx[0]")));
+        double sum = 0;
+        for (const auto &bar : view->prediction()->bars())
+            sum += bar.second;
+        QVERIFY(std::abs(sum - 1.0) < 1e-3);
+        // A file it cannot read: said so, no bars.
+        view->classifyFile(dir.filePath(QStringLiteral("nothing.png")));
+        QVERIFY(predicted.wait(60000));
+        QVERIFY(view->prediction()->bars().isEmpty());
+
+        // Back to Design: the docks that were open come back.
+        QTest::keyClick(window.get(), Qt::Key_1, Qt::ControlModifier);
+        QVERIFY(palette->isVisible());
     }
 
     // Issue 5's "the app and several trainyard-cli run processes on one database": the app trains one run while
@@ -290,6 +408,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(terminalRun() > 0, 30000);
         const qint64 id = terminalRun();
         QTRY_VERIFY_WITH_TIMEOUT(!runs.db->metrics(id, QStringLiteral("train/loss")).value().isEmpty(), 30000);
+        window->setMode(WindowMode::Experiments);  // the browser's page
         browser->selectRuns({id});
         QPushButton *stop = nullptr;
         QTRY_VERIFY((stop = buttonLabelled(browser, QStringLiteral("Stop"))) != nullptr && stop->isEnabled());

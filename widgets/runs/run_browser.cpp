@@ -162,6 +162,8 @@ void RunBrowser::buildActions(QWidget *bar)
     m_pin = add(tr("Pin baseline"), tr("Compare every other run with the selected one"));
     m_open = add(tr("Open preset"), tr("Open the selected run's preset on the canvas"));
     m_resume = add(tr("Resume"), tr("Continue an interrupted, stopped or failed run from its last checkpoint"));
+    m_evaluate = add(tr("Evaluate"), tr("Confusion matrix, per-class scores and mistakes of the selected run (with a second "
+                                        "selected run: side by side)"));
     m_diffButton = add(tr("Diff"), tr("What differs between the presets of two runs"));
     m_rename = add(tr("Rename…"), tr("Rename the selected run"));
     m_delete = add(tr("Delete…"), tr("Delete the selected runs, their metrics and their files"));
@@ -178,6 +180,11 @@ void RunBrowser::buildActions(QWidget *bar)
             requestStop(id);
         else
             requestResume(id);
+    });
+    connect(m_evaluate, &QPushButton::clicked, this, [this] {
+        const QList<qint64> ids = selectedRunIds();
+        if (!ids.isEmpty())
+            Q_EMIT evaluateRequested(ids.first(), ids.value(1, m_baseline != ids.first() ? m_baseline : 0));
     });
     connect(m_diffButton, &QPushButton::clicked, this, &RunBrowser::showDiff);
     connect(m_rename, &QPushButton::clicked, this, &RunBrowser::renameInteractively);

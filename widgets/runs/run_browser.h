@@ -4,7 +4,7 @@
 // page of runs shows at once; the rest load in the background, a page per event-loop turn, so a filter or a
 // sort typed a moment later finds every run loaded. Below the table: runs side by side (best, min, max, last
 // of every metric, against a pinned baseline), the notes and tags of the selected run, and the preset diff of
-// two runs. Actions: pin a baseline, open a run's preset, resume an interrupted, stopped or failed run, stop a
+// two runs. Actions: pin a baseline, open a run's preset, evaluate (the Evaluate view), resume an interrupted, stopped or failed run, stop a
 // running one (wherever on this host it was started: the app, a terminal), rename, delete (after confirmation,
 // with its folder).
 //
@@ -87,6 +87,8 @@ Q_SIGNALS:
     void baselineChanged(qint64 runId);
     void openPresetRequested(const ty::Preset &preset, qint64 runId);
     void resumeRequested(qint64 runId);
+    // Evaluate was pressed: show the evaluation of `runId`, compared with `compareRunId` unless 0.
+    void evaluateRequested(qint64 runId, qint64 compareRunId);
     void stopRequested(qint64 runId);
     void runsDeleted(const QList<qint64> &runIds);
 
@@ -117,6 +119,7 @@ private:
     QLineEdit *m_tags = nullptr;
     QPushButton *m_saveNotes = nullptr;
     // m_resume reads "Stop" while the selected run is running.
+    QPushButton *m_evaluate = nullptr;
     QPushButton *m_pin = nullptr, *m_open = nullptr, *m_resume = nullptr, *m_rename = nullptr, *m_delete = nullptr,
                 *m_diffButton = nullptr;
     QLabel *m_status = nullptr;

@@ -40,6 +40,7 @@ void RunBrowser::updateActions()
                                  : tr("Continue an interrupted, stopped or failed run from its last checkpoint"));
     m_resume->setEnabled(one && (running ? m_model->runAt(row).host == thisHostName() : resumable(m_model->runAt(row).status)));
     m_rename->setEnabled(one);
+    m_evaluate->setEnabled(ids.size() == 1 || ids.size() == 2);
     m_delete->setEnabled(!ids.isEmpty());
     m_diffButton->setEnabled(ids.size() == 2 || (ids.size() == 1 && m_baseline > 0 && ids.first() != m_baseline));
     m_notes->setEnabled(one);
