@@ -142,6 +142,11 @@ void TestTraining::bundledPresetsLearnOnSmallData()
     const TrainResult result = train(preset, observer);
     QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
     QVERIFY2(result.lastMetrics.value(QStringLiteral("test/accuracy")) > minAccuracy, qPrintable(describe(result)));
+    // Every bundled preset's finished run is scored on its test split, agreeing with its own test metric.
+    QVERIFY(result.testEvaluation);
+    QCOMPARE(result.testEvaluation->accuracy, result.lastMetrics.value(QStringLiteral("test/accuracy")));
+    QCOMPARE(result.testEvaluation->count, observer.start.testSamples);
+    QCOMPARE(result.testEvaluation->classes.size(), name == QStringLiteral("wine-tabular") ? 3 : 10);
 }
 
 void TestTraining::metricsHaveOneRowPerStep()
