@@ -122,6 +122,12 @@ bool MainWindow::trainDocument()
             int errors = 0;
             for (const Issue &i : report.issues)
                 errors += i.severity == Severity::Error;
+            // The errors are shown where they can be fixed: Design, with the Issues list raised.
+            setMode(WindowMode::Design);
+            if (QDockWidget *list = findChild<QDockWidget *>(QStringLiteral("issuesDock"))) {
+                list->show();
+                list->raise();
+            }
             showIssue(issue);
             statusBar()->showMessage(tr("Cannot train: %1 (%2 in all; see the Issues list)")
                                          .arg(issue.message, tr("%n error(s)", nullptr, errors)),

@@ -155,19 +155,6 @@ void convertToFloats(IdxType type, const std::vector<uint8_t> &raw, std::vector<
 
 } // namespace
 
-QString idxTypeName(IdxType type)
-{
-    switch (type) {
-    case IdxType::UByte: return QStringLiteral("unsigned byte");
-    case IdxType::SByte: return QStringLiteral("signed byte");
-    case IdxType::Short: return QStringLiteral("short");
-    case IdxType::Int: return QStringLiteral("int");
-    case IdxType::Float: return QStringLiteral("float");
-    case IdxType::Double: return QStringLiteral("double");
-    }
-    return QStringLiteral("unknown");
-}
-
 Result<IdxHeader> readIdxHeader(const QString &path)
 {
     FileByteStream stream;

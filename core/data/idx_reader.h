@@ -23,7 +23,6 @@ enum class IdxType : uint8_t {
     Float = 0x0D,
     Double = 0x0E,
 };
-QString idxTypeName(IdxType type);  // "unsigned byte", ...
 
 constexpr int64_t kIdxMaxElements = int64_t(1) << 31;  // more in one file is refused as absurd
 constexpr int kIdxMaxDimensions = 16;

@@ -175,6 +175,22 @@ Issues validateTraining(const QJsonObject &training)
     return issues;
 }
 
+Issues validateTraining(const QJsonObject &training, const PipelineGraph &graph, const BlockRegistry &registry)
+{
+    Issues issues = validateTraining(training);
+    const QString metric = training.value(QStringLiteral("early_stop_metric")).toString();
+    if (metric.isEmpty())
+        return issues;
+    QStringList known{QStringLiteral("val/loss"), QStringLiteral("train/loss")};
+    for (const Node &node : graph.nodes)
+        if (const BlockDescriptor *block = registry.find(node.block); block && block->category == BlockCategory::Metric)
+            known << QStringLiteral("val/") + node.id << QStringLiteral("train/") + node.id;
+    if (!known.contains(metric))
+        issues.append(error(QStringLiteral("\"%1\" is not a metric of this pipeline (known: %2)").arg(metric.left(60), known.join(QStringLiteral(", "))),
+                            {}, {}, QStringLiteral("training.early_stop_metric")));
+    return issues;
+}
+
 QString connectionProblem(const PipelineGraph &graph, const Endpoint &from, const Endpoint &to,
                           const BlockRegistry &registry)
 {

@@ -39,7 +39,7 @@ void planOptimizer(const Preset &preset, const Node &node, const QJsonObject &pa
 
 PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape)
 {
-    return planPipeline(preset, datasetShape, validateGraph(preset.graph) + validateTraining(preset.training));
+    return planPipeline(preset, datasetShape, validateGraph(preset.graph) + validateTraining(preset.training, preset.graph));
 }
 
 PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape, Issues structuralIssues)

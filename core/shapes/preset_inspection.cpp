@@ -11,7 +11,7 @@ ShapeReport inspectPresetShapes(const Preset &preset)
 {
     const BlockRegistry &registry = BlockRegistry::builtin();
     ShapeReport report;
-    report.issues = validateGraph(preset.graph, registry) + validateTraining(preset.training);
+    report.issues = validateGraph(preset.graph, registry) + validateTraining(preset.training, preset.graph, registry);
     const Node *datasetNode = nullptr;
     for (const Node &node : preset.graph.nodes) {
         const BlockDescriptor *block = registry.find(node.block);

@@ -92,6 +92,7 @@ private Q_SLOTS:
     void validateTrainingUnknownKey();
     void validateTrainingBadValue_data();
     void validateTrainingBadValue();
+    void earlyStopMetricMustBeRecorded();
     void connectionProblem_data();
     void connectionProblem();
     void bundledPresetsAreValid_data();
@@ -444,6 +445,19 @@ void TestGraphValidation::validateTrainingUnknownKey()
                                       "device, deterministic, checkpoint_every, log_every, early_stop_metric, "
                                       "early_stop_mode, early_stop_patience, threads)"),
                        {}, {}, QStringLiteral("training.epoch")));
+}
+
+// What the trainer refuses, validation reports first: an early-stopping metric the run never records.
+void TestGraphValidation::earlyStopMetricMustBeRecorded()
+{
+    PipelineGraph graph = minimalGraph();
+    graph.nodes.append(Node{QStringLiteral("acc"), QStringLiteral("metric.accuracy"), {}, {}});
+    const auto training = [](const char *metric) { return QJsonObject{{QStringLiteral("early_stop_metric"), QLatin1String(metric)}}; };
+    QVERIFY(validateTraining(training("val/acc"), graph).isEmpty());
+    QVERIFY(validateTraining(training("train/loss"), graph).isEmpty());
+    COMPARE_ISSUES(validateTraining(training("val/accuracy"), graph),
+                   err(QStringLiteral("\"val/accuracy\" is not a metric of this pipeline (known: val/loss, train/loss, val/acc, train/acc)"),
+                       {}, {}, QStringLiteral("training.early_stop_metric")));
 }
 
 void TestGraphValidation::validateTrainingBadValue_data()

@@ -185,7 +185,13 @@ private Q_SLOTS:
         window->document()->setPreset(tytest::brokenPreset());
         const qint64 before = window->training()->browser()->model()->rowCount();
         QSignalSpy started(window->training(), &TrainingPanel::runStarted);
+        auto *issuesDock = window->findChild<QDockWidget *>(QStringLiteral("issuesDock"));
+        issuesDock->hide();
+        window->setMode(WindowMode::Experiments);
         QVERIFY(!window->trainDocument());
+        // F5 with errors goes back to Design and raises the Issues list.
+        QCOMPARE(int(window->mode()), int(WindowMode::Design));
+        QVERIFY(issuesDock->isVisible());
         // The node of the first error is selected (the mismatch shows where the 3 classes meet the 4 labels).
         const Issues issues = window->document()->report().issues;
         const auto error = std::find_if(issues.begin(), issues.end(), [](const Issue &i) { return i.severity == Severity::Error; });
@@ -318,7 +324,7 @@ private Q_SLOTS:
         QVERIFY(palette->isVisible());
     }
 
-    // Issue 5's "the app and several trainyard-cli run processes on one database": the app trains one run while
+    // The app and several trainyard-cli run processes on one database: the app trains one run while
     // a terminal trains the same deterministic preset into the same database, and the app's browser edits
     // notes and tags meanwhile. No writer fails, both runs record every row, and the terminal's run shows up in
     // the app's browser while it trains and plots like the app's own.
@@ -446,7 +452,7 @@ private Q_SLOTS:
         QCOMPARE(again.first().at(1).toString(), QStringLiteral("finished"));
     }
 
-    // Issue 5 from the app: Stop All, then the browser's Resume continues the same run record from its
+    // Stopping and resuming from the app: Stop All, then the browser's Resume continues the same run record from its
     // checkpoint; the rows after the checkpoint are replaced, never duplicated.
     void aStoppedRunResumesFromTheBrowser()
     {

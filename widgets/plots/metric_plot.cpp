@@ -154,14 +154,6 @@ QList<qint64> MetricPlot::runIds() const { return m_runs.keys(); }
 
 QColor MetricPlot::runColor(qint64 runId) const { return m_colors.value(runId); }
 
-void MetricPlot::setRunLabel(qint64 runId, const QString &label)
-{
-    if (RunSeries *run = series(runId)) {
-        run->label = label;
-        rebuildRun(runId);
-    }
-}
-
 void MetricPlot::setStepsPerEpoch(qint64 runId, qint64 steps)
 {
     RunSeries *run = series(runId);

@@ -56,7 +56,6 @@ public:
     QList<qint64> runIds() const;
     bool hasRun(qint64 runId) const { return m_runs.contains(runId); }
     QColor runColor(qint64 runId) const;
-    void setRunLabel(qint64 runId, const QString &label);
     // From the worker's "started" event; otherwise estimated from the samples.
     void setStepsPerEpoch(qint64 runId, qint64 steps);
 

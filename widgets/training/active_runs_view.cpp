@@ -156,15 +156,4 @@ void ActiveRunsView::updateButtons()
     m_clear->setEnabled(anyEnded);
 }
 
-QString ActiveRunsView::rowText(TrainingRunController *controller) const
-{
-    QTreeWidgetItem *item = itemOf(controller);
-    if (!item)
-        return QString();
-    QStringList cells;
-    for (int c = 0; c < m_tree->columnCount(); ++c)
-        cells << item->text(c);
-    return cells.join(QStringLiteral(" | "));
-}
-
 } // namespace ty

@@ -27,7 +27,6 @@ public:
     QList<TrainingRunController *> controllers() const;
     TrainingRunController *selectedController() const;
     QTreeWidget *tree() const { return m_tree; }
-    QString rowText(TrainingRunController *controller) const;  // the row's cells joined by " | " (tests)
 
 Q_SIGNALS:
     void clearEndedRequested();

@@ -86,17 +86,6 @@ bool TrainingRun::prepare(Error *failure)
             failure->field = issue.port.isEmpty() ? issue.param : issue.port;
             return false;
         }
-    if (!m_settings.earlyStopMetric.isEmpty()) {
-        QStringList known{QStringLiteral("val/loss"), QStringLiteral("train/loss")};
-        for (const MetricHead &m : m_pipeline.metrics)
-            known << QStringLiteral("val/") + m.nodeId << QStringLiteral("train/") + m.nodeId;
-        if (!known.contains(m_settings.earlyStopMetric)) {
-            *failure = prepareError(QStringLiteral("training.early_stop_metric: \"%1\" is not a metric of this pipeline (known: %2)")
-                                .arg(m_settings.earlyStopMetric, known.join(QStringLiteral(", "))));
-            return false;
-        }
-    }
-
     m_train = toDevice(loaded.value().train, m_device);
     m_val = toDevice(loaded.value().val, m_device);
     m_test = toDevice(loaded.value().test, m_device);
