@@ -6,9 +6,6 @@ function(ty_add_library name)
   target_include_directories(${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_definitions(${name} PUBLIC QT_NO_KEYWORDS)
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
-  if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
-    target_compile_options(${name} PRIVATE -Wall -Wextra -Wno-unused-parameter)
-  endif()
 endfunction()
 
 # ty_link_torch_privately(TARGET): LibTorch for a target that may use it (core/engine, tests), with one

@@ -37,7 +37,11 @@ install_missing() {
 }
 
 build_project() {
-  cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINYARD_HEADLESS="$headless"
+  # The test job (what CI runs) treats compiler warnings as errors.
+  local werror=OFF
+  [ "$job" = "test" ] && werror=ON
+  cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINYARD_HEADLESS="$headless" \
+    -DTRAINYARD_WERROR="${TRAINYARD_WERROR:-$werror}"
   # Two parallel jobs: each torch-including file needs about 1 GiB of memory to compile.
   cmake --build "$build" -j "${JOBS:-2}"
 }

@@ -774,7 +774,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString preset = writeSyntheticPreset(dir);
         QStringList checkpoints;
-        for (const QString name : {QStringLiteral("a.sqlite"), QStringLiteral("b.sqlite")}) {
+        for (const QString &name : {QStringLiteral("a.sqlite"), QStringLiteral("b.sqlite")}) {
             const QString db = dir.filePath(name);
             QCOMPARE(trainyard({QStringLiteral("run"), preset, QStringLiteral("--db"), db, QStringLiteral("--quiet"),
                                 QStringLiteral("--set"), QStringLiteral("training.epochs=1")}).code, 0);
