@@ -48,10 +48,7 @@ int writeOnnxExport(const OnnxExportRequest &request, Io &io)
                                                                                    "byte images scaled to [0, 1], CSV features standardized")}};
     Result<OnnxExport> exported = exportOnnx(plan.value(), request.checkpointFile, preset.value().name, metadata);
     if (!exported) {
-        Error e = exported.error();
-        if (e.file.isEmpty() && !e.field.startsWith(QStringLiteral("block")))
-            e.file = request.checkpoint.path;
-        printError(io, e);
+        printError(io, exported.error());
         return BadInput;
     }
     const OnnxExport &model = exported.value();
