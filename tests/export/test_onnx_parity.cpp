@@ -1,4 +1,5 @@
-// trainyard-cli export --format onnx against runtimes that are not Trainyard's: each bundled preset is trained
+// trainyard-cli export --format onnx against runtimes that are not Trainyard's: each bundled preset (and
+// every-block.trainyard.json, for the blocks they leave out) is trained
 // briefly, exported through the CLI, checked by ONNX's own checker (Debian's python3-onnx) and run by
 // onnxruntime-node (installed by the onnxruntime_node fixture); its logits must match the engine's on the same
 // test samples within 1e-4.
@@ -45,7 +46,12 @@ Output trainyard(const QStringList &arguments)
     return o;
 }
 
-QString presetPath(const QString &name) { return QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/%1.trainyard.json").arg(name); }
+// A bundled preset, or one of this folder's fixtures.
+QString presetPath(const QString &name)
+{
+    const QString fixture = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/export/%1.trainyard.json").arg(name);
+    return QFile::exists(fixture) ? fixture : QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/%1.trainyard.json").arg(name);
+}
 
 QByteArray readAll(const QString &path)
 {
@@ -146,13 +152,15 @@ private Q_SLOTS:
         QTest::newRow("cnn") << QStringLiteral("fashion-mnist-cnn") << fashion;
         QTest::newRow("resnet") << QStringLiteral("fashion-mnist-resnet") << fashion;
         QTest::newRow("wine") << QStringLiteral("wine-tabular") << QStringList{};
+        // The blocks the bundled presets leave out (leaky ReLU, padded average pooling, concat, GELU, ...).
+        QTest::newRow("every-block") << QStringLiteral("every-block") << fashion;
     }
 
     void matchesTheEngine()
     {
         QFETCH(QString, preset);
         QFETCH(QStringList, overrides);
-        if (preset.startsWith(QStringLiteral("fashion-mnist")) && !QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
+        if (preset != QStringLiteral("wine-tabular") && !QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
             QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         const QString db = m_dir.filePath(preset + QStringLiteral(".sqlite"));
         QStringList runArgs{QStringLiteral("run"), presetPath(preset), QStringLiteral("--db"), db, QStringLiteral("--quiet"),
