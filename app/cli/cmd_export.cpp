@@ -1,9 +1,11 @@
-// trainyard-cli export RUN_ID --format safetensors --output FILE [--checkpoint last|STEP] [--db PATH] [--json]
-// The weights and buffers of a run's checkpoint under their stable names (`fc1.weight`, `bn1.running_mean`),
-// without the optimizer state and training position. Checkpoints are safetensors files already, so this reads
-// and writes plain data: no LibTorch is loaded.
+// trainyard-cli export RUN_ID [--format safetensors|onnx] --output FILE [--checkpoint last|STEP] [--db PATH] [--json]
+// safetensors: the weights and buffers of a run's checkpoint under their stable names (`fc1.weight`,
+// `bn1.running_mean`), without the optimizer state and training position. onnx: the network in evaluation mode
+// with those weights inside (cmd_export_onnx.cpp). Checkpoints are safetensors files already, so both read and
+// write plain data: no LibTorch is loaded.
 
 #include "commands.h"
+#include "export_formats.h"
 #include "run_checkpoints.h"
 #include "run_database.h"
 #include "safetensors_file.h"
@@ -16,7 +18,7 @@ namespace ty::cli {
 namespace {
 
 const char *const kExportUsage =
-    "usage: trainyard-cli export RUN_ID --format safetensors --output FILE [--checkpoint last|STEP] [--db PATH] [--json]\n";
+    "usage: trainyard-cli export RUN_ID [--format safetensors|onnx] --output FILE [--checkpoint last|STEP] [--db PATH] [--json]\n";
 
 Error exportError(const QString &message, const QString &field = QString())
 {
@@ -44,8 +46,8 @@ int exportCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
     const QString format = args.options.value(QStringLiteral("format"), QStringLiteral("safetensors"));
-    if (format != QStringLiteral("safetensors")) {
-        printError(io, exportError(QStringLiteral("--format %1 is not supported; this version exports safetensors").arg(format.left(40)),
+    if (format != QStringLiteral("safetensors") && format != QStringLiteral("onnx")) {
+        printError(io, exportError(QStringLiteral("--format %1 is not supported; this version exports safetensors and onnx").arg(format.left(40)),
                                    QStringLiteral("--format")));
         return BadInput;
     }
@@ -56,7 +58,8 @@ int exportCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
     RunDatabase &db = *opened.value();
-    if (Result<RunInfo> run = db.run(id); !run) {
+    Result<RunInfo> run = db.run(id);
+    if (!run) {
         printError(io, run.error());
         return BadInput;
     }
@@ -83,6 +86,8 @@ int exportCommand(const QStringList &arguments, Io &io)
         printError(io, e);
         return BadInput;
     }
+    if (format == QStringLiteral("onnx"))
+        return writeOnnxExport(OnnxExportRequest{id, run.value(), checkpoint, read.value(), output, args.flag(QStringLiteral("json"))}, io);
 
     TensorFile weights;
     qint64 values = 0;

@@ -482,15 +482,29 @@ private Q_SLOTS:
             return trainyard(QStringList{QStringLiteral("export")} + extra + QStringList{QStringLiteral("--db"), db});
         };
         const QString other = dir.filePath(QStringLiteral("other.safetensors"));
-        const Output onnx = exportWith({QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("onnx"), QStringLiteral("--output"), other});
-        QCOMPARE(onnx.code, 2);
-        QVERIFY2(onnx.err.contains(QStringLiteral("--format onnx is not supported")), qPrintable(onnx.err));
+        const Output tflite = exportWith({QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("tflite"), QStringLiteral("--output"), other});
+        QCOMPARE(tflite.code, 2);
+        QVERIFY2(tflite.err.contains(QStringLiteral("--format tflite is not supported")), qPrintable(tflite.err));
         const Output noStep = exportWith({QStringLiteral("1"), QStringLiteral("--checkpoint"), QStringLiteral("7"), QStringLiteral("--output"), other});
         QCOMPARE(noStep.code, 2);
         QVERIFY2(noStep.err.contains(QStringLiteral("run 1 has no checkpoint at step 7 (it has: 17, 34, 51)")), qPrintable(noStep.err));
         QCOMPARE(exportWith({QStringLiteral("9"), QStringLiteral("--output"), other}).code, 2);
         QCOMPARE(exportWith({QStringLiteral("1")}).code, 2);
         QVERIFY(!QFile::exists(other));
+
+        // ONNX (tests/export runs such models with onnxruntime): the same names, a dynamic batch dimension.
+        const QString model = dir.filePath(QStringLiteral("model.onnx"));
+        const Output onnx = exportWith({QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("onnx"), QStringLiteral("--output"), model,
+                                        QStringLiteral("--json")});
+        QVERIFY2(onnx.code == 0, qPrintable(onnx.err));
+        const QJsonObject onnxJson = jsonObject(onnx.out);
+        QCOMPARE(onnxJson.value(QStringLiteral("format")).toString(), QStringLiteral("onnx"));
+        QCOMPARE(onnxJson.value(QStringLiteral("checkpoint_step")).toInt(), 51);
+        QCOMPARE(onnxJson.value(QStringLiteral("initializers")).toArray(),
+                 (QJsonArray{QStringLiteral("fc1.weight"), QStringLiteral("fc1.bias"), QStringLiteral("fc2.weight"), QStringLiteral("fc2.bias")}));
+        QCOMPARE(onnxJson.value(QStringLiteral("input")).toObject().value(QStringLiteral("shape")).toArray().first().toString(), QStringLiteral("N"));
+        QCOMPARE(onnxJson.value(QStringLiteral("output_tensor")).toObject().value(QStringLiteral("shape")).toArray(), (QJsonArray{QStringLiteral("N"), 4}));
+        QVERIFY(QFileInfo(model).size() > 0);
     }
 
     // A finished run is evaluated on its test split by itself; `evaluate` agrees with the accuracy the run

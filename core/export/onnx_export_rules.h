@@ -1,0 +1,36 @@
+#pragma once
+// One ONNX export rule per transform and layer block, keyed by the block's type id and looked up once per node.
+// A rule adds the nodes that compute one planned op in evaluation mode and returns the value holding its output
+// (for an op that is the identity in evaluation, such as dropout, simply its input).
+
+#include "onnx_graph_builder.h"
+#include "pipeline_plan.h"
+
+#include <QHash>
+
+#include <functional>
+
+namespace ty {
+
+// `inputs` are the value names of the op's tensor inputs, in the order of the block's ports.
+using OnnxExportRule = std::function<Result<QString>(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)>;
+
+class OnnxExportRules {
+public:
+    // Every built-in transform and layer block.
+    static const OnnxExportRules &builtin();
+
+    void add(const QString &blockType, OnnxExportRule rule);
+    void remove(const QString &blockType);
+    const OnnxExportRule *find(const QString &blockType) const;  // nullptr when the block has no rule
+    QStringList blockTypes() const;                              // sorted
+
+private:
+    QHash<QString, OnnxExportRule> m_rules;
+};
+
+// The registrations, one file per category.
+void addTransformExportRules(OnnxExportRules &rules);
+void addLayerExportRules(OnnxExportRules &rules);
+
+} // namespace ty

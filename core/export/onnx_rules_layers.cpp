@@ -1,0 +1,158 @@
+// Export rules of the layer blocks, each computing what the engine's module computes in evaluation mode
+// (core/engine/detail/block_ops.cpp): batch norm on its running statistics, dropout off.
+
+#include "onnx_export_rules.h"
+
+#include <cmath>
+
+namespace ty {
+
+namespace {
+
+using Attr = OnnxAttribute;
+
+qint64 intParam(const PlannedOp &op, const char *key) { return qint64(op.params.value(QLatin1String(key)).toDouble()); }
+
+bool hasBias(const PlannedOp &op) { return op.params.value(QStringLiteral("bias")).toBool(); }
+
+// The optional bias of a linear or convolution node: its initializer, or an empty name when the node has none.
+Result<QString> optionalBias(const PlannedOp &op, OnnxGraphBuilder &graph)
+{
+    return hasBias(op) ? graph.weight(op.nodeId, QStringLiteral("bias")) : Result<QString>(QString());
+}
+
+OnnxExportRule unary(const char *opType, std::function<std::vector<OnnxAttribute>(const PlannedOp &)> attributes = {})
+{
+    const QString type = QString::fromLatin1(opType);
+    return [type, attributes](const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph) -> Result<QString> {
+        return graph.apply(type, op.nodeId, {inputs.value(0)}, attributes ? attributes(op) : std::vector<OnnxAttribute>{});
+    };
+}
+
+// y = x W^T + b over the last dimension: Gemm for [N, F] input, else MatMul with the transposed weight, then Add.
+Result<QString> linear(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
+{
+    const Result<QString> weight = graph.weight(op.nodeId, QStringLiteral("weight"));
+    if (!weight)
+        return weight;
+    const Result<QString> bias = optionalBias(op, graph);
+    if (!bias)
+        return bias;
+    const size_t sampleRank = op.inputShapes.empty() ? 1 : op.inputShapes[0].size();
+    if (sampleRank == 1) {
+        QStringList gemmInputs{inputs.value(0), weight.value()};
+        if (!bias.value().isEmpty())
+            gemmInputs.append(bias.value());
+        return graph.apply(QStringLiteral("Gemm"), op.nodeId, gemmInputs, {Attr::integer(QStringLiteral("transB"), 1)});
+    }
+    const QString transposed = graph.apply(QStringLiteral("Transpose"), op.nodeId + QStringLiteral("/weight_t"), {weight.value()},
+                                           {Attr::integers(QStringLiteral("perm"), {1, 0})});
+    const QString product = graph.apply(QStringLiteral("MatMul"), bias.value().isEmpty() ? op.nodeId : op.nodeId + QStringLiteral("/matmul"),
+                                        {inputs.value(0), transposed});
+    if (bias.value().isEmpty())
+        return product;
+    return graph.apply(QStringLiteral("Add"), op.nodeId, {product, bias.value()});
+}
+
+std::vector<OnnxAttribute> windowAttributes(const PlannedOp &op)
+{
+    const SlidingWindow w = slidingWindow(op.params);
+    return {Attr::integers(QStringLiteral("kernel_shape"), {w.kernel, w.kernel}),
+            Attr::integers(QStringLiteral("strides"), {w.stride, w.stride}),
+            Attr::integers(QStringLiteral("pads"), {w.padding, w.padding, w.padding, w.padding})};
+}
+
+Result<QString> conv2d(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
+{
+    const Result<QString> weight = graph.weight(op.nodeId, QStringLiteral("weight"));
+    if (!weight)
+        return weight;
+    const Result<QString> bias = optionalBias(op, graph);
+    if (!bias)
+        return bias;
+    QStringList convInputs{inputs.value(0), weight.value()};
+    if (!bias.value().isEmpty())
+        convInputs.append(bias.value());
+    return graph.apply(QStringLiteral("Conv"), op.nodeId, convInputs, windowAttributes(op));
+}
+
+// Inference batch norm on the running statistics: (x - running_mean) / sqrt(running_var + eps) * weight + bias.
+Result<QString> batchNorm(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
+{
+    QStringList bnInputs{inputs.value(0)};
+    for (const char *tensor : {"weight", "bias", "running_mean", "running_var"}) {
+        const Result<QString> name = graph.weight(op.nodeId, QString::fromLatin1(tensor));
+        if (!name)
+            return name;
+        bnInputs.append(name.value());
+    }
+    return graph.apply(QStringLiteral("BatchNormalization"), op.nodeId, bnInputs,
+                       {Attr::real(QStringLiteral("epsilon"), float(op.params.value(QStringLiteral("eps")).toDouble()))});
+}
+
+Result<QString> identityInEvaluation(const PlannedOp &, const QStringList &inputs, OnnxGraphBuilder &)
+{
+    return inputs.value(0);
+}
+
+// torch's avg_pool2d counts the zero padding in each window's mean.
+std::vector<OnnxAttribute> averagePoolAttributes(const PlannedOp &op)
+{
+    std::vector<OnnxAttribute> attributes = windowAttributes(op);
+    attributes.push_back(Attr::integer(QStringLiteral("count_include_pad"), 1));
+    return attributes;
+}
+
+// The exact GELU (opset 17 has no Gelu): 0.5 x (1 + erf(x / sqrt 2)).
+Result<QString> gelu(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
+{
+    const QString x = inputs.value(0), id = op.nodeId;
+    const QString scaled = graph.apply(QStringLiteral("Div"), id + QStringLiteral("/div_sqrt2"), {x, graph.scalar(float(std::sqrt(2.0)), id + QStringLiteral("/sqrt2"))});
+    const QString erf = graph.apply(QStringLiteral("Erf"), id + QStringLiteral("/erf"), {scaled});
+    const QString plusOne = graph.apply(QStringLiteral("Add"), id + QStringLiteral("/add_one"), {erf, graph.scalar(1.0f, id + QStringLiteral("/one"))});
+    const QString timesX = graph.apply(QStringLiteral("Mul"), id + QStringLiteral("/mul_x"), {x, plusOne});
+    return graph.apply(QStringLiteral("Mul"), id, {timesX, graph.scalar(0.5f, id + QStringLiteral("/half"))});
+}
+
+Result<QString> add(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
+{
+    return graph.apply(QStringLiteral("Add"), op.nodeId, {inputs.value(0), inputs.value(1)});
+}
+
+// `dim` counts sample dimensions; the batch dimension comes first.
+Result<QString> concat(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
+{
+    return graph.apply(QStringLiteral("Concat"), op.nodeId, {inputs.value(0), inputs.value(1)},
+                       {Attr::integer(QStringLiteral("axis"), intParam(op, "dim") + 1)});
+}
+
+} // namespace
+
+void addLayerExportRules(OnnxExportRules &rules)
+{
+    rules.add(QStringLiteral("layer.linear"), linear);
+    rules.add(QStringLiteral("layer.conv2d"), conv2d);
+    rules.add(QStringLiteral("layer.batchnorm1d"), batchNorm);
+    rules.add(QStringLiteral("layer.batchnorm2d"), batchNorm);
+    rules.add(QStringLiteral("layer.dropout"), identityInEvaluation);
+    rules.add(QStringLiteral("layer.maxpool2d"), unary("MaxPool", windowAttributes));
+    rules.add(QStringLiteral("layer.avgpool2d"), unary("AveragePool", averagePoolAttributes));
+    rules.add(QStringLiteral("layer.global_avgpool"), unary("ReduceMean", [](const PlannedOp &) {
+                  return std::vector<OnnxAttribute>{Attr::integers(QStringLiteral("axes"), {2, 3}), Attr::integer(QStringLiteral("keepdims"), 0)};
+              }));
+    rules.add(QStringLiteral("layer.flatten"), unary("Flatten", [](const PlannedOp &) {
+                  return std::vector<OnnxAttribute>{Attr::integer(QStringLiteral("axis"), 1)};
+              }));
+    rules.add(QStringLiteral("layer.relu"), unary("Relu"));
+    rules.add(QStringLiteral("layer.leaky_relu"), unary("LeakyRelu", [](const PlannedOp &op) {
+                  return std::vector<OnnxAttribute>{
+                      Attr::real(QStringLiteral("alpha"), float(op.params.value(QStringLiteral("negative_slope")).toDouble()))};
+              }));
+    rules.add(QStringLiteral("layer.gelu"), gelu);
+    rules.add(QStringLiteral("layer.tanh"), unary("Tanh"));
+    rules.add(QStringLiteral("layer.sigmoid"), unary("Sigmoid"));
+    rules.add(QStringLiteral("layer.add"), add);
+    rules.add(QStringLiteral("layer.concat"), concat);
+}
+
+} // namespace ty

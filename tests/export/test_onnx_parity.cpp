@@ -1,0 +1,238 @@
+// trainyard-cli export --format onnx against runtimes that are not Trainyard's: each bundled preset (and
+// every-block.trainyard.json, for the blocks they leave out) is trained
+// briefly, exported through the CLI, checked by ONNX's own checker (Debian's python3-onnx) and run by
+// onnxruntime-node (installed by the onnxruntime_node fixture); its logits must match the engine's on the same
+// test samples within 1e-4.
+
+#include "cli.h"
+#include "dataset_loader.h"
+#include "detail/checkpoint.h"
+#include "detail/compiled_pipeline.h"
+#include "detail/device_data.h"
+#include "block_registry.h"
+#include "preset_format.h"
+#include "run_database.h"
+#include "safetensors_file.h"
+#include "training_module.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ty;
+
+namespace {
+
+constexpr int64_t kParitySamples = 1000;
+constexpr double kTolerance = 1e-4;
+
+struct Output {
+    int code = -1;
+    QString out, err;
+};
+
+Output trainyard(const QStringList &arguments)
+{
+    Output o;
+    QTextStream out(&o.out), err(&o.err);
+    cli::Io io{out, err, false};
+    o.code = cli::runCli(arguments, io);
+    return o;
+}
+
+// A bundled preset, or one of this folder's fixtures.
+QString presetPath(const QString &name)
+{
+    const QString fixture = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/export/%1.trainyard.json").arg(name);
+    return QFile::exists(fixture) ? fixture : QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/%1.trainyard.json").arg(name);
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// Runs a program to its end; its exit code, stdout and stderr.
+Output runProgram(const QString &program, const QStringList &arguments)
+{
+    QProcess process;
+    process.start(program, arguments);
+    Output o;
+    if (!process.waitForStarted(-1)) {
+        o.err = program + QStringLiteral(" did not start: ") + process.errorString();
+        return o;
+    }
+    process.waitForFinished(-1);
+    o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    o.out = QString::fromUtf8(process.readAllStandardOutput());
+    o.err = QString::fromUtf8(process.readAllStandardError());
+    return o;
+}
+
+// The engine's own outputs of the first optimized loss's input for the first `count` test samples, and those
+// samples as the engine sees them (floats).
+struct EngineOutputs {
+    torch::Tensor inputs, logits;
+};
+
+EngineOutputs engineOutputs(const Preset &preset, const QString &weightsPath, int64_t count)
+{
+    const BlockRegistry &registry = BlockRegistry::builtin();
+    const Node *dataset = nullptr;
+    for (const Node &node : preset.graph.nodes)
+        if (registry.find(node.block)->category == BlockCategory::Dataset && !dataset)
+            dataset = &node;
+    Result<LoadedDataset> loaded = loadDataset(
+        DatasetRequest{dataset->block, dataset->id, registry.find(dataset->block)->effectiveParams(dataset->params), preset.baseDir()});
+    if (!loaded)
+        qFatal("%s", qPrintable(loaded.error().toString()));
+    ty::detail::CompiledPipeline pipeline = ty::detail::compilePipeline(preset, loaded.value().shape);
+    if (!pipeline.report.ok())
+        qFatal("the preset does not compile");
+    if (Status loadedWeights = ty::detail::loadModelWeights(weightsPath, *pipeline.model, presetHash(preset)); !loadedWeights)
+        qFatal("%s", qPrintable(loadedWeights.error().toString()));
+    int slot = -1;
+    for (const ty::detail::LossHead &head : pipeline.losses)
+        if (head.optimized && slot < 0)
+            slot = head.slot;
+    pipeline.model->eval();
+    torch::NoGradGuard noGrad;
+    const torch::Tensor x = ty::detail::toDevice(loaded.value().test, torch::kCPU).x;
+    EngineOutputs out;
+    out.inputs = x.slice(0, 0, std::min(count, x.size(0))).contiguous();
+    out.logits = pipeline.model->forward(out.inputs, slot).contiguous();
+    return out;
+}
+
+void writeRaw(const QString &path, const torch::Tensor &t)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(static_cast<const char *>(t.data_ptr()), qint64(t.numel() * 4)), qint64(t.numel() * 4));
+}
+
+QStringList modelTensorNames(const QString &checkpointPath)
+{
+    QStringList names;
+    for (const NamedTensor &t : readSafetensors(checkpointPath).value().tensors)
+        if (!t.name.contains(QLatin1Char('/')) && !t.name.endsWith(QStringLiteral(".num_batches_tracked")))
+            names.append(t.name);
+    return names;
+}
+
+} // namespace
+
+class TestOnnxParity : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        cli::linkTrainingCommands();
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(QFile::exists(QStringLiteral(TRAINYARD_ONNXRUNTIME_NODE_DIR "/node_modules/onnxruntime-node/package.json")),
+                 "onnxruntime-node is not installed: run the onnxruntime_node test (ctest's fixture) first");
+    }
+
+    void matchesTheEngine_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QStringList>("overrides");
+        const QStringList fashion{QStringLiteral("data.limit=2000"), QStringLiteral("data.val_count=200"), QStringLiteral("data.test_limit=1000")};
+        QTest::newRow("mlp") << QStringLiteral("fashion-mnist-mlp") << fashion;
+        QTest::newRow("cnn") << QStringLiteral("fashion-mnist-cnn") << fashion;
+        QTest::newRow("resnet") << QStringLiteral("fashion-mnist-resnet") << fashion;
+        QTest::newRow("wine") << QStringLiteral("wine-tabular") << QStringList{};
+        // The blocks the bundled presets leave out (leaky ReLU, padded average pooling, concat, GELU, ...).
+        QTest::newRow("every-block") << QStringLiteral("every-block") << fashion;
+    }
+
+    void matchesTheEngine()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QStringList, overrides);
+        if (preset != QStringLiteral("wine-tabular") && !QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
+            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        const QString db = m_dir.filePath(preset + QStringLiteral(".sqlite"));
+        QStringList runArgs{QStringLiteral("run"), presetPath(preset), QStringLiteral("--db"), db, QStringLiteral("--quiet"),
+                            QStringLiteral("--json"), QStringLiteral("--set"), QStringLiteral("training.device=cpu"),
+                            QStringLiteral("--set"), QStringLiteral("training.epochs=1")};
+        for (const QString &o : overrides)
+            runArgs << QStringLiteral("--set") << o;
+        const Output run = trainyard(runArgs);
+        QVERIFY2(run.code == 0, qPrintable(run.err + run.out));
+        const QJsonObject summary = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        const QString id = QString::number(summary.value(QStringLiteral("id")).toInteger());
+        const QString checkpoint = summary.value(QStringLiteral("checkpoint")).toString();
+
+        const QString model = m_dir.filePath(preset + QStringLiteral(".onnx"));
+        const Output exported = trainyard({QStringLiteral("export"), id, QStringLiteral("--format"), QStringLiteral("onnx"), QStringLiteral("--output"),
+                                           model, QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QVERIFY2(exported.code == 0, qPrintable(exported.err + exported.out));
+        const QJsonObject report = QJsonDocument::fromJson(exported.out.toUtf8()).object();
+        QCOMPARE(report.value(QStringLiteral("format")).toString(), QStringLiteral("onnx"));
+        QCOMPARE(report.value(QStringLiteral("output")).toString(), model);
+        QCOMPARE(report.value(QStringLiteral("opset")).toInt(), 17);
+
+        // ONNX's own checker, with strict shape inference.
+        const Output checked = runProgram(QStringLiteral("/usr/bin/python3"),  // Debian's, which python3-onnx installs into
+                                          {QStringLiteral("-c"), QStringLiteral("import onnx, sys; onnx.checker.check_model(onnx.load(sys.argv[1]), full_check=True)"), model});
+        QVERIFY2(checked.code == 0, qPrintable(QStringLiteral("onnx.checker: ") + checked.err));
+
+        // The weights under their stable names, the input with a dynamic batch dimension.
+        onnx::ModelProto proto;
+        const QByteArray bytes = readAll(model);
+        QVERIFY(proto.ParseFromArray(bytes.constData(), int(bytes.size())));
+        QSet<QString> initializers;
+        for (const onnx::TensorProto &t : proto.graph().initializer())
+            initializers.insert(QString::fromStdString(t.name()));
+        const QStringList expectedNames = modelTensorNames(checkpoint);
+        QCOMPARE(initializers, QSet<QString>(expectedNames.begin(), expectedNames.end()));
+        const onnx::TensorShapeProto &inputShape = proto.graph().input(0).type().tensor_type().shape();
+        QVERIFY(!inputShape.dim(0).has_dim_value());
+        QVERIFY(!inputShape.dim(0).dim_param().empty());
+
+        // The same samples through the engine and through onnxruntime.
+        const Result<RunInfo> info = RunDatabase::open(db).value()->run(id.toLongLong());
+        QVERIFY(info);
+        const Result<Preset> runPreset = presetFromJson(info.value().preset, presetPath(preset));
+        QVERIFY(runPreset);
+        const EngineOutputs engine = engineOutputs(runPreset.value(), checkpoint, kParitySamples);
+        const QString inputFile = m_dir.filePath(preset + QStringLiteral(".input.f32"));
+        const QString logitsFile = m_dir.filePath(preset + QStringLiteral(".logits.f32"));
+        writeRaw(inputFile, engine.inputs);
+        QJsonArray dims;
+        for (int64_t d : engine.inputs.sizes())
+            dims.append(qint64(d));
+        const Output ran = runProgram(QStringLiteral("node"), {QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/export/run_onnx_model.js"),
+                                                               QStringLiteral(TRAINYARD_ONNXRUNTIME_NODE_DIR), model, inputFile,
+                                                               QString::fromUtf8(QJsonDocument(dims).toJson(QJsonDocument::Compact)), logitsFile});
+        QVERIFY2(ran.code == 0, qPrintable(ran.err));
+        const QJsonObject seen = QJsonDocument::fromJson(ran.out.toUtf8()).object();
+        QCOMPARE(seen.value(QStringLiteral("inputs")).toArray(), QJsonArray{QStringLiteral("input")});
+        QCOMPARE(seen.value(QStringLiteral("outputs")).toArray(), QJsonArray{QStringLiteral("logits")});
+        QCOMPARE(seen.value(QStringLiteral("dims")).toArray(), (QJsonArray{qint64(engine.logits.size(0)), qint64(engine.logits.size(1))}));
+
+        const QByteArray runtimeBytes = readAll(logitsFile);
+        QCOMPARE(qint64(runtimeBytes.size()), qint64(engine.logits.numel() * 4));
+        const torch::Tensor runtime = torch::from_blob(const_cast<char *>(runtimeBytes.constData()), engine.logits.sizes(), torch::kFloat).clone();
+        const double maxDiff = (runtime - engine.logits).abs().max().item<double>();
+        const double scale = engine.logits.abs().max().item<double>();
+        qInfo("%s: %lld samples, max |onnxruntime - engine| = %.3g (logits up to %.3g)", qPrintable(preset),
+              static_cast<long long>(engine.logits.size(0)), maxDiff, scale);
+        QVERIFY2(maxDiff <= kTolerance, qPrintable(QStringLiteral("max abs difference %1").arg(maxDiff)));
+        QVERIFY(scale > 0);  // not trivially equal
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnnxParity)
+#include "test_onnx_parity.moc"
