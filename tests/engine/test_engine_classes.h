@@ -66,3 +66,14 @@ private Q_SLOTS:
     void resumedRunEqualsUninterrupted_data();
     void resumedRunEqualsUninterrupted();
 };
+
+class TestBlockRegistrations : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyNetworkKindHasABuilder();
+    void everyLossHasALossFunction();
+    void everyMetricHasAMetricFunction();
+    void everyOptimizerHasAFactory();
+    void everyScheduleHasALearningRateFunction();
+    void unknownKindHasNoBuilder();
+};
