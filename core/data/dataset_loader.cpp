@@ -38,32 +38,33 @@ Result<T> guarded(const DatasetRequest &request, F &&reader)
 
 } // namespace
 
+const KindTable<DatasetReader> &datasetReaders()
+{
+    static const KindTable<DatasetReader> readers = [] {
+        KindTable<DatasetReader> t;
+        t.add(QStringLiteral("dataset.fashion_mnist"), {describeFashionMnist, loadFashionMnist});
+        t.add(QStringLiteral("dataset.idx"), {describeIdxDataset, loadIdxDataset});
+        t.add(QStringLiteral("dataset.csv"), {describeCsvDataset, loadCsvDataset});
+        t.add(QStringLiteral("dataset.synthetic"), {describeSyntheticDataset, loadSyntheticDataset});
+        return t;
+    }();
+    return readers;
+}
+
 Result<DatasetShape> describeDataset(const DatasetRequest &request)
 {
-    const QString &type = request.blockType;
-    if (type == QStringLiteral("dataset.fashion_mnist"))
-        return guarded<DatasetShape>(request, describeFashionMnist);
-    if (type == QStringLiteral("dataset.idx"))
-        return guarded<DatasetShape>(request, describeIdxDataset);
-    if (type == QStringLiteral("dataset.csv"))
-        return guarded<DatasetShape>(request, describeCsvDataset);
-    if (type == QStringLiteral("dataset.synthetic"))
-        return guarded<DatasetShape>(request, describeSyntheticDataset);
-    return unknownBlock<DatasetShape>(request);
+    const DatasetReader *reader = datasetReaders().find(request.blockType);
+    if (!reader)
+        return unknownBlock<DatasetShape>(request);
+    return guarded<DatasetShape>(request, reader->describe);
 }
 
 Result<LoadedDataset> loadDataset(const DatasetRequest &request)
 {
-    const QString &type = request.blockType;
-    if (type == QStringLiteral("dataset.fashion_mnist"))
-        return guarded<LoadedDataset>(request, loadFashionMnist);
-    if (type == QStringLiteral("dataset.idx"))
-        return guarded<LoadedDataset>(request, loadIdxDataset);
-    if (type == QStringLiteral("dataset.csv"))
-        return guarded<LoadedDataset>(request, loadCsvDataset);
-    if (type == QStringLiteral("dataset.synthetic"))
-        return guarded<LoadedDataset>(request, loadSyntheticDataset);
-    return unknownBlock<LoadedDataset>(request);
+    const DatasetReader *reader = datasetReaders().find(request.blockType);
+    if (!reader)
+        return unknownBlock<LoadedDataset>(request);
+    return guarded<LoadedDataset>(request, reader->load);
 }
 
 } // namespace ty

@@ -4,6 +4,7 @@
 
 #include "dataset_arrays.h"
 #include "error.h"
+#include "kind_table.h"
 
 #include <QJsonObject>
 
@@ -21,5 +22,15 @@ Result<DatasetShape> describeDataset(const DatasetRequest &request);
 
 // Reads and decodes everything, applies limits and the train/validation split.
 Result<LoadedDataset> loadDataset(const DatasetRequest &request);
+
+// One dataset kind's readers (both required).
+struct DatasetReader {
+    Result<DatasetShape> (*describe)(const DatasetRequest &request) = nullptr;
+    Result<LoadedDataset> (*load)(const DatasetRequest &request) = nullptr;
+};
+
+// The readers of every dataset kind, one registration per type id. describeDataset and loadDataset look the
+// request's kind up here; tests check that every dataset block has one.
+const KindTable<DatasetReader> &datasetReaders();
 
 } // namespace ty

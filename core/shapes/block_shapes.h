@@ -1,7 +1,8 @@
 #pragma once
-// The shape rules of every transform, layer, loss and metric block: what a node outputs and how many
+// The shape of every transform, layer, loss and metric node: what a node outputs and how many
 // parameters it trains, computed from its parameters and the per-sample shapes of its inputs. The engine
-// builds its torch modules from these results and checks, at every compile, that what it built agrees.
+// builds its torch modules from these results and checks, at every compile, that what it built agrees. Each
+// block kind's rule is one registration in shape_rules_*.cpp (see shape_rules.h).
 
 #include "dataset_arrays.h"
 #include "error.h"
@@ -24,12 +25,12 @@ SlidingWindow slidingWindow(const QJsonObject &params);
 
 // A transform.* or layer.* node. `params` are the effective parameters; `inputs` the shapes of its tensor
 // inputs in the order of the block's ports. Errors name the node and, where one is to blame, the parameter or
-// the port.
+// the port; a block type without a shape rule is an error on the node's "block" field.
 Result<OpShape> inferOpShape(const QString &blockType, const QString &nodeId, const QJsonObject &params,
                              const std::vector<SampleShape> &inputs);
 
 // Why a loss or metric node cannot compare predictions of shape `prediction` with the dataset's targets;
-// empty when it can.
+// empty when it can, and a sentence saying so for a block type without a shape rule.
 QString headProblem(const QString &blockType, const SampleShape &prediction, const DatasetShape &data,
                     const QJsonObject &params);
 

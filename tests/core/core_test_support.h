@@ -44,6 +44,7 @@ ty::Issues withMessage(const ty::Issues &issues, const QString &text);
 // One runner per test class, called by test_core_main.cpp; each returns QTest::qExec's failure count.
 int runCommonTests(int argc, char **argv);
 int runBlockRegistryTests(int argc, char **argv);
+int runBlockPartsTests(int argc, char **argv);
 int runParamValuesTests(int argc, char **argv);
 int runPipelineGraphTests(int argc, char **argv);
 int runGraphValidationTests(int argc, char **argv);

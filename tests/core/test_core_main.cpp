@@ -14,6 +14,7 @@ int main(int argc, char **argv)
     } suites[] = {
         {"common", tytest::runCommonTests},
         {"block registry", tytest::runBlockRegistryTests},
+        {"block parts", tytest::runBlockPartsTests},
         {"param values", tytest::runParamValuesTests},
         {"pipeline graph", tytest::runPipelineGraphTests},
         {"graph validation", tytest::runGraphValidationTests},

@@ -75,3 +75,14 @@ private Q_SLOTS:
     void regressionIsScoredByResiduals();
     void fashionMnistReportsItsClassNames();
 };
+
+class TestBlockRegistrations : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyNetworkKindHasABuilder();
+    void everyLossHasALossFunction();
+    void everyMetricHasAMetricFunction();
+    void everyOptimizerHasAFactory();
+    void everyScheduleHasALearningRateFunction();
+    void unknownKindHasNoBuilder();
+};

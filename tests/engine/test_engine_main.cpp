@@ -10,6 +10,10 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     int failures = 0;
     {
+        TestBlockRegistrations t;
+        failures += QTest::qExec(&t, argc, argv);
+    }
+    {
         TestCompiler t;
         failures += QTest::qExec(&t, argc, argv);
     }

@@ -92,49 +92,44 @@ CompiledPipeline compilePipeline(const Preset &preset, const DatasetShape &datas
             slots.push_back(slotOf(input));
         out.model->addNode(planned.nodeId, std::move(op).value(), std::move(slots));
     }
-    for (const PlannedHead &head : plan.losses)
+    auto missing = [&](const QString &node, const QString &what, const QString &type) {
+        out.report.issues.append(Issue{Severity::Error, QStringLiteral("no %1 for block \"%2\"").arg(what, type), node, {}, {}});
+    };
+    for (const PlannedHead &head : plan.losses) {
+        const LossFunction *loss = lossFunctions().find(head.blockType);
+        if (!loss) {
+            missing(head.nodeId, QStringLiteral("loss function"), head.blockType);
+            continue;
+        }
         out.losses.push_back(LossHead{head.nodeId, head.blockType, slotOf(head.input),
                                       head.params.value(QStringLiteral("weight")).toDouble(),
                                       head.params.value(QStringLiteral("label_smoothing")).toDouble(),
-                                      head.params.value(QStringLiteral("delta")).toDouble(1.0), head.optimized});
-    for (const PlannedHead &head : plan.metrics)
+                                      head.params.value(QStringLiteral("delta")).toDouble(1.0), head.optimized, *loss});
+    }
+    for (const PlannedHead &head : plan.metrics) {
+        const MetricFunction *metric = metricFunctions().find(head.blockType);
+        if (!metric) {
+            missing(head.nodeId, QStringLiteral("metric function"), head.blockType);
+            continue;
+        }
         out.metrics.push_back(MetricHead{head.nodeId, head.blockType, slotOf(head.input),
-                                         int64_t(head.params.value(QStringLiteral("k")).toInt(1))});
+                                         int64_t(head.params.value(QStringLiteral("k")).toInt(1)), *metric});
+    }
+    if (!plan.optimizerType.isEmpty()) {
+        if (const OptimizerFactory *factory = optimizerFactories().find(plan.optimizerType))
+            out.optimizerFactory = *factory;
+        else
+            missing(plan.optimizerNode, QStringLiteral("optimizer factory"), plan.optimizerType);
+    }
+    if (!plan.scheduleType.isEmpty()) {
+        if (const ScheduleFunction *schedule = scheduleFunctions().find(plan.scheduleType))
+            out.schedule = *schedule;
+        else
+            missing(plan.scheduleNode, QStringLiteral("schedule function"), plan.scheduleType);
+    }
     if (out.report.ok() && !plan.ops.empty())
         out.report.issues += checkAgainstPlan(*out.model, plan);
     return out;
-}
-
-torch::Tensor headLoss(const LossHead &head, const torch::Tensor &prediction, const torch::Tensor &target)
-{
-    namespace F = torch::nn::functional;
-    if (head.type == QStringLiteral("loss.cross_entropy"))
-        return F::cross_entropy(prediction, target, F::CrossEntropyFuncOptions().label_smoothing(head.labelSmoothing));
-    const torch::Tensor t = target.dim() == 1 ? target.view({-1, 1}).to(prediction.dtype()) : target;
-    if (head.type == QStringLiteral("loss.mse"))
-        return F::mse_loss(prediction, t);
-    if (head.type == QStringLiteral("loss.l1"))
-        return F::l1_loss(prediction, t);
-    if (head.type == QStringLiteral("loss.huber"))
-        return F::huber_loss(prediction, t, F::HuberLossFuncOptions().delta(head.delta));
-    if (head.type == QStringLiteral("loss.bce_with_logits"))
-        return F::binary_cross_entropy_with_logits(prediction, t);
-    throw std::runtime_error("no loss function for " + head.type.toStdString());
-}
-
-torch::Tensor metricSum(const MetricHead &head, const torch::Tensor &prediction, const torch::Tensor &target)
-{
-    if (head.type == QStringLiteral("metric.accuracy"))
-        return prediction.argmax(1).eq(target).sum();
-    if (head.type == QStringLiteral("metric.top_k_accuracy")) {
-        const torch::Tensor top = std::get<1>(prediction.topk(head.k, 1));
-        return top.eq(target.view({-1, 1})).any(1).sum();
-    }
-    if (head.type == QStringLiteral("metric.mae")) {
-        const torch::Tensor t = target.dim() == 1 ? target.view({-1, 1}).to(prediction.dtype()) : target;
-        return (prediction - t).abs().mean(1).sum();
-    }
-    throw std::runtime_error("no metric for " + head.type.toStdString());
 }
 
 } // namespace ty::detail

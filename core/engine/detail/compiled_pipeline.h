@@ -4,6 +4,8 @@
 
 #include "dataset_arrays.h"
 #include "detail/block_ops.h"
+#include "detail/heads.h"
+#include "detail/optimization.h"
 #include "engine_types.h"
 #include "preset.h"
 
@@ -34,37 +36,20 @@ private:
     QHash<QString, int> m_slots;
 };
 
-struct LossHead {
-    QString nodeId, type;
-    int slot = -1;
-    double weight = 1.0;
-    double labelSmoothing = 0.0;
-    double delta = 1.0;
-    bool optimized = true;  // feeds the optimizer
-};
-
-struct MetricHead {
-    QString nodeId, type;
-    int slot = -1;
-    int64_t k = 1;
-};
-
 struct CompiledPipeline {
     std::shared_ptr<GraphModule> model;
     std::vector<LossHead> losses;
     std::vector<MetricHead> metrics;
     PipelinePlan plan;   // what was compiled: the dataset, the optimizer and its schedule, with their parameters
+    OptimizerFactory optimizerFactory = nullptr;  // of plan.optimizerType
+    ScheduleFunction schedule = nullptr;          // of plan.scheduleType; null without a schedule
     ShapeReport report;  // the plan's shapes, parameter counts and issues, plus any found while building
 };
 
 // Compiles `preset` for data of `datasetShape` (from describeDataset). Never throws; problems land in
-// result.report.issues, and the result is usable for training only when report.ok().
+// result.report.issues, and the result is usable for training only when report.ok(). Every node's builder,
+// loss or metric function, the optimizer's factory and the schedule are looked up here, once; a kind missing
+// one is an issue of its node.
 CompiledPipeline compilePipeline(const Preset &preset, const DatasetShape &datasetShape);
-
-// Mean loss of a head over the batch.
-torch::Tensor headLoss(const LossHead &head, const torch::Tensor &prediction, const torch::Tensor &target);
-// Sum over the batch of a metric (correct predictions for accuracies, absolute error for MAE): divide by the
-// number of samples for the mean.
-torch::Tensor metricSum(const MetricHead &head, const torch::Tensor &prediction, const torch::Tensor &target);
 
 } // namespace ty::detail

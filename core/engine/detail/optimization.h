@@ -1,5 +1,10 @@
 #pragma once
-// Internal to ty_engine (includes LibTorch). Optimizers and learning-rate schedules from their nodes.
+// Internal to ty_engine (includes LibTorch). Optimizers and learning-rate schedules from their nodes: each
+// optimizer kind registers one factory and each schedule kind one function, keyed by the type id
+// (optimizer_factories.cpp, learning_rate_schedules.cpp). The compiler resolves both once into the compiled
+// pipeline, so a training step calls the schedule through a pointer.
+
+#include "kind_table.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -9,11 +14,22 @@
 
 namespace ty::detail {
 
+using OptimizerFactory = std::unique_ptr<torch::optim::Optimizer> (*)(const QJsonObject &params,
+                                                                       const std::vector<torch::Tensor> &parameters);
+// The learning rate for `step` (0-based) of a run of `totalSteps` steps with `stepsPerEpoch` steps per
+// epoch. A pure function of the step, so a resumed run continues the schedule exactly.
+using ScheduleFunction = double (*)(const QJsonObject &params, double baseLr, int64_t step, int64_t stepsPerEpoch,
+                                    int64_t totalSteps);
+
+// Every built-in optimizer factory and schedule, registered once on first use.
+const KindTable<OptimizerFactory> &optimizerFactories();
+const KindTable<ScheduleFunction> &scheduleFunctions();
+
+// Looks the factory of `type` up and makes the optimizer; throws for a type without one.
 std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const QString &type, const QJsonObject &params,
                                                        const std::vector<torch::Tensor> &parameters);
 
-// The learning rate for `step` (0-based) of a run of `totalSteps` steps with `stepsPerEpoch` steps per
-// epoch. A pure function of the step, so a resumed run continues the schedule exactly.
+// Looks the schedule of `scheduleType` up and evaluates it; baseLr for a type without one (no schedule).
 double scheduledLearningRate(const QString &scheduleType, const QJsonObject &scheduleParams, double baseLr,
                              int64_t step, int64_t stepsPerEpoch, int64_t totalSteps);
 

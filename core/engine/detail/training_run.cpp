@@ -94,7 +94,11 @@ bool TrainingRun::prepare(Error *failure)
 
     m_pipeline.model->to(m_device);
     m_pipeline.model->train();
-    m_optimizer = makeOptimizer(m_pipeline.plan.optimizerType, m_pipeline.plan.optimizerParams, m_pipeline.model->parameters());
+    if (!m_pipeline.optimizerFactory) {
+        *failure = prepareError(QStringLiteral("the pipeline has no optimizer"));
+        return false;
+    }
+    m_optimizer = m_pipeline.optimizerFactory(m_pipeline.plan.optimizerParams, m_pipeline.model->parameters());
     m_logged.emplace(m_device, m_pipeline.metrics.size());
     m_baseLr = m_pipeline.plan.optimizerParams.value(QStringLiteral("lr")).toDouble();
     m_stepsPerEpoch = (m_train.size() + m_settings.batchSize - 1) / m_settings.batchSize;
@@ -193,9 +197,9 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
             ending->finalCheckpoint = m_lastCheckpoint;
             return false;
         }
-        if (m_pipeline.plan.scheduleType.size())
-            setLearningRate(*m_optimizer, scheduledLearningRate(m_pipeline.plan.scheduleType, m_pipeline.plan.scheduleParams, m_baseLr,
-                                                                m_position.step, m_stepsPerEpoch, m_totalSteps));
+        if (m_pipeline.schedule)
+            setLearningRate(*m_optimizer, m_pipeline.schedule(m_pipeline.plan.scheduleParams, m_baseLr, m_position.step,
+                                                              m_stepsPerEpoch, m_totalSteps));
         const int64_t begin = m_position.batchInEpoch * batch;
         const torch::Tensor index = m_position.permutation.slice(0, begin, std::min(n, begin + batch));
         const torch::Tensor x = m_train.x.index_select(0, index);

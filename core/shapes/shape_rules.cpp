@@ -1,0 +1,17 @@
+#include "shape_rules.h"
+
+namespace ty {
+
+const ShapeRules &ShapeRules::builtin()
+{
+    static const ShapeRules rules = [] {
+        ShapeRules r;
+        addTransformShapeRules(r);
+        addLayerShapeRules(r);
+        addHeadShapeRules(r);
+        return r;
+    }();
+    return rules;
+}
+
+} // namespace ty

@@ -1,0 +1,145 @@
+// Shape rules of the layer.* blocks: output shapes and trainable parameter counts, which the engine's
+// builders must reproduce exactly (checked at every compile and by tests/engine's shape-rule test).
+
+#include "shape_rule_support.h"
+#include "shape_rules.h"
+
+namespace ty {
+
+using namespace shaperules;
+
+namespace {
+
+const QString kInPort = QStringLiteral("in");
+
+Result<OpShape> linearShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)
+{
+    const SampleShape in = firstInput(inputs);
+    if (in.empty())
+        return opError(nodeId, QStringLiteral("needs samples with at least one dimension"), kInPort);
+    const int64_t outFeatures = intParam(params, "out_features");
+    SampleShape out = in;
+    out.back() = outFeatures;
+    return OpShape{out, in.back() * outFeatures + (boolParam(params, "bias") ? outFeatures : 0)};
+}
+
+Result<OpShape> conv2dShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)
+{
+    const SampleShape in = firstInput(inputs);
+    if (in.size() != 3)
+        return opError(nodeId, QStringLiteral("expects %1 samples, got %2 (add a reshape or use layer.linear)").arg(imageSamples(), shapeText(in)), kInPort);
+    const SlidingWindow w = slidingWindow(params);
+    const int64_t outChannels = intParam(params, "out_channels");
+    if (w.kernel > in[1] + 2 * w.padding || w.kernel > in[2] + 2 * w.padding)
+        return opError(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(w.kernel).arg(shapeText(in)),
+                       QStringLiteral("kernel_size"));
+    return OpShape{{outChannels, windows(in[1], w), windows(in[2], w)},
+                   outChannels * in[0] * w.kernel * w.kernel + (boolParam(params, "bias") ? outChannels : 0)};
+}
+
+// Batch normalisation trains a scale and a shift per channel.
+Result<OpShape> batchNormShape(const QString &nodeId, const SampleShape &in, bool twoD)
+{
+    if (twoD ? in.size() != 3 : (in.empty() || in.size() > 2))
+        return opError(nodeId, QStringLiteral("expects %1 samples, got %2")
+                                   .arg(twoD ? imageSamples() : QStringLiteral("[features] or [channels, length]"), shapeText(in)),
+                       kInPort);
+    return OpShape{in, 2 * in[0]};
+}
+
+Result<OpShape> batchNorm1dShape(const QString &nodeId, const QJsonObject &, const std::vector<SampleShape> &inputs)
+{
+    return batchNormShape(nodeId, firstInput(inputs), false);
+}
+
+Result<OpShape> batchNorm2dShape(const QString &nodeId, const QJsonObject &, const std::vector<SampleShape> &inputs)
+{
+    return batchNormShape(nodeId, firstInput(inputs), true);
+}
+
+// Max and average pooling share their window arithmetic.
+Result<OpShape> poolShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)
+{
+    const SampleShape in = firstInput(inputs);
+    if (in.size() != 3)
+        return opError(nodeId, QStringLiteral("expects %1 samples, got %2").arg(imageSamples(), shapeText(in)), kInPort);
+    const SlidingWindow w = slidingWindow(params);
+    if (2 * w.padding > w.kernel)
+        return opError(nodeId, QStringLiteral("padding %1 is more than half the kernel size %2").arg(w.padding).arg(w.kernel),
+                       QStringLiteral("padding"));
+    if (w.kernel > in[1] + 2 * w.padding || w.kernel > in[2] + 2 * w.padding)
+        return opError(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(w.kernel).arg(shapeText(in)),
+                       QStringLiteral("kernel_size"));
+    return OpShape{{in[0], windows(in[1], w), windows(in[2], w)}, 0};
+}
+
+Result<OpShape> globalAvgPoolShape(const QString &nodeId, const QJsonObject &, const std::vector<SampleShape> &inputs)
+{
+    const SampleShape in = firstInput(inputs);
+    if (in.size() != 3)
+        return opError(nodeId, QStringLiteral("expects %1 samples, got %2").arg(imageSamples(), shapeText(in)), kInPort);
+    return OpShape{{in[0]}, 0};
+}
+
+Result<OpShape> flattenShape(const QString &nodeId, const QJsonObject &, const std::vector<SampleShape> &inputs)
+{
+    const SampleShape in = firstInput(inputs);
+    if (in.empty())
+        return opError(nodeId, QStringLiteral("needs samples with at least one dimension"), kInPort);
+    int64_t size = 1;
+    for (int64_t d : in)
+        size *= d;
+    return OpShape{{size}, 0};
+}
+
+// Activations and dropout act element by element.
+Result<OpShape> elementWiseShape(const QString &, const QJsonObject &, const std::vector<SampleShape> &inputs)
+{
+    return OpShape{firstInput(inputs), 0};
+}
+
+Result<OpShape> addShape(const QString &nodeId, const QJsonObject &, const std::vector<SampleShape> &inputs)
+{
+    if (inputs.size() != 2)
+        return opError(nodeId, QStringLiteral("needs two inputs"), QStringLiteral("b"));
+    const SampleShape &a = inputs[0], &b = inputs[1];
+    if (a != b)
+        return opError(nodeId, QStringLiteral("inputs must have the same shape, got %1 and %2").arg(shapeText(a), shapeText(b)), QStringLiteral("b"));
+    return OpShape{a, 0};
+}
+
+Result<OpShape> concatShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)
+{
+    if (inputs.size() != 2)
+        return opError(nodeId, QStringLiteral("needs two inputs"), QStringLiteral("b"));
+    const SampleShape &a = inputs[0], &b = inputs[1];
+    const int64_t dim = intParam(params, "dim");
+    if (a.size() != b.size() || dim >= int64_t(a.size()))
+        return opError(nodeId, QStringLiteral("cannot join %1 and %2 along dimension %3").arg(shapeText(a), shapeText(b)).arg(dim), QStringLiteral("dim"));
+    for (size_t i = 0; i < a.size(); ++i)
+        if (int64_t(i) != dim && a[i] != b[i])
+            return opError(nodeId, QStringLiteral("inputs %1 and %2 differ outside dimension %3").arg(shapeText(a), shapeText(b)).arg(dim), QStringLiteral("b"));
+    SampleShape out = a;
+    out[size_t(dim)] += b[size_t(dim)];
+    return OpShape{out, 0};
+}
+
+} // namespace
+
+void addLayerShapeRules(ShapeRules &rules)
+{
+    rules.ops.add(QStringLiteral("layer.linear"), linearShape);
+    rules.ops.add(QStringLiteral("layer.conv2d"), conv2dShape);
+    rules.ops.add(QStringLiteral("layer.batchnorm1d"), batchNorm1dShape);
+    rules.ops.add(QStringLiteral("layer.batchnorm2d"), batchNorm2dShape);
+    rules.ops.add(QStringLiteral("layer.maxpool2d"), poolShape);
+    rules.ops.add(QStringLiteral("layer.avgpool2d"), poolShape);
+    rules.ops.add(QStringLiteral("layer.global_avgpool"), globalAvgPoolShape);
+    rules.ops.add(QStringLiteral("layer.flatten"), flattenShape);
+    for (const char *elementWise : {"layer.dropout", "layer.relu", "layer.leaky_relu", "layer.gelu", "layer.tanh", "layer.sigmoid"})
+        rules.ops.add(QString::fromLatin1(elementWise), elementWiseShape);
+    rules.ops.add(QStringLiteral("layer.add"), addShape);
+    rules.ops.add(QStringLiteral("layer.concat"), concatShape);
+}
+
+} // namespace ty
