@@ -4,7 +4,7 @@
 
 #include "recent_files.h"
 
-#include "canvas/canvas_style.h"
+#include "common/canvas_style.h"
 #include "canvas/canvas_view.h"
 #include "canvas/pipeline_scene.h"
 #include "document/pipeline_document.h"

@@ -1,6 +1,6 @@
 #include "canvas_view.h"
 
-#include "canvas_style.h"
+#include "common/canvas_style.h"
 #include "document/pipeline_document.h"
 #include "node_item.h"
 #include "pipeline_scene.h"

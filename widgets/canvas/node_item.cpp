@@ -1,6 +1,6 @@
 #include "node_item.h"
 
-#include "canvas_style.h"
+#include "common/canvas_style.h"
 #include "edge_item.h"
 #include "icons/icon_library.h"
 #include "pipeline_scene.h"

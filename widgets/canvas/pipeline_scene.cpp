@@ -2,7 +2,7 @@
 
 #include "pipeline_scene.h"
 
-#include "canvas_style.h"
+#include "common/canvas_style.h"
 #include "document/pipeline_document.h"
 #include "edge_item.h"
 #include "node_item.h"

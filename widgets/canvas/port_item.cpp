@@ -1,6 +1,6 @@
 #include "port_item.h"
 
-#include "canvas_style.h"
+#include "common/canvas_style.h"
 #include "node_item.h"
 
 #include <QCursor>

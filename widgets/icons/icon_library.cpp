@@ -1,6 +1,6 @@
 #include "icon_library.h"
 
-#include "canvas/canvas_style.h"
+#include "common/canvas_style.h"
 
 #include <QFile>
 #include <QGuiApplication>

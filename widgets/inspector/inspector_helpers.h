@@ -1,7 +1,7 @@
 #pragma once
 // Small label and layout helpers shared by the inspector's pages (internal to widgets/inspector).
 
-#include "canvas/canvas_style.h"
+#include "common/canvas_style.h"
 
 #include <QFont>
 #include <QFrame>

@@ -2,7 +2,7 @@
 
 #include "inspector_helpers.h"
 
-#include "canvas/canvas_style.h"
+#include "common/canvas_style.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
 #include "param_editor.h"

@@ -1,6 +1,6 @@
 #include "param_form.h"
 
-#include "canvas/canvas_style.h"
+#include "common/canvas_style.h"
 #include "document/pipeline_document.h"
 #include "param_editor.h"
 

@@ -1,6 +1,6 @@
 #include "block_palette.h"
 
-#include "canvas/canvas_style.h"
+#include "common/canvas_style.h"
 #include "canvas/canvas_view.h"
 #include "icons/icon_library.h"
 

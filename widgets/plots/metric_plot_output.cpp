@@ -2,7 +2,7 @@
 
 #include "metric_plot.h"
 
-#include "training/duration_text.h"
+#include "common/duration_text.h"
 
 #include "qcustomplot_include.h"
 

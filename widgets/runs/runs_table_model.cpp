@@ -1,6 +1,6 @@
 #include "runs_table_model.h"
 
-#include "training/duration_text.h"
+#include "common/duration_text.h"
 
 #include <QBrush>
 #include <QColor>

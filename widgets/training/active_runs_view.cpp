@@ -1,6 +1,6 @@
 #include "active_runs_view.h"
 
-#include "duration_text.h"
+#include "common/duration_text.h"
 #include "training_run_controller.h"
 
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 #include "training_run_controller.h"
 
-#include "duration_text.h"
+#include "common/duration_text.h"
 #include "event_stream_parser.h"
 #include "worker_snapshot.h"
 

@@ -1,4 +1,4 @@
-#include "canvas_style.h"
+#include "common/canvas_style.h"
 
 #include <QLocale>
 
