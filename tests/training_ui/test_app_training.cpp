@@ -21,11 +21,13 @@
 #include "training/training_panel.h"
 
 #include "preset_format.h"
+#include "safetensors_file.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QComboBox>
@@ -318,6 +320,30 @@ private Q_SLOTS:
         view->classifyFile(dir.filePath(QStringLiteral("nothing.png")));
         QVERIFY(predicted.wait(60000));
         QVERIFY(view->prediction()->bars().isEmpty());
+
+        // Export from the browser, by a worker: an ONNX model and the safetensors weights of the selected run.
+        window->setMode(WindowMode::Experiments);
+        RunBrowser *browser = window->training()->browser();
+        browser->selectRuns({selected[0]});
+        QPushButton *exportButton = buttonLabelled(window->training(), QStringLiteral("Export…"));
+        QVERIFY(exportButton && exportButton->isEnabled());
+        QSignalSpy exported(browser, &RunBrowser::exportFinished);
+        const QString onnx = dir.filePath(QStringLiteral("model.onnx")), weights = dir.filePath(QStringLiteral("model.safetensors"));
+        QVERIFY(browser->exportRun(selected[0], QStringLiteral("onnx"), onnx));
+        QVERIFY(exported.wait(60000));
+        QVERIFY2(exported.last().at(1).toBool(), qPrintable(exported.last().at(2).toString()));
+        QVERIFY(QFileInfo(onnx).size() > 500);
+        QVERIFY(browser->exportRun(selected[0], QStringLiteral("safetensors"), weights));
+        QVERIFY(exported.wait(60000));
+        QVERIFY(exported.last().at(1).toBool());
+        const Result<TensorFile> read = readSafetensors(weights);
+        QVERIFY(read.ok());
+        QVERIFY(read.value().find(QStringLiteral("fc1.weight")) != nullptr);
+        // A run without a checkpoint file cannot be exported, and says why.
+        QVERIFY(browser->exportRun(999999, QStringLiteral("onnx"), dir.filePath(QStringLiteral("none.onnx"))));
+        QVERIFY(exported.wait(60000));
+        QVERIFY(!exported.last().at(1).toBool());
+        QVERIFY2(exported.last().at(2).toString().contains(QStringLiteral("999999")), qPrintable(exported.last().at(2).toString()));
 
         // Back to Design: the docks that were open come back.
         QTest::keyClick(window.get(), Qt::Key_1, Qt::ControlModifier);

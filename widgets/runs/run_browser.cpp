@@ -164,6 +164,7 @@ void RunBrowser::buildActions(QWidget *bar)
     m_resume = add(tr("Resume"), tr("Continue an interrupted, stopped or failed run from its last checkpoint"));
     m_evaluate = add(tr("Evaluate"), tr("Confusion matrix, per-class scores and mistakes of the selected run (with a second "
                                         "selected run: side by side)"));
+    m_export = add(tr("Export…"), tr("Write the selected run's trained model as ONNX or its weights as safetensors"));
     m_diffButton = add(tr("Diff"), tr("What differs between the presets of two runs"));
     m_rename = add(tr("Rename…"), tr("Rename the selected run"));
     m_delete = add(tr("Delete…"), tr("Delete the selected runs, their metrics and their files"));
@@ -186,6 +187,7 @@ void RunBrowser::buildActions(QWidget *bar)
         if (!ids.isEmpty())
             Q_EMIT evaluateRequested(ids.first(), ids.value(1, m_baseline != ids.first() ? m_baseline : 0));
     });
+    connect(m_export, &QPushButton::clicked, this, &RunBrowser::exportInteractively);
     connect(m_diffButton, &QPushButton::clicked, this, &RunBrowser::showDiff);
     connect(m_rename, &QPushButton::clicked, this, &RunBrowser::renameInteractively);
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteRuns(selectedRunIds()); });

@@ -4,7 +4,8 @@
 // page of runs shows at once; the rest load in the background, a page per event-loop turn, so a filter or a
 // sort typed a moment later finds every run loaded. Below the table: runs side by side (best, min, max, last
 // of every metric, against a pinned baseline), the notes and tags of the selected run, and the preset diff of
-// two runs. Actions: pin a baseline, open a run's preset, evaluate (the Evaluate view), resume an interrupted, stopped or failed run, stop a
+// two runs. Actions: pin a baseline, open a run's preset, evaluate (the Evaluate view), export (ONNX or
+// safetensors, by a worker process), resume an interrupted, stopped or failed run, stop a
 // running one (wherever on this host it was started: the app, a terminal), rename, delete (after confirmation,
 // with its folder).
 //
@@ -67,6 +68,11 @@ public:
     void requestResume(qint64 id);
     void requestStop(qint64 id);            // emits stopRequested for a run that is running on this host
     void showDiff();                        // of the current selection (and baseline)
+    // Exports a run's newest checkpoint with `trainyard-cli export` (the worker, see setWorkerPath) in the
+    // background: format "onnx" or "safetensors". exportFinished reports the outcome. False when it cannot start.
+    bool exportRun(qint64 id, const QString &format, const QString &path);
+    void exportInteractively();             // asks for the file (the filter chooses the format), then exportRun
+    void setWorkerPath(const QString &path) { m_workerPath = path; }
 
     // How deletion is confirmed; the default asks with a message box. Tests pass a function.
     void setConfirmation(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
@@ -91,6 +97,7 @@ Q_SIGNALS:
     void evaluateRequested(qint64 runId, qint64 compareRunId);
     void stopRequested(qint64 runId);
     void runsDeleted(const QList<qint64> &runIds);
+    void exportFinished(qint64 runId, bool ok, const QString &message);
 
 private:
     void buildUi();
@@ -119,7 +126,8 @@ private:
     QLineEdit *m_tags = nullptr;
     QPushButton *m_saveNotes = nullptr;
     // m_resume reads "Stop" while the selected run is running.
-    QPushButton *m_evaluate = nullptr;
+    QPushButton *m_evaluate = nullptr, *m_export = nullptr;
+    QString m_workerPath;
     QPushButton *m_pin = nullptr, *m_open = nullptr, *m_resume = nullptr, *m_rename = nullptr, *m_delete = nullptr,
                 *m_diffButton = nullptr;
     QLabel *m_status = nullptr;

@@ -10,7 +10,12 @@
 #include "runs_filter_proxy_model.h"
 #include "runs_table_model.h"
 
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
+#include <QProcess>
+#include <QSettings>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -41,6 +46,7 @@ void RunBrowser::updateActions()
     m_resume->setEnabled(one && (running ? m_model->runAt(row).host == thisHostName() : resumable(m_model->runAt(row).status)));
     m_rename->setEnabled(one);
     m_evaluate->setEnabled(ids.size() == 1 || ids.size() == 2);
+    m_export->setEnabled(one && !m_workerPath.isEmpty());
     m_delete->setEnabled(!ids.isEmpty());
     m_diffButton->setEnabled(ids.size() == 2 || (ids.size() == 1 && m_baseline > 0 && ids.first() != m_baseline));
     m_notes->setEnabled(one);
@@ -58,6 +64,55 @@ void RunBrowser::updateDetails()
         showDiff();
     else
         m_diff->showHint();
+}
+
+bool RunBrowser::exportRun(qint64 id, const QString &format, const QString &path)
+{
+    if (m_workerPath.isEmpty() || !m_db) {
+        setStatus(tr("Cannot export: no trainyard-cli to run"));
+        return false;
+    }
+    auto *process = new QProcess(this);
+    connect(process, &QProcess::finished, this, [this, process, id, path] {
+        process->deleteLater();
+        const bool ok = process->exitStatus() == QProcess::NormalExit && process->exitCode() == 0;
+        const QString message = ok ? tr("Run #%1 exported to %2").arg(id).arg(QDir::toNativeSeparators(path))
+                                   : tr("Export of run #%1 failed: %2").arg(id).arg(QString::fromUtf8(process->readAllStandardError()).trimmed().section(QLatin1Char('\n'), 0, 0));
+        setStatus(message);
+        Q_EMIT exportFinished(id, ok, message);
+    });
+    connect(process, &QProcess::errorOccurred, this, [this, process, id](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return;
+        process->deleteLater();
+        const QString message = tr("Export of run #%1 failed: %2 does not start").arg(id).arg(m_workerPath);
+        setStatus(message);
+        Q_EMIT exportFinished(id, false, message);
+    });
+    setStatus(tr("Exporting run #%1…").arg(id));
+    process->start(m_workerPath, {QStringLiteral("export"), QString::number(id), QStringLiteral("--format"), format,
+                                  QStringLiteral("--output"), path, QStringLiteral("--db"), m_db->path()});
+    return true;
+}
+
+void RunBrowser::exportInteractively()
+{
+    const qint64 id = selectedRunIds().value(0);
+    if (!id)
+        return;
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("runs/exportFolder"), QDir::homePath()).toString();
+    const QString onnx = tr("ONNX model (*.onnx)"), weights = tr("safetensors weights (*.safetensors)");
+    QString filter = onnx;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export run #%1").arg(id), QDir(folder).filePath(QStringLiteral("run-%1.onnx").arg(id)),
+                                                onnx + QStringLiteral(";;") + weights, &filter);
+    if (path.isEmpty())
+        return;
+    const QString format = filter == weights || path.endsWith(QStringLiteral(".safetensors")) ? QStringLiteral("safetensors") : QStringLiteral("onnx");
+    if (QFileInfo(path).suffix().isEmpty())
+        path += format == QStringLiteral("onnx") ? QStringLiteral(".onnx") : QStringLiteral(".safetensors");
+    settings.setValue(QStringLiteral("runs/exportFolder"), QFileInfo(path).absolutePath());  // the dialog remembers its folder
+    exportRun(id, format, path);
 }
 
 Status RunBrowser::renameRun(qint64 id, const QString &name)

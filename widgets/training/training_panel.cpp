@@ -28,6 +28,7 @@ TrainingPanel::TrainingPanel(QWidget *parent)
     runs->setChildrenCollapsible(false);
     m_active = new ActiveRunsView(runs);
     m_browser = new RunBrowser(runs);
+    m_browser->setWorkerPath(m_workerPath);
     runs->setStretchFactor(0, 1);
     runs->setStretchFactor(1, 4);
     runs->setSizes({80, 420});
@@ -308,6 +309,12 @@ void TrainingPanel::unplotRun(qint64 runId)
     lossPlot()->removeRun(runId);
     metricPlot()->removeRun(runId);
     m_plotted.removeAll(runId);
+}
+
+void TrainingPanel::setWorkerPath(const QString &path)
+{
+    m_workerPath = path;
+    m_browser->setWorkerPath(path);
 }
 
 } // namespace ty

@@ -53,7 +53,7 @@ public:
     Status stopRun(qint64 runId);
 
     // trainyard-cli to start (default: TrainingRunController::defaultWorkerPath()).
-    void setWorkerPath(const QString &path) { m_workerPath = path; }
+    void setWorkerPath(const QString &path);
     QString workerPath() const { return m_workerPath; }
     QList<TrainingRunController *> controllers() const { return m_controllers; }
     bool hasActiveRuns() const;
