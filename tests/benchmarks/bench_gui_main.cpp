@@ -1,4 +1,4 @@
-// trainyard-bench-gui [--quick] [--markdown] [--only plots|runs|editing|stall]
+// trainyard-bench-gui [--quick] [--markdown] [--only plots|runs|editing|stall|evaluate]
 // The desktop app's figures of docs/benchmarks.md alone (trainyard-bench prints them too, with the rest); exits 1
 // when a target is missed. Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise.
 
@@ -30,6 +30,8 @@ int main(int argc, char **argv)
         ty::bench::benchDocumentEditing(options, report);
     if (section.isEmpty() || section == QStringLiteral("stall"))
         ty::bench::benchEventLoopStall(options, report);
+    if (section.isEmpty() || section == QStringLiteral("evaluate"))
+        ty::bench::benchEvaluateView(options, report);
     report.print(args.contains(QStringLiteral("--markdown")));
     return report.missedTargets() == 0 ? 0 : 1;
 }

@@ -14,6 +14,7 @@ void benchPlots(const GuiOptions &options, Report &report);        // MetricPlot
 void benchRunBrowser(const GuiOptions &options, Report &report);   // RunBrowser on 10,000 runs
 void benchDocumentEditing(const GuiOptions &options, Report &report);  // edit to report, 200 nodes
 void benchEventLoopStall(const GuiOptions &options, Report &report);   // a live plot and the event loop
+void benchEvaluateView(const GuiOptions &options, Report &report);    // EvaluationView on 10,000 samples
 
 // Runs the event loop for about `milliseconds` (paints, zero-timers, deferred deletes).
 void runEventLoopFor(int milliseconds);

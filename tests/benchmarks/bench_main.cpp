@@ -56,6 +56,8 @@ int main(int argc, char **argv)
         ty::bench::benchDocumentEditing(gui, report);
     if (section.isEmpty() || section == QStringLiteral("stall"))
         ty::bench::benchEventLoopStall(gui, report);
+    if (section.isEmpty() || section == QStringLiteral("evaluate"))
+        ty::bench::benchEvaluateView(gui, report);
 #endif
     report.print(args.contains(QStringLiteral("--markdown")));
     return report.missedTargets() == 0 ? 0 : 1;
