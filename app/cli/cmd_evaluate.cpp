@@ -1,4 +1,4 @@
-// trainyard-cli evaluate RUN_ID [--split test|val|train] [--checkpoint last|STEP] [--top K] [--mistakes N]
+// trainyard-cli evaluate RUN_ID [--split test|val|train] [--checkpoint last|best|STEP] [--top K] [--mistakes N]
 //                              [--device D] [--db PATH] [--json]
 // Runs a run's weights on a split of its data in evaluation mode, stores the result in the run database and prints
 // it (docs/evaluation.md).
@@ -18,7 +18,7 @@ namespace ty::cli {
 namespace {
 
 const char *const kEvaluateUsage =
-    "usage: trainyard-cli evaluate RUN_ID [--split test|val|train] [--checkpoint last|STEP] [--top K] [--mistakes N]\n"
+    "usage: trainyard-cli evaluate RUN_ID [--split test|val|train] [--checkpoint last|best|STEP] [--top K] [--mistakes N]\n"
     "                              [--device auto|cpu|cuda] [--db PATH] [--json]\n";
 
 Error usageError(const QString &message, const QString &field)
@@ -77,12 +77,6 @@ int evaluateCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
     const QString which = args.options.value(QStringLiteral("checkpoint"), QStringLiteral("last"));
-    if (which == QStringLiteral("best")) {
-        printError(io, usageError(QStringLiteral("run %1 keeps no best checkpoint: this version keeps the checkpoints of the "
-                                                 "last and of every training.checkpoint_every epochs; use last or a step").arg(id),
-                                  QStringLiteral("--checkpoint")));
-        return BadInput;
-    }
     Result<QList<CheckpointRecord>> checkpoints = db.checkpoints(id);
     const Result<std::optional<CheckpointRecord>> chosen = checkpoints ? findCheckpoint(checkpoints.value(), which, id)
                                                                        : Result<std::optional<CheckpointRecord>>(checkpoints.error());

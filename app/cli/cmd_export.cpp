@@ -1,4 +1,4 @@
-// trainyard-cli export RUN_ID [--format safetensors|onnx] --output FILE [--checkpoint last|STEP] [--db PATH] [--json]
+// trainyard-cli export RUN_ID [--format safetensors|onnx] --output FILE [--checkpoint last|best|STEP] [--db PATH] [--json]
 // safetensors: the weights and buffers of a run's checkpoint under their stable names (`fc1.weight`,
 // `bn1.running_mean`), without the optimizer state and training position. onnx: the network in evaluation mode
 // with those weights inside (cmd_export_onnx.cpp). Checkpoints are safetensors files already, so both read and
@@ -18,7 +18,7 @@ namespace ty::cli {
 namespace {
 
 const char *const kExportUsage =
-    "usage: trainyard-cli export RUN_ID [--format safetensors|onnx] --output FILE [--checkpoint last|STEP] [--db PATH] [--json]\n";
+    "usage: trainyard-cli export RUN_ID [--format safetensors|onnx] --output FILE [--checkpoint last|best|STEP] [--db PATH] [--json]\n";
 
 Error exportError(const QString &message, const QString &field = QString())
 {

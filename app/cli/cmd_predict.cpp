@@ -1,4 +1,4 @@
-// trainyard-cli predict RUN_ID INPUT... [--checkpoint last|STEP] [--top K] [--device D] [--db PATH] [--json]
+// trainyard-cli predict RUN_ID INPUT... [--checkpoint last|best|STEP] [--top K] [--device D] [--db PATH] [--json]
 // Classifies (or regresses) new inputs with a run's weights: images, IDX files, CSV rows, read the way the run's
 // data set is (docs/evaluation.md). One line, or one JSON object, per sample.
 
@@ -18,7 +18,7 @@ namespace ty::cli {
 namespace {
 
 const char *const kPredictUsage =
-    "usage: trainyard-cli predict RUN_ID INPUT... [--checkpoint last|STEP] [--top K] [--device auto|cpu|cuda] [--db PATH] [--json]\n"
+    "usage: trainyard-cli predict RUN_ID INPUT... [--checkpoint last|best|STEP] [--top K] [--device auto|cpu|cuda] [--db PATH] [--json]\n"
     "INPUT: PNG, JPEG or BMP images, IDX files of samples, CSV files with the training columns\n";
 
 Error predictError(const QString &message, const QString &field = {})

@@ -11,8 +11,8 @@
 namespace ty::cli {
 
 // The checkpoint `which` names among `checkpoints` (ordered by step): "last" is the newest whose file is still
-// there (nullopt when there is none), a step number that step's (an Error when it was not recorded or its file
-// is gone).
+// there (nullopt when there is none), "best" the newest best one, a step number that step's (an Error when it
+// was not recorded or its file is gone).
 Result<std::optional<CheckpointRecord>> findCheckpoint(const QList<CheckpointRecord> &checkpoints, const QString &which,
                                                        qint64 runId);
 

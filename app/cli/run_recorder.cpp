@@ -79,7 +79,7 @@ void RunRecorder::onCheckpoint(const CheckpointInfo &checkpoint)
     // Every row before the checkpoint is committed before the checkpoint is recorded, so a resume from the
     // last recorded checkpoint never lacks rows it will not regenerate.
     m_writer.flush();
-    m_writer.recordCheckpoint(CheckpointRecord{checkpoint.step, checkpoint.epoch, checkpoint.path, checkpoint.sha256});
+    m_writer.recordCheckpoint(CheckpointRecord{checkpoint.step, checkpoint.epoch, checkpoint.path, checkpoint.sha256, checkpoint.best});
     m_writer.appendEvent(RunEvent{checkpoint.step, m_lastTime, QStringLiteral("checkpoint"), checkpoint.path});
     if (m_events)
         m_events->checkpoint(checkpoint);

@@ -29,6 +29,7 @@ struct CheckpointInfo {
     qint64 step = 0;
     int epoch = 0;
     QString sha256;  // of the file as written (hex)
+    bool best = false;  // the best weights so far by the monitored metric (training.early_stop_metric, else val/loss)
 };
 
 class TrainObserver {

@@ -259,13 +259,14 @@ Result<QList<CheckpointRecord>> RunDatabase::checkpoints(qint64 id) const
     if (Status exists = requireRun(id); !exists.ok())
         return exists.error();
     QSqlQuery query(m_db);
-    query.prepare(QStringLiteral("SELECT step, epoch, path, sha256 FROM checkpoints WHERE run_id = ? ORDER BY step, rowid"));
+    query.prepare(QStringLiteral("SELECT step, epoch, path, sha256, kind FROM checkpoints WHERE run_id = ? ORDER BY step, rowid"));
     query.addBindValue(id);
     if (!query.exec())
         return runDbError(QStringLiteral("cannot read the checkpoints of run %1").arg(id), m_path, query.lastError());
     QList<CheckpointRecord> records;
     while (query.next())
-        records.append({query.value(0).toLongLong(), query.value(1).toInt(), query.value(2).toString(), query.value(3).toString()});
+        records.append({query.value(0).toLongLong(), query.value(1).toInt(), query.value(2).toString(), query.value(3).toString(),
+                        query.value(4).toString() == QStringLiteral("best")});
     if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the checkpoints of run %1").arg(id), m_path))
         return *cut;
     return records;

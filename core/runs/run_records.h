@@ -76,6 +76,7 @@ struct CheckpointRecord {
     int epoch = 0;
     QString path;        // where the checkpoint file is, as the trainer wrote it
     QString sha256;      // of the file as written (hex); empty for checkpoints recorded before schema 3
+    bool best = false;   // the weights of the best epoch so far by the monitored metric (stored as kind "best")
 };
 
 // One evaluation of a run's weights on a split (docs/evaluation.md). `summary` is the report's JSON: scores,

@@ -111,7 +111,8 @@ RunSchemaStep version3()
 }
 
 // Evaluations of a run's weights on a split (trainyard-cli evaluate, and every finished run on its test split):
-// the report as JSON, and every sample's prediction so the app can list the samples of a confusion cell.
+// the report as JSON, and every sample's prediction so the app can list the samples of a confusion cell. And
+// which checkpoints hold the best weights so far (kind "best").
 RunSchemaStep version4()
 {
     RunSchemaStep step;
@@ -129,6 +130,7 @@ RunSchemaStep version4()
                        " accuracy REAL,"
                        " summary_json TEXT NOT NULL,"
                        " UNIQUE (run_id, split, checkpoint_step))"),
+        QStringLiteral("ALTER TABLE checkpoints ADD COLUMN kind TEXT"),
         QStringLiteral("CREATE TABLE evaluation_samples ("
                        " evaluation_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,"
                        " sample_index INTEGER NOT NULL,"

@@ -78,7 +78,7 @@ Status writeCheckpoints(SqliteConnection &db, qint64 runId, const std::vector<Ch
     const QString what = QStringLiteral("cannot record checkpoints of run %1").arg(runId);
     SqliteStatement insert;
     if (Status prepared = insert.prepare(
-            db, "INSERT INTO checkpoints (run_id, step, epoch, path, created_at, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", what);
+            db, "INSERT INTO checkpoints (run_id, step, epoch, path, created_at, sha256, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", what);
         !prepared.ok())
         return prepared;
     insert.bindInt(1, runId);
@@ -91,6 +91,10 @@ Status writeCheckpoints(SqliteConnection &db, qint64 runId, const std::vector<Ch
             insert.bindNull(6);
         else
             insert.bindText(6, row.sha256);
+        if (row.best)
+            insert.bindText(7, QStringLiteral("best"));
+        else
+            insert.bindNull(7);
         if (Status status = insert.run(what); !status.ok())
             return status;
     }

@@ -101,6 +101,16 @@ Output realTrainyard(const QString &program, const QStringList &arguments)
 
 bool loadedLibTorch(const Output &output) { return output.err.contains(QStringLiteral("libtorch_cpu.so")); }
 
+// The checkpoints written at epoch ends and at the end, without the best ones.
+QList<CheckpointRecord> periodic(const QList<CheckpointRecord> &all)
+{
+    QList<CheckpointRecord> out;
+    for (const CheckpointRecord &c : all)
+        if (!c.best)
+            out.append(c);
+    return out;
+}
+
 } // namespace
 
 class TestCli : public QObject {
@@ -569,13 +579,23 @@ private Q_SLOTS:
                 QVERIFY(m.value(QStringLiteral("confidence")).toDouble() <= mistakes.at(i - 1).toObject().value(QStringLiteral("confidence")).toDouble());
         }
 
+        // The best checkpoint: the newest one recorded as best (the epoch with the lowest val/loss), a file of its own.
+        const QList<CheckpointRecord> written = RunDatabase::open(db).value()->checkpoints(1).value();
+        const auto best = std::find_if(written.rbegin(), written.rend(), [](const CheckpointRecord &c) { return c.best; });
+        QVERIFY(best != written.rend());
+        QVERIFY(best->path.contains(QStringLiteral("best-step-")));
+        QCOMPARE(std::count_if(written.begin(), written.end(), [](const CheckpointRecord &c) { return c.best && QFile::exists(c.path); }), 1);
+        const Output bestRun = evaluate({QStringLiteral("1"), QStringLiteral("--checkpoint"), QStringLiteral("best"), QStringLiteral("--json")});
+        QVERIFY2(bestRun.code == 0, qPrintable(bestRun.err));
+        QCOMPARE(qint64(jsonObject(bestRun.out).value(QStringLiteral("checkpoint_step")).toInt()), best->step);
+
         // An earlier checkpoint and another split are evaluations of their own.
         const Output early = evaluate({QStringLiteral("1"), QStringLiteral("--checkpoint"), QStringLiteral("17"), QStringLiteral("--split"),
                                        QStringLiteral("val")});
         QVERIFY2(early.code == 0, qPrintable(early.err));
         QVERIFY2(early.out.contains(QStringLiteral("val split, 60 samples, weights of step 17")), qPrintable(early.out));
         QVERIFY(early.out.contains(QStringLiteral("confusion matrix")));
-        QCOMPARE(RunDatabase::open(db).value()->evaluations(1).value().size(), 2);
+        QCOMPARE(RunDatabase::open(db).value()->evaluations(1).value().size(), 2 + (best->step != 51 ? 1 : 0));
 
         // Bad requests: exit 2, the error names what is wrong, nothing stored.
         const struct {
@@ -585,7 +605,7 @@ private Q_SLOTS:
             {{QStringLiteral("9")}, QStringLiteral("no run with id 9")},
             {{QStringLiteral("1"), QStringLiteral("--split"), QStringLiteral("nope")}, QStringLiteral("--split")},
             {{QStringLiteral("1"), QStringLiteral("--checkpoint"), QStringLiteral("7")}, QStringLiteral("no checkpoint at step 7")},
-            {{QStringLiteral("1"), QStringLiteral("--checkpoint"), QStringLiteral("best")}, QStringLiteral("keeps no best checkpoint")},
+            {{QStringLiteral("1"), QStringLiteral("--checkpoint"), QStringLiteral("worst")}, QStringLiteral("use last, best or a step number")},
             {{QStringLiteral("1"), QStringLiteral("--top"), QStringLiteral("x")}, QStringLiteral("--top")},
             {{QStringLiteral("1"), QStringLiteral("--set"), QStringLiteral("opt.lr=1")}, QStringLiteral("--set is not accepted")},
         };
@@ -605,7 +625,7 @@ private Q_SLOTS:
         const Output damaged = evaluate({QStringLiteral("1")});
         QCOMPARE(damaged.code, 2);
         QVERIFY2(damaged.err.contains(QStringLiteral("replaced or damaged")), qPrintable(damaged.err));
-        QCOMPARE(RunDatabase::open(db).value()->evaluations(1).value().size(), 2);
+        QCOMPARE(RunDatabase::open(db).value()->evaluations(1).value().size(), 2 + (best->step != 51 ? 1 : 0));
     }
 
     // predict reads images and IDX files the way the data set is read: PNG copies of test samples get exactly the
@@ -792,7 +812,7 @@ private Q_SLOTS:
             const QString db = dir.filePath(name);
             QCOMPARE(trainyard({QStringLiteral("run"), preset, QStringLiteral("--db"), db, QStringLiteral("--quiet"),
                                 QStringLiteral("--set"), QStringLiteral("training.epochs=1")}).code, 0);
-            const QList<CheckpointRecord> recorded = RunDatabase::open(db).value()->checkpoints(1).value();
+            const QList<CheckpointRecord> recorded = periodic(RunDatabase::open(db).value()->checkpoints(1).value());
             QCOMPARE(recorded.size(), 1);
             QVERIFY2(recorded.first().path.startsWith(db + QStringLiteral("-runs/1/checkpoints/")), qPrintable(recorded.first().path));
             checkpoints << recorded.first().path;
@@ -814,8 +834,8 @@ private Q_SLOTS:
         qint64 rowsBefore = 0;
         {
             auto opened = RunDatabase::open(db);
-            first = opened.value()->checkpoints(1).value();
-            second = opened.value()->checkpoints(2).value();
+            first = periodic(opened.value()->checkpoints(1).value());
+            second = periodic(opened.value()->checkpoints(2).value());
             rowsBefore = opened.value()->metrics(1).value().size();
         }
         QVERIFY(first.size() >= 2 && second.size() >= 2);

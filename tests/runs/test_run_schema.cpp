@@ -59,7 +59,7 @@ void TestRunSchema::schemaVersionRecorded()
                           "qt_version", "device", "host", "pid", "seed", "provenance_json", "folder", "notes"}));
     QCOMPARE(raw.columns(QStringLiteral("metrics")), (QStringList{"run_id", "name", "step", "epoch", "time", "value"}));
     QCOMPARE(raw.columns(QStringLiteral("events")), (QStringList{"run_id", "step", "time", "kind", "message"}));
-    QCOMPARE(raw.columns(QStringLiteral("checkpoints")), (QStringList{"run_id", "step", "epoch", "path", "created_at", "sha256"}));
+    QCOMPARE(raw.columns(QStringLiteral("checkpoints")), (QStringList{"run_id", "step", "epoch", "path", "created_at", "sha256", "kind"}));
     QCOMPARE(raw.columns(QStringLiteral("run_params")), (QStringList{"run_id", "key", "value"}));
     QCOMPARE(raw.columns(QStringLiteral("run_tags")), (QStringList{"run_id", "tag"}));
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'metrics'"
@@ -178,6 +178,7 @@ void TestRunSchema::migratesCheckpointChecksums()
         // What a version-2 file holds: no checksums, no evaluations.
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluation_samples")), QString());
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluations")), QString());
+        QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE checkpoints DROP COLUMN kind")), QString());
         QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE checkpoints DROP COLUMN sha256")), QString());
         QCOMPARE(raw.exec(QStringLiteral("INSERT INTO checkpoints (run_id, step, epoch, path) VALUES (%1, 10, 1, 'old.pt')").arg(id)), QString());
         QCOMPARE(raw.exec(QStringLiteral("PRAGMA user_version = 2")), QString());
@@ -210,6 +211,7 @@ void TestRunSchema::migratesToEvaluations()
         RawSqlite raw(path);
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluation_samples")), QString());
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluations")), QString());
+        QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE checkpoints DROP COLUMN kind")), QString());
         QCOMPARE(raw.exec(QStringLiteral("PRAGMA user_version = 3")), QString());
     }
     auto opened = RunDatabase::open(path);

@@ -246,6 +246,7 @@ void TestRunWriter::deleteMetricsAfter()
             if (step % 10 == 0)
                 writer.appendEvent({step, 0, QStringLiteral("epoch"), QString()});
         }
+        writer.recordCheckpoint({70, 0, QStringLiteral("best-70"), QStringLiteral("ab"), true});
         writer.recordCheckpoint({80, 0, QStringLiteral("ckpt-80")});
         QVERIFY(writer.finish(RunStatus::Interrupted).ok());
     }
@@ -256,7 +257,11 @@ void TestRunWriter::deleteMetricsAfter()
         QVERIFY(point.step <= 49);
     QCOMPARE(f.db->lastMetricValues(id).value().value(QStringLiteral("loss")), valueAt(49));
     QCOMPARE(f.db->events(id).value().size(), 5);              // steps 0, 10, ..., 40
-    QCOMPARE(f.db->checkpoints(id).value().size(), 1);         // kept
+    const QList<CheckpointRecord> kept = f.db->checkpoints(id).value();
+    QCOMPARE(kept.size(), 2);                                  // kept
+    QVERIFY(kept.at(0).best);                                  // stored as kind "best"
+    QCOMPARE(kept.at(0).sha256, QStringLiteral("ab"));
+    QVERIFY(!kept.at(1).best);
     QCOMPARE(f.db->metrics(other).value().size(), 200);        // other runs untouched
     QCOMPARE(f.db->events(other).value().size(), 10);
 }

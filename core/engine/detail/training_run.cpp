@@ -7,6 +7,7 @@
 #include "preset_format.h"
 
 #include <QDir>
+#include <QFile>
 #include <cmath>
 
 namespace ty::detail {
@@ -146,8 +147,11 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
         m_position.epoch += 1;
         m_position.batchInEpoch = 0;
         m_position.permutation = torch::Tensor();
-        const bool stopEarly = checkEarlyStop(epochMetrics);
+        bool improved = false;
+        const bool stopEarly = checkEarlyStop(epochMetrics, &improved);
         observer().onEpochEnd(epoch + 1, m_position.step, epochMetrics);
+        if (improved)
+            bestCheckpoint();
         const bool last = m_position.epoch == m_settings.epochs || stopEarly;
         if (!last && m_settings.checkpointEvery > 0 && m_position.epoch % m_settings.checkpointEvery == 0)
             checkpoint();
@@ -318,20 +322,43 @@ QMap<QString, double> TrainingRun::evaluate(const DeviceSplit &split, const QStr
     return out;
 }
 
-bool TrainingRun::checkEarlyStop(const QMap<QString, double> &epochMetrics)
+bool TrainingRun::checkEarlyStop(const QMap<QString, double> &epochMetrics, bool *improved)
 {
-    if (m_settings.earlyStopMetric.isEmpty() || !epochMetrics.contains(m_settings.earlyStopMetric))
+    *improved = false;
+    const bool earlyStopping = !m_settings.earlyStopMetric.isEmpty();
+    const QString metric = earlyStopping ? m_settings.earlyStopMetric : QStringLiteral("val/loss");
+    if (!epochMetrics.contains(metric) || !std::isfinite(epochMetrics.value(metric)))
         return false;
-    const double value = epochMetrics.value(m_settings.earlyStopMetric);
-    const bool better = !m_position.hasBest
-        || (m_settings.earlyStopMode == QStringLiteral("max") ? value > m_position.bestMetric : value < m_position.bestMetric);
+    const double value = epochMetrics.value(metric);
+    const bool maximize = earlyStopping && m_settings.earlyStopMode == QStringLiteral("max");
+    const bool better = !m_position.hasBest || (maximize ? value > m_position.bestMetric : value < m_position.bestMetric);
     if (better) {
         m_position.bestMetric = value;
         m_position.hasBest = true;
         m_position.badEpochs = 0;
+        *improved = true;
         return false;
     }
-    return ++m_position.badEpochs >= m_settings.earlyStopPatience;
+    ++m_position.badEpochs;
+    return earlyStopping && m_position.badEpochs >= m_settings.earlyStopPatience;
+}
+
+void TrainingRun::bestCheckpoint()
+{
+    if (m_options.runFolder.isEmpty())
+        return;
+    const QString path = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints/best-step-%1.safetensors").arg(m_position.step, 8, 10, QLatin1Char('0')));
+    m_position.elapsedSeconds = elapsed();
+    const Result<QString> sha256 = saveCheckpoint(path, *m_pipeline.model, *m_optimizer, m_position, m_presetHash, m_options.runId);
+    if (!sha256) {
+        observer().onEvent(QStringLiteral("warning"), sha256.error().toString(), m_position.step);
+        return;
+    }
+    // One best file at a time: the earlier one's record stays, and asking for it says its file is gone.
+    if (!m_bestCheckpoint.isEmpty() && m_bestCheckpoint != path)
+        QFile::remove(m_bestCheckpoint);
+    m_bestCheckpoint = path;
+    observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256.value(), true});
 }
 
 void TrainingRun::checkpoint()

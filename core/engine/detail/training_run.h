@@ -36,8 +36,12 @@ private:
     bool flushPending(TrainResult *ending, bool wait);
     bool publish(const LoggedSteps::Interval &interval, TrainResult *ending);
     QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
-    bool checkEarlyStop(const QMap<QString, double> &epochMetrics);
+    // Follows the monitored metric (training.early_stop_metric, else val/loss): *improved when this epoch is the
+    // best so far; true when early stopping is on and its patience ran out.
+    bool checkEarlyStop(const QMap<QString, double> &epochMetrics, bool *improved);
     void checkpoint();  // at the current position, when the run has a folder
+    void bestCheckpoint();  // the weights of an epoch that improved the monitored metric, replacing the previous best
+    QString m_bestCheckpoint;
     double elapsed() const { return m_clockOffset + m_clock.elapsed() / 1000.0; }
 
     const Preset m_preset;
