@@ -111,8 +111,7 @@ RunSchemaStep version3()
 }
 
 // Evaluations of a run's weights on a split (trainyard-cli evaluate, and every finished run on its test split):
-// the report as JSON, and every sample's prediction so the app can list the samples of a confusion cell. And
-// which checkpoints hold the best weights so far (kind "best").
+// the report as JSON, and every sample's prediction so the app can list the samples of a confusion cell.
 RunSchemaStep version4()
 {
     RunSchemaStep step;
@@ -130,7 +129,6 @@ RunSchemaStep version4()
                        " accuracy REAL,"
                        " summary_json TEXT NOT NULL,"
                        " UNIQUE (run_id, split, checkpoint_step))"),
-        QStringLiteral("ALTER TABLE checkpoints ADD COLUMN kind TEXT"),
         QStringLiteral("CREATE TABLE evaluation_samples ("
                        " evaluation_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,"
                        " sample_index INTEGER NOT NULL,"
@@ -142,11 +140,21 @@ RunSchemaStep version4()
     return step;
 }
 
+// Which checkpoints hold the best weights so far by the monitored metric (kind "best"; NULL for the others).
+RunSchemaStep version5()
+{
+    RunSchemaStep step;
+    step.toVersion = 5;
+    step.description = QStringLiteral("best checkpoints");
+    step.statements = {QStringLiteral("ALTER TABLE checkpoints ADD COLUMN kind TEXT")};
+    return step;
+}
+
 } // namespace
 
 const QList<RunSchemaStep> &runSchemaSteps()
 {
-    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4()};
+    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4(), version5()};
     return steps;
 }
 

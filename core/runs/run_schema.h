@@ -16,7 +16,7 @@
 
 namespace ty {
 
-constexpr int kRunSchemaVersion = 4;
+constexpr int kRunSchemaVersion = 5;
 
 struct RunSchemaStep {
     int toVersion = 0;        // the user_version after this step
