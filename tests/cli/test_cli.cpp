@@ -9,6 +9,7 @@
 #include "training_module.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -800,6 +801,75 @@ private Q_SLOTS:
                                             QStringLiteral("--db"), db});
         QCOMPARE(notNumber.code, 2);
         QVERIFY2(notNumber.err.contains(QStringLiteral("line 2: column \"alcohol\" is not a number")), qPrintable(notNumber.err));
+    }
+
+    // evaluate and predict on every bundled preset, trained briefly: the evaluation agrees with the run's own
+    // test/accuracy and names the data set's classes; predict reads the data set's kind of file and refuses
+    // another kind.
+    void evaluateAndPredictEveryBundledPreset_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("classes");
+        QTest::newRow("mlp") << "fashion-mnist-mlp" << 10;
+        QTest::newRow("cnn") << "fashion-mnist-cnn" << 10;
+        QTest::newRow("resnet") << "fashion-mnist-resnet" << 10;
+        QTest::newRow("wine") << "wine-tabular" << 3;
+    }
+
+    void evaluateAndPredictEveryBundledPreset()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, classes);
+        const bool images = name.startsWith(QStringLiteral("fashion"));
+        const QString fashion = QStringLiteral("/usr/share/datasets/fashion-mnist");
+        if (images && !QDir(fashion).exists())
+            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        QStringList run{QStringLiteral("run"), preset(name.toLatin1().constData()), QStringLiteral("--db"), db, QStringLiteral("--quiet"),
+                        QStringLiteral("--set"), QStringLiteral("training.epochs=1"), QStringLiteral("--set"), QStringLiteral("training.device=cpu")};
+        if (images)
+            run << QStringLiteral("--set") << QStringLiteral("data.limit=2000") << QStringLiteral("--set") << QStringLiteral("data.val_count=200")
+                << QStringLiteral("--set") << QStringLiteral("data.test_limit=500");
+        QVERIFY2(trainyard(run).code == 0, qPrintable(name));
+        const double recorded = RunDatabase::open(db).value()->lastMetricValues(1).value().value(QStringLiteral("test/accuracy"));
+
+        const Output evaluated = trainyard({QStringLiteral("evaluate"), QStringLiteral("1"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QVERIFY2(evaluated.code == 0, qPrintable(evaluated.err));
+        const QJsonObject json = jsonObject(evaluated.out);
+        QCOMPARE(json.value(QStringLiteral("accuracy")).toDouble(), recorded);
+        QCOMPARE(json.value(QStringLiteral("classes")).toArray().size(), classes);
+        QCOMPARE(json.value(QStringLiteral("confusion")).toArray().size(), classes);
+        QCOMPARE(json.value(QStringLiteral("classes")).toArray().first().toString(),
+                 images ? QStringLiteral("T-shirt/top") : QStringLiteral("cultivar_0"));
+
+        // Inputs of the data set's kind: an IDX file of three test images, or the CSV itself.
+        QString input = dir.filePath(QStringLiteral("three.idx"));
+        int expected = 3;
+        if (images) {
+            Result<IdxArray> test = readIdxFile(fashion + QStringLiteral("/t10k-images-idx3-ubyte.gz"));
+            QVERIFY(test.ok());
+            QFile file(input);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromHex("00000803" "00000003" "0000001c" "0000001c"));
+            file.write(reinterpret_cast<const char *>(test.value().bytes.data()), 3 * 784);
+        } else {
+            input = preset("wine").replace(QStringLiteral(".trainyard.json"), QStringLiteral(".csv"));
+            expected = 178;
+        }
+        const Output predicted = trainyard({QStringLiteral("predict"), QStringLiteral("1"), input, QStringLiteral("--db"), db});
+        QVERIFY2(predicted.code == 0, qPrintable(predicted.err));
+        QCOMPARE(predicted.out.trimmed().split(QLatin1Char('\n')).size(), expected);
+        // The other kind of input is refused, naming the file.
+        const QString other = images ? preset("wine").replace(QStringLiteral(".trainyard.json"), QStringLiteral(".csv")) : dir.filePath(QStringLiteral("three.idx"));
+        if (!images) {
+            QFile file(other);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromHex("00000803" "00000001" "00000002" "00000002" "01020304"));
+        }
+        const Output refused = trainyard({QStringLiteral("predict"), QStringLiteral("1"), other, QStringLiteral("--db"), db});
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.contains(QFileInfo(other).fileName()), qPrintable(refused.err));
     }
 
     // Two databases in one folder keep their run folders apart.
