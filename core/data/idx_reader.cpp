@@ -175,12 +175,24 @@ Result<IdxArray> readIdxFile(const QString &path, QCryptographicHash *hash)
     IdxArray array;
     array.header = std::move(header).value();
     const int64_t expected = array.header.dataBytes();
-    std::vector<uint8_t> raw(size_t(expected), 0);
-    const Result<qint64> got = stream.read(reinterpret_cast<char *>(raw.data()), expected);
-    if (!got)
-        return got.error();
-    if (got.value() < expected)
-        return fileError(path, QStringLiteral("truncated: expected %1 bytes of data, found %2").arg(expected).arg(got.value()));
+    // A plain file's size was checked against the header; a gzip stream's real length is only known by
+    // decoding it, so its data is read in chunks and memory grows with what the file really holds, not with
+    // what its header claims.
+    std::vector<uint8_t> raw;
+    const int64_t chunk = array.header.gzipped ? int64_t(64) << 20 : expected;
+    int64_t got = 0;
+    while (got < expected) {
+        const int64_t want = std::min(chunk, expected - got);
+        raw.resize(size_t(got + want));
+        const Result<qint64> read = stream.read(reinterpret_cast<char *>(raw.data() + got), want);
+        if (!read)
+            return read.error();
+        got += read.value();
+        if (read.value() < want)
+            break;
+    }
+    if (got < expected)
+        return fileError(path, QStringLiteral("truncated: expected %1 bytes of data, found %2").arg(expected).arg(got));
     if (const Status rest = stream.finish(); !rest)
         return rest.error();
 

@@ -22,6 +22,7 @@ private Q_SLOTS:
     void idxDescribeReadsHeadersOnly();
     void idxDamagedFilesNeverCrash_data();
     void idxDamagedFilesNeverCrash();
+    void idxGzipClaimingMoreThanItHoldsStaysSmall();
 
     // Fashion-MNIST (test_fashion_mnist.cpp)
     void fashionFixture();

@@ -10,6 +10,8 @@
 #include <QTest>
 
 #include <cstring>
+#include <random>
+#include <sys/resource.h>
 
 using namespace fixtures;
 
@@ -357,4 +359,25 @@ void TestDatasets::idxDamagedFilesNeverCrash()
         }
     }
     QVERIFY(failures > 0);
+}
+
+// A gzipped IDX file of 2 MB of random bytes whose header claims 1.5 GB (a claim a 2 MB gzip stream could in
+// principle hold): refused as truncated, with memory growing by what the stream really holds, not by the claim.
+void TestDatasets::idxGzipClaimingMoreThanItHoldsStaysSmall()
+{
+    QByteArray content(2 << 20, Qt::Uninitialized);
+    std::mt19937 random(3);
+    for (char &c : content)
+        c = char(random());
+    const QString path = m_dir.filePath(QStringLiteral("lying.idx.gz"));
+    QVERIFY(writeFile(path, gzip(idxFile(0x08, {1500, 1000, 1000}, content))));
+    rusage before{};
+    getrusage(RUSAGE_SELF, &before);
+    const ty::Result<ty::IdxArray> read = ty::readIdxFile(path);
+    rusage after{};
+    getrusage(RUSAGE_SELF, &after);
+    QVERIFY(!read.ok());
+    QVERIFY2(read.error().message.contains(QStringLiteral("truncated")), qPrintable(read.error().toString()));
+    const long grownMiB = (after.ru_maxrss - before.ru_maxrss) / 1024;
+    QVERIFY2(grownMiB < 300, qPrintable(QStringLiteral("peak memory grew by %1 MiB").arg(grownMiB)));
 }
