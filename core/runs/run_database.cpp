@@ -97,8 +97,31 @@ Status RunDatabase::requireRun(qint64 id) const
     return Status::success();
 }
 
+Status RunDatabase::checkIntegrity() const
+{
+    QSqlQuery check(m_db);
+    QStringList problems;
+    const bool ran = check.exec(QStringLiteral("PRAGMA quick_check(5)"));
+    while (ran && check.next())
+        problems << check.value(0).toString();
+    const QSqlError error = check.lastError();
+    if (!ran || error.isValid()) {
+        if (!isDamagedError(error))
+            return runDbError(QStringLiteral("cannot check the run database"), m_path, error);
+        problems << error.databaseText();
+    }
+    if (problems == QStringList{QStringLiteral("ok")})
+        return Status::success();
+    return runError(QStringLiteral("the run database is damaged: %1 fails its integrity check (%2); nothing was written to it; "
+                                   "see docs/reliability.md for recovery")
+                        .arg(m_path, problems.join(QStringLiteral("; ")).replace(QLatin1Char('\n'), QStringLiteral("; ")).left(300)));
+}
+
 Result<qint64> RunDatabase::createRun(const NewRun &run)
 {
+    // A new run is the first write of a training: never into a damaged file, where writing could lose more.
+    if (Status intact = checkIntegrity(); !intact)
+        return intact.error();
     qint64 id = 0;
     const Status status = inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery insert(m_db);

@@ -41,7 +41,11 @@ public:
 
     QString path() const;
 
-    // Inserts a queued run with its parameters, creates its folder <db file>-runs/<id>/ and stores it.
+    // SQLite's quick_check of the whole file (a fraction of a second for a million metric rows): an Error saying
+    // the database is damaged, with the first problems found, unless it is intact.
+    Status checkIntegrity() const;
+    // Inserts a queued run with its parameters, creates its folder <db file>-runs/<id>/ and stores it, after
+    // checkIntegrity(): nothing is written into a damaged file.
     Result<qint64> createRun(const NewRun &run);
     // <db file>-runs/<id> (for runs.sqlite: runs.sqlite-runs/7), absolute, so that two databases in one folder
     // never share run folders; computed, the folder may not exist. Runs created before kept <dir of db>/runs/<id>.

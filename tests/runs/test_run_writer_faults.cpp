@@ -198,6 +198,25 @@ void TestRunWriterFaults::damagedPagesAreErrorsNeverFewerRows()
     QVERIFY2(!rows.ok(), qPrintable(QStringLiteral("%1 rows read from a damaged file").arg(rows.ok() ? rows.value().size() : 0)));
     QVERIFY2(rows.error().message.contains(QStringLiteral("the run database is damaged")), qPrintable(rows.error().message));
     QVERIFY2(rows.error().message.contains(QStringLiteral("docs/reliability.md")), qPrintable(rows.error().message));
+
+    // A new run is never written into it: the integrity check refuses first, and the file stays as it was.
+    QVERIFY(!reopened.value()->checkIntegrity().ok());
+    reopened.value().reset();
+    const QByteArray before = [&] {
+        QFile f2(f.path);
+        f2.open(QIODevice::ReadOnly);
+        return f2.readAll();
+    }();
+    auto again = RunDatabase::open(f.path);
+    QVERIFY(again.ok());
+    const Result<qint64> created = again.value()->createRun(testing::sampleNewRun());
+    QVERIFY(!created.ok());
+    QVERIFY2(created.error().message.contains(QStringLiteral("the run database is damaged")), qPrintable(created.error().message));
+    QVERIFY2(created.error().message.contains(QStringLiteral("nothing was written")), qPrintable(created.error().message));
+    again.value().reset();
+    QFile after(f.path);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), before);
 }
 
 int runRunWriterFaultsTests(int argc, char **argv)
