@@ -236,6 +236,7 @@ void TestMetricPlot::exports()
     plot.setSmoothing(0.5);
     plot.addRun(1, QStringLiteral("run, \"one\""));
     QList<MetricPoint> rows = lossRows(1, 5);
+    rows.append({QStringLiteral("val/accuracy"), 4, 1, 2.0, 0.041});
     rows.append({QStringLiteral("val/accuracy"), 5, 1, 2.5, std::nan("")});
     plot.appendPoints(1, rows);
     for (const QString &name : {QStringLiteral("chart.png"), QStringLiteral("chart.svg"), QStringLiteral("chart.pdf")}) {
@@ -257,12 +258,17 @@ void TestMetricPlot::exports()
     QFile csv(csvPath);
     QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
     const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    QCOMPARE(lines.size(), 1 + 5 + 1);  // header, every sample of both shown metrics
+    QCOMPARE(lines.size(), 1 + 5 + 2);  // header, every sample of both shown metrics
     QCOMPARE(lines.at(0), QStringLiteral("run_id,run,metric,step,epoch,time,value,smoothed"));
     QCOMPARE(lines.at(1), QStringLiteral("1,\"run, \"\"one\"\"\",train/loss,1,1,0.5,10,10"));
-    QVERIFY2(lines.at(2).endsWith(QStringLiteral(",5,") + QString::number((0.5 * 10 * 0.5 + 0.5 * 5) / 0.75, 'g', 17)),
-             qPrintable(lines.at(2)));
-    QCOMPARE(lines.at(6), QStringLiteral("1,\"run, \"\"one\"\"\",val/accuracy,5,1,2.5,,"));  // NaN: empty
+    // The smoothed value with the shortest digits that read back as the same double (no binary noise).
+    const QStringList second = lines.at(2).split(QLatin1Char(','));
+    QCOMPARE(second.at(second.size() - 2), QStringLiteral("5"));
+    QCOMPARE(second.last().toDouble(), (0.5 * 10 * 0.5 + 0.5 * 5) / 0.75);
+    QVERIFY2(second.last().size() <= 18, qPrintable(second.last()));
+    QCOMPARE(second.last(), QString::number((0.5 * 10 * 0.5 + 0.5 * 5) / 0.75, 'g', QLocale::FloatingPointShortest));
+    QCOMPARE(lines.at(6), QStringLiteral("1,\"run, \"\"one\"\"\",val/accuracy,4,1,2,0.041,0.041"));  // not 0.041000000000000002
+    QCOMPARE(lines.at(7), QStringLiteral("1,\"run, \"\"one\"\"\",val/accuracy,5,1,2.5,,"));  // NaN: empty
     QVERIFY(!plot.saveCsv(dir.filePath(QStringLiteral("no/such/folder/x.csv"))));
 }
 

@@ -51,7 +51,8 @@ QString csvText(const QString &text)
     return QLatin1Char('"') + QString(text).replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
 }
 
-QString csvNumber(double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 17); }
+// The shortest text that reads back as the same double: 0.041, not 0.041000000000000002.
+QString csvNumber(double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', QLocale::FloatingPointShortest); }
 
 } // namespace
 
