@@ -27,6 +27,7 @@ private Q_SLOTS:
     void cleanup();
     void showsRunsAndFilters();
     void selectionAndComparison();
+    void baselineSurvivesARestart();
     void diffOfTwoRuns();
     void notesTagsAndRename();
     void deleteAsksFirst();
@@ -92,6 +93,22 @@ void TestRunBrowser::selectionAndComparison()
     QCOMPARE(comparison->cellText(QStringLiteral("val/accuracy"), QStringLiteral("best"), m_large), QStringLiteral("0.04 (+0.02)"));
     m_browser->setBaseline(0);
     QCOMPARE(baseline.size(), 2);
+}
+
+// The pinned baseline is remembered per database: a browser opened later on the same file has it again, unless
+// its run was deleted meanwhile.
+void TestRunBrowser::baselineSurvivesARestart()
+{
+    m_browser->setBaseline(m_large);
+    m_browser.reset();
+    RunBrowser again;
+    QVERIFY(again.openDatabase(m_f->path).ok());
+    QCOMPARE(again.baselineRunId(), m_large);
+    QCOMPARE(again.comparison()->shownRuns().value(0), m_large);
+    QVERIFY(m_f->db->deleteRun(m_large).ok());
+    RunBrowser third;
+    QVERIFY(third.openDatabase(m_f->path).ok());
+    QCOMPARE(third.baselineRunId(), qint64(0));
 }
 
 void TestRunBrowser::diffOfTwoRuns()

@@ -16,6 +16,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -193,6 +194,16 @@ void RunBrowser::buildActions(QWidget *bar)
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteRuns(selectedRunIds()); });
 }
 
+namespace {
+
+// One pinned baseline per database file.
+QString baselineSettingKey(const QString &databasePath)
+{
+    return QStringLiteral("runs/baseline/") + QString::fromLatin1(databasePath.toUtf8().toBase64(QByteArray::Base64UrlEncoding));
+}
+
+} // namespace
+
 Status RunBrowser::openDatabase(const QString &path)
 {
     Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(path);
@@ -204,7 +215,10 @@ Status RunBrowser::openDatabase(const QString &path)
     m_db = std::move(opened.value());
     m_model->setDatabase(m_db.get());
     fitColumns();
-    setBaseline(0);
+    // The baseline pinned last time on this database, if its run is still there.
+    const qint64 pinned = QSettings().value(baselineSettingKey(m_db->path()), 0).toLongLong();
+    m_baseline = -1;  // so that setBaseline() below always applies and announces
+    setBaseline(pinned > 0 && m_db->run(pinned).ok() ? pinned : 0);
     m_poll->start();
     m_pageLoader->start();
     setStatus(QString());
@@ -267,6 +281,8 @@ void RunBrowser::setBaseline(qint64 runId)
     if (runId == m_baseline)
         return;
     m_baseline = runId;
+    if (m_db)
+        QSettings().setValue(baselineSettingKey(m_db->path()), runId);  // survives a restart
     m_pin->setText(m_baseline > 0 ? tr("Unpin baseline #%1").arg(m_baseline) : tr("Pin baseline"));
     updateActions();
     updateDetails();
