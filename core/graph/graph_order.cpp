@@ -65,9 +65,10 @@ QHash<QString, int> nodeDepths(const PipelineGraph &graph)
     QStringList order;
     topologicalOrder(graph, &order);
     QHash<QString, int> depth;
+    const GraphIndex index(graph);
     for (const QString &id : order) {
         int d = 0;
-        for (const Edge &edge : graph.edgesInto(id))
+        for (const Edge &edge : index.edgesInto(id))
             d = std::max(d, depth.value(edge.from.node, 0) + 1);
         depth.insert(id, d);
     }

@@ -56,10 +56,11 @@ void validateNodes(const PipelineGraph &graph, const BlockRegistry &registry, Is
 void validateEdges(const PipelineGraph &graph, const BlockRegistry &registry, Issues *issues)
 {
     QSet<QString> fedInputs;
+    const GraphIndex index(graph);
     for (const Edge &edge : graph.edges) {
         const QString edgeText = edge.from.toString() + QStringLiteral(" -> ") + edge.to.toString();
-        const Node *from = graph.node(edge.from.node);
-        const Node *to = graph.node(edge.to.node);
+        const Node *from = index.node(edge.from.node);
+        const Node *to = index.node(edge.to.node);
         if (!from || !to) {
             const QString missing = !from ? edge.from.node : edge.to.node;
             issues->append(error(QStringLiteral("edge %1 names node \"%2\", which does not exist").arg(edgeText, missing),
@@ -130,8 +131,9 @@ void validatePipeline(const PipelineGraph &graph, const BlockRegistry &registry,
     for (int i = 1; i < optimizers.size(); ++i)
         issues->append(error(QStringLiteral("only one optimizer per pipeline (\"%1\" is the first)").arg(optimizers.first()),
                              optimizers.at(i)));
+    const GraphIndex index(graph);
     for (const QString &loss : losses)
-        if (graph.edgesFrom(loss).isEmpty())
+        if (index.edgesFrom(loss).isEmpty())
             issues->append(Issue{Severity::Warning,
                                  QStringLiteral("this loss feeds no optimizer: it is reported but not minimised"), loss,
                                  QStringLiteral("loss"), {}});

@@ -68,6 +68,42 @@ QString PipelineGraph::uniqueId(const QString &base) const
     }
 }
 
+GraphIndex::GraphIndex(const PipelineGraph &graph) : m_graph(graph)
+{
+    m_nodes.reserve(graph.nodes.size());
+    for (int i = 0; i < graph.nodes.size(); ++i)
+        if (!m_nodes.contains(graph.nodes.at(i).id))
+            m_nodes.insert(graph.nodes.at(i).id, i);  // the first node of an id wins, as in PipelineGraph::node()
+    for (int i = 0; i < graph.edges.size(); ++i) {
+        m_into[graph.edges.at(i).to.node].append(i);
+        m_from[graph.edges.at(i).from.node].append(i);
+    }
+}
+
+const Node *GraphIndex::node(const QString &id) const
+{
+    const auto it = m_nodes.constFind(id);
+    return it == m_nodes.constEnd() ? nullptr : &m_graph.nodes.at(*it);
+}
+
+QList<Edge> GraphIndex::edgesInto(const QString &nodeId, const QString &port) const
+{
+    QList<Edge> out;
+    for (int i : m_into.value(nodeId))
+        if (port.isEmpty() || m_graph.edges.at(i).to.port == port)
+            out.append(m_graph.edges.at(i));
+    return out;
+}
+
+QList<Edge> GraphIndex::edgesFrom(const QString &nodeId, const QString &port) const
+{
+    QList<Edge> out;
+    for (int i : m_from.value(nodeId))
+        if (port.isEmpty() || m_graph.edges.at(i).from.port == port)
+            out.append(m_graph.edges.at(i));
+    return out;
+}
+
 bool isValidNodeId(const QString &id)
 {
     static const QRegularExpression pattern(QStringLiteral("\\A[A-Za-z_][A-Za-z0-9_]*\\z"));

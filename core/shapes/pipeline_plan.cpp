@@ -18,15 +18,15 @@ Issue issueFromError(const Error &error, const BlockDescriptor *block)
     return issue;
 }
 
-void planOptimizer(const Preset &preset, const Node &node, const QJsonObject &params, PipelinePlan *plan)
+void planOptimizer(const GraphIndex &graph, const Node &node, const QJsonObject &params, PipelinePlan *plan)
 {
     plan->optimizerNode = node.id;
     plan->optimizerType = node.block;
     plan->optimizerParams = params;
-    const QList<Edge> schedule = preset.graph.edgesInto(node.id, QStringLiteral("schedule"));
+    const QList<Edge> schedule = graph.edgesInto(node.id, QStringLiteral("schedule"));
     if (schedule.isEmpty())
         return;
-    const Node *s = preset.graph.node(schedule.first().from.node);
+    const Node *s = graph.node(schedule.first().from.node);
     const BlockDescriptor *block = s ? BlockRegistry::builtin().find(s->block) : nullptr;
     if (!block)
         return;
@@ -54,8 +54,9 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
         return plan;
 
     QHash<QString, SampleShape> shapes;  // known per-sample output shapes of tensor outputs
+    const GraphIndex graph(preset.graph);
     for (const QString &id : order) {
-        const Node &node = *preset.graph.node(id);
+        const Node &node = *graph.node(id);
         const BlockDescriptor *block = registry.find(node.block);
         if (!block)
             continue;
@@ -79,7 +80,7 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
         for (const PortSpec &port : block->inputs) {
             if (port.kind != PortKind::Tensor)
                 continue;
-            const QList<Edge> in = preset.graph.edgesInto(id, port.name);
+            const QList<Edge> in = graph.edgesInto(id, port.name);
             if (in.isEmpty() || !shapes.contains(in.first().from.node)) {
                 inputsKnown = false;
                 break;
@@ -107,12 +108,12 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
                 if (!problem.isEmpty())
                     plan.report.issues.append(Issue{Severity::Error, problem, id, QStringLiteral("input"), {}});
                 else if (block->category == BlockCategory::Loss)
-                    plan.losses.push_back(PlannedHead{id, node.block, params, inputs.at(0), !preset.graph.edgesFrom(id).isEmpty()});
+                    plan.losses.push_back(PlannedHead{id, node.block, params, inputs.at(0), !graph.edgesFrom(id).isEmpty()});
                 else
                     plan.metrics.push_back(PlannedHead{id, node.block, params, inputs.at(0), false});
             }
         } else if (block->category == BlockCategory::Optimizer && plan.optimizerNode.isEmpty()) {
-            planOptimizer(preset, node, params, &plan);
+            planOptimizer(graph, node, params, &plan);
         }
         plan.report.nodes.insert(id, nodeShape);
         plan.report.totalParams += nodeShape.paramCount;
