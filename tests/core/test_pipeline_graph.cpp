@@ -25,6 +25,7 @@ private Q_SLOTS:
     void validNodeIds_data();
     void validNodeIds();
     void equality();
+    void indexAnswersAsTheGraph();
 };
 
 void TestPipelineGraph::parseEndpoint_data()
@@ -148,6 +149,29 @@ void TestPipelineGraph::equality()
 }
 
 } // namespace
+
+// GraphIndex gives the answers of PipelineGraph's own lookups, duplicates and unknown ids included.
+void TestPipelineGraph::indexAnswersAsTheGraph()
+{
+    PipelineGraph g = tytest::minimalGraph();
+    g.nodes.append(Node{QStringLiteral("fc"), QStringLiteral("layer.relu"), {}, {}});  // a duplicate id: the first wins
+    g.edges.append(Edge{{QStringLiteral("data"), QStringLiteral("images")}, {QStringLiteral("ghost"), QStringLiteral("in")}});
+    const GraphIndex index(g);
+    QStringList ids;
+    for (const Node &n : g.nodes)
+        ids << n.id;
+    ids << QStringLiteral("ghost") << QStringLiteral("nothing");
+    for (const QString &id : ids) {
+        QCOMPARE(index.node(id), g.node(id));
+        for (const QString &port : {QString(), QStringLiteral("in"), QStringLiteral("images"), QStringLiteral("labels"),
+                                    QStringLiteral("out"), QStringLiteral("loss"), QStringLiteral("target")}) {
+            QCOMPARE(index.edgesInto(id, port), g.edgesInto(id, port));
+            QCOMPARE(index.edgesFrom(id, port), g.edgesFrom(id, port));
+        }
+    }
+    QCOMPARE(index.node(QStringLiteral("fc"))->block, QStringLiteral("layer.linear"));
+    QCOMPARE(index.edgesFrom(QStringLiteral("data")).size(), 3);
+}
 
 int tytest::runPipelineGraphTests(int argc, char **argv)
 {
