@@ -65,34 +65,16 @@ int evaluateCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
     const QString dbPath = databasePath(args);
-    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(dbPath);
-    if (!opened) {
-        printError(io, opened.error());
+    const Result<RunCheckpoint> recorded = verifiedRunCheckpoint(
+        dbPath, id, args.options.value(QStringLiteral("checkpoint"), QStringLiteral("last")), QStringLiteral("evaluate"));
+    if (!recorded) {
+        printError(io, recorded.error());
         return BadInput;
     }
-    RunDatabase &db = *opened.value();
-    Result<RunInfo> run = db.run(id);
-    if (!run) {
-        printError(io, run.error());
-        return BadInput;
-    }
-    const QString which = args.options.value(QStringLiteral("checkpoint"), QStringLiteral("last"));
-    Result<QList<CheckpointRecord>> checkpoints = db.checkpoints(id);
-    const Result<std::optional<CheckpointRecord>> chosen = checkpoints ? findCheckpoint(checkpoints.value(), which, id)
-                                                                       : Result<std::optional<CheckpointRecord>>(checkpoints.error());
-    if (!chosen || !chosen.value()) {
-        printError(io, chosen ? usageError(QStringLiteral("run %1 has no checkpoint to evaluate (it is %2)").arg(id).arg(runStatusName(run.value().status)),
-                                           QStringLiteral("--checkpoint"))
-                              : chosen.error());
-        return BadInput;
-    }
-    const CheckpointRecord &checkpoint = *chosen.value();
-    if (Status verified = verifyCheckpointFile(checkpoint, id); !verified) {
-        printError(io, verified.error());
-        return BadInput;
-    }
+    const RunInfo &run = recorded.value().run;
+    const CheckpointRecord &checkpoint = recorded.value().checkpoint;
     // The preset as it was run; relative data paths still resolve against the original preset file.
-    Result<Preset> preset = presetFromJson(run.value().preset, run.value().provenance.value(QStringLiteral("preset_file")).toString());
+    Result<Preset> preset = presetFromJson(run.preset, run.provenance.value(QStringLiteral("preset_file")).toString());
     if (!preset) {
         printError(io, preset.error());
         return BadInput;

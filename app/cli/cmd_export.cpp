@@ -52,33 +52,13 @@ int exportCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
     const QString output = args.option(QStringLiteral("output"));
-    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(databasePath(args));
-    if (!opened) {
-        printError(io, opened.error());
+    const Result<RunCheckpoint> recorded = verifiedRunCheckpoint(
+        databasePath(args), id, args.options.value(QStringLiteral("checkpoint"), QStringLiteral("last")), QStringLiteral("export"));
+    if (!recorded) {
+        printError(io, recorded.error());
         return BadInput;
     }
-    RunDatabase &db = *opened.value();
-    Result<RunInfo> run = db.run(id);
-    if (!run) {
-        printError(io, run.error());
-        return BadInput;
-    }
-    Result<QList<CheckpointRecord>> checkpoints = db.checkpoints(id);
-    if (!checkpoints) {
-        printError(io, checkpoints.error());
-        return BadInput;
-    }
-    const Result<std::optional<CheckpointRecord>> chosen =
-        findCheckpoint(checkpoints.value(), args.options.value(QStringLiteral("checkpoint"), QStringLiteral("last")), id);
-    if (!chosen || !chosen.value()) {
-        printError(io, chosen ? exportError(QStringLiteral("run %1 has no checkpoint to export").arg(id)) : chosen.error());
-        return BadInput;
-    }
-    const CheckpointRecord &checkpoint = *chosen.value();
-    if (Status verified = verifyCheckpointFile(checkpoint, id); !verified) {
-        printError(io, verified.error());
-        return BadInput;
-    }
+    const CheckpointRecord &checkpoint = recorded.value().checkpoint;
     Result<TensorFile> read = readSafetensors(checkpoint.path);
     if (!read || read.value().metadata.value(QStringLiteral("format")) != QStringLiteral("trainyard-checkpoint")) {
         Error e = read ? exportError(QStringLiteral("not a checkpoint this version can read (LibTorch archives of older versions are not loaded)")) : read.error();
@@ -87,7 +67,7 @@ int exportCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
     if (format == QStringLiteral("onnx"))
-        return writeOnnxExport(OnnxExportRequest{id, run.value(), checkpoint, read.value(), output, args.flag(QStringLiteral("json"))}, io);
+        return writeOnnxExport(OnnxExportRequest{id, recorded.value().run, checkpoint, read.value(), output, args.flag(QStringLiteral("json"))}, io);
 
     TensorFile weights;
     qint64 values = 0;

@@ -87,38 +87,20 @@ int predictCommand(const QStringList &arguments, Io &io)
             return BadInput;
         }
     }
-    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(databasePath(args));
-    if (!opened) {
-        printError(io, opened.error());
+    const Result<RunCheckpoint> recorded = verifiedRunCheckpoint(
+        databasePath(args), id, args.options.value(QStringLiteral("checkpoint"), QStringLiteral("last")), QStringLiteral("predict with"));
+    if (!recorded) {
+        printError(io, recorded.error());
         return BadInput;
     }
-    RunDatabase &db = *opened.value();
-    Result<RunInfo> run = db.run(id);
-    if (!run) {
-        printError(io, run.error());
-        return BadInput;
-    }
-    Result<QList<CheckpointRecord>> checkpoints = db.checkpoints(id);
-    const Result<std::optional<CheckpointRecord>> chosen =
-        checkpoints ? findCheckpoint(checkpoints.value(), args.options.value(QStringLiteral("checkpoint"), QStringLiteral("last")), id)
-                    : Result<std::optional<CheckpointRecord>>(checkpoints.error());
-    if (!chosen || !chosen.value()) {
-        printError(io, chosen ? predictError(QStringLiteral("run %1 has no checkpoint to predict with (it is %2)").arg(id).arg(runStatusName(run.value().status)),
-                                             QStringLiteral("--checkpoint"))
-                              : chosen.error());
-        return BadInput;
-    }
-    if (Status verified = verifyCheckpointFile(*chosen.value(), id); !verified) {
-        printError(io, verified.error());
-        return BadInput;
-    }
-    Result<Preset> preset = presetFromJson(run.value().preset, run.value().provenance.value(QStringLiteral("preset_file")).toString());
+    const RunInfo &run = recorded.value().run;
+    Result<Preset> preset = presetFromJson(run.preset, run.provenance.value(QStringLiteral("preset_file")).toString());
     if (!preset) {
         printError(io, preset.error());
         return BadInput;
     }
     PredictOptions options;
-    options.weightsPath = chosen.value()->path;
+    options.weightsPath = recorded.value().checkpoint.path;
     options.inputs = args.positionals.mid(1);
     options.topK = topK;
     options.device = args.option(QStringLiteral("device"));

@@ -1,6 +1,7 @@
 #include "run_checkpoints.h"
 
 #include "file_fingerprint.h"
+#include "run_database.h"
 
 #include <QFileInfo>
 
@@ -60,6 +61,28 @@ Result<std::optional<CheckpointRecord>> findCheckpoint(const QList<CheckpointRec
         }
     return checkpointError(QString(), QStringLiteral("run %1 has no checkpoint at step %2 (it has: %3)")
                                           .arg(runId).arg(step).arg(steps.isEmpty() ? QStringLiteral("none") : steps.join(QStringLiteral(", "))));
+}
+
+Result<RunCheckpoint> verifiedRunCheckpoint(const QString &dbPath, qint64 runId, const QString &which, const QString &purpose)
+{
+    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(dbPath);
+    if (!opened)
+        return opened.error();
+    Result<RunInfo> run = opened.value()->run(runId);
+    if (!run)
+        return run.error();
+    Result<QList<CheckpointRecord>> checkpoints = opened.value()->checkpoints(runId);
+    if (!checkpoints)
+        return checkpoints.error();
+    const Result<std::optional<CheckpointRecord>> chosen = findCheckpoint(checkpoints.value(), which, runId);
+    if (!chosen)
+        return chosen.error();
+    if (!chosen.value())
+        return checkpointError(QString(), QStringLiteral("run %1 has no checkpoint to %2 (it is %3)")
+                                              .arg(runId).arg(purpose, runStatusName(run.value().status)));
+    if (Status verified = verifyCheckpointFile(*chosen.value(), runId); !verified)
+        return verified.error();
+    return RunCheckpoint{run.value(), *chosen.value()};
 }
 
 Status verifyCheckpointFile(const CheckpointRecord &checkpoint, qint64 runId)

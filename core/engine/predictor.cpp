@@ -1,11 +1,7 @@
 #include "predictor.h"
 
-#include "block_registry.h"
-#include "dataset_loader.h"
-#include "detail/checkpoint.h"
-#include "detail/compiled_pipeline.h"
+#include "detail/trained_model.h"
 #include "model_inputs.h"
-#include "training_settings.h"
 
 namespace ty {
 
@@ -22,38 +18,17 @@ Error predictionError(const QString &message, const QString &node = {}, const QS
 
 Result<Predictions> predict(const Preset &preset, const PredictOptions &options)
 {
-    const TrainingSettings settings = TrainingSettings::fromJson(preset.training);
-    const BlockRegistry &registry = BlockRegistry::builtin();
-    const Node *datasetNode = nullptr;
-    for (const Node &node : preset.graph.nodes)
-        if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset && !datasetNode)
-            datasetNode = &node;
-    if (!datasetNode)
-        return predictionError(QStringLiteral("the pipeline has no dataset node"));
-    const QString deviceSetting = options.device.isEmpty() ? settings.device : options.device;
-    if (deviceSetting == QStringLiteral("cuda") && !torch::cuda::is_available())
-        return predictionError(QStringLiteral("device cuda was asked for, but no CUDA device is available to this LibTorch build"));
-    const torch::Device device = deviceSetting != QStringLiteral("cpu") && torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0)
-                                                                                                      : torch::Device(torch::kCPU);
-    Result<LoadedDataset> loaded = loadDataset(DatasetRequest{datasetNode->block, datasetNode->id,
-                                                              registry.find(datasetNode->block)->effectiveParams(datasetNode->params),
-                                                              preset.baseDir()});
-    if (!loaded) {
-        Error e = loaded.error();
-        if (e.node.isEmpty())
-            e.node = datasetNode->id;
-        return e;
-    }
-    Result<ModelInputs> inputs = readModelInputs(options.inputs, sampleFormatOf(loaded.value()));
+    Result<std::unique_ptr<detail::TrainedModel>> loaded =
+        detail::loadTrainedModel(preset, options.weightsPath, options.device, options.checkPresetHash);
+    if (!loaded)
+        return loaded.error();
+    const detail::TrainedModel &model = *loaded.value();
+    const detail::CompiledPipeline &pipeline = model.pipeline;
+    const TrainingSettings &settings = model.settings;
+    const torch::Device device = model.device;
+    Result<ModelInputs> inputs = readModelInputs(options.inputs, sampleFormatOf(model.data));
     if (!inputs)
         return inputs.error();
-    detail::CompiledPipeline pipeline = detail::compilePipeline(preset, loaded.value().shape);
-    for (const Issue &issue : pipeline.report.issues)
-        if (issue.severity == Severity::Error)
-            return predictionError(issue.message, issue.node, issue.port.isEmpty() ? issue.param : issue.port);
-    if (Status weights = detail::loadModelWeights(options.weightsPath, *pipeline.model,
-                                                  options.checkPresetHash ? presetHash(preset) : QString()); !weights)
-        return weights.error();
     const detail::LossHead *scored = nullptr;
     for (const detail::LossHead &head : pipeline.losses)
         if (head.optimized && !scored)
@@ -63,15 +38,13 @@ Result<Predictions> predict(const Preset &preset, const PredictOptions &options)
 
     Predictions out;
     out.classification = pipeline.plan.datasetShape.classification;
-    out.classes = loaded.value().classNames;
+    out.classes = model.data.classNames;
     const int64_t classes = pipeline.plan.datasetShape.numClasses;
     while (out.classification && out.classes.size() < classes)
         out.classes << QString::number(out.classes.size());
     const int64_t k = std::clamp<int64_t>(options.topK, 1, std::max<int64_t>(1, classes));
 
     torch::NoGradGuard noGrad;
-    pipeline.model->to(device);
-    pipeline.model->eval();
     const SampleArray &samples = inputs.value().samples;
     std::vector<int64_t> sizes{samples.count};
     sizes.insert(sizes.end(), samples.sampleShape.begin(), samples.sampleShape.end());

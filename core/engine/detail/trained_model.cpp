@@ -1,0 +1,65 @@
+#include "detail/trained_model.h"
+
+#include "block_registry.h"
+#include "dataset_loader.h"
+#include "detail/checkpoint.h"
+
+namespace ty::detail {
+
+namespace {
+
+Error modelError(const QString &message, const QString &node = {}, const QString &field = {})
+{
+    Error e;
+    e.message = message;
+    e.node = node;
+    e.field = field;
+    return e;
+}
+
+} // namespace
+
+Result<std::unique_ptr<TrainedModel>> loadTrainedModel(const Preset &preset, const QString &weightsPath, const QString &device,
+                                                       bool checkPresetHash)
+{
+    auto model = std::make_unique<TrainedModel>();
+    model->settings = TrainingSettings::fromJson(preset.training);
+    const BlockRegistry &registry = BlockRegistry::builtin();
+    const Node *datasetNode = nullptr;
+    for (const Node &node : preset.graph.nodes)
+        if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset && !datasetNode)
+            datasetNode = &node;
+    if (!datasetNode)
+        return modelError(QStringLiteral("the pipeline has no dataset node"));
+    model->datasetNode = datasetNode->id;
+
+    const QString deviceSetting = device.isEmpty() ? model->settings.device : device;
+    if (deviceSetting == QStringLiteral("cuda") && !torch::cuda::is_available())
+        return modelError(QStringLiteral("device cuda was asked for, but no CUDA device is available to this LibTorch build"));
+    model->device = deviceSetting != QStringLiteral("cpu") && torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0)
+                                                                                         : torch::Device(torch::kCPU);
+    if (model->settings.threads > 0)
+        torch::set_num_threads(model->settings.threads);
+
+    Result<LoadedDataset> loaded = loadDataset(DatasetRequest{datasetNode->block, datasetNode->id,
+                                                              registry.find(datasetNode->block)->effectiveParams(datasetNode->params),
+                                                              preset.baseDir()});
+    if (!loaded) {
+        Error e = loaded.error();
+        if (e.node.isEmpty())
+            e.node = datasetNode->id;
+        return e;
+    }
+    model->data = std::move(loaded).value();
+    model->pipeline = compilePipeline(preset, model->data.shape);
+    for (const Issue &issue : model->pipeline.report.issues)
+        if (issue.severity == Severity::Error)
+            return modelError(issue.message, issue.node, issue.port.isEmpty() ? issue.param : issue.port);
+    if (Status weights = loadModelWeights(weightsPath, *model->pipeline.model, checkPresetHash ? presetHash(preset) : QString()); !weights)
+        return weights.error();
+    model->pipeline.model->to(model->device);
+    model->pipeline.model->eval();
+    return model;
+}
+
+} // namespace ty::detail
