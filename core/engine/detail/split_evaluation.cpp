@@ -16,16 +16,16 @@ std::vector<float> toHostFloats(const torch::Tensor &t)
 } // namespace
 
 EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &split, const QString &splitName,
-                               const QStringList &classNames, int64_t batchSize, int topK)
+                               const QStringList &classNames, int64_t batchSize, int topK, bool score)
 {
     EvaluationReport report;
     report.split = splitName;
     const int64_t n = split.size();
     const LossHead *scored = nullptr;
     for (const LossHead &head : pipeline.losses)
-        if (head.optimized && !scored)
+        if (head.optimized && !scored && score)
             scored = &head;
-    if (n == 0 || !scored)
+    if (n == 0)
         return report;
 
     torch::NoGradGuard noGrad;
@@ -46,11 +46,14 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
                 lossSum += headLoss(head, slots[head.slot], y).to(torch::kDouble) * (head.weight * double(count));
         for (size_t m = 0; m < pipeline.metrics.size(); ++m)
             metricSums[m] += metricSum(pipeline.metrics[m], slots[pipeline.metrics[m].slot], y).to(torch::kDouble);
-        outputs.push_back(slots[scored->slot].to(torch::kCPU));
+        if (scored)
+            outputs.push_back(slots[scored->slot].to(torch::kCPU));
     }
     report.metrics.insert(QStringLiteral("loss"), lossSum.item<double>() / double(n));
     for (size_t m = 0; m < pipeline.metrics.size(); ++m)
         report.metrics.insert(pipeline.metrics[m].nodeId, metricSums[m].item<double>() / double(n));
+    if (!scored)
+        return report;  // the run's metrics, but no output to score
 
     const torch::Tensor all = torch::cat(outputs, 0).reshape({n, -1});
     if (pipeline.plan.datasetShape.classification) {

@@ -9,10 +9,13 @@
 
 namespace ty::detail {
 
-// `split` is named in the report (test, val, train); `classNames` label the classes when known. The outputs
-// scored are those of the first optimized loss head's input (the logits, or the regression predictions).
+// `split` is named in the report (test, val, train); `classNames` label the classes when known. The metrics are
+// those the run records (the optimized losses' weighted sum as "loss", each metric head by node id); the outputs
+// scored are those of the first optimized loss head's input (the logits, or the regression predictions), and
+// without one nothing is scored.
 // Leaves the model in evaluation mode. Throws on LibTorch errors.
+// With `score` false only the metrics are computed (the validation after each epoch).
 EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &split, const QString &splitName,
-                               const QStringList &classNames, int64_t batchSize, int topK);
+                               const QStringList &classNames, int64_t batchSize, int topK, bool score = true);
 
 } // namespace ty::detail

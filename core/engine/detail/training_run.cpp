@@ -162,7 +162,16 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
             break;
         }
     }
-    evaluate(m_test, QStringLiteral("test"));
+    std::shared_ptr<EvaluationReport> testReport;
+    if (m_test.size() > 0) {
+        // One pass over the test split gives the run's test metrics and its evaluation (confusion matrix,
+        // per-class scores), so the evaluation is there without recomputing.
+        testReport = std::make_shared<EvaluationReport>(
+            evaluateSplit(m_pipeline, m_test, QStringLiteral("test"), m_classNames, m_settings.evalBatchSize, 5));
+        testReport->checkpointStep = m_position.step;
+        m_pipeline.model->train();
+        publishEvaluation(QStringLiteral("test"), testReport->metrics);
+    }
     checkpoint();
     TrainResult result;
     result.outcome = TrainOutcome::Finished;
@@ -170,14 +179,7 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
     result.epochs = int(m_position.epoch);
     result.lastMetrics = m_last;
     result.finalCheckpoint = m_lastCheckpoint;
-    if (m_test.size() > 0) {
-        // Every finished run is evaluated on its test split, so its confusion matrix and per-class scores are
-        // there without recomputing.
-        auto report = std::make_shared<EvaluationReport>(
-            evaluateSplit(m_pipeline, m_test, QStringLiteral("test"), m_classNames, m_settings.evalBatchSize, 5));
-        report->checkpointStep = m_position.step;
-        result.testEvaluation = std::move(report);
-    }
+    result.testEvaluation = std::move(testReport);
     return result;
 }
 
@@ -285,35 +287,23 @@ bool TrainingRun::publish(const LoggedSteps::Interval &interval, TrainResult *en
 
 QMap<QString, double> TrainingRun::evaluate(const DeviceSplit &split, const QString &prefix)
 {
-    QMap<QString, double> out;
     if (split.size() == 0)
-        return out;
-    torch::NoGradGuard noGrad;
-    m_pipeline.model->eval();
-    torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(m_device));
-    std::vector<torch::Tensor> metricSums;  // one accumulator each (a vector filled with one tensor would share it)
-    for (size_t m = 0; m < m_pipeline.metrics.size(); ++m)
-        metricSums.push_back(torch::zeros_like(lossSum));
-    const int64_t n = split.size();
-    for (int64_t begin = 0; begin < n; begin += m_settings.evalBatchSize) {
-        const int64_t count = std::min<int64_t>(m_settings.evalBatchSize, n - begin);
-        const torch::Tensor x = split.x.narrow(0, begin, count);
-        const torch::Tensor y = split.y.narrow(0, begin, count);
-        const std::vector<torch::Tensor> slots = m_pipeline.model->forwardAll(x);
-        for (const LossHead &head : m_pipeline.losses)
-            if (head.optimized)
-                lossSum += headLoss(head, slots[head.slot], y).to(torch::kDouble) * (head.weight * double(count));
-        for (size_t m = 0; m < m_pipeline.metrics.size(); ++m)
-            metricSums[m] += metricSum(m_pipeline.metrics[m], slots[m_pipeline.metrics[m].slot], y).to(torch::kDouble);
-    }
+        return {};
+    // The run's metrics only: validation after every epoch scores no outputs.
+    const EvaluationReport pass = evaluateSplit(m_pipeline, split, prefix, {}, m_settings.evalBatchSize, 1, /*score=*/false);
     m_pipeline.model->train();
+    return publishEvaluation(prefix, pass.metrics);
+}
+
+QMap<QString, double> TrainingRun::publishEvaluation(const QString &prefix, const QMap<QString, double> &metrics)
+{
+    QMap<QString, double> out;
     const double t = elapsed();
     const int epoch = int(std::min<int64_t>(m_position.epoch + 1, m_settings.epochs));
     QList<MetricSample> samples;
-    samples.append(MetricSample{prefix + QStringLiteral("/loss"), m_position.step, epoch, t, lossSum.item<double>() / double(n)});
-    for (size_t m = 0; m < m_pipeline.metrics.size(); ++m)
-        samples.append(MetricSample{prefix + QLatin1Char('/') + m_pipeline.metrics[m].nodeId, m_position.step, epoch, t,
-                                    metricSums[m].item<double>() / double(n)});
+    samples.append(MetricSample{prefix + QStringLiteral("/loss"), m_position.step, epoch, t, metrics.value(QStringLiteral("loss"))});
+    for (const MetricHead &metric : m_pipeline.metrics)
+        samples.append(MetricSample{prefix + QLatin1Char('/') + metric.nodeId, m_position.step, epoch, t, metrics.value(metric.nodeId)});
     for (const MetricSample &s : samples) {
         out.insert(s.name, s.value);
         m_last.insert(s.name, s.value);

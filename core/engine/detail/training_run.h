@@ -36,6 +36,8 @@ private:
     bool flushPending(TrainResult *ending, bool wait);
     bool publish(const LoggedSteps::Interval &interval, TrainResult *ending);
     QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
+    // Reports the metrics of an evaluation pass ("loss" and metric node ids) as PREFIX/NAME rows; returns them so.
+    QMap<QString, double> publishEvaluation(const QString &prefix, const QMap<QString, double> &metrics);
     // Follows the monitored metric (training.early_stop_metric, else val/loss): *improved when this epoch is the
     // best so far; true when early stopping is on and its patience ran out.
     bool checkEarlyStop(const QMap<QString, double> &epochMetrics, bool *improved);
