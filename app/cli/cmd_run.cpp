@@ -1,8 +1,10 @@
-// trainyard-cli run PRESET [--set K=V]... [--db PATH] [--name NAME] [--device auto|cpu|cuda] [--json] [--quiet]
+// trainyard-cli run PRESET [--set K=V]... [--init-from RUN[:CHECKPOINT]|FILE] [--db PATH] [--name NAME]
+//                  [--device auto|cpu|cuda] [--json] [--quiet]
 
 #include "commands.h"
 #include "training_module.h"
 #include "event_stream.h"
+#include "init_from_source.h"
 #include "preset_format.h"
 #include "preset_overrides.h"
 #include "run_database.h"
@@ -20,7 +22,7 @@ namespace ty::cli {
 namespace {
 
 NewRun describeRun(const Preset &preset, const TrainStart &start, const QString &path, const QString &name,
-                   const QStringList &arguments)
+                   const QStringList &arguments, const std::optional<InitFromSource> &initFrom)
 {
     const TrainingSettings settings = TrainingSettings::fromJson(preset.training);
     NewRun run;
@@ -42,6 +44,8 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
                                  {QStringLiteral("samples"), QJsonObject{{QStringLiteral("train"), start.trainSamples},
                                                                          {QStringLiteral("val"), start.valSamples},
                                                                          {QStringLiteral("test"), start.testSamples}}}};
+    if (initFrom)
+        run.provenance.insert(QStringLiteral("init_from"), initFrom->parent);
     return run;
 }
 
@@ -49,11 +53,11 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
 
 int runCommand(const QStringList &arguments, Io &io)
 {
-    Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device")},
+    Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device"), QStringLiteral("init-from")},
                           {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
     if (!args.error.isEmpty() || args.positionals.size() != 1) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
-               << "usage: trainyard-cli run PRESET [--set KEY=VALUE]... [--db PATH] [--name NAME] "
+               << "usage: trainyard-cli run PRESET [--set KEY=VALUE]... [--init-from RUN[:last|best|STEP]|FILE] [--db PATH] [--name NAME] "
                   "[--device auto|cpu|cuda] [--json|--events] [--quiet]\n";
         return BadInput;
     }
@@ -63,6 +67,11 @@ int runCommand(const QStringList &arguments, Io &io)
     Preset preset;
     if (!loadPresetWithOverrides(path, args, &preset, io))
         return BadInput;
+    if (args.options.contains(QStringLiteral("init-from")))
+        if (const Status set = setInitFromOption(&preset, args.option(QStringLiteral("init-from"))); !set) {
+            reportError(set.error(), args, io);
+            return BadInput;
+        }
     const ShapeReport report = inspectPreset(preset);
     for (const Issue &issue : report.issues) {
         io.err << path << ": " << issue.toString() << "\n";
@@ -80,20 +89,28 @@ int runCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
 
+    const QString dbPath = databasePath(args);
+    const Result<std::optional<InitFromSource>> initFrom = resolveInitFrom(preset, dbPath);
+    if (!initFrom) {
+        reportError(initFrom.error(), args, io);
+        return BadInput;
+    }
+    std::optional<TrainOptions::WarmStartSource> weights;
+    if (initFrom.value())
+        weights = initFrom.value()->weights;
     // Data, model and optimizer before the database: a truncated data file is bad input that records nothing.
-    std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io);
+    std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io, weights);
     if (!training)
         return BadInput;
     if (stoppedBeforeTraining(args, io))
         return Stopped;
 
-    const QString dbPath = databasePath(args);
     Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(dbPath);
     if (!db) {
         reportError(db.error(), args, io);
         return BadInput;
     }
-    Result<qint64> created = db.value()->createRun(describeRun(preset, training->info(), path, args.option(QStringLiteral("name")), arguments));
+    Result<qint64> created = db.value()->createRun(describeRun(preset, training->info(), path, args.option(QStringLiteral("name")), arguments, initFrom.value()));
     if (!created) {
         reportError(created.error(), args, io);
         return BadInput;

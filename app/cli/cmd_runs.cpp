@@ -53,6 +53,27 @@ QJsonObject runJson(const RunInfo &run, const QMap<QString, double> &summary)
                        {QStringLiteral("summary"), summaryJson}};
 }
 
+// Where a run's first weights came from (provenance "init_from"), or null.
+QJsonValue parentJson(const RunInfo &run)
+{
+    const QJsonObject parent = run.provenance.value(QStringLiteral("init_from")).toObject();
+    return parent.isEmpty() ? QJsonValue() : QJsonValue(parent);
+}
+
+QString parentText(const QJsonObject &parent)
+{
+    const QString nodes = parent.contains(QStringLiteral("nodes"))
+                              ? QStringLiteral(", nodes ") + parent.value(QStringLiteral("nodes")).toVariant().toStringList().join(QStringLiteral(", "))
+                              : QString();
+    if (parent.contains(QStringLiteral("run")))
+        return QStringLiteral("run %1 (%2), checkpoint at step %3%4")
+            .arg(parent.value(QStringLiteral("run")).toInteger())
+            .arg(printableExcerpt(parent.value(QStringLiteral("run_name")).toString(), 60))
+            .arg(parent.value(QStringLiteral("checkpoint_step")).toInteger()).arg(nodes);
+    return QStringLiteral("%1 (sha256 %2...)%3").arg(printableExcerpt(parent.value(QStringLiteral("file")).toString(), 200),
+                                                   parent.value(QStringLiteral("sha256")).toString().left(12), nodes);
+}
+
 int listRuns(RunDatabase &db, const Args &args, Io &io)
 {
     Result<QList<RunInfo>> runs = db.listRuns();
@@ -99,8 +120,9 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
     const Result<QMap<QString, double>> values = db.lastMetricValues(id);
     const Result<QList<CheckpointRecord>> recorded = db.checkpoints(id);
     const Result<QList<RunEvent>> runEvents = db.events(id);
-    if (!values || !recorded || !runEvents) {
-        printError(io, !values ? values.error() : !recorded ? recorded.error() : runEvents.error());
+    const Result<QList<StageRecord>> runStages = db.stages(id);
+    if (!values || !recorded || !runEvents || !runStages) {
+        printError(io, !values ? values.error() : !recorded ? recorded.error() : !runEvents ? runEvents.error() : runStages.error());
         return RunFailed;
     }
     const QMap<QString, double> &summary = values.value();
@@ -113,8 +135,15 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
         for (const RunEvent &e : runEvents.value())
             events.append(QJsonObject{{QStringLiteral("step"), e.step}, {QStringLiteral("time"), e.time},
                                       {QStringLiteral("kind"), e.kind}, {QStringLiteral("message"), e.message}});
+        QJsonArray stages;
+        for (const StageRecord &s : runStages.value())
+            stages.append(QJsonObject{{QStringLiteral("name"), s.name}, {QStringLiteral("start_step"), s.startStep},
+                                      {QStringLiteral("end_step"), s.endStep >= 0 ? QJsonValue(s.endStep) : QJsonValue()},
+                                      {QStringLiteral("epochs"), s.epochs}, {QStringLiteral("frozen"), QJsonArray::fromStringList(s.frozen)}});
         o.insert(QStringLiteral("checkpoints"), checkpoints);
         o.insert(QStringLiteral("events"), events);
+        o.insert(QStringLiteral("stages"), stages);
+        o.insert(QStringLiteral("parent"), parentJson(run.value()));
         printJson(io, o);
         return Success;
     }
@@ -128,6 +157,12 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
            << "  folder     " << r.folder << "\n";
     if (!r.errorNode.isEmpty())
         io.out << "  error at   node " << r.errorNode << "\n";
+    if (const QJsonObject parent = r.provenance.value(QStringLiteral("init_from")).toObject(); !parent.isEmpty())
+        io.out << "  parent     " << parentText(parent) << "\n";
+    for (const StageRecord &s : runStages.value())
+        io.out << "  stage " << (s.index + 1) << "    " << printableExcerpt(s.name, 60) << ": steps " << s.startStep << " to "
+               << (s.endStep >= 0 ? QString::number(s.endStep) : QStringLiteral("...")) << " (" << s.epochs << " epochs"
+               << (s.frozen.isEmpty() ? QString() : QStringLiteral(", frozen ") + s.frozen.join(QStringLiteral(", "))) << ")\n";
     io.out << "  last values:\n";
     for (auto it = summary.constBegin(); it != summary.constEnd(); ++it)
         io.out << "    " << it.key().leftJustified(24) << " " << QString::number(it.value(), 'g', 6) << "\n";

@@ -10,6 +10,33 @@
 
 namespace ty::cli {
 
+namespace {
+
+void printStages(const QList<StageSummary> &stages, const QLocale &locale, Io &io)
+{
+    if (stages.isEmpty())
+        return;
+    int nameWidth = 5;
+    for (const StageSummary &stage : stages)
+        nameWidth = std::max(nameWidth, int(stage.name.size()));
+    io.out << "  stages:\n";
+    for (int i = 0; i < stages.size(); ++i) {
+        const StageSummary &stage = stages[i];
+        io.out << "    " << (i + 1) << "  " << stage.name.leftJustified(nameWidth) << "  "
+               << QStringLiteral("%1 epoch%2").arg(stage.epochs).arg(stage.epochs == 1 ? "" : "s").leftJustified(10)
+               << "  trainable " << locale.toString(stage.trainableParams) << ", frozen " << locale.toString(stage.frozenParams);
+        if (!stage.frozenNodes.isEmpty())
+            io.out << " (" << stage.frozenNodes.join(QStringLiteral(", ")) << ")";
+        if (!stage.overrides.isEmpty())
+            io.out << "; set " << stage.overrides.join(QStringLiteral(" "));
+        if (i > 0)
+            io.out << (stage.resetOptimizer ? "; optimizer reset" : "; optimizer state kept");
+        io.out << "\n";
+    }
+}
+
+} // namespace
+
 int validateCommand(const QStringList &arguments, Io &io)
 {
     const Args args = parseArgs(arguments, {}, {QStringLiteral("json")});
@@ -43,9 +70,17 @@ int validateCommand(const QStringList &arguments, Io &io)
                                      {QStringLiteral("output_shape"), shape.known ? QJsonValue(dims) : QJsonValue()},
                                      {QStringLiteral("params"), shape.paramCount}});
         }
+        QJsonArray stages;
+        for (const StageSummary &stage : report.stages)
+            stages.append(QJsonObject{{QStringLiteral("name"), stage.name}, {QStringLiteral("epochs"), stage.epochs},
+                                      {QStringLiteral("trainable_params"), stage.trainableParams},
+                                      {QStringLiteral("frozen_params"), stage.frozenParams},
+                                      {QStringLiteral("frozen"), QJsonArray::fromStringList(stage.frozenNodes)},
+                                      {QStringLiteral("set"), QJsonArray::fromStringList(stage.overrides)},
+                                      {QStringLiteral("reset_optimizer"), stage.resetOptimizer}});
         printJson(io, QJsonObject{{QStringLiteral("file"), path}, {QStringLiteral("ok"), report.ok()},
                                   {QStringLiteral("issues"), issues}, {QStringLiteral("nodes"), nodes},
-                                  {QStringLiteral("total_params"), report.totalParams}});
+                                  {QStringLiteral("total_params"), report.totalParams}, {QStringLiteral("stages"), stages}});
         return report.ok() ? Success : BadInput;
     }
 
@@ -67,6 +102,7 @@ int validateCommand(const QStringList &arguments, Io &io)
                << output.leftJustified(16) << "  " << locale.toString(shape.paramCount) << "\n";
     }
     io.out << "  total trainable parameters: " << locale.toString(report.totalParams) << "\n";
+    printStages(report.stages, locale, io);
     if (report.issues.isEmpty())
         io.out << "no issues\n";
     for (const Issue &issue : report.issues)

@@ -18,6 +18,7 @@ void RunRecorder::setEventStream(EventStream *events, qint64 runId, const QStrin
 void RunRecorder::onStarted(const TrainStart &start)
 {
     m_start = start;
+    m_stage = start.stages > 0 ? start.stage : -1;
     if (m_events)
         m_events->started(m_runId, m_dbPath, start);
     m_writer.appendEvent(RunEvent{std::max<qint64>(0, start.resumedAtStep), 0, QStringLiteral("started"),
@@ -35,8 +36,10 @@ void RunRecorder::onStarted(const TrainStart &start)
     if (!m_quiet)
         m_io.err << "training on " << start.device << ": " << start.trainSamples << " training, " << start.valSamples
                  << " validation, " << start.testSamples << " test samples; " << start.parameters << " parameters; "
-                 << start.epochs << " epochs of " << start.stepsPerEpoch << " steps (data read in "
-                 << QString::number(start.loadSeconds, 'f', 2) << " s)\n";
+                 << (start.stages > 0 ? QStringLiteral("%1 epochs in %2 stages, %3 steps").arg(start.epochs).arg(start.stages).arg(start.totalSteps)
+                                      : QStringLiteral("%1 epochs of %2 steps").arg(start.epochs).arg(start.stepsPerEpoch))
+                 << " (data read in " << QString::number(start.loadSeconds, 'f', 2) << " s)\n";
+
     m_io.err.flush();
 }
 
@@ -83,6 +86,25 @@ void RunRecorder::onCheckpoint(const CheckpointInfo &checkpoint)
     m_writer.appendEvent(RunEvent{checkpoint.step, m_lastTime, QStringLiteral("checkpoint"), checkpoint.path});
     if (m_events)
         m_events->checkpoint(checkpoint);
+}
+
+void RunRecorder::onCheckpointRemoved(const QString &path)
+{
+    m_writer.removeCheckpointRecord(path);
+}
+
+void RunRecorder::onStage(const StageStart &stage)
+{
+    m_stage = stage.index;
+    m_writer.recordStage(StageRecord{stage.index, stage.name, stage.step, -1, stage.epoch, stage.epochs, stage.frozen});
+    QString message = QStringLiteral("stage %1/%2 \"%3\": %4 epochs, %5 trainable / %6 frozen parameters")
+                          .arg(stage.index + 1).arg(m_start.stages).arg(stage.name).arg(stage.epochs)
+                          .arg(stage.trainableParams).arg(stage.frozenParams);
+    if (!stage.frozen.isEmpty())
+        message += QStringLiteral(" (frozen: %1)").arg(stage.frozen.join(QStringLiteral(", ")));
+    if (stage.index > 0)
+        message += stage.optimizerReset ? QStringLiteral(", optimizer reset") : QStringLiteral(", optimizer state kept");
+    onEvent(QStringLiteral("stage"), message, stage.step);
 }
 
 void RunRecorder::onEvent(const QString &kind, const QString &message, qint64 step)

@@ -20,11 +20,14 @@ public:
     void onMetrics(const QList<MetricSample> &samples) override;
     void onEpochEnd(int epoch, qint64 step, const QMap<QString, double> &epochMetrics) override;
     void onCheckpoint(const CheckpointInfo &checkpoint) override;
+    void onCheckpointRemoved(const QString &path) override;
+    void onStage(const StageStart &stage) override;
     void onEvent(const QString &kind, const QString &message, qint64 step) override;
     void onProgress(qint64 step, qint64 totalSteps, int epoch, double loss) override;
     bool stopRequested() override;
 
     const TrainStart &start() const { return m_start; }
+    int currentStage() const { return m_stage; }  // -1 for a run without stages
     void clearProgress();  // erase the progress bar before the summary
     // Also report everything as JSON lines (--events); the run's id and database label the "started" event.
     void setEventStream(EventStream *events, qint64 runId, const QString &dbPath);
@@ -36,6 +39,7 @@ private:
     TrainStart m_start;
     std::unique_ptr<TerminalProgress> m_progress;
     double m_lastTime = 0;
+    int m_stage = -1;
     EventStream *m_events = nullptr;
     qint64 m_runId = 0;
     QString m_dbPath;

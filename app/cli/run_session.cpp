@@ -64,9 +64,11 @@ void printSummary(qint64 runId, const TrainResult &result, const QString &dbPath
 } // namespace
 
 std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, qint64 runId,
-                                                  const Args &args, Io &io)
+                                                  const Args &args, Io &io,
+                                                  const std::optional<TrainOptions::WarmStartSource> &initFrom)
 {
-    Result<std::unique_ptr<PreparedTraining>> prepared = Trainer::prepare(preset, TrainOptions{QString(), QString(), resumeCheckpoint, runId});
+    Result<std::unique_ptr<PreparedTraining>> prepared =
+        Trainer::prepare(preset, TrainOptions{QString(), QString(), resumeCheckpoint, runId, initFrom});
     if (!prepared) {
         reportError(prepared.error(), args, io);
         return nullptr;
@@ -105,6 +107,8 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
     training.setRunFolder(folder, runId);
     const TrainResult result = training.run(recorder);
     recorder.clearProgress();
+    if (result.outcome == TrainOutcome::Finished && recorder.currentStage() >= 0)
+        writer.recordStage(StageRecord{recorder.currentStage(), {}, 0, result.steps});
     TrainResult ending = result;
     if (const Status written = writer.lastError(); !written.ok()) {
         ending.outcome = TrainOutcome::Failed;

@@ -11,8 +11,10 @@ namespace ty::cli {
 // Prepares training (data, model, optimizer, the checkpoint to resume from); prints the error and returns
 // nothing when the input is to blame. Nothing is written anywhere. `runId`: the run resumed (its checkpoint
 // must be this run's), -1 for a new run.
+// `initFrom`: the first weights of a new run (resolveInitFrom).
 std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, qint64 runId,
-                                                  const Args &args, Io &io);
+                                                  const Args &args, Io &io,
+                                                  const std::optional<TrainOptions::WarmStartSource> &initFrom = std::nullopt);
 
 // True, after saying so, when a stop was requested (Ctrl-C, SIGTERM) while LibTorch, the data or the
 // checkpoint loaded: the command then ends with exit code 130 before anything is recorded or changed.

@@ -55,6 +55,7 @@ struct BlockDescriptor {
     QList<PortSpec> inputs;
     QList<PortSpec> outputs;
     QList<ParamSpec> params;
+    bool higherIsBetter = false;  // metrics: whether a larger value is a better model (accuracy) or not (error)
 
     const ParamSpec *param(const QString &name) const;
     const PortSpec *input(const QString &name) const;

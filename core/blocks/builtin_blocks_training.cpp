@@ -60,10 +60,12 @@ BlockDescriptor schedule(const QString &id, const QString &name, const QString &
     return d;
 }
 
-BlockDescriptor metric(const QString &id, const QString &name, const QString &doc, QList<ParamSpec> params = {})
+BlockDescriptor metric(const QString &id, const QString &name, const QString &doc, bool higherIsBetter,
+                       QList<ParamSpec> params = {})
 {
     BlockDescriptor d = block(id, BlockCategory::Metric, name, doc, std::move(params));
     d.inputs = predictionAndTarget();
+    d.higherIsBetter = higherIsBetter;
     return d;
 }
 
@@ -136,12 +138,12 @@ void addScheduleBlocks(BlockRegistry &registry)
 void addMetricBlocks(BlockRegistry &registry)
 {
     registry.add(metric(QStringLiteral("metric.accuracy"), QStringLiteral("Accuracy"),
-                        QStringLiteral("Share of samples whose highest logit is the label")));
+                        QStringLiteral("Share of samples whose highest logit is the label"), true));
     registry.add(metric(QStringLiteral("metric.top_k_accuracy"), QStringLiteral("Top-k accuracy"),
-                        QStringLiteral("Share of samples whose label is among the k highest logits"),
+                        QStringLiteral("Share of samples whose label is among the k highest logits"), true,
                         {intParam(QStringLiteral("k"), 5, 1, 1000, QStringLiteral("How many of the highest logits count"))}));
     registry.add(metric(QStringLiteral("metric.mae"), QStringLiteral("Mean absolute error"),
-                        QStringLiteral("Mean absolute difference between predictions and targets")));
+                        QStringLiteral("Mean absolute difference between predictions and targets"), false));
 }
 
 } // namespace ty

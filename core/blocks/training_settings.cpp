@@ -29,6 +29,13 @@ const QList<ParamSpec> &trainingSpecs()
         intParam(QStringLiteral("early_stop_patience"), 5, 1, 1e6,
                  QStringLiteral("Epochs without improvement before stopping")),
         intParam(QStringLiteral("threads"), 0, 0, 1024, QStringLiteral("CPU threads for LibTorch (0: its default)")),
+        intParam(QStringLiteral("checkpoint_keep"), 0, 0, 1e6,
+                 QStringLiteral("Periodic checkpoints kept, the newest (0: all); the best one is kept apart")),
+        stringParam(QStringLiteral("best_metric"), QString(),
+                    QStringLiteral("Metric that picks the best checkpoint, e.g. val/accuracy (empty: the early-stopping metric, else val/loss)")),
+        choiceParam(QStringLiteral("best_mode"), QStringLiteral("auto"),
+                    {QStringLiteral("auto"), QStringLiteral("min"), QStringLiteral("max")},
+                    QStringLiteral("Whether lower or higher values of best_metric are better (auto: higher for accuracies, lower otherwise)")),
     };
     return specs;
 }
@@ -60,6 +67,9 @@ TrainingSettings TrainingSettings::fromJson(const QJsonObject &training)
     s.earlyStopMode = value("early_stop_mode").toString();
     s.earlyStopPatience = value("early_stop_patience").toInt();
     s.threads = value("threads").toInt();
+    s.checkpointKeep = value("checkpoint_keep").toInt();
+    s.bestMetric = value("best_metric").toString();
+    s.bestMode = value("best_mode").toString();
     return s;
 }
 

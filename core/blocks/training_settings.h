@@ -8,7 +8,8 @@
 
 namespace ty {
 
-// Every training key with type, default, range and doc.
+// Every training key with type, default, range and doc. Two more keys hold structured values and are read by
+// core/presets/training_stages.h: `stages` and `init_from`.
 const QList<ParamSpec> &trainingSpecs();
 const ParamSpec *trainingSpec(const QString &key);
 
@@ -25,6 +26,9 @@ struct TrainingSettings {
     QString earlyStopMode = QStringLiteral("min");
     int earlyStopPatience = 5;
     int threads = 0;               // CPU threads for LibTorch; 0: its default
+    int checkpointKeep = 0;        // periodic checkpoints kept (the newest); 0: all
+    QString bestMetric;            // picks the best checkpoint; empty: earlyStopMetric, else val/loss
+    QString bestMode = QStringLiteral("auto");  // auto, min, max
 
     // Effective settings from a preset's `training` object (defaults for missing keys). The object is
     // expected to have been checked by validateTraining().

@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace ty {
 
@@ -22,6 +23,21 @@ struct TrainStart {
     QString dataFingerprint; // sha256 over the dataset's source files
     double loadSeconds = 0;  // time to read and decode the data
     qint64 resumedAtStep = -1; // the checkpoint's step when resuming, else -1
+    int stages = 0;            // training stages (0 for a preset without training.stages)
+    int stage = 0;             // the stage it starts (or resumes) in
+    QString warmStart;         // what init_from copied, e.g. "conv1, conv2 (4 tensors) from FILE"; empty without
+};
+
+// A training stage beginning (only for presets with training.stages).
+struct StageStart {
+    int index = 0;             // 0-based
+    QString name;
+    qint64 step = 0;           // steps taken before it
+    int epoch = 0;             // epochs completed before it
+    int epochs = 0;            // its length (early stopping may end it sooner)
+    QStringList frozen;        // frozen node ids
+    qint64 trainableParams = 0, frozenParams = 0;
+    bool optimizerReset = true;
 };
 
 struct CheckpointInfo {
@@ -39,6 +55,8 @@ public:
     virtual void onMetrics(const QList<MetricSample> &samples) {}  // in step order, batched by log interval
     virtual void onEpochEnd(int epoch, qint64 step, const QMap<QString, double> &epochMetrics) {}
     virtual void onCheckpoint(const CheckpointInfo &checkpoint) {}
+    virtual void onCheckpointRemoved(const QString &path) {}  // an older checkpoint deleted (training.checkpoint_keep)
+    virtual void onStage(const StageStart &stage) {}
     virtual void onEvent(const QString &kind, const QString &message, qint64 step) {}
     virtual void onProgress(qint64 step, qint64 totalSteps, int epoch, double loss) {}  // at each metrics read
     virtual bool stopRequested() { return false; }  // polled every step
@@ -50,6 +68,15 @@ struct TrainOptions {
     QString resumeCheckpoint;// continue from this checkpoint (weights, optimizer, RNG, data position, step)
     qint64 runId = -1;       // the run's id in its database, written into checkpoints; a resume checkpoint of
                              // another run is refused (unchecked when -1)
+    // The first weights (training.init_from, resolved by the caller: a run's checkpoint becomes its file). When
+    // not set, a preset's init_from of a file is read from there; one of a run is an error. Ignored when
+    // resuming.
+    struct WarmStartSource {
+        QString path;
+        QStringList nodes;   // empty: every matching node
+        bool strict = true;
+    };
+    std::optional<WarmStartSource> initFrom;
 };
 
 namespace detail {

@@ -161,11 +161,14 @@ Issues validateTraining(const QJsonObject &training)
     Issues issues;
     for (auto it = training.constBegin(); it != training.constEnd(); ++it) {
         const QString field = QStringLiteral("training.") + it.key();
+        if (it.key() == QLatin1String("stages") || it.key() == QLatin1String("init_from"))
+            continue;  // structured: checked with the stages (core/presets/training_stages.h)
         const ParamSpec *spec = trainingSpec(it.key());
         if (!spec) {
             QStringList known;
             for (const ParamSpec &p : trainingSpecs())
                 known << p.name;
+            known << QStringLiteral("stages") << QStringLiteral("init_from");
             issues.append(error(QStringLiteral("unknown training setting \"%1\" (known: %2)")
                                     .arg(it.key(), known.join(QStringLiteral(", "))), {}, {}, field));
             continue;
@@ -180,17 +183,25 @@ Issues validateTraining(const QJsonObject &training)
 Issues validateTraining(const QJsonObject &training, const PipelineGraph &graph, const BlockRegistry &registry)
 {
     Issues issues = validateTraining(training);
-    const QString metric = training.value(QStringLiteral("early_stop_metric")).toString();
-    if (metric.isEmpty())
-        return issues;
     QStringList known{QStringLiteral("val/loss"), QStringLiteral("train/loss")};
     for (const Node &node : graph.nodes)
         if (const BlockDescriptor *block = registry.find(node.block); block && block->category == BlockCategory::Metric)
             known << QStringLiteral("val/") + node.id << QStringLiteral("train/") + node.id;
-    if (!known.contains(metric))
-        issues.append(error(QStringLiteral("\"%1\" is not a metric of this pipeline (known: %2)").arg(metric.left(60), known.join(QStringLiteral(", "))),
-                            {}, {}, QStringLiteral("training.early_stop_metric")));
+    for (const char *key : {"early_stop_metric", "best_metric"}) {
+        const QString metric = training.value(QLatin1String(key)).toString();
+        if (!metric.isEmpty() && !known.contains(metric))
+            issues.append(error(QStringLiteral("\"%1\" is not a metric of this pipeline (known: %2)").arg(metric.left(60), known.join(QStringLiteral(", "))),
+                                {}, {}, QStringLiteral("training.") + QLatin1String(key)));
+    }
     return issues;
+}
+
+bool metricHigherIsBetter(const QString &metric, const PipelineGraph &graph, const BlockRegistry &registry)
+{
+    const QString nodeId = metric.section(QLatin1Char('/'), 1);
+    const Node *node = graph.node(nodeId);
+    const BlockDescriptor *block = node ? registry.find(node->block) : nullptr;
+    return block && block->category == BlockCategory::Metric && block->higherIsBetter;
 }
 
 QString connectionProblem(const PipelineGraph &graph, const Endpoint &from, const Endpoint &to,

@@ -17,10 +17,15 @@ Issues validateGraph(const PipelineGraph &graph, const BlockRegistry &registry =
 
 // Checks the keys and values of a preset's `training` object against trainingSpecs().
 Issues validateTraining(const QJsonObject &training);
-// The same, plus what depends on the graph: training.early_stop_metric must name a metric the run records
-// (train/loss, val/loss, or train/ or val/ and the id of a metric node).
+// The same, plus what depends on the graph: training.early_stop_metric and best_metric must name a metric the
+// run records (train/loss, val/loss, or train/ or val/ and the id of a metric node).
 Issues validateTraining(const QJsonObject &training, const PipelineGraph &graph,
                         const BlockRegistry &registry = BlockRegistry::builtin());
+
+// Whether a larger value of `metric` ("val/acc") is better: true for a metric node whose block says so
+// (accuracies), false for losses and errors.
+bool metricHigherIsBetter(const QString &metric, const PipelineGraph &graph,
+                          const BlockRegistry &registry = BlockRegistry::builtin());
 
 // Why the edge `from` -> `to` may not be added to `graph` (empty when it may): used by the canvas to refuse
 // impossible connections with a reason.

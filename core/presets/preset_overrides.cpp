@@ -20,6 +20,58 @@ Error overrideError(const QString &assignment, const QString &message, const QSt
 
 } // namespace
 
+namespace {
+
+// The spec a "NODE_ID.PARAM" or "training.KEY" path names, with the node when it is a node's; an error
+// (prefixed by `context`) when the path names nothing.
+Result<const ParamSpec *> specOf(const Preset &preset, const QString &path, const QString &context, const Node **nodeOut)
+{
+    *nodeOut = nullptr;
+    auto fail = [&](const QString &message, const QString &node = {}, const QString &field = {}) {
+        Error e;
+        e.node = node;
+        e.field = field.isEmpty() ? path : field;
+        e.message = QStringLiteral("%1: %2").arg(context, message);
+        return e;
+    };
+    const int dot = path.indexOf(QLatin1Char('.'));
+    if (dot <= 0 || dot == path.size() - 1)
+        return fail(QStringLiteral("expected NODE_ID.PARAM or training.KEY"));
+    const QString owner = path.left(dot);
+    const QString key = path.mid(dot + 1);
+    if (owner == QStringLiteral("training")) {
+        if (const ParamSpec *spec = trainingSpec(key))
+            return spec;
+        return fail(QStringLiteral("no training setting \"%1\"").arg(key));
+    }
+    const Node *node = preset.graph.node(owner);
+    if (!node) {
+        QStringList ids;
+        for (const Node &n : preset.graph.nodes)
+            ids << n.id;
+        return fail(QStringLiteral("no node \"%1\" in the preset (nodes: %2)").arg(owner, ids.join(QStringLiteral(", "))));
+    }
+    const BlockDescriptor *block = BlockRegistry::builtin().find(node->block);
+    if (!block)
+        return fail(QStringLiteral("unknown block \"%1\"").arg(node->block), owner, key);
+    const ParamSpec *spec = block->param(key);
+    if (!spec)
+        return fail(QStringLiteral("%1 has no parameter \"%2\"").arg(node->block, key), owner, key);
+    *nodeOut = node;
+    return spec;
+}
+
+void store(Preset *preset, const QString &path, const Node *node, const QJsonValue &value)
+{
+    const QString key = path.mid(path.indexOf(QLatin1Char('.')) + 1);
+    if (node)
+        preset->graph.node(node->id)->params.insert(key, value);
+    else
+        preset->training.insert(key, value);
+}
+
+} // namespace
+
 Status applyOverride(Preset *preset, const QString &assignment)
 {
     const int eq = assignment.indexOf(QLatin1Char('='));
@@ -30,39 +82,40 @@ Status applyOverride(Preset *preset, const QString &assignment)
     const int dot = path.indexOf(QLatin1Char('.'));
     if (dot <= 0 || dot == path.size() - 1)
         return overrideError(assignment, QStringLiteral("expected NODE_ID.PARAM or training.KEY before '='"));
-    const QString owner = path.left(dot);
-    const QString key = path.mid(dot + 1);
-
-    const ParamSpec *spec = nullptr;
-    Node *node = nullptr;
-    if (owner == QStringLiteral("training")) {
-        spec = trainingSpec(key);
-        if (!spec)
-            return overrideError(assignment, QStringLiteral("no training setting \"%1\"").arg(key), {}, path);
-    } else {
-        node = preset->graph.node(owner);
-        if (!node) {
-            QStringList ids;
-            for (const Node &n : preset->graph.nodes)
-                ids << n.id;
-            return overrideError(assignment, QStringLiteral("no node \"%1\" in the preset (nodes: %2)")
-                                                 .arg(owner, ids.join(QStringLiteral(", "))));
-        }
-        const BlockDescriptor *block = BlockRegistry::builtin().find(node->block);
-        if (!block)
-            return overrideError(assignment, QStringLiteral("unknown block \"%1\"").arg(node->block), owner);
-        spec = block->param(key);
-        if (!spec)
-            return overrideError(assignment, QStringLiteral("%1 has no parameter \"%2\"").arg(node->block, key), owner, key);
-    }
+    const Node *node = nullptr;
+    const Result<const ParamSpec *> spec = specOf(*preset, path, QStringLiteral("--set ") + assignment, &node);
+    if (!spec)
+        return spec.error();
     QString problem;
-    const QJsonValue value = parseParamText(*spec, text, &problem);
+    const QJsonValue value = parseParamText(*spec.value(), text, &problem);
     if (value.isUndefined())
-        return overrideError(assignment, problem, node ? owner : QString(), node ? key : path);
-    if (node)
-        node->params.insert(key, value);
+        return overrideError(assignment, problem, node ? node->id : QString(), node ? path.mid(path.indexOf(QLatin1Char('.')) + 1) : path);
+    store(preset, path, node, value);
+    return Status::success();
+}
+
+Status applyParamValue(Preset *preset, const QString &path, const QJsonValue &value, const QString &context)
+{
+    const Node *node = nullptr;
+    const Result<const ParamSpec *> spec = specOf(*preset, path, context, &node);
+    if (!spec)
+        return spec.error();
+    QJsonValue typed = value;
+    QString problem;
+    // Text is read as a person types it ("1e-4", "0.5,0.5"), as --set does, unless the parameter is text.
+    if (value.isString() && spec.value()->type != ParamType::String && spec.value()->type != ParamType::Path
+        && spec.value()->type != ParamType::Choice)
+        typed = parseParamText(*spec.value(), value.toString(), &problem);
     else
-        preset->training.insert(key, value);
+        problem = checkParamValue(*spec.value(), value);
+    if (typed.isUndefined() || !problem.isEmpty()) {
+        Error e;
+        e.node = node ? node->id : QString();
+        e.field = path;
+        e.message = QStringLiteral("%1: %2").arg(context, problem);
+        return e;
+    }
+    store(preset, path, node, typed);
     return Status::success();
 }
 

@@ -282,9 +282,14 @@ Status RunDatabase::deleteMetricsAfter(qint64 id, qint64 step)
     return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         if (Status exists = requireRun(id); !exists.ok())
             return exists;
-        for (const QString &table : {QStringLiteral("metrics"), QStringLiteral("events")}) {
+        // Stages begun after the checkpoint begin again; one that ended after it has not ended yet.
+        for (const QString &statement : {QStringLiteral("DELETE FROM metrics WHERE run_id = ? AND step > ?"),
+                                         QStringLiteral("DELETE FROM events WHERE run_id = ? AND step > ?"),
+                                         QStringLiteral("DELETE FROM stages WHERE run_id = ? AND start_step > ?"),
+                                         QStringLiteral("UPDATE stages SET end_step = NULL WHERE run_id = ? AND end_step > ?")}) {
+            const QString table = statement.section(QLatin1Char(' '), statement.startsWith(QLatin1String("DELETE")) ? 2 : 1, statement.startsWith(QLatin1String("DELETE")) ? 2 : 1);
             QSqlQuery remove(m_db);
-            remove.prepare(QStringLiteral("DELETE FROM %1 WHERE run_id = ? AND step > ?").arg(table));
+            remove.prepare(statement);
             remove.addBindValue(id);
             remove.addBindValue(step);
             if (!remove.exec())

@@ -68,6 +68,7 @@ public:
     Result<QMap<QString, double>> lastMetricValues(qint64 id) const;
     Result<QList<RunEvent>> events(qint64 id) const;                    // ordered by step, then as written
     Result<QList<CheckpointRecord>> checkpoints(qint64 id) const;       // ordered by step, then as written
+    Result<QList<StageRecord>> stages(qint64 id) const;                 // in order; empty without training.stages
 
     // Live plots (run_database_queries.cpp): every metric row of the run written after row `afterRowId`
     // (0: all), ordered by rowid, i.e. as written. Sets *lastRowId (if given) to the highest rowid returned, or
@@ -94,7 +95,8 @@ public:
     // predicted class (one confusion cell when both are given).
     Result<QList<EvaluationSampleRow>> evaluationSamples(qint64 evaluationId, int label = -1, int predicted = -1) const;
 
-    // For resume: drops the run's metric and event rows with step > `step` and recomputes its metric summaries.
+    // For resume: drops the run's metric and event rows with step > `step` (and stages begun after it; one that
+    // ended after it is open again) and recomputes its metric summaries.
     // Checkpoint records are kept (their files are still on disk; the trainer decides about them).
     Status deleteMetricsAfter(qint64 id, qint64 step);
 

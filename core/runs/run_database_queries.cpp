@@ -4,6 +4,7 @@
 
 #include "run_sqlite.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -268,6 +269,35 @@ Result<QList<CheckpointRecord>> RunDatabase::checkpoints(qint64 id) const
         records.append({query.value(0).toLongLong(), query.value(1).toInt(), query.value(2).toString(), query.value(3).toString(),
                         query.value(4).toString() == QStringLiteral("best")});
     if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the checkpoints of run %1").arg(id), m_path))
+        return *cut;
+    return records;
+}
+
+Result<QList<StageRecord>> RunDatabase::stages(qint64 id) const
+{
+    if (Status exists = requireRun(id); !exists.ok())
+        return exists.error();
+    const QString what = QStringLiteral("cannot read the stages of run %1").arg(id);
+    QSqlQuery query(m_db);
+    query.prepare(QStringLiteral("SELECT idx, name, start_step, end_step, start_epoch, epochs, frozen_json FROM stages"
+                                 " WHERE run_id = ? ORDER BY idx"));
+    query.addBindValue(id);
+    if (!query.exec())
+        return runDbError(what, m_path, query.lastError());
+    QList<StageRecord> records;
+    while (query.next()) {
+        StageRecord r;
+        r.index = query.value(0).toInt();
+        r.name = query.value(1).toString();
+        r.startStep = query.value(2).toLongLong();
+        r.endStep = query.value(3).isNull() ? -1 : query.value(3).toLongLong();
+        r.startEpoch = query.value(4).toInt();
+        r.epochs = query.value(5).toInt();
+        for (const QJsonValue &v : QJsonDocument::fromJson(query.value(6).toByteArray()).array())
+            r.frozen << v.toString();
+        records.append(r);
+    }
+    if (const std::optional<Error> cut = rowsCutShort(query, what, m_path))
         return *cut;
     return records;
 }

@@ -79,6 +79,17 @@ struct CheckpointRecord {
     bool best = false;   // the weights of the best epoch so far by the monitored metric (stored as kind "best")
 };
 
+// One training stage of a run (presets with training.stages).
+struct StageRecord {
+    int index = 0;
+    QString name;
+    qint64 startStep = 0;
+    qint64 endStep = -1;   // -1 while the stage has not ended
+    int startEpoch = 0;
+    int epochs = 0;        // its planned length
+    QStringList frozen;    // node ids
+};
+
 // One evaluation of a run's weights on a split (docs/evaluation.md). `summary` is the report's JSON: scores,
 // per-class table, confusion matrix, worst samples.
 struct EvaluationRecord {

@@ -150,11 +150,30 @@ RunSchemaStep version5()
     return step;
 }
 
+// Training stages of a run: where each began and ended on the step axis, its length and frozen nodes.
+RunSchemaStep version6()
+{
+    RunSchemaStep step;
+    step.toVersion = 6;
+    step.description = QStringLiteral("training stages");
+    step.statements = {QStringLiteral("CREATE TABLE stages ("
+                                      " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                                      " idx INTEGER NOT NULL,"
+                                      " name TEXT NOT NULL,"
+                                      " start_step INTEGER NOT NULL,"
+                                      " end_step INTEGER,"
+                                      " start_epoch INTEGER,"
+                                      " epochs INTEGER,"
+                                      " frozen_json TEXT,"
+                                      " PRIMARY KEY (run_id, idx)) WITHOUT ROWID")};
+    return step;
+}
+
 } // namespace
 
 const QList<RunSchemaStep> &runSchemaSteps()
 {
-    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4(), version5()};
+    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4(), version5(), version6()};
     return steps;
 }
 

@@ -197,6 +197,16 @@ void RunWriter::appendEvent(const RunEvent &event)
     append(1, [&](RunWriterBatch &batch) { batch.events.push_back(event); });
 }
 
+void RunWriter::removeCheckpointRecord(const QString &path)
+{
+    append(1, [&](RunWriterBatch &batch) { batch.removedCheckpoints.push_back(path); });
+}
+
+void RunWriter::recordStage(const StageRecord &stage)
+{
+    append(1, [&](RunWriterBatch &batch) { batch.stages.push_back(stage); });
+}
+
 void RunWriter::recordCheckpoint(const CheckpointRecord &checkpoint)
 {
     append(1, [&](RunWriterBatch &batch) { batch.checkpoints.push_back(checkpoint); });

@@ -56,6 +56,8 @@ public:
     void appendMetrics(const QList<MetricPoint> &points);
     void appendEvent(const RunEvent &event);
     void recordCheckpoint(const CheckpointRecord &checkpoint);
+    void removeCheckpointRecord(const QString &path);  // the file was deleted (training.checkpoint_keep)
+    void recordStage(const StageRecord &stage);        // begun (ending the one before) or, with endStep >= 0, ended
 
     // Synchronous: returns when everything appended before the call is committed. Returns the first error seen
     // so far, if any (then not everything appended is in the database), or an error when not running.

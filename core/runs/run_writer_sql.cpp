@@ -6,6 +6,8 @@
 #include "run_writer_metrics.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 
 namespace ty {
 
@@ -14,6 +16,8 @@ void RunWriterBatch::clear()
     metrics.clear();
     events.clear();
     checkpoints.clear();
+    removedCheckpoints.clear();
+    stages.clear();
 }
 
 void RunWriterBatch::swap(RunWriterBatch &other)
@@ -21,6 +25,8 @@ void RunWriterBatch::swap(RunWriterBatch &other)
     metrics.swap(other.metrics);
     events.swap(other.events);
     checkpoints.swap(other.checkpoints);
+    removedCheckpoints.swap(other.removedCheckpoints);
+    stages.swap(other.stages);
 }
 
 namespace {
@@ -96,6 +102,56 @@ Status writeCheckpoints(SqliteConnection &db, qint64 runId, const std::vector<Ch
         else
             insert.bindNull(7);
         if (Status status = insert.run(what); !status.ok())
+            return status;
+    }
+    return Status::success();
+}
+
+Status removeCheckpoints(SqliteConnection &db, qint64 runId, const std::vector<QString> &paths)
+{
+    const QString what = QStringLiteral("cannot drop checkpoint records of run %1").arg(runId);
+    SqliteStatement remove;
+    if (Status prepared = remove.prepare(db, "DELETE FROM checkpoints WHERE run_id = ?1 AND path = ?2", what); !prepared.ok())
+        return prepared;
+    remove.bindInt(1, runId);
+    for (const QString &path : paths) {
+        remove.bindText(2, path);
+        if (Status status = remove.run(what); !status.ok())
+            return status;
+    }
+    return Status::success();
+}
+
+// A stage that begins is inserted (or replaced, when a resumed run begins it again) and ends the one before it;
+// a record with endStep >= 0 only ends its stage.
+Status writeStages(SqliteConnection &db, qint64 runId, const std::vector<StageRecord> &rows)
+{
+    const QString what = QStringLiteral("cannot record the stages of run %1").arg(runId);
+    SqliteStatement insert, end;
+    if (Status prepared = insert.prepare(db,
+                                         "INSERT OR REPLACE INTO stages (run_id, idx, name, start_step, end_step, start_epoch, epochs, frozen_json)"
+                                         " VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6, ?7)",
+                                         what);
+        !prepared.ok())
+        return prepared;
+    if (Status prepared = end.prepare(db, "UPDATE stages SET end_step = ?3 WHERE run_id = ?1 AND idx = ?2", what); !prepared.ok())
+        return prepared;
+    insert.bindInt(1, runId);
+    end.bindInt(1, runId);
+    for (const StageRecord &row : rows) {
+        if (row.endStep < 0) {
+            insert.bindInt(2, row.index);
+            insert.bindText(3, row.name);
+            insert.bindInt(4, row.startStep);
+            insert.bindInt(5, row.startEpoch);
+            insert.bindInt(6, row.epochs);
+            insert.bindText(7, QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(row.frozen)).toJson(QJsonDocument::Compact)));
+            if (Status status = insert.run(what); !status.ok())
+                return status;
+        }
+        end.bindInt(2, row.endStep < 0 ? row.index - 1 : row.index);
+        end.bindInt(3, row.endStep < 0 ? row.startStep : row.endStep);
+        if (Status status = end.run(what); !status.ok())
             return status;
     }
     return Status::success();
@@ -191,6 +247,14 @@ Status writeRunWriterBatch(SqliteConnection &db, qint64 runId, const RunWriterBa
     }
     if (!batch.checkpoints.empty()) {
         if (Status status = writeCheckpoints(db, runId, batch.checkpoints); !status.ok())
+            return status;
+    }
+    if (!batch.removedCheckpoints.empty()) {
+        if (Status status = removeCheckpoints(db, runId, batch.removedCheckpoints); !status.ok())
+            return status;
+    }
+    if (!batch.stages.empty()) {
+        if (Status status = writeStages(db, runId, batch.stages); !status.ok())
             return status;
     }
     if (heartbeat) {

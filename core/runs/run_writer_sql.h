@@ -19,8 +19,10 @@ struct RunWriterBatch {
     std::vector<MetricPoint> metrics;
     std::vector<RunEvent> events;
     std::vector<CheckpointRecord> checkpoints;
+    std::vector<QString> removedCheckpoints;  // paths whose records go
+    std::vector<StageRecord> stages;          // a stage begun (closing the one before), or ended (endStep >= 0)
 
-    size_t size() const { return metrics.size() + events.size() + checkpoints.size(); }
+    size_t size() const { return metrics.size() + events.size() + checkpoints.size() + removedCheckpoints.size() + stages.size(); }
     bool empty() const { return size() == 0; }
     void clear();
     void swap(RunWriterBatch &other);

@@ -3,6 +3,7 @@
 #include "block_registry.h"
 #include "graph_order.h"
 #include "graph_validation.h"
+#include "stage_inspection.h"
 
 namespace ty {
 
@@ -39,7 +40,7 @@ void planOptimizer(const GraphIndex &graph, const Node &node, const QJsonObject 
 
 PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape)
 {
-    return planPipeline(preset, datasetShape, validateGraph(preset.graph) + validateTraining(preset.training, preset.graph));
+    return planPipeline(preset, datasetShape, validateGraph(preset.graph) + trainingSectionIssues(preset));
 }
 
 PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape, Issues structuralIssues)

@@ -4,6 +4,7 @@
 #include "dataset_loader.h"
 #include "graph_validation.h"
 #include "pipeline_plan.h"
+#include "stage_inspection.h"
 
 namespace ty {
 
@@ -11,7 +12,7 @@ ShapeReport inspectPresetShapes(const Preset &preset)
 {
     const BlockRegistry &registry = BlockRegistry::builtin();
     ShapeReport report;
-    report.issues = validateGraph(preset.graph, registry) + validateTraining(preset.training, preset.graph, registry);
+    report.issues = validateGraph(preset.graph, registry) + trainingSectionIssues(preset);
     const Node *datasetNode = nullptr;
     for (const Node &node : preset.graph.nodes) {
         const BlockDescriptor *block = registry.find(node.block);
@@ -28,8 +29,12 @@ ShapeReport inspectPresetShapes(const Preset &preset)
     const BlockDescriptor *block = registry.find(datasetNode->block);
     const Result<DatasetShape> shape = describeDataset(
         DatasetRequest{datasetNode->block, datasetNode->id, block->effectiveParams(datasetNode->params), preset.baseDir()});
-    if (shape)
-        return planPipeline(preset, shape.value(), report.issues).report;
+    if (shape) {
+        ShapeReport planned = planPipeline(preset, shape.value(), report.issues).report;
+        if (planned.ok())
+            inspectStages(planStages(preset), shape.value(), &planned);
+        return planned;
+    }
     const Error &e = shape.error();
     const QString where = e.file.isEmpty() ? QString() : e.file + QStringLiteral(": ");
     report.issues.append(Issue{Severity::Error, where + e.message, datasetNode->id, {}, e.field});

@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <vector>
@@ -20,9 +21,20 @@ struct NodeShape {
     bool known = false;
 };
 
+// One training stage as validation reports it (core/shapes/stage_inspection.h).
+struct StageSummary {
+    QString name;
+    int epochs = 0;
+    qint64 trainableParams = 0, frozenParams = 0;
+    QStringList frozenNodes;   // in graph order
+    QStringList overrides;     // the stage's own KEY=VALUE settings
+    bool resetOptimizer = false;
+};
+
 struct ShapeReport {
     QHash<QString, NodeShape> nodes;  // by node id
     qint64 totalParams = 0;
+    QList<StageSummary> stages;       // empty for a preset without training.stages
     Issues issues;                    // structural and shape issues together
     bool ok() const { return !hasErrors(issues); }
 };

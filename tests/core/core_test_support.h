@@ -52,6 +52,7 @@ int runGraphOrderTests(int argc, char **argv);
 int runPresetFormatTests(int argc, char **argv);
 int runPresetOverridesTests(int argc, char **argv);
 int runPresetDiffTests(int argc, char **argv);
+int runTrainingStagesTests(int argc, char **argv);
 int runEvaluationScoresTests(int argc, char **argv);
 
 } // namespace tytest

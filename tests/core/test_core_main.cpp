@@ -22,6 +22,7 @@ int main(int argc, char **argv)
         {"preset format", tytest::runPresetFormatTests},
         {"preset overrides", tytest::runPresetOverridesTests},
         {"preset diff", tytest::runPresetDiffTests},
+        {"training stages", tytest::runTrainingStagesTests},
         {"evaluation scores", tytest::runEvaluationScoresTests},
     };
     int failed = 0;

@@ -475,6 +475,9 @@ void TestPresetFormat::flattenParamsIncludesDefaults()
         {QStringLiteral("training.early_stop_mode"), QStringLiteral("min")},
         {QStringLiteral("training.early_stop_patience"), QStringLiteral("5")},
         {QStringLiteral("training.threads"), QStringLiteral("0")},
+        {QStringLiteral("training.checkpoint_keep"), QStringLiteral("0")},
+        {QStringLiteral("training.best_metric"), QString()},
+        {QStringLiteral("training.best_mode"), QStringLiteral("auto")},
     };
     QCOMPARE(flat, expected);
 

@@ -52,7 +52,7 @@ Model makeModel(uint64_t seed, const QString &optimizer = QStringLiteral("optimi
 // A run of 40 training samples, 10 steps per epoch, 3 epochs.
 ty::detail::CheckpointExpectations expectations(const QString &hash = QString(), int64_t runId = -1)
 {
-    return ty::detail::CheckpointExpectations{hash, 40, 10, 3, runId};
+    return ty::detail::CheckpointExpectations{hash, 40, {{3, 10}}, runId};
 }
 
 ty::detail::TrainingPosition midEpochPosition()

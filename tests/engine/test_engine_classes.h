@@ -67,6 +67,19 @@ private Q_SLOTS:
     void resumedRunEqualsUninterrupted();
 };
 
+class TestStages : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void frozenNodesKeepTheirWeightsAndStatistics();
+    void overridesApplyFromTheStagesFirstStep();
+    void resumeInsideALaterStageEqualsUninterrupted_data();
+    void resumeInsideALaterStageEqualsUninterrupted();
+    void earlyStoppingEndsOnlyTheStage();
+    void warmStartCopiesExactlyTheRequestedTensors();
+    void initFromFileStartsFromThoseWeights();
+    void keptAndBestCheckpoints();
+};
+
 class TestEvaluation : public QObject {
     Q_OBJECT
 private Q_SLOTS:

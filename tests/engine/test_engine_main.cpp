@@ -34,6 +34,10 @@ int main(int argc, char **argv)
         failures += QTest::qExec(&t, argc, argv);
     }
     {
+        TestStages t;
+        failures += QTest::qExec(&t, argc, argv);
+    }
+    {
         TestEvaluation t;
         failures += QTest::qExec(&t, argc, argv);
     }

@@ -42,10 +42,10 @@ void TestRunSchema::schemaVersionRecorded()
     const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
     QVERIFY(RunDatabase::open(path).ok());
     RawSqlite raw(path);
-    QCOMPARE(RunDatabase::kSchemaVersion, 5);
+    QCOMPARE(RunDatabase::kSchemaVersion, 6);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.tables(), (QStringList{"checkpoints", "evaluation_samples", "evaluations", "events", "metric_summaries",
-                                        "metrics", "run_params", "run_tags", "runs"}));
+                                        "metrics", "run_params", "run_tags", "runs", "stages"}));
     QCOMPARE(raw.columns(QStringLiteral("evaluations")),
              (QStringList{"id", "run_id", "split", "checkpoint_step", "created_at", "task", "sample_count", "accuracy",
                           "summary_json"}));
@@ -122,7 +122,7 @@ void TestRunSchema::migratesFromEmptyFile()
     QVERIFY(opened.value()->createRun(testing::sampleNewRun()).ok());
     RawSqlite raw(path);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
-    QCOMPARE(raw.tables().size(), 9);
+    QCOMPARE(raw.tables().size(), 10);
 }
 
 // A "version 0" file that already holds a table the migration wants to create: the migration fails half way
@@ -175,7 +175,8 @@ void TestRunSchema::migratesCheckpointChecksums()
     }
     {
         RawSqlite raw(path);
-        // What a version-2 file holds: no checksums, no evaluations.
+        // What a version-2 file holds: no checksums, no evaluations, no stages.
+        QCOMPARE(raw.exec(QStringLiteral("DROP TABLE stages")), QString());
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluation_samples")), QString());
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluations")), QString());
         QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE checkpoints DROP COLUMN kind")), QString());
@@ -209,6 +210,7 @@ void TestRunSchema::migratesToEvaluations()
     }
     {
         RawSqlite raw(path);
+        QCOMPARE(raw.exec(QStringLiteral("DROP TABLE stages")), QString());
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluation_samples")), QString());
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluations")), QString());
         QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE checkpoints DROP COLUMN kind")), QString());

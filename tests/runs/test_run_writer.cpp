@@ -31,6 +31,7 @@ private Q_SLOTS:
     void firstMetricRowsAreWrittenAtOnce();
     void eventsAndCheckpoints();
     void deleteMetricsAfter();
+    void stagesAndDroppedCheckpoints();
     void twoWritersOnTwoRuns();
     void heartbeatRevivesItsInterruptedRun();
 };
@@ -229,6 +230,44 @@ void TestRunWriter::eventsAndCheckpoints()
     RawSqlite raw(f.path);
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM checkpoints WHERE created_at IS NOT NULL")).toInt(), 2);
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM checkpoints WHERE sha256 IS NULL")).toInt(), 1);
+}
+
+// Each stage begun ends the one before; a finished run's last stage is ended explicitly; a checkpoint whose file
+// was deleted loses its record; a resume to before a stage began drops it and reopens the one it is in.
+void TestRunWriter::stagesAndDroppedCheckpoints()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    const qint64 id = f.newRun();
+    {
+        RunWriter writer(f.path, id, kForever);
+        QVERIFY(writer.start().ok());
+        writer.recordStage({0, QStringLiteral("head"), 0, -1, 0, 2, {QStringLiteral("conv1")}});
+        writer.recordCheckpoint({40, 2, QStringLiteral("step-40")});
+        writer.recordStage({1, QStringLiteral("all"), 40, -1, 2, 3, {}});
+        writer.recordCheckpoint({100, 5, QStringLiteral("step-100")});
+        writer.removeCheckpointRecord(QStringLiteral("step-40"));
+        writer.recordStage({1, {}, 0, 100});
+        QVERIFY(writer.finish(RunStatus::Finished).ok());
+    }
+    QList<StageRecord> stages = f.db->stages(id).value();
+    QCOMPARE(stages.size(), 2);
+    QCOMPARE(stages[0].name, QStringLiteral("head"));
+    QCOMPARE(stages[0].startStep, qint64(0));
+    QCOMPARE(stages[0].endStep, qint64(40));
+    QCOMPARE(stages[0].frozen, QStringList{QStringLiteral("conv1")});
+    QCOMPARE(stages[1].startStep, qint64(40));
+    QCOMPARE(stages[1].endStep, qint64(100));
+    QCOMPARE(stages[1].startEpoch, 2);
+    QCOMPARE(stages[1].epochs, 3);
+    const QList<CheckpointRecord> checkpoints = f.db->checkpoints(id).value();
+    QCOMPARE(checkpoints.size(), 1);
+    QCOMPARE(checkpoints[0].path, QStringLiteral("step-100"));
+
+    QVERIFY(f.db->deleteMetricsAfter(id, 30).ok());
+    stages = f.db->stages(id).value();
+    QCOMPARE(stages.size(), 1);
+    QCOMPARE(stages[0].endStep, qint64(-1));
 }
 
 void TestRunWriter::deleteMetricsAfter()

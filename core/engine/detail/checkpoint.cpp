@@ -75,19 +75,42 @@ private:
 Result<TrainingPosition> readPosition(const TensorFile &file, const CheckpointExpectations &expected, const QString &path)
 {
     MetadataReader meta(file.metadata, path);
+    const bool staged = file.metadata.value(QStringLiteral("version")) != QStringLiteral("2");
+    const int64_t stageCount = int64_t(expected.stages.size());
     TrainingPosition position;
-    position.epoch = meta.integer(QStringLiteral("epoch"), 0, std::max<int64_t>(0, expected.epochs));
-    position.batchInEpoch = meta.integer(QStringLiteral("batch"), 0, std::max<int64_t>(0, expected.stepsPerEpoch - 1));
-    position.step = meta.integer(QStringLiteral("step"), 0, expected.stepsPerEpoch * expected.epochs);
-    position.badEpochs = meta.integer(QStringLiteral("bad_epochs"), 0, std::max<int64_t>(0, expected.epochs));
+    int64_t epochsBefore = 0, stepsBefore = 0;  // of the stages before the checkpoint's
+    if (staged) {
+        position.stage = meta.integer(QStringLiteral("stage"), 0, std::max<int64_t>(0, stageCount - 1));
+        for (int64_t i = 0; i < position.stage; ++i) {
+            epochsBefore += expected.stages[size_t(i)].epochs;
+            stepsBefore += expected.stages[size_t(i)].epochs * expected.stages[size_t(i)].stepsPerEpoch;
+        }
+        // A stage begins after at least one epoch of each earlier stage, and early stopping may end one sooner.
+        position.stageStartEpoch = meta.integer(QStringLiteral("stage_start_epoch"), position.stage, epochsBefore);
+        position.stageStartStep = meta.integer(QStringLiteral("stage_start_step"), 0, stepsBefore);
+    }
+    const StageLength stage = stageCount > 0 ? expected.stages[size_t(position.stage)] : StageLength{};
+    position.epoch = meta.integer(QStringLiteral("epoch"), position.stageStartEpoch, position.stageStartEpoch + stage.epochs);
+    position.batchInEpoch = meta.integer(QStringLiteral("batch"), 0, std::max<int64_t>(0, stage.stepsPerEpoch - 1));
+    position.step = meta.integer(QStringLiteral("step"), 0, stepsBefore + stage.stepsPerEpoch * stage.epochs);
+    position.badEpochs = meta.integer(QStringLiteral("bad_epochs"), 0, std::max<int64_t>(0, stage.epochs));
     position.hasBest = meta.integer(QStringLiteral("has_best"), 0, 1) == 1;
     position.bestMetric = meta.finite(QStringLiteral("best_metric"));
+    if (staged) {
+        position.stopHasBest = meta.integer(QStringLiteral("stop_has_best"), 0, 1) == 1;
+        position.stopBestMetric = meta.finite(QStringLiteral("stop_best_metric"));
+    } else {
+        position.stopHasBest = position.hasBest;
+        position.stopBestMetric = position.bestMetric;
+    }
     position.elapsedSeconds = meta.finite(QStringLiteral("elapsed_seconds"));
     if (position.elapsedSeconds < 0)
         meta.fail(QStringLiteral("elapsed_seconds"), QStringLiteral("\"elapsed_seconds\" is negative"));
-    if (!meta.error() && position.step != position.epoch * expected.stepsPerEpoch + position.batchInEpoch)
-        meta.fail(QStringLiteral("step"), QStringLiteral("step %1 is not batch %2 of epoch %3 at %4 steps per epoch")
-                                              .arg(position.step).arg(position.batchInEpoch).arg(position.epoch).arg(expected.stepsPerEpoch));
+    const int64_t expectedStep = position.stageStartStep + (position.epoch - position.stageStartEpoch) * stage.stepsPerEpoch + position.batchInEpoch;
+    if (!meta.error() && position.step != expectedStep)
+        meta.fail(QStringLiteral("step"), QStringLiteral("step %1 is not batch %2 of epoch %3 at %4 steps per epoch (stage %5 began at step %6, epoch %7)")
+                                              .arg(position.step).arg(position.batchInEpoch).arg(position.epoch).arg(stage.stepsPerEpoch)
+                                              .arg(position.stage + 1).arg(position.stageStartStep).arg(position.stageStartEpoch));
     if (meta.error())
         return *meta.error();
 
@@ -164,9 +187,14 @@ Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, to
             {QStringLiteral("step"), QString::number(position.step)},
             {QStringLiteral("epoch"), QString::number(position.epoch)},
             {QStringLiteral("batch"), QString::number(position.batchInEpoch)},
+            {QStringLiteral("stage"), QString::number(position.stage)},
+            {QStringLiteral("stage_start_epoch"), QString::number(position.stageStartEpoch)},
+            {QStringLiteral("stage_start_step"), QString::number(position.stageStartStep)},
             {QStringLiteral("best_metric"), number(position.bestMetric)},
-            {QStringLiteral("bad_epochs"), QString::number(position.badEpochs)},
             {QStringLiteral("has_best"), position.hasBest ? QStringLiteral("1") : QStringLiteral("0")},
+            {QStringLiteral("stop_best_metric"), number(position.stopBestMetric)},
+            {QStringLiteral("stop_has_best"), position.stopHasBest ? QStringLiteral("1") : QStringLiteral("0")},
+            {QStringLiteral("bad_epochs"), QString::number(position.badEpochs)},
             {QStringLiteral("elapsed_seconds"), number(position.elapsedSeconds)},
         };
         bytes = encodeSafetensors(file);
@@ -190,9 +218,10 @@ Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &
     const TensorFile &file = read.value();
     if (file.metadata.value(QStringLiteral("format")) != kFormatName)
         return checkpointError(path, QStringLiteral("not a Trainyard checkpoint"));
-    if (file.metadata.value(QStringLiteral("version")) != QString::number(kCheckpointFormat))
-        return checkpointError(path, QStringLiteral("checkpoint format %1 is not supported (expected %2)")
-                                         .arg(file.metadata.value(QStringLiteral("version")).left(20)).arg(kCheckpointFormat), QStringLiteral("version"));
+    const QString version = file.metadata.value(QStringLiteral("version"));
+    if (version != QString::number(kCheckpointFormat) && version != QStringLiteral("2"))
+        return checkpointError(path, QStringLiteral("checkpoint format %1 is not supported (expected 2 or %2)")
+                                         .arg(version.left(20)).arg(kCheckpointFormat), QStringLiteral("version"));
     if (!expected.presetHash.isEmpty() && file.metadata.value(QStringLiteral("preset_hash")) != expected.presetHash)
         return checkpointError(path, QStringLiteral("the checkpoint belongs to a different preset"), QStringLiteral("preset_hash"));
     if (expected.runId >= 0 && file.metadata.value(QStringLiteral("run")) != QString::number(expected.runId))
@@ -242,6 +271,22 @@ Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &
     } catch (const std::exception &e) {
         return checkpointError(path, QStringLiteral("unreadable checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
     }
+}
+
+Result<int64_t> checkpointStage(const QString &path, int64_t stageCount)
+{
+    if (std::optional<Error> refused = refuseLibTorchArchive(path))
+        return *refused;
+    Result<TensorFile> read = readSafetensors(path);
+    if (!read)
+        return checkpointError(path, QStringLiteral("unreadable checkpoint (truncated or foreign): %1").arg(read.error().message), read.error().field);
+    if (read.value().metadata.value(QStringLiteral("version")) == QStringLiteral("2"))
+        return int64_t(0);
+    MetadataReader meta(read.value().metadata, path);
+    const int64_t stage = meta.integer(QStringLiteral("stage"), 0, std::max<int64_t>(0, stageCount - 1));
+    if (meta.error())
+        return *meta.error();
+    return stage;
 }
 
 Status loadModelWeights(const QString &path, torch::nn::Module &model, const QString &presetHash)

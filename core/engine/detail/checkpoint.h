@@ -18,23 +18,38 @@ struct TrainingPosition {
     int64_t epoch = 0;         // 0-based epoch the next step belongs to
     int64_t batchInEpoch = 0;  // next batch within that epoch
     torch::Tensor permutation; // the epoch's data order (empty at an epoch boundary)
-    double bestMetric = 0;     // early stopping
-    int64_t badEpochs = 0;
+    int64_t stage = 0;         // the training stage the next step belongs to
+    int64_t stageStartEpoch = 0, stageStartStep = 0;  // where that stage began
+    double bestMetric = 0;     // the best checkpoint's metric (training.best_metric), over the whole run
     bool hasBest = false;
+    double stopBestMetric = 0; // early stopping, within the stage
+    bool stopHasBest = false;
+    int64_t badEpochs = 0;
     double elapsedSeconds = 0; // training time before this point, so resumed runs keep one time axis
 };
 
-constexpr int64_t kCheckpointFormat = 2;  // 1 was a LibTorch archive, refused since loading one can run code
+// 1 was a LibTorch archive, refused since loading one can run code; 2 had no stages and one best metric for
+// both early stopping and the best checkpoint (still read: one stage, both the same).
+constexpr int64_t kCheckpointFormat = 3;
 inline const char kWeightsFormatName[] = "trainyard-weights";  // `trainyard-cli export --format safetensors`
+
+// The length of one training stage.
+struct StageLength {
+    int64_t epochs = 0;
+    int64_t stepsPerEpoch = 0;
+};
 
 // What a checkpoint must agree with to be loaded into a run.
 struct CheckpointExpectations {
     QString presetHash;        // checked unless empty
     int64_t trainSamples = 0;  // the permutation must be a permutation of 0..trainSamples-1
-    int64_t stepsPerEpoch = 0;
-    int64_t epochs = 0;
+    std::vector<StageLength> stages;  // the run's stages (one for a preset without stages)
     int64_t runId = -1;        // checked unless -1: the checkpoint must name this run
 };
+
+// The stage a checkpoint's position belongs to (0 for format 2), so that the run can build that stage's model
+// and optimizer before loading it; checked again by loadCheckpoint.
+Result<int64_t> checkpointStage(const QString &path, int64_t stageCount);
 
 // Writes the checkpoint; returns the sha256 (hex) of the file written.
 Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,

@@ -7,7 +7,7 @@ void GraphModule::addNode(const QString &id, BuiltOp op, std::vector<int> inputS
 {
     if (op.module)
         register_module(id.toStdString(), op.module);
-    m_nodes.push_back(Step{std::move(op.forward), std::move(inputSlots)});
+    m_nodes.push_back(Step{id, std::move(op.forward), std::move(inputSlots)});
     m_slots.insert(id, int(m_nodes.size()));
 }
 
@@ -22,9 +22,40 @@ std::vector<torch::Tensor> GraphModule::forwardAll(const torch::Tensor &x)
         args.clear();
         for (int input : step.inputs)
             args.push_back(slots[input]);
-        slots.push_back(step.forward(args, training));
+        slots.push_back(step.forward(args, training && !step.frozen));
     }
     return slots;
+}
+
+void GraphModule::setFrozen(const QStringList &ids)
+{
+    for (Step &step : m_nodes)
+        step.frozen = ids.contains(step.id);
+    for (const auto &child : named_children()) {
+        const bool frozen = ids.contains(QString::fromStdString(child.key()));
+        for (torch::Tensor &p : child.value()->parameters())
+            p.set_requires_grad(!frozen);
+    }
+    train(is_training());
+}
+
+void GraphModule::train(bool on)
+{
+    torch::nn::Module::train(on);
+    const auto children = named_children();
+    for (const Step &step : m_nodes)
+        if (step.frozen)
+            if (const auto *child = children.find(step.id.toStdString()))
+                (*child)->eval();
+}
+
+std::vector<torch::Tensor> GraphModule::trainableParameters() const
+{
+    std::vector<torch::Tensor> out;
+    for (const torch::Tensor &p : parameters())
+        if (p.requires_grad())
+            out.push_back(p);
+    return out;
 }
 
 torch::Tensor GraphModule::forward(const torch::Tensor &x, int slot)

@@ -27,10 +27,21 @@ public:
     // The tensor at `slot` only.
     torch::Tensor forward(const torch::Tensor &x, int slot);
 
+    // Freezes the nodes `ids` and unfreezes all others: a frozen node's parameters take no gradient, and the
+    // node computes as in evaluation whatever the mode (batch norm uses and keeps its running statistics,
+    // dropout is off).
+    void setFrozen(const QStringList &ids);
+    // Keeps frozen nodes in evaluation mode.
+    void train(bool on = true) override;
+    // The parameters that take gradients, for the optimizer.
+    std::vector<torch::Tensor> trainableParameters() const;
+
 private:
     struct Step {
+        QString id;
         std::function<torch::Tensor(const std::vector<torch::Tensor> &, bool)> forward;
         std::vector<int> inputs;
+        bool frozen = false;
     };
     std::vector<Step> m_nodes;
     QHash<QString, int> m_slots;

@@ -4,6 +4,7 @@
 #include "dataset_loader.h"
 #include "detail/optimization.h"
 #include "detail/split_evaluation.h"
+#include "stage_inspection.h"
 #include "preset_format.h"
 
 #include <QDir>
@@ -47,6 +48,15 @@ TrainResult TrainingRun::fail(const QString &message, const QString &node)
 bool TrainingRun::prepare(Error *failure)
 {
     const BlockRegistry &registry = BlockRegistry::builtin();
+    // The training section first (stages, init_from): their errors name the stage and key.
+    for (const Issue &issue : trainingSectionIssues(m_preset))
+        if (issue.severity == Severity::Error) {
+            *failure = prepareError(issue.message, issue.node);
+            failure->field = issue.param;
+            return false;
+        }
+    m_stages = planStages(m_preset);
+    m_totalEpochs = totalEpochs(m_stages);
     const Node *datasetNode = nullptr;
     for (const Node &node : m_preset.graph.nodes)
         if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset)
@@ -65,7 +75,6 @@ bool TrainingRun::prepare(Error *failure)
     if (m_settings.threads > 0)
         torch::set_num_threads(m_settings.threads);
     at::globalContext().setDeterministicAlgorithms(m_settings.deterministic, /*warn_only=*/false);
-    torch::manual_seed(uint64_t(m_settings.seed));  // before compiling: weight initialisation draws from it
 
     QElapsedTimer loadClock;
     loadClock.start();
@@ -80,32 +89,42 @@ bool TrainingRun::prepare(Error *failure)
             failure->node = datasetNode->id;
         return false;
     }
-    m_pipeline = compilePipeline(m_preset, loaded.value().shape);
-    for (const Issue &issue : m_pipeline.report.issues)
-        if (issue.severity == Severity::Error) {
-            *failure = prepareError(issue.message, issue.node);
-            failure->field = issue.port.isEmpty() ? issue.param : issue.port;
-            return false;
-        }
+    m_datasetShape = loaded.value().shape;
     m_train = toDevice(loaded.value().train, m_device);
     m_val = toDevice(loaded.value().val, m_device);
     m_test = toDevice(loaded.value().test, m_device);
     m_classNames = loaded.value().classNames;
     const double loadSeconds = loadClock.elapsed() / 1000.0;
 
-    m_pipeline.model->to(m_device);
-    m_pipeline.model->train();
-    if (!m_pipeline.optimizerFactory) {
-        *failure = prepareError(QStringLiteral("the pipeline has no optimizer"));
-        return false;
+    CheckpointExpectations expected{m_presetHash, m_train.size(), {}, m_options.runId};
+    m_totalSteps = 0;
+    for (const StagePlan &stage : m_stages) {
+        const int64_t batch = TrainingSettings::fromJson(stage.preset.training).batchSize;
+        expected.stages.push_back(StageLength{stage.epochs, (m_train.size() + batch - 1) / batch});
+        m_totalSteps += expected.stages.back().epochs * expected.stages.back().stepsPerEpoch;
     }
-    m_optimizer = m_pipeline.optimizerFactory(m_pipeline.plan.optimizerParams, m_pipeline.model->parameters());
-    m_logged.emplace(m_device, m_pipeline.metrics.size());
-    m_baseLr = m_pipeline.plan.optimizerParams.value(QStringLiteral("lr")).toDouble();
-    m_stepsPerEpoch = (m_train.size() + m_settings.batchSize - 1) / m_settings.batchSize;
-    m_totalSteps = m_stepsPerEpoch * m_settings.epochs;
+    int stage = 0;
     if (!m_options.resumeCheckpoint.isEmpty()) {
-        const CheckpointExpectations expected{m_presetHash, m_train.size(), m_stepsPerEpoch, m_settings.epochs, m_options.runId};
+        const Result<int64_t> resumedStage = checkpointStage(m_options.resumeCheckpoint, int64_t(m_stages.size()));
+        if (!resumedStage) {
+            *failure = prepareError(resumedStage.error().toString());
+            return false;
+        }
+        stage = int(resumedStage.value());
+    }
+    torch::manual_seed(uint64_t(m_settings.seed));  // before compiling: weight initialisation draws from it
+    if (!buildStage(stage, failure))
+        return false;
+    ShapeReport staged = m_pipeline.report;
+    inspectStages(m_stages, m_datasetShape, &staged);
+    for (const Issue &issue : staged.issues)
+        if (issue.severity == Severity::Error) {
+            *failure = prepareError(issue.message, issue.node);
+            failure->field = issue.param;
+            return false;
+        }
+    resolveBestMetric();
+    if (!m_options.resumeCheckpoint.isEmpty()) {
         Result<TrainingPosition> position = loadCheckpoint(m_options.resumeCheckpoint, *m_pipeline.model, *m_optimizer, expected);
         if (!position) {
             *failure = prepareError(position.error().toString());
@@ -115,6 +134,8 @@ bool TrainingRun::prepare(Error *failure)
         if (m_position.permutation.defined())
             m_position.permutation = m_position.permutation.to(m_device);
         m_clockOffset = m_position.elapsedSeconds;
+    } else if (!warmStart(failure)) {
+        return false;
     }
 
     TrainStart &start = m_start;
@@ -124,7 +145,9 @@ bool TrainingRun::prepare(Error *failure)
     start.testSamples = m_test.size();
     start.stepsPerEpoch = m_stepsPerEpoch;
     start.totalSteps = m_totalSteps;
-    start.epochs = m_settings.epochs;
+    start.epochs = m_totalEpochs;
+    start.stages = m_stages.front().implicit ? 0 : int(m_stages.size());
+    start.stage = int(m_position.stage);
     start.parameters = m_pipeline.report.totalParams;
     start.dataFingerprint = loaded.value().fingerprint;
     start.loadSeconds = loadSeconds;
@@ -136,9 +159,14 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
 {
     m_observerPtr = &observerRef;
     observer().onStarted(m_start);
+    if (!m_start.warmStart.isEmpty())
+        observer().onEvent(QStringLiteral("init_from"), QStringLiteral("weights copied: %1").arg(m_start.warmStart), m_position.step);
+    if (m_options.resumeCheckpoint.isEmpty() && !m_stages.front().implicit)
+        observer().onStage(stageStart());
+    listPeriodicCheckpoints();
     TrainResult ending;
     m_clock.start();
-    while (m_position.epoch < m_settings.epochs) {
+    while (m_position.epoch - m_position.stageStartEpoch < m_stages.at(int(m_position.stage)).epochs) {
         if (!trainEpoch(&ending))
             return ending;
         const int epoch = int(m_position.epoch);  // 0-based epoch just finished
@@ -147,19 +175,27 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
         m_position.epoch += 1;
         m_position.batchInEpoch = 0;
         m_position.permutation = torch::Tensor();
-        bool improved = false;
-        const bool stopEarly = checkEarlyStop(epochMetrics, &improved);
+        const bool improved = checkBest(epochMetrics);
+        const bool stopEarly = checkEarlyStop(epochMetrics);
         observer().onEpochEnd(epoch + 1, m_position.step, epochMetrics);
         if (improved)
             bestCheckpoint();
-        const bool last = m_position.epoch == m_settings.epochs || stopEarly;
-        if (!last && m_settings.checkpointEvery > 0 && m_position.epoch % m_settings.checkpointEvery == 0)
-            checkpoint();
-        if (stopEarly) {
+        const StagePlan &stage = m_stages.at(int(m_position.stage));
+        const bool stageDone = stopEarly || m_position.epoch - m_position.stageStartEpoch >= stage.epochs;
+        const bool lastStage = m_position.stage + 1 >= m_stages.size();
+        if (stopEarly)
             observer().onEvent(QStringLiteral("early_stop"),
-                               QStringLiteral("%1 did not improve for %2 epochs").arg(m_settings.earlyStopMetric).arg(m_settings.earlyStopPatience),
+                               QStringLiteral("%1 did not improve for %2 epochs%3").arg(m_settings.earlyStopMetric).arg(m_settings.earlyStopPatience)
+                                   .arg(stage.implicit ? QString() : QStringLiteral(": stage \"%1\" ends").arg(stage.name)),
                                m_position.step);
+        if (stageDone && lastStage)
             break;
+        if (stageDone) {
+            // The next stage's model and optimizer are built before the checkpoint, which therefore resumes there.
+            beginNextStage();
+            checkpoint();
+        } else if (m_settings.checkpointEvery > 0 && m_position.epoch % m_settings.checkpointEvery == 0) {
+            checkpoint();
         }
     }
     std::shared_ptr<EvaluationReport> testReport;
@@ -203,9 +239,10 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
             ending->finalCheckpoint = m_lastCheckpoint;
             return false;
         }
+        // Each stage runs its own schedule over its own steps.
         if (m_pipeline.schedule)
-            setLearningRate(*m_optimizer, m_pipeline.schedule(m_pipeline.plan.scheduleParams, m_baseLr, m_position.step,
-                                                              m_stepsPerEpoch, m_totalSteps));
+            setLearningRate(*m_optimizer, m_pipeline.schedule(m_pipeline.plan.scheduleParams, m_baseLr,
+                                                              m_position.step - m_position.stageStartStep, m_stepsPerEpoch, m_stageSteps));
         const int64_t begin = m_position.batchInEpoch * batch;
         const torch::Tensor index = m_position.permutation.slice(0, begin, std::min(n, begin + batch));
         const torch::Tensor x = m_train.x.index_select(0, index);
@@ -275,7 +312,8 @@ bool TrainingRun::publish(const LoggedSteps::Interval &interval, TrainResult *en
     const LoggedSteps::Step &last = interval.steps.back();
     // The learning rate at the read points only: an interval cut short by a stop adds no row, so the rows of a
     // stopped and resumed run are those of an uninterrupted one.
-    const int64_t batchesDone = last.step - int64_t(last.epoch - 1) * m_stepsPerEpoch;
+    const int64_t epochStart = m_position.stageStartStep + (int64_t(last.epoch - 1) - m_position.stageStartEpoch) * m_stepsPerEpoch;
+    const int64_t batchesDone = last.step - epochStart;
     if (batchesDone % m_settings.logEvery == 0 || batchesDone == m_stepsPerEpoch)
         samples.append(MetricSample{QStringLiteral("train/lr"), last.step, last.epoch, last.time, interval.lr});
     for (const MetricSample &s : samples)
@@ -299,7 +337,7 @@ QMap<QString, double> TrainingRun::publishEvaluation(const QString &prefix, cons
 {
     QMap<QString, double> out;
     const double t = elapsed();
-    const int epoch = int(std::min<int64_t>(m_position.epoch + 1, m_settings.epochs));
+    const int epoch = int(std::min<int64_t>(m_position.epoch + 1, m_totalEpochs));
     QList<MetricSample> samples;
     samples.append(MetricSample{prefix + QStringLiteral("/loss"), m_position.step, epoch, t, metrics.value(QStringLiteral("loss"))});
     for (const MetricHead &metric : m_pipeline.metrics)
@@ -310,27 +348,6 @@ QMap<QString, double> TrainingRun::publishEvaluation(const QString &prefix, cons
     }
     observer().onMetrics(samples);
     return out;
-}
-
-bool TrainingRun::checkEarlyStop(const QMap<QString, double> &epochMetrics, bool *improved)
-{
-    *improved = false;
-    const bool earlyStopping = !m_settings.earlyStopMetric.isEmpty();
-    const QString metric = earlyStopping ? m_settings.earlyStopMetric : QStringLiteral("val/loss");
-    if (!epochMetrics.contains(metric) || !std::isfinite(epochMetrics.value(metric)))
-        return false;
-    const double value = epochMetrics.value(metric);
-    const bool maximize = earlyStopping && m_settings.earlyStopMode == QStringLiteral("max");
-    const bool better = !m_position.hasBest || (maximize ? value > m_position.bestMetric : value < m_position.bestMetric);
-    if (better) {
-        m_position.bestMetric = value;
-        m_position.hasBest = true;
-        m_position.badEpochs = 0;
-        *improved = true;
-        return false;
-    }
-    ++m_position.badEpochs;
-    return earlyStopping && m_position.badEpochs >= m_settings.earlyStopPatience;
 }
 
 void TrainingRun::bestCheckpoint()
@@ -364,6 +381,9 @@ void TrainingRun::checkpoint()
     }
     m_lastCheckpoint = path;
     observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256.value()});
+    m_periodicCheckpoints.removeAll(path);
+    m_periodicCheckpoints.append(path);
+    dropOldCheckpoints();
 }
 
 } // namespace ty::detail

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to ty_engine (includes LibTorch). One training run: set-up, the epoch loop, evaluation and
-// checkpoints. Lives on the thread that calls Trainer::train.
+// checkpoints (training_run.cpp); its stages, warm start, best and early-stopping metrics and the checkpoints
+// kept (training_stage.cpp). Lives on the thread that calls Trainer::train.
 
 #include "detail/checkpoint.h"
 #include "detail/compiled_pipeline.h"
@@ -8,6 +9,7 @@
 #include "detail/logged_steps.h"
 #include "trainer.h"
 #include "training_settings.h"
+#include "training_stages.h"
 
 #include <QElapsedTimer>
 
@@ -38,12 +40,32 @@ private:
     QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
     // Reports the metrics of an evaluation pass ("loss" and metric node ids) as PREFIX/NAME rows; returns them so.
     QMap<QString, double> publishEvaluation(const QString &prefix, const QMap<QString, double> &metrics);
-    // Follows the monitored metric (training.early_stop_metric, else val/loss): *improved when this epoch is the
-    // best so far; true when early stopping is on and its patience ran out.
-    bool checkEarlyStop(const QMap<QString, double> &epochMetrics, bool *improved);
+    // True when this epoch is the best so far by training.best_metric (training_stage.cpp).
+    bool checkBest(const QMap<QString, double> &epochMetrics);
+    // True when early stopping is on and its patience ran out within the stage.
+    bool checkEarlyStop(const QMap<QString, double> &epochMetrics);
     void checkpoint();  // at the current position, when the run has a folder
-    void bestCheckpoint();  // the weights of an epoch that improved the monitored metric, replacing the previous best
+    void bestCheckpoint();  // the weights of an epoch that improved the best metric, replacing the previous best
+    void dropOldCheckpoints();  // training.checkpoint_keep
+    void listPeriodicCheckpoints();  // those already in the run folder, when resuming
     QString m_bestCheckpoint;
+    QStringList m_periodicCheckpoints;  // oldest first
+
+    // Stages (training_stage.cpp). Builds the model and optimizer of stage `index`: the first time from the
+    // seeded generator, later with the weights (and, unless the stage resets it, the optimizer state) of the
+    // stage before. Leaves the random generator as it found it.
+    bool buildStage(int index, Error *failure);
+    // At the end of a stage: the next one begins at the current position.
+    void beginNextStage();
+    StageStart stageStart() const;
+    bool warmStart(Error *failure);  // training.init_from, for a new run
+    void resolveBestMetric();
+    QList<StagePlan> m_stages;
+    int m_builtStage = -1;
+    int m_totalEpochs = 0;
+    QString m_bestMetric;   // resolved training.best_metric
+    bool m_bestMaximize = false;
+    DatasetShape m_datasetShape;
     double elapsed() const { return m_clockOffset + m_clock.elapsed() / 1000.0; }
 
     const Preset m_preset;
@@ -58,7 +80,9 @@ private:
     QStringList m_classNames;  // of the data set, when known
     std::unique_ptr<torch::optim::Optimizer> m_optimizer;
     double m_baseLr = 0;
-    int64_t m_stepsPerEpoch = 0, m_totalSteps = 0;
+    int64_t m_stepsPerEpoch = 0;  // of the current stage
+    int64_t m_stageSteps = 0;     // the current stage's length in steps (its schedule runs over these)
+    int64_t m_totalSteps = 0;     // of the whole run, every stage at full length
     TrainingPosition m_position;
     std::optional<LoggedSteps> m_logged;  // made once the device is known
     QMap<QString, double> m_last;

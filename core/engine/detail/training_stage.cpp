@@ -1,0 +1,214 @@
+// TrainingRun's stages, warm start, best and early-stopping metrics, and the checkpoints it keeps.
+
+#include "detail/training_run.h"
+
+#include "detail/optimizer_state.h"
+#include "detail/tensor_codec.h"
+#include "detail/warm_start.h"
+#include "graph_validation.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <QDir>
+#include <QFile>
+
+#include <cmath>
+#include <map>
+
+namespace ty::detail {
+
+namespace {
+
+// Restores the CPU generator's state when it goes out of scope: building a later stage's model draws initial
+// weights that are then overwritten, and must not shift the random stream of the run (data order, dropout).
+class GeneratorStateGuard {
+public:
+    GeneratorStateGuard() : m_state(at::detail::getDefaultCPUGenerator().get_state()) {}
+    ~GeneratorStateGuard()
+    {
+        at::Generator generator = at::detail::getDefaultCPUGenerator();
+        std::lock_guard<std::mutex> lock(generator.mutex());
+        generator.set_state(m_state);
+    }
+
+private:
+    torch::Tensor m_state;
+};
+
+} // namespace
+
+bool TrainingRun::buildStage(int index, Error *failure)
+{
+    const StagePlan &stage = m_stages.at(index);
+    TrainingSettings settings = TrainingSettings::fromJson(stage.preset.training);
+    settings.device = m_settings.device;
+    std::optional<GeneratorStateGuard> keepStream;
+    if (m_builtStage >= 0)
+        keepStream.emplace();
+    CompiledPipeline next = compilePipeline(stage.preset, m_datasetShape);
+    for (const Issue &issue : next.report.issues)
+        if (issue.severity == Severity::Error) {
+            failure->message = issue.message;
+            failure->node = issue.node;
+            failure->field = issue.port.isEmpty() ? issue.param : issue.port;
+            return false;
+        }
+    if (!next.optimizerFactory) {
+        failure->message = QStringLiteral("the pipeline has no optimizer");
+        return false;
+    }
+    next.model->to(m_device);
+    if (m_builtStage >= 0) {
+        // The same tensors under the same names (inspectStages made sure): carry the trained values over.
+        torch::NoGradGuard noGrad;
+        std::map<QString, torch::Tensor> trained;
+        for (auto &[name, tensor] : modelTensors(*m_pipeline.model))
+            trained[name] = tensor;
+        for (auto &[name, tensor] : modelTensors(*next.model))
+            tensor.copy_(trained.at(name));
+    }
+    next.model->setFrozen(stage.frozen);
+    next.model->train();
+    std::unique_ptr<torch::optim::Optimizer> optimizer =
+        next.optimizerFactory(next.plan.optimizerParams, next.model->trainableParameters());
+    if (m_builtStage >= 0 && !stage.resetOptimizer) {
+        const auto state = optimizerStateTensors(*m_optimizer, *m_pipeline.model);
+        const std::map<QString, torch::Tensor> byName(state.begin(), state.end());
+        if (const Status kept = restoreOptimizerState(*optimizer, *next.model, byName, /*apply=*/true); !kept)
+            throw std::runtime_error(kept.error().message.toStdString());
+    }
+    m_pipeline = std::move(next);
+    m_optimizer = std::move(optimizer);
+    m_settings = settings;
+    m_logged.emplace(m_device, m_pipeline.metrics.size());
+    m_baseLr = m_pipeline.plan.optimizerParams.value(QStringLiteral("lr")).toDouble();
+    m_stepsPerEpoch = (m_train.size() + m_settings.batchSize - 1) / m_settings.batchSize;
+    m_stageSteps = m_stepsPerEpoch * stage.epochs;
+    m_builtStage = index;
+    return true;
+}
+
+void TrainingRun::beginNextStage()
+{
+    m_position.stage += 1;
+    m_position.stageStartEpoch = m_position.epoch;
+    m_position.stageStartStep = m_position.step;
+    m_position.stopHasBest = false;
+    m_position.stopBestMetric = 0;
+    m_position.badEpochs = 0;
+    Error failure;
+    if (!buildStage(int(m_position.stage), &failure))  // checked before training began: not the input's fault
+        throw std::runtime_error(failure.message.toStdString());
+    observer().onStage(stageStart());
+}
+
+StageStart TrainingRun::stageStart() const
+{
+    const StagePlan &stage = m_stages.at(int(m_position.stage));
+    StageStart start;
+    start.index = stage.index;
+    start.name = stage.name;
+    start.step = m_position.stageStartStep;
+    start.epoch = int(m_position.stageStartEpoch);
+    start.epochs = stage.epochs;
+    start.frozen = stage.frozen;
+    start.optimizerReset = stage.resetOptimizer;
+    for (auto it = m_pipeline.report.nodes.constBegin(); it != m_pipeline.report.nodes.constEnd(); ++it)
+        (stage.frozen.contains(it.key()) ? start.frozenParams : start.trainableParams) += it->paramCount;
+    return start;
+}
+
+bool TrainingRun::warmStart(Error *failure)
+{
+    std::optional<TrainOptions::WarmStartSource> source = m_options.initFrom;
+    if (!source) {
+        const std::optional<InitFrom> init = initFrom(m_preset);
+        if (!init)
+            return true;
+        if (init->fromRun()) {
+            failure->message = QStringLiteral("init_from names run %1, which only the run database can resolve: "
+                                              "start the run with trainyard-cli or the app").arg(init->run);
+            failure->field = QStringLiteral("training.init_from.run");
+            return false;
+        }
+        source = TrainOptions::WarmStartSource{init->file, init->nodes, init->strict};
+    }
+    const Result<WarmStartReport> copied = detail::warmStart(source->path, *m_pipeline.model, source->nodes, source->strict);
+    if (!copied) {
+        *failure = copied.error();
+        return false;
+    }
+    const WarmStartReport &report = copied.value();
+    m_start.warmStart = QStringLiteral("%1 (%2 tensors) from %3").arg(report.copiedNodes.join(QStringLiteral(", ")))
+                            .arg(report.copiedTensors).arg(QDir::toNativeSeparators(source->path));
+    if (!report.skipped.isEmpty())
+        m_start.warmStart += QStringLiteral("; not copied: ") + report.skipped.join(QStringLiteral("; "));
+    return true;
+}
+
+void TrainingRun::resolveBestMetric()
+{
+    const TrainingSettings &s = m_settings;
+    if (!s.bestMetric.isEmpty()) {
+        m_bestMetric = s.bestMetric;
+        m_bestMaximize = s.bestMode == QStringLiteral("auto") ? metricHigherIsBetter(m_bestMetric, m_preset.graph)
+                                                              : s.bestMode == QStringLiteral("max");
+    } else if (!s.earlyStopMetric.isEmpty()) {
+        m_bestMetric = s.earlyStopMetric;
+        m_bestMaximize = s.earlyStopMode == QStringLiteral("max");
+    } else {
+        m_bestMetric = QStringLiteral("val/loss");
+        m_bestMaximize = false;
+    }
+}
+
+bool TrainingRun::checkBest(const QMap<QString, double> &epochMetrics)
+{
+    if (!epochMetrics.contains(m_bestMetric) || !std::isfinite(epochMetrics.value(m_bestMetric)))
+        return false;
+    const double value = epochMetrics.value(m_bestMetric);
+    if (m_position.hasBest && !(m_bestMaximize ? value > m_position.bestMetric : value < m_position.bestMetric))
+        return false;
+    m_position.bestMetric = value;
+    m_position.hasBest = true;
+    return true;
+}
+
+bool TrainingRun::checkEarlyStop(const QMap<QString, double> &epochMetrics)
+{
+    const QString &metric = m_settings.earlyStopMetric;
+    if (metric.isEmpty() || !epochMetrics.contains(metric) || !std::isfinite(epochMetrics.value(metric)))
+        return false;
+    const double value = epochMetrics.value(metric);
+    const bool maximize = m_settings.earlyStopMode == QStringLiteral("max");
+    if (!m_position.stopHasBest || (maximize ? value > m_position.stopBestMetric : value < m_position.stopBestMetric)) {
+        m_position.stopBestMetric = value;
+        m_position.stopHasBest = true;
+        m_position.badEpochs = 0;
+        return false;
+    }
+    ++m_position.badEpochs;
+    return m_position.badEpochs >= m_settings.earlyStopPatience;
+}
+
+void TrainingRun::listPeriodicCheckpoints()
+{
+    m_periodicCheckpoints.clear();
+    if (m_options.runFolder.isEmpty())
+        return;
+    const QDir folder(QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints")));
+    // Zero-padded steps: name order is step order.
+    for (const QString &name : folder.entryList({QStringLiteral("step-*.safetensors")}, QDir::Files, QDir::Name))
+        m_periodicCheckpoints << folder.filePath(name);
+}
+
+void TrainingRun::dropOldCheckpoints()
+{
+    const int keep = m_settings.checkpointKeep;
+    while (keep > 0 && m_periodicCheckpoints.size() > keep) {
+        const QString oldest = m_periodicCheckpoints.takeFirst();
+        QFile::remove(oldest);
+        observer().onCheckpointRemoved(oldest);
+    }
+}
+
+} // namespace ty::detail

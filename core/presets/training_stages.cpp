@@ -1,0 +1,305 @@
+#include "training_stages.h"
+
+#include "block_registry.h"
+#include "param_values.h"
+#include "preset_overrides.h"
+#include "regular_file.h"
+#include "training_settings.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QSet>
+
+#include <cmath>
+
+namespace ty {
+
+namespace {
+
+const QString kStages = QStringLiteral("stages");
+const QString kInitFrom = QStringLiteral("init_from");
+
+// Collects issues when asked to; checks stay the same either way.
+class IssueSink {
+public:
+    explicit IssueSink(Issues *issues) : m_issues(issues) {}
+    void error(const QString &field, const QString &message, const QString &node = {})
+    {
+        add(Severity::Error, field, message, node);
+    }
+    void warning(const QString &field, const QString &message) { add(Severity::Warning, field, message, {}); }
+    bool failed() const { return m_failed; }
+
+private:
+    void add(Severity severity, const QString &field, const QString &message, const QString &node)
+    {
+        m_failed = m_failed || severity == Severity::Error;
+        if (m_issues)
+            m_issues->append(Issue{severity, message, node, {}, field});
+    }
+    Issues *m_issues;
+    bool m_failed = false;
+};
+
+bool isWholeNumber(const QJsonValue &v, double min, double max)
+{
+    return v.isDouble() && std::floor(v.toDouble()) == v.toDouble() && v.toDouble() >= min && v.toDouble() <= max;
+}
+
+QString nodeList(const PipelineGraph &graph)
+{
+    QStringList ids;
+    for (const Node &n : graph.nodes)
+        ids << n.id;
+    return ids.join(QStringLiteral(", "));
+}
+
+// Node ids from a JSON array of strings; every id must name a node whose category passes `allowed`.
+QStringList nodeIds(const QJsonValue &value, const QString &field, const PipelineGraph &graph, IssueSink &sink,
+                    bool networkOnly)
+{
+    QStringList out;
+    if (!value.isArray()) {
+        sink.error(field, QStringLiteral("expected a list of node ids, e.g. [\"conv1\", \"conv2\"]"));
+        return out;
+    }
+    const BlockRegistry &registry = BlockRegistry::builtin();
+    for (const QJsonValue &item : value.toArray()) {
+        const QString id = item.toString();
+        const Node *node = item.isString() ? graph.node(id) : nullptr;
+        if (!node) {
+            sink.error(field, QStringLiteral("no node \"%1\" in the preset (nodes: %2)")
+                                  .arg(item.isString() ? id.left(60) : QStringLiteral("(not text)"), nodeList(graph)));
+            continue;
+        }
+        const BlockDescriptor *block = registry.find(node->block);
+        if (networkOnly && block && block->category != BlockCategory::Layer && block->category != BlockCategory::Transform) {
+            sink.error(field, QStringLiteral("\"%1\" is a %2 node; only network nodes (layers) can be frozen")
+                                  .arg(id, categoryName(block->category)), id);
+            continue;
+        }
+        if (!out.contains(id))
+            out << id;
+    }
+    return out;
+}
+
+// Applies one stage's `set` entries to `preset`; entries that cannot change between stages are errors.
+QStringList applyStageOverrides(const QJsonValue &set, const QString &field, Preset *preset, IssueSink &sink)
+{
+    QStringList applied;
+    if (set.isUndefined())
+        return applied;
+    if (!set.isObject()) {
+        sink.error(field, QStringLiteral("expected an object of overrides, e.g. {\"opt.lr\": 0.0001}"));
+        return applied;
+    }
+    const BlockRegistry &registry = BlockRegistry::builtin();
+    const QJsonObject object = set.toObject();
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        const QString key = it.key();
+        const QString keyField = field + QLatin1Char('.') + key;
+        const QString owner = key.section(QLatin1Char('.'), 0, 0);
+        const QString rest = key.section(QLatin1Char('.'), 1);
+        if (owner == QStringLiteral("training") && isRunWideTrainingKey(rest)) {
+            sink.error(keyField, QStringLiteral("training.%1 holds for the whole run; a stage cannot change it").arg(rest));
+            continue;
+        }
+        if (const Node *node = preset->graph.node(owner)) {
+            const BlockDescriptor *block = registry.find(node->block);
+            if (block && block->category == BlockCategory::Dataset) {
+                sink.error(keyField, QStringLiteral("the data set is loaded once per run; a stage cannot change %1").arg(key), owner);
+                continue;
+            }
+        }
+        const Status status = applyParamValue(preset, key, it.value(), keyField);
+        if (!status) {
+            sink.error(keyField, status.error().message, status.error().node);
+            continue;
+        }
+        applied << key + QLatin1Char('=') + paramValueText(it.value());
+    }
+    return applied;
+}
+
+} // namespace
+
+bool isRunWideTrainingKey(const QString &key)
+{
+    static const QSet<QString> runWide{
+        QStringLiteral("epochs"),          QStringLiteral("seed"),      QStringLiteral("device"),
+        QStringLiteral("deterministic"),   QStringLiteral("threads"),   QStringLiteral("checkpoint_keep"),
+        QStringLiteral("best_metric"),     QStringLiteral("best_mode"), kStages, kInitFrom,
+    };
+    return runWide.contains(key);
+}
+
+QList<TrainingStage> trainingStages(const QJsonObject &training)
+{
+    QList<TrainingStage> out;
+    const QJsonArray stages = training.value(kStages).toArray();
+    for (int i = 0; i < stages.size(); ++i) {
+        const QJsonObject s = stages.at(i).toObject();
+        TrainingStage stage;
+        stage.name = s.value(QStringLiteral("name")).toString(QStringLiteral("stage %1").arg(i + 1));
+        stage.epochs = s.value(QStringLiteral("epochs")).toInt();
+        stage.set = s.value(QStringLiteral("set")).toObject();
+        for (const QJsonValue &v : s.value(QStringLiteral("freeze")).toArray())
+            stage.freeze << v.toString();
+        for (const QJsonValue &v : s.value(QStringLiteral("unfreeze")).toArray())
+            stage.unfreeze << v.toString();
+        if (s.contains(QStringLiteral("reset_optimizer")))
+            stage.resetOptimizer = s.value(QStringLiteral("reset_optimizer")).toBool();
+        out << stage;
+    }
+    return out;
+}
+
+QList<StagePlan> planStages(const Preset &preset, Issues *issues)
+{
+    IssueSink sink(issues);
+    const QJsonValue stagesValue = preset.training.value(kStages);
+    if (stagesValue.isUndefined()) {
+        StagePlan only;
+        only.epochs = TrainingSettings::fromJson(preset.training).epochs;
+        only.preset = preset;
+        only.resetOptimizer = true;
+        only.implicit = true;
+        return {only};
+    }
+    const QString field = QStringLiteral("training.stages");
+    const QJsonArray stages = stagesValue.toArray();
+    if (!stagesValue.isArray() || stages.isEmpty() || stages.size() > 1000) {
+        sink.error(field, QStringLiteral("expected a list of 1 to 1000 stages, each like {\"name\": \"head\", \"epochs\": 2, \"freeze\": [\"conv1\"]}"));
+        StagePlan only;
+        only.epochs = TrainingSettings::fromJson(preset.training).epochs;
+        only.preset = preset;
+        only.resetOptimizer = true;
+        only.implicit = true;
+        return {only};
+    }
+    if (preset.training.contains(QStringLiteral("epochs")))
+        sink.warning(QStringLiteral("training.epochs"), QStringLiteral("not used: the stages give the epochs"));
+
+    static const QSet<QString> keys{QStringLiteral("name"), QStringLiteral("epochs"), QStringLiteral("set"),
+                                    QStringLiteral("freeze"), QStringLiteral("unfreeze"), QStringLiteral("reset_optimizer")};
+    QList<StagePlan> out;
+    Preset current = preset;
+    QStringList frozen;
+    QSet<QString> names;
+    for (int i = 0; i < stages.size(); ++i) {
+        const QString at = QStringLiteral("%1[%2]").arg(field).arg(i);
+        const QJsonObject s = stages.at(i).toObject();
+        if (!stages.at(i).isObject()) {
+            sink.error(at, QStringLiteral("expected an object such as {\"name\": \"head\", \"epochs\": 2}"));
+            continue;
+        }
+        for (auto it = s.constBegin(); it != s.constEnd(); ++it)
+            if (!keys.contains(it.key()))
+                sink.error(at + QLatin1Char('.') + it.key().left(60),
+                           QStringLiteral("unknown stage key (known: name, epochs, set, freeze, unfreeze, reset_optimizer)"));
+        StagePlan plan;
+        plan.index = i;
+        plan.name = s.value(QStringLiteral("name")).toString(QStringLiteral("stage %1").arg(i + 1));
+        if (s.contains(QStringLiteral("name")) && (!s.value(QStringLiteral("name")).isString() || plan.name.trimmed().isEmpty()
+                                                   || plan.name.size() > 60))
+            sink.error(at + QStringLiteral(".name"), QStringLiteral("expected a name of 1 to 60 characters"));
+        else if (names.contains(plan.name))
+            sink.error(at + QStringLiteral(".name"), QStringLiteral("another stage is already called \"%1\"").arg(plan.name));
+        names.insert(plan.name);
+        const QJsonValue epochs = s.value(QStringLiteral("epochs"));
+        if (!isWholeNumber(epochs, 1, 1e6))
+            sink.error(at + QStringLiteral(".epochs"), QStringLiteral("expected a whole number of epochs from 1 to 1000000"));
+        plan.epochs = std::max(1, epochs.toInt());
+        plan.overrides = applyStageOverrides(s.value(QStringLiteral("set")), at + QStringLiteral(".set"), &current, sink);
+        const QStringList previous = frozen;
+        if (s.contains(QStringLiteral("freeze")))
+            for (const QString &id : nodeIds(s.value(QStringLiteral("freeze")), at + QStringLiteral(".freeze"), preset.graph, sink, true))
+                if (!frozen.contains(id))
+                    frozen << id;
+        if (s.contains(QStringLiteral("unfreeze")))
+            for (const QString &id : nodeIds(s.value(QStringLiteral("unfreeze")), at + QStringLiteral(".unfreeze"), preset.graph, sink, true))
+                frozen.removeAll(id);
+        const QJsonValue reset = s.value(QStringLiteral("reset_optimizer"));
+        if (!reset.isUndefined() && !reset.isBool())
+            sink.error(at + QStringLiteral(".reset_optimizer"), QStringLiteral("expected true or false"));
+        QSet<QString> before(previous.begin(), previous.end()), after(frozen.begin(), frozen.end());
+        plan.resetOptimizer = i == 0 || (reset.isBool() ? reset.toBool() : before != after);
+        // Graph order, so reports and the engine see the same list whatever order the stages named them in.
+        for (const Node &node : preset.graph.nodes)
+            if (frozen.contains(node.id))
+                plan.frozen << node.id;
+        plan.preset = current;
+        out << plan;
+    }
+    return out;
+}
+
+std::optional<InitFrom> initFrom(const Preset &preset, Issues *issues)
+{
+    IssueSink sink(issues);
+    const QJsonValue value = preset.training.value(kInitFrom);
+    if (value.isUndefined())
+        return std::nullopt;
+    const QString field = QStringLiteral("training.init_from");
+    if (!value.isObject()) {
+        sink.error(field, QStringLiteral("expected {\"run\": ID, \"checkpoint\": \"best\"} or {\"file\": \"weights.safetensors\"}"));
+        return std::nullopt;
+    }
+    const QJsonObject o = value.toObject();
+    static const QSet<QString> keys{QStringLiteral("run"), QStringLiteral("checkpoint"), QStringLiteral("file"),
+                                    QStringLiteral("nodes"), QStringLiteral("strict")};
+    for (auto it = o.constBegin(); it != o.constEnd(); ++it)
+        if (!keys.contains(it.key()))
+            sink.error(field + QLatin1Char('.') + it.key().left(60), QStringLiteral("unknown key (known: run, checkpoint, file, nodes, strict)"));
+    InitFrom init;
+    const bool hasRun = o.contains(QStringLiteral("run")), hasFile = o.contains(QStringLiteral("file"));
+    if (hasRun == hasFile)
+        sink.error(field, QStringLiteral("give either \"run\" (a run id of the database) or \"file\" (a weights file), not both or neither"));
+    if (hasRun) {
+        if (isWholeNumber(o.value(QStringLiteral("run")), 1, 9007199254740991.0))
+            init.run = qint64(o.value(QStringLiteral("run")).toDouble());
+        else
+            sink.error(field + QStringLiteral(".run"), QStringLiteral("expected a run id (a whole number from 1)"));
+    }
+    const QJsonValue checkpoint = o.value(QStringLiteral("checkpoint"));
+    if (!checkpoint.isUndefined()) {
+        if (hasFile)
+            sink.error(field + QStringLiteral(".checkpoint"), QStringLiteral("only a run has checkpoints to choose from"));
+        if (checkpoint.isString() && (checkpoint.toString() == QStringLiteral("last") || checkpoint.toString() == QStringLiteral("best")))
+            init.checkpoint = checkpoint.toString();
+        else if (isWholeNumber(checkpoint, 0, 9007199254740991.0))
+            init.checkpoint = QString::number(qint64(checkpoint.toDouble()));
+        else
+            sink.error(field + QStringLiteral(".checkpoint"), QStringLiteral("expected \"last\", \"best\" or a step number"));
+    }
+    if (hasFile) {
+        const QString file = o.value(QStringLiteral("file")).toString();
+        if (file.isEmpty()) {
+            sink.error(field + QStringLiteral(".file"), QStringLiteral("expected the path of a weights file"));
+        } else {
+            init.file = QDir::cleanPath(QDir(preset.baseDir()).absoluteFilePath(file));
+            if (const Status regular = requireRegularFile(init.file); !regular)
+                sink.error(field + QStringLiteral(".file"), QStringLiteral("%1: %2").arg(init.file, regular.error().message));
+        }
+    }
+    if (o.contains(QStringLiteral("nodes")))
+        init.nodes = nodeIds(o.value(QStringLiteral("nodes")), field + QStringLiteral(".nodes"), preset.graph, sink, true);
+    const QJsonValue strict = o.value(QStringLiteral("strict"));
+    if (!strict.isUndefined() && !strict.isBool())
+        sink.error(field + QStringLiteral(".strict"), QStringLiteral("expected true or false"));
+    init.strict = strict.toBool(true);
+    if (sink.failed())
+        return std::nullopt;
+    return init;
+}
+
+int totalEpochs(const QList<StagePlan> &stages)
+{
+    int total = 0;
+    for (const StagePlan &stage : stages)
+        total += stage.epochs;
+    return total;
+}
+
+} // namespace ty

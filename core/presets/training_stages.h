@@ -1,0 +1,67 @@
+#pragma once
+// The two structured keys of a preset's `training` section:
+//   stages     an ordered list of training stages; each inherits the settings of the stage before it and may
+//              override parameters (`set`, in --set key syntax), freeze or unfreeze nodes and reset the
+//              optimizer. A preset without stages trains one implicit stage of training.epochs.
+//   init_from  where the run's first weights come from: a run's checkpoint or a weights file, all matching
+//              nodes or a chosen list.
+// Parsing and checking only (no shapes, no LibTorch): every problem is an Issue pinned to the stage and key,
+// e.g. `training.stages[1].set.opt.lr`.
+
+#include "issue.h"
+#include "preset.h"
+
+#include <QStringList>
+
+#include <optional>
+
+namespace ty {
+
+struct TrainingStage {
+    QString name;
+    int epochs = 0;
+    QJsonObject set;                      // "opt.lr" -> 1e-4, "training.batch_size" -> 256
+    QStringList freeze, unfreeze;         // node ids
+    std::optional<bool> resetOptimizer;   // unset: reset when the trainable set changes
+};
+
+// One stage as the trainer runs it.
+struct StagePlan {
+    int index = 0;
+    QString name;
+    int epochs = 0;
+    Preset preset;            // the preset with this stage's overrides and those of every earlier stage applied
+    QStringList frozen;       // node ids frozen in this stage, in graph order
+    bool resetOptimizer = false;  // the optimizer starts afresh when this stage begins (always for stage 0)
+    QStringList overrides;    // this stage's own `set` entries as KEY=VALUE, for reports
+    bool implicit = false;    // the one stage of a preset without `stages` (not reported as a stage)
+};
+
+struct InitFrom {
+    qint64 run = -1;                          // a run of the same database, or
+    QString checkpoint = QStringLiteral("last");  // "last", "best" or a step, of that run
+    QString file;                             // a weights or checkpoint file (relative to the preset)
+    QStringList nodes;                        // empty: every node whose id and parameter shapes match
+    bool strict = true;                       // a requested node that does not match is an error
+    bool fromRun() const { return run >= 0; }
+};
+
+// Training keys a stage may not change: they hold for the whole run.
+bool isRunWideTrainingKey(const QString &key);
+
+// The parsed stages, or an empty list when the preset has none. Assumes checkStages() found no error.
+QList<TrainingStage> trainingStages(const QJsonObject &training);
+
+// Every stage of `preset` with its effective preset, frozen nodes and optimizer reset: one implicit stage
+// (training.epochs, nothing frozen) without `stages`. Problems go to `issues` (when not null); a stage with
+// an error keeps the settings of the stage before it.
+QList<StagePlan> planStages(const Preset &preset, Issues *issues = nullptr);
+
+// The parsed init_from, if any. Problems go to `issues` (when not null). A relative file is resolved against
+// the preset's folder.
+std::optional<InitFrom> initFrom(const Preset &preset, Issues *issues = nullptr);
+
+// Total epochs over all stages.
+int totalEpochs(const QList<StagePlan> &stages);
+
+} // namespace ty
