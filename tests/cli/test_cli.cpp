@@ -952,6 +952,58 @@ private Q_SLOTS:
         QVERIFY2(old.err.contains(QStringLiteral("LibTorch archive")), qPrintable(old.err));
         QCOMPARE(RunDatabase::open(db).value()->metrics(1).value().size(), rowsBefore);
     }
+
+    // A staged run started from another run's best checkpoint: validate lists the stages, the run records them
+    // and its parent, and a parent that is not there is bad input that records nothing.
+    void stagedRunFromAnotherRun()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const QString parent = writeSyntheticPreset(dir);
+        QCOMPARE(trainyard({QStringLiteral("run"), parent, QStringLiteral("--db"), db, QStringLiteral("--quiet")}).code, 0);
+        const QString staged = writeSyntheticPreset(dir, R"(, "stages": [
+            {"name": "head", "epochs": 1, "freeze": ["fc1"], "set": {"opt.lr": 0.02}},
+            {"name": "all", "epochs": 2, "unfreeze": ["fc1"], "set": {"opt.lr": "2e-3"}}],
+          "init_from": {"run": 1, "checkpoint": "best", "nodes": ["fc1"]})");
+
+        const Output validate = trainyard({QStringLiteral("validate"), staged});
+        QCOMPARE(validate.code, 0);
+        QVERIFY2(validate.out.contains(QStringLiteral("1  head   1 epoch     trainable 68, frozen 144 (fc1); set opt.lr=0.02")), qPrintable(validate.out));
+        QVERIFY2(validate.out.contains(QStringLiteral("2  all    2 epochs    trainable 212, frozen 0; set opt.lr=2e-3; optimizer reset")), qPrintable(validate.out));
+        QVERIFY2(validate.out.contains(QStringLiteral("warning: param 'training.epochs': not used")), qPrintable(validate.out));
+
+        const Output missing = trainyard({QStringLiteral("run"), staged, QStringLiteral("--db"), db, QStringLiteral("--init-from"), QStringLiteral("9:best")});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.contains(QStringLiteral("init_from: no run with id 9")), qPrintable(missing.err));
+        QCOMPARE(RunDatabase::open(db).value()->listRuns().value().size(), 1);
+
+        const Output run = trainyard({QStringLiteral("run"), staged, QStringLiteral("--db"), db});
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.err.contains(QStringLiteral("init_from: weights copied: fc1 (2 tensors) from ")), qPrintable(run.err));
+        const QJsonObject show = jsonObject(trainyard({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("2"), QStringLiteral("--db"), db, QStringLiteral("--json")}).out);
+        const QJsonArray stages = show.value(QStringLiteral("stages")).toArray();
+        QCOMPARE(stages.size(), 2);
+        const qint64 perEpoch = (540 + 31) / 32;
+        QCOMPARE(stages.at(0).toObject().value(QStringLiteral("name")).toString(), QStringLiteral("head"));
+        QCOMPARE(stages.at(0).toObject().value(QStringLiteral("start_step")).toInteger(), qint64(0));
+        QCOMPARE(stages.at(0).toObject().value(QStringLiteral("end_step")).toInteger(), perEpoch);
+        QCOMPARE(stages.at(1).toObject().value(QStringLiteral("start_step")).toInteger(), perEpoch);
+        QCOMPARE(stages.at(1).toObject().value(QStringLiteral("end_step")).toInteger(), 3 * perEpoch);
+        const QJsonObject parentJson = show.value(QStringLiteral("parent")).toObject();
+        QCOMPARE(parentJson.value(QStringLiteral("run")).toInteger(), qint64(1));
+        const QList<CheckpointRecord> parentCheckpoints = RunDatabase::open(db).value()->checkpoints(1).value();
+        CheckpointRecord best;
+        for (const CheckpointRecord &c : parentCheckpoints)
+            if (c.best)
+                best = c;
+        QCOMPARE(parentJson.value(QStringLiteral("checkpoint_step")).toInteger(), best.step);
+        QCOMPARE(parentJson.value(QStringLiteral("sha256")).toString(), best.sha256);
+        QCOMPARE(parentJson.value(QStringLiteral("nodes")).toArray(), QJsonArray{QStringLiteral("fc1")});
+        QVERIFY(show.value(QStringLiteral("summary")).toObject().value(QStringLiteral("test/accuracy")).toDouble() > 0.7);
+        const Output text = trainyard({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("2"), QStringLiteral("--db"), db});
+        QVERIFY2(text.out.contains(QStringLiteral("parent     run 1 (blobs), checkpoint at step %1, nodes fc1").arg(best.step)), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("stage 2    all: steps %1 to %2 (2 epochs)").arg(perEpoch).arg(3 * perEpoch)), qPrintable(text.out));
+    }
 };
 
 int main(int argc, char **argv)
