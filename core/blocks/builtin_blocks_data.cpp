@@ -24,6 +24,9 @@ QList<ParamSpec> splitParams()
                  QStringLiteral("Use at most this many test examples (0: all)")),
         intParam(QStringLiteral("split_seed"), 0, 0, 2147483647.0,
                  QStringLiteral("Seed of the shuffle that splits training from validation examples")),
+        stringParam(QStringLiteral("keep_classes"), QString(),
+                    QStringLiteral("Classification: the class indices to keep, e.g. 5,6,7,8,9, renumbered 0, 1, ... in this order "
+                                   "before the splits and limits (empty: all)")),
     };
 }
 

@@ -322,7 +322,7 @@ Result<LoadedDataset> loadCsvDataset(const DatasetRequest &request)
 
     if (const Status split = splitTrainValidation(std::move(pool), s.split, params, kPath, dataset.train, dataset.val); !split)
         return split.error();
-    applyTestLimit(test, s.split.testLimit);
+    applyTestSettings(test, s.split);
     dataset.test = std::move(test);
     if (s.standardize)
         standardize(dataset);

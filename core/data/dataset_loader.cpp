@@ -1,6 +1,8 @@
 #include "dataset_loader.h"
 
 #include "csv_dataset.h"
+#include "dataset_params.h"
+#include "dataset_split.h"
 #include "idx_datasets.h"
 #include "synthetic_data.h"
 
@@ -36,6 +38,23 @@ Result<T> guarded(const DatasetRequest &request, F &&reader)
     return e;
 }
 
+// keep_classes, the same for every reader: the readers keep the samples; the classes are checked and counted here.
+Status applyKeptClasses(const DatasetRequest &request, DatasetShape &shape, QStringList *classNames)
+{
+    DatasetParams params(request);
+    const SplitSettings settings = readSplitSettings(params);
+    if (!params.ok())
+        return params.firstError();
+    if (const Status s = checkKeptClasses(settings, params, shape.classification, shape.numClasses); !s)
+        return s;
+    if (settings.keepClasses.empty())
+        return Status::success();
+    shape.numClasses = int64_t(settings.keepClasses.size());
+    if (classNames)
+        *classNames = keptClassNames(settings, *classNames);
+    return Status::success();
+}
+
 } // namespace
 
 const KindTable<DatasetReader> &datasetReaders()
@@ -56,7 +75,11 @@ Result<DatasetShape> describeDataset(const DatasetRequest &request)
     const DatasetReader *reader = datasetReaders().find(request.blockType);
     if (!reader)
         return unknownBlock<DatasetShape>(request);
-    return guarded<DatasetShape>(request, reader->describe);
+    Result<DatasetShape> shape = guarded<DatasetShape>(request, reader->describe);
+    if (shape)
+        if (const Status kept = applyKeptClasses(request, shape.value(), nullptr); !kept)
+            return kept.error();
+    return shape;
 }
 
 Result<LoadedDataset> loadDataset(const DatasetRequest &request)
@@ -64,7 +87,11 @@ Result<LoadedDataset> loadDataset(const DatasetRequest &request)
     const DatasetReader *reader = datasetReaders().find(request.blockType);
     if (!reader)
         return unknownBlock<LoadedDataset>(request);
-    return guarded<LoadedDataset>(request, reader->load);
+    Result<LoadedDataset> loaded = guarded<LoadedDataset>(request, reader->load);
+    if (loaded)
+        if (const Status kept = applyKeptClasses(request, loaded.value().shape, &loaded.value().classNames); !kept)
+            return kept.error();
+    return loaded;
 }
 
 } // namespace ty

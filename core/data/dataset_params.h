@@ -35,8 +35,10 @@ public:
 
     const QString &nodeId() const { return m_request.nodeId; }
 
-private:
+    // Keeps `message` as the problem of `field` unless an earlier one is kept.
     void fail(const QString &field, const QString &message);
+
+private:
 
     const DatasetRequest &m_request;
     Error m_error;

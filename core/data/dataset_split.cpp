@@ -17,7 +17,73 @@ SplitSettings readSplitSettings(DatasetParams &params)
     s.limit = params.integer(QStringLiteral("limit"), 0, 0, 1000000000);
     s.testLimit = params.integer(QStringLiteral("test_limit"), 0, 0, 1000000000);
     s.splitSeed = uint64_t(params.integer(QStringLiteral("split_seed"), 0, 0, 2147483647));
+    const QString keep = params.string(QStringLiteral("keep_classes")).trimmed();
+    if (keep.isEmpty())
+        return s;
+    for (const QString &item : keep.split(QLatin1Char(','))) {
+        bool ok = false;
+        const qlonglong c = item.trimmed().toLongLong(&ok);
+        if (!ok || c < 0 || c > 1000000) {
+            params.fail(QStringLiteral("keep_classes"), QStringLiteral("expected class indices separated by commas, e.g. 5,6,7; \"%1\" is not one")
+                                                            .arg(item.trimmed().left(20)));
+            return s;
+        }
+        if (std::find(s.keepClasses.begin(), s.keepClasses.end(), c) != s.keepClasses.end()) {
+            params.fail(QStringLiteral("keep_classes"), QStringLiteral("class %1 is listed twice").arg(c));
+            return s;
+        }
+        s.keepClasses.push_back(c);
+    }
     return s;
+}
+
+namespace {
+
+// The samples of the kept classes, in their order, relabelled by their place in the list.
+void keepClasses(DataSplit &split, const std::vector<int64_t> &classes)
+{
+    if (classes.empty() || !split.y.classification)
+        return;
+    std::vector<int64_t> newLabel(size_t(*std::max_element(classes.begin(), classes.end())) + 1, -1);
+    for (size_t i = 0; i < classes.size(); ++i)
+        newLabel[size_t(classes[i])] = int64_t(i);
+    std::vector<int64_t> kept;
+    for (int64_t i = 0; i < split.size(); ++i) {
+        const int64_t label = split.y.classes[size_t(i)];
+        if (label >= 0 && label < int64_t(newLabel.size()) && newLabel[size_t(label)] >= 0)
+            kept.push_back(i);
+    }
+    DataSplit out = gatherSamples(split, kept);
+    for (int64_t &label : out.y.classes)
+        label = newLabel[size_t(label)];
+    split = std::move(out);
+}
+
+void applyTestLimit(DataSplit &test, int64_t limit);
+
+} // namespace
+
+Status checkKeptClasses(const SplitSettings &settings, const DatasetParams &params, bool classification, int64_t numClasses)
+{
+    if (settings.keepClasses.empty())
+        return Status::success();
+    if (!classification)
+        return params.error(QStringLiteral("keep_classes"), QStringLiteral("only a classification data set has classes to keep"));
+    for (const int64_t c : settings.keepClasses)
+        if (c >= numClasses)
+            return params.error(QStringLiteral("keep_classes"), QStringLiteral("class %1 is not a class of this data set (it has %2: 0 to %3)")
+                                                                    .arg(c).arg(numClasses).arg(numClasses - 1));
+    return Status::success();
+}
+
+QStringList keptClassNames(const SplitSettings &settings, const QStringList &classNames)
+{
+    if (settings.keepClasses.empty() || classNames.isEmpty())
+        return classNames;
+    QStringList out;
+    for (const int64_t c : settings.keepClasses)
+        out << classNames.value(int(c), QString::number(c));
+    return out;
 }
 
 DataSplit gatherSamples(const DataSplit &from, const std::vector<int64_t> &indices)
@@ -62,9 +128,12 @@ DataSplit gatherSamples(const DataSplit &from, const std::vector<int64_t> &indic
 Status splitTrainValidation(DataSplit &&all, const SplitSettings &settings, const DatasetParams &params,
                             const QString &sourceField, DataSplit &train, DataSplit &validation)
 {
+    keepClasses(all, settings.keepClasses);
     const int64_t available = all.size();
     if (available == 0)
-        return params.error(sourceField, QStringLiteral("the dataset has no training examples"));
+        return params.error(settings.keepClasses.empty() ? sourceField : QStringLiteral("keep_classes"),
+                            QStringLiteral("the dataset has no training examples%1")
+                                .arg(settings.keepClasses.empty() ? QString() : QStringLiteral(" of the kept classes")));
 
     const int64_t n = settings.limit > 0 ? std::min(settings.limit, available) : available;
     const int64_t valCount = settings.valCount > 0 ? settings.valCount
@@ -100,6 +169,14 @@ Status splitTrainValidation(DataSplit &&all, const SplitSettings &settings, cons
     return Status::success();
 }
 
+void applyTestSettings(DataSplit &test, const SplitSettings &settings)
+{
+    keepClasses(test, settings.keepClasses);
+    applyTestLimit(test, settings.testLimit);
+}
+
+namespace {
+
 void applyTestLimit(DataSplit &test, int64_t limit)
 {
     if (limit <= 0 || limit >= test.size())
@@ -119,5 +196,7 @@ void applyTestLimit(DataSplit &test, int64_t limit)
     else
         test.y.values.resize(size_t(limit) * size_t(test.y.width));
 }
+
+} // namespace
 
 } // namespace ty

@@ -1,7 +1,8 @@
 #pragma once
 // The split parameters shared by every dataset block (val_fraction, val_count, limit, test_limit,
-// split_seed) and the train/validation split itself:
-//   shuffle the training samples' indices with split_seed; keep the first `limit` (0: all); of those,
+// split_seed, keep_classes) and the train/validation split itself:
+//   keep only the samples of `keep_classes` (renumbered in the order listed), from the training and the test
+//   samples alike; shuffle the training samples' indices with split_seed; keep the first `limit` (0: all); of those,
 //   `val_count` (if above 0) or round(val_fraction * n) go to validation, the rest to training.
 // Each split keeps its samples in their original order. `test_limit` keeps the first N test samples.
 
@@ -21,6 +22,7 @@ struct SplitSettings {
     int64_t limit = 0;
     int64_t testLimit = 0;
     uint64_t splitSeed = 0;
+    std::vector<int64_t> keepClasses;  // empty: every class
 };
 
 // Reads the split parameters (defaults as in the block specs); problems are kept in `params`.
@@ -34,7 +36,12 @@ DataSplit gatherSamples(const DataSplit &from, const std::vector<int64_t> &indic
 Status splitTrainValidation(DataSplit &&all, const SplitSettings &settings, const DatasetParams &params,
                             const QString &sourceField, DataSplit &train, DataSplit &validation);
 
-// Keeps the first `limit` samples (0: all).
-void applyTestLimit(DataSplit &test, int64_t limit);
+// Keeps the test samples of settings.keepClasses (renumbered), then the first settings.testLimit (0: all).
+void applyTestSettings(DataSplit &test, const SplitSettings &settings);
+
+// keep_classes against the data set's `numClasses` classes: an Error naming the node and field for a class
+// outside them or for a regression data set. The class count and names (when given) of what is kept.
+Status checkKeptClasses(const SplitSettings &settings, const DatasetParams &params, bool classification, int64_t numClasses);
+QStringList keptClassNames(const SplitSettings &settings, const QStringList &classNames);
 
 } // namespace ty

@@ -145,7 +145,7 @@ Result<LoadedDataset> loadSources(const IdxSources &sources, bool scaleBytes, in
     if (const Status s = splitTrainValidation(std::move(train).value(), split, params, sources.train.imagesField,
                                               dataset.train, dataset.val); !s)
         return s.error();
-    applyTestLimit(test, split.testLimit);
+    applyTestSettings(test, split);
     dataset.test = std::move(test);
     return dataset;
 }

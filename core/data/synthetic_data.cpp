@@ -244,7 +244,7 @@ Result<LoadedDataset> loadSyntheticDataset(const DatasetRequest &request)
     if (const Status s = splitTrainValidation(generateSynthetic(spec.value(), spec.value().samples, 1), split, params,
                                               QStringLiteral("samples"), dataset.train, dataset.val); !s)
         return s.error();
-    applyTestLimit(test, split.testLimit);
+    applyTestSettings(test, split);
     dataset.test = std::move(test);
     return dataset;
 }

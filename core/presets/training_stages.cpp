@@ -28,6 +28,7 @@ public:
         add(Severity::Error, field, message, node);
     }
     void warning(const QString &field, const QString &message) { add(Severity::Warning, field, message, {}); }
+    void info(const QString &field, const QString &message) { add(Severity::Info, field, message, {}); }
     bool failed() const { return m_failed; }
 
 private:
@@ -254,8 +255,14 @@ std::optional<InitFrom> initFrom(const Preset &preset, Issues *issues)
             sink.error(field + QLatin1Char('.') + it.key().left(60), QStringLiteral("unknown key (known: run, checkpoint, file, nodes, strict)"));
     InitFrom init;
     const bool hasRun = o.contains(QStringLiteral("run")), hasFile = o.contains(QStringLiteral("file"));
-    if (hasRun == hasFile)
-        sink.error(field, QStringLiteral("give either \"run\" (a run id of the database) or \"file\" (a weights file), not both or neither"));
+    if (hasRun && hasFile)
+        sink.error(field, QStringLiteral("give either \"run\" (a run id of the database) or \"file\" (a weights file), not both"));
+    if (!hasRun && !hasFile) {
+        // A preset may say which nodes carry over and leave the source to the command line or the app.
+        sink.info(field, QStringLiteral("no \"run\" or \"file\": the run starts from its own initial weights unless "
+                                           "--init-from RUN (or the app's \"Fine-tune from this run\") gives it one"));
+        return std::nullopt;
+    }
     if (hasRun) {
         if (isWholeNumber(o.value(QStringLiteral("run")), 1, 9007199254740991.0))
             init.run = qint64(o.value(QStringLiteral("run")).toDouble());

@@ -57,8 +57,9 @@ QList<TrainingStage> trainingStages(const QJsonObject &training);
 // an error keeps the settings of the stage before it.
 QList<StagePlan> planStages(const Preset &preset, Issues *issues = nullptr);
 
-// The parsed init_from, if any. Problems go to `issues` (when not null). A relative file is resolved against
-// the preset's folder.
+// The parsed init_from, if any: nothing without one, with errors, or with neither `run` nor `file` (a preset that
+// names the nodes to carry over and leaves the source to --init-from; a warning). Problems go to `issues` (when
+// not null; that last case is an Info). A relative file is resolved against the preset's folder.
 std::optional<InitFrom> initFrom(const Preset &preset, Issues *issues = nullptr);
 
 // Total epochs over all stages.

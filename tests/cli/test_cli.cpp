@@ -1004,6 +1004,32 @@ private Q_SLOTS:
         QVERIFY2(text.out.contains(QStringLiteral("parent     run 1 (blobs), checkpoint at step %1, nodes fc1").arg(best.step)), qPrintable(text.out));
         QVERIFY2(text.out.contains(QStringLiteral("stage 2    all: steps %1 to %2 (2 epochs)").arg(perEpoch).arg(3 * perEpoch)), qPrintable(text.out));
     }
+
+    // The bundled transfer pair, as docs/presets.md runs it (the pre-training cut short): the fine-tuned run
+    // learns the other five classes, under their names, from the pre-trained features.
+    void transferPresetsTrain()
+    {
+        if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
+            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        QCOMPARE(trainyard({QStringLiteral("run"), preset("transfer-pretrain-0to4"), QStringLiteral("--db"), db, QStringLiteral("--quiet"),
+                            QStringLiteral("--set"), QStringLiteral("data.limit=4000"), QStringLiteral("--set"), QStringLiteral("data.val_count=500"),
+                            QStringLiteral("--set"), QStringLiteral("data.test_limit=1000"), QStringLiteral("--set"), QStringLiteral("training.epochs=1")}).code, 0);
+        const Output fine = trainyard({QStringLiteral("run"), preset("transfer-finetune-5to9"), QStringLiteral("--db"), db,
+                                       QStringLiteral("--init-from"), QStringLiteral("1:best"), QStringLiteral("--set"), QStringLiteral("data.test_limit=1000")});
+        QCOMPARE(fine.code, 0);
+        QVERIFY2(fine.err.contains(QStringLiteral("weights copied: conv1, conv2, fc1 (6 tensors)")), qPrintable(fine.err));
+        const Output evaluated = trainyard({QStringLiteral("evaluate"), QStringLiteral("2"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QCOMPARE(evaluated.code, 0);
+        const QJsonObject json = jsonObject(evaluated.out);
+        QVERIFY2(json.value(QStringLiteral("accuracy")).toDouble() > 0.7, qPrintable(evaluated.out.left(300)));
+        QStringList names;
+        for (const QJsonValue &c : json.value(QStringLiteral("classes")).toArray())
+            names << c.toString();
+        QCOMPARE(names, (QStringList{QStringLiteral("Sandal"), QStringLiteral("Shirt"), QStringLiteral("Sneaker"), QStringLiteral("Bag"),
+                                     QStringLiteral("Ankle boot")}));
+    }
 };
 
 int main(int argc, char **argv)

@@ -450,6 +450,7 @@ void TestPresetFormat::flattenParamsIncludesDefaults()
     const QMap<QString, QString> flat = flattenParams(tytest::minimalPreset());
     const QMap<QString, QString> expected{
         {QStringLiteral("data.dir"), QStringLiteral("/usr/share/datasets/fashion-mnist")},
+        {QStringLiteral("data.keep_classes"), QString()},
         {QStringLiteral("data.val_fraction"), QStringLiteral("0.1")},
         {QStringLiteral("data.val_count"), QStringLiteral("0")},
         {QStringLiteral("data.limit"), QStringLiteral("0")},

@@ -56,6 +56,7 @@ private Q_SLOTS:
     void mistakesArePinnedToStageAndKey();
     void initFromIsChecked_data();
     void initFromIsChecked();
+    void initFromWithoutSourceWarns();
 };
 
 // Each stage inherits the one before; validation reports the trainable and frozen parameters of each.
@@ -159,12 +160,24 @@ void TestTrainingStages::initFromIsChecked_data()
     QTest::newRow("a run and step") << QJsonValue(QJsonObject{{QStringLiteral("run"), 3}, {QStringLiteral("checkpoint"), 120}, {QStringLiteral("nodes"), QJsonArray{QStringLiteral("fc1")}}}) << "" << "";
     QTest::newRow("not an object") << QJsonValue(3) << "training.init_from" << "expected {";
     QTest::newRow("both") << QJsonValue(QJsonObject{{QStringLiteral("run"), 3}, {QStringLiteral("file"), QStringLiteral("w.safetensors")}}) << "training.init_from" << "not both";
-    QTest::newRow("neither") << QJsonValue(QJsonObject{{QStringLiteral("nodes"), QJsonArray{}}}) << "training.init_from" << "not both or neither";
     QTest::newRow("bad run") << QJsonValue(QJsonObject{{QStringLiteral("run"), -2}}) << "training.init_from.run" << "run id";
     QTest::newRow("bad checkpoint") << QJsonValue(QJsonObject{{QStringLiteral("run"), 3}, {QStringLiteral("checkpoint"), QStringLiteral("first")}}) << "training.init_from.checkpoint" << "\"last\", \"best\"";
     QTest::newRow("missing file") << QJsonValue(QJsonObject{{QStringLiteral("file"), QStringLiteral("/nonexistent/w.safetensors")}}) << "training.init_from.file" << "/nonexistent/w.safetensors";
     QTest::newRow("unknown node") << QJsonValue(QJsonObject{{QStringLiteral("run"), 3}, {QStringLiteral("nodes"), QJsonArray{QStringLiteral("fc7")}}}) << "training.init_from.nodes" << "no node \"fc7\"";
     QTest::newRow("unknown key") << QJsonValue(QJsonObject{{QStringLiteral("run"), 3}, {QStringLiteral("strictly"), true}}) << "training.init_from.strictly" << "unknown key";
+}
+
+// Nodes without a source: a warning, no warm start; --init-from then gives the source.
+void TestTrainingStages::initFromWithoutSourceWarns()
+{
+    Preset preset = stagedPreset({});
+    preset.training = QJsonObject{{QStringLiteral("init_from"), QJsonObject{{QStringLiteral("nodes"), QJsonArray{QStringLiteral("fc1")}}}}};
+    const ShapeReport report = inspectPresetShapes(preset);
+    QVERIFY2(report.ok(), qPrintable(tytest::dump(report.issues)));
+    QCOMPARE(report.issues.size(), 1);
+    QCOMPARE(report.issues[0].severity, Severity::Info);
+    QCOMPARE(report.issues[0].param, QStringLiteral("training.init_from"));
+    QVERIFY(!initFrom(preset));
 }
 
 void TestTrainingStages::initFromIsChecked()

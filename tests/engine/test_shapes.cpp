@@ -35,10 +35,11 @@ void TestShapes::bundledPresetsHaveNoIssues()
 {
     QFETCH(QString, name);
     const Preset preset = test::bundledPreset(name);
-    if (name.startsWith(QStringLiteral("fashion-mnist")) && !haveFashionMnist())
+    if ((name.startsWith(QStringLiteral("fashion-mnist")) || name.startsWith(QStringLiteral("transfer-"))) && !haveFashionMnist())
         QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
     const ShapeReport report = inspectPreset(preset);
-    QVERIFY2(report.issues.isEmpty(), qPrintable(report.issues.value(0).toString()));
+    for (const Issue &issue : report.issues)  // notes (a warm start left to --init-from) are not problems
+        QVERIFY2(issue.severity == Severity::Info, qPrintable(issue.toString()));
     for (const Node &node : preset.graph.nodes)
         QVERIFY2(report.nodes.contains(node.id), qPrintable(node.id));
 }
