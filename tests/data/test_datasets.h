@@ -59,6 +59,7 @@ private Q_SLOTS:
     void emptyTrainingSplit();
     void badParameterTypes();
     void unknownBlock();
+    void keepClasses();
 
     // safetensors files (test_safetensors.cpp)
     void safetensorsRoundTrip();

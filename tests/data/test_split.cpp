@@ -178,3 +178,52 @@ void TestDatasets::unknownBlock()
         QVERIFY2(e.message.contains(QStringLiteral("dataset.nope")), qPrintable(e.toString()));
     }
 }
+
+// keep_classes: only the listed classes, renumbered in the listed order, before the validation split and the
+// limits; the class count and names follow; a class the data set lacks is an error naming node and field.
+void TestDatasets::keepClasses()
+{
+    const QString dir = m_dir.filePath(QStringLiteral("keep"));
+    QVERIFY(QDir().mkpath(dir));
+    // 60 training and 30 test images of 2x2, label i % 4.
+    QVERIFY(writeFile(dir + QStringLiteral("/train-images"), ubyteIdx({60, 2, 2}, imageValues(60, 2, 2))));
+    QVERIFY(writeFile(dir + QStringLiteral("/train-labels"), ubyteIdx({60}, labelValues(60, 4))));
+    QVERIFY(writeFile(dir + QStringLiteral("/test-images"), ubyteIdx({30, 2, 2}, imageValues(30, 2, 2))));
+    QVERIFY(writeFile(dir + QStringLiteral("/test-labels"), ubyteIdx({30}, labelValues(30, 4))));
+    QJsonObject params{{QStringLiteral("train_images"), QStringLiteral("train-images")}, {QStringLiteral("train_labels"), QStringLiteral("train-labels")},
+                       {QStringLiteral("test_images"), QStringLiteral("test-images")}, {QStringLiteral("test_labels"), QStringLiteral("test-labels")},
+                       {QStringLiteral("keep_classes"), QStringLiteral("3, 1")}, {QStringLiteral("val_count"), 5}, {QStringLiteral("scale"), false}};
+    const ty::Result<ty::LoadedDataset> d = ty::loadDataset(request(QStringLiteral("dataset.idx"), params, dir));
+    QVERIFY2(d.ok(), qPrintable(d.error().toString()));
+    QCOMPARE(d.value().shape.numClasses, int64_t(2));
+    QCOMPARE(d.value().train.size() + d.value().val.size(), int64_t(30));  // classes 1 and 3: half of 60
+    QCOMPARE(d.value().val.size(), int64_t(5));
+    QCOMPARE(d.value().test.size(), int64_t(15));
+    // Image i has label i % 4 and first pixel (i * 7) % 256: a kept sample's new label says which class it was.
+    for (const ty::DataSplit *split : {&d.value().train, &d.value().val, &d.value().test})
+        for (int64_t k = 0; k < split->size(); ++k) {
+            const int first = split->x.bytes[size_t(k * 4)];
+            int original = -1;
+            for (int i = 0; i < 60; ++i)
+                if ((i * 7) % 256 == first)
+                    original = i % 4;
+            QCOMPARE(split->y.classes[size_t(k)], original == 3 ? int64_t(0) : int64_t(1));
+        }
+    const ty::Result<ty::DatasetShape> shape = ty::describeDataset(request(QStringLiteral("dataset.idx"), params, dir));
+    QVERIFY(shape.ok());
+    QCOMPARE(shape.value().numClasses, int64_t(2));
+
+    // A class beyond the data set's, one listed twice, not a number: each names the node and field.
+    for (const QString &bad : {QStringLiteral("1,4"), QStringLiteral("1,1"), QStringLiteral("1,x")}) {
+        params[QStringLiteral("keep_classes")] = bad;
+        for (const ty::Error &e : {ty::loadDataset(request(QStringLiteral("dataset.idx"), params, dir, QStringLiteral("d"))).error(),
+                                   ty::describeDataset(request(QStringLiteral("dataset.idx"), params, dir, QStringLiteral("d"))).error()}) {
+            QCOMPARE(e.node, QStringLiteral("d"));
+            QCOMPARE(e.field, QStringLiteral("keep_classes"));
+        }
+    }
+    const ty::Result<ty::LoadedDataset> regression = ty::loadDataset(
+        request(QStringLiteral("dataset.synthetic"), {{QStringLiteral("kind"), QStringLiteral("regression")}, {QStringLiteral("keep_classes"), QStringLiteral("0")}}));
+    QVERIFY(!regression.ok());
+    QVERIFY2(regression.error().message.contains(QStringLiteral("only a classification data set")), qPrintable(regression.error().toString()));
+}
