@@ -25,6 +25,8 @@ const QByteArray kStream =
     "{\"event\":\"diverged\",\"message\":\"the loss is NaN\",\"step\":31}\n"
     "{\"event\":\"early_stop\",\"message\":\"no progress\",\"step\":32}\n"
     "{\"event\":\"resumed\",\"message\":\"from step 29\",\"step\":29}\n"
+    "{\"event\":\"stage\",\"message\":\"stage 2/2 \\\"all\\\"\",\"step\":29}\n"
+    "{\"event\":\"init_from\",\"message\":\"weights copied: fc1\",\"step\":0}\n"
     "{\"event\":\"finished\",\"run_id\":7,\"status\":\"failed\",\"message\":\"boom\",\"node\":\"fc1\",\"steps\":58,"
     "\"epochs\":2,\"summary\":{\"test/accuracy\":0.89,\"val/loss\":null},\"checkpoint\":\"/tmp/c.pt\"}\n"
     "{\"event\":\"error\",\"message\":\"expects [10] logits\",\"file\":\"p.json\",\"node\":\"loss\",\"field\":\"input\","
@@ -72,7 +74,7 @@ void TestEventStreamParser::everyEventKind()
     Spies spies(&parser);
     parser.feed(kStream);
     QCOMPARE(spies.malformed.size(), 0);
-    QCOMPARE(parser.eventCount(), qint64(10));
+    QCOMPARE(parser.eventCount(), qint64(12));
 
     QCOMPARE(spies.started.size(), 1);
     const auto started = spies.started.at(0).at(0).value<TrainingStarted>();
@@ -108,11 +110,12 @@ void TestEventStreamParser::everyEventKind()
     QCOMPARE(checkpoint.epoch, 1);
     QCOMPARE(checkpoint.path, QStringLiteral("/tmp/runs/7/checkpoints/step-00000029.pt"));
 
-    QCOMPARE(spies.note.size(), 4);
+    QCOMPARE(spies.note.size(), 6);
     QStringList kinds;
     for (const QList<QVariant> &args : std::as_const(spies.note))
         kinds << args.at(0).value<TrainingNote>().kind;
-    QCOMPARE(kinds, (QStringList{"warning", "diverged", "early_stop", "resumed"}));
+    QCOMPARE(kinds, (QStringList{"warning", "diverged", "early_stop", "resumed", "stage", "init_from"}));
+    QCOMPARE(spies.note.at(4).at(0).value<TrainingNote>().message, QStringLiteral("stage 2/2 \"all\""));
     QCOMPARE(spies.note.at(0).at(0).value<TrainingNote>().message, QStringLiteral("disk full"));
     QCOMPARE(spies.note.at(0).at(0).value<TrainingNote>().step, qint64(30));
 
@@ -152,8 +155,8 @@ void TestEventStreamParser::splitAnywhere()
     const int before = spies.total();
     QVERIFY(parser.bufferedBytes() <= cut);
     parser.feed(kStream.mid(cut));
-    QCOMPARE(spies.total(), 10);
-    QVERIFY(before <= 10);
+    QCOMPARE(spies.total(), 12);
+    QVERIFY(before <= 12);
     QCOMPARE(spies.malformed.size(), 0);
     QCOMPARE(parser.bufferedBytes(), 0);
 }
