@@ -170,7 +170,7 @@ void TestEventStreamParser::oneByteAtATime()
     Spies spies(&parser);
     for (char byte : stream)
         parser.feed(QByteArray(1, byte));
-    QCOMPARE(spies.total(), 11);
+    QCOMPARE(spies.total(), 13);
     QCOMPARE(spies.malformed.size(), 0);
     QCOMPARE(spies.note.at(0).at(0).value<TrainingNote>().message, QStringLiteral("Gewichte überprüft ✓"));
 }
