@@ -41,18 +41,4 @@ ty::Issues errorsOf(const ty::Issues &issues);
 // Issues whose message contains `text`.
 ty::Issues withMessage(const ty::Issues &issues, const QString &text);
 
-// One runner per test class, called by test_core_main.cpp; each returns QTest::qExec's failure count.
-int runCommonTests(int argc, char **argv);
-int runBlockRegistryTests(int argc, char **argv);
-int runBlockPartsTests(int argc, char **argv);
-int runParamValuesTests(int argc, char **argv);
-int runPipelineGraphTests(int argc, char **argv);
-int runGraphValidationTests(int argc, char **argv);
-int runGraphOrderTests(int argc, char **argv);
-int runPresetFormatTests(int argc, char **argv);
-int runPresetOverridesTests(int argc, char **argv);
-int runPresetDiffTests(int argc, char **argv);
-int runTrainingStagesTests(int argc, char **argv);
-int runEvaluationScoresTests(int argc, char **argv);
-
 } // namespace tytest

@@ -3,6 +3,7 @@
 // and every registration there belongs to a block of the right category. tests/engine's registration test
 // does the same for the engine's builders, loss and metric functions, optimizers and schedules.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "block_registry.h"
@@ -106,10 +107,6 @@ private Q_SLOTS:
 
 } // namespace
 
-int tytest::runBlockPartsTests(int argc, char **argv)
-{
-    TestBlockParts test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestBlockParts)
 
 #include "test_block_parts.moc"

@@ -1,6 +1,7 @@
 // core/blocks: the registry holds every block the product promises, each fully documented, with defaults
 // that pass their own checks; the training settings follow the same rules.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "block_registry.h"
@@ -438,10 +439,6 @@ void TestBlockRegistry::trainingSettingsFromJson()
 
 } // namespace
 
-int tytest::runBlockRegistryTests(int argc, char **argv)
-{
-    TestBlockRegistry test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestBlockRegistry)
 
 #include "test_block_registry.moc"

@@ -1,6 +1,7 @@
 // core/common: Error and Issue texts (what every front end prints), JSON reading with line and column,
 // JSON type names and canonical serialisation.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "error.h"
@@ -317,10 +318,6 @@ void TestCommon::canonicalJsonIgnoresKeyOrder()
 
 } // namespace
 
-int tytest::runCommonTests(int argc, char **argv)
-{
-    TestCommon test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestCommon)
 
 #include "test_common.moc"

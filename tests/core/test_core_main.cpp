@@ -1,43 +1,11 @@
-// Runs every test class of the core suite; exits non-zero when any test function failed.
+// Runs every test class of the core suite (tests/common/test_suite.h).
 
-#include "core_test_support.h"
+#include "test_suite.h"
 
 #include <QCoreApplication>
-#include <QTextStream>
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    const struct {
-        const char *name;
-        int (*run)(int, char **);
-    } suites[] = {
-        {"common", tytest::runCommonTests},
-        {"block registry", tytest::runBlockRegistryTests},
-        {"block parts", tytest::runBlockPartsTests},
-        {"param values", tytest::runParamValuesTests},
-        {"pipeline graph", tytest::runPipelineGraphTests},
-        {"graph validation", tytest::runGraphValidationTests},
-        {"graph order", tytest::runGraphOrderTests},
-        {"preset format", tytest::runPresetFormatTests},
-        {"preset overrides", tytest::runPresetOverridesTests},
-        {"preset diff", tytest::runPresetDiffTests},
-        {"training stages", tytest::runTrainingStagesTests},
-        {"evaluation scores", tytest::runEvaluationScoresTests},
-    };
-    int failed = 0;
-    QStringList failedSuites;
-    for (const auto &suite : suites) {
-        const int n = suite.run(argc, argv);
-        if (n != 0) {
-            failed += n;
-            failedSuites << QStringLiteral("%1 (%2)").arg(QString::fromLatin1(suite.name)).arg(n);
-        }
-    }
-    QTextStream err(stderr);
-    if (failed == 0)
-        err << "core: all test classes passed\n";
-    else
-        err << "core: failures in " << failedSuites.join(QStringLiteral(", ")) << "\n";
-    return failed == 0 ? 0 : 1;
+    return tytest::runRegisteredTests(argc, argv, "core");
 }

@@ -1,6 +1,7 @@
 // core/evaluation: classification and regression scores from known outputs, worked out by hand, and the report's
 // JSON round trip.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "classification_scores.h"
@@ -140,10 +141,6 @@ void TestEvaluationScores::jsonRoundTrip()
 
 } // namespace
 
-int tytest::runEvaluationScoresTests(int argc, char **argv)
-{
-    TestEvaluationScores tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestEvaluationScores)
 
 #include "test_evaluation_scores.moc"

@@ -1,6 +1,7 @@
 // core/graph/graph_order: topological order (every edge forward, ties in node order), cycle detection and
 // node depths for auto-arrange.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "graph_order.h"
@@ -221,10 +222,6 @@ void TestGraphOrder::depthsOfBundledPresetsGrowAlongEdges()
 
 } // namespace
 
-int tytest::runGraphOrderTests(int argc, char **argv)
-{
-    TestGraphOrder test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestGraphOrder)
 
 #include "test_graph_order.moc"

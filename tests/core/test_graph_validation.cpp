@@ -1,6 +1,7 @@
 // core/graph/graph_validation: one case per kind of issue, each pinned to its node, port or parameter with
 // the message a user reads; the training section; the canvas's connection check; the bundled presets.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "graph_validation.h"
@@ -550,10 +551,6 @@ void TestGraphValidation::bundledPresetsAreValid()
 
 } // namespace
 
-int tytest::runGraphValidationTests(int argc, char **argv)
-{
-    TestGraphValidation test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestGraphValidation)
 
 #include "test_graph_validation.moc"

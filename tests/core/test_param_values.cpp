@@ -1,6 +1,7 @@
 // core/blocks/param_values: type and range checks of parameter values, parsing of typed text (--set, the
 // inspector), and the text a person types for a value. The messages are what users read.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "block_registry.h"
@@ -347,10 +348,6 @@ void TestParamValues::everyDefaultTypesBackToItself()
 
 } // namespace
 
-int tytest::runParamValuesTests(int argc, char **argv)
-{
-    TestParamValues test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestParamValues)
 
 #include "test_param_values.moc"

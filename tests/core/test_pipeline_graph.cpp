@@ -1,5 +1,6 @@
 // core/graph/pipeline_graph: endpoints, lookups, fresh ids, node id rules and equality.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "pipeline_graph.h"
@@ -173,10 +174,6 @@ void TestPipelineGraph::indexAnswersAsTheGraph()
     QCOMPARE(index.edgesFrom(QStringLiteral("data")).size(), 3);
 }
 
-int tytest::runPipelineGraphTests(int argc, char **argv)
-{
-    TestPipelineGraph test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestPipelineGraph)
 
 #include "test_pipeline_graph.moc"

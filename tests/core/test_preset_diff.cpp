@@ -1,6 +1,7 @@
 // core/presets/preset_diff: node by node, parameter by parameter; defaults written out are no difference;
 // the texts are readable; equivalent presets have no difference at all.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "preset_diff.h"
@@ -244,10 +245,6 @@ void TestPresetDiff::variantLabelNamesFewChanges()
 
 } // namespace
 
-int tytest::runPresetDiffTests(int argc, char **argv)
-{
-    TestPresetDiff test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestPresetDiff)
 
 #include "test_preset_diff.moc"

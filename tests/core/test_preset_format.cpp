@@ -1,6 +1,7 @@
 // core/presets: the preset file format. Round trips (JSON and files), structural errors naming file, line,
 // column and field, version handling, hashes and flattened parameters.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "graph_validation.h"
@@ -514,10 +515,6 @@ void TestPresetFormat::baseDir()
 
 } // namespace
 
-int tytest::runPresetFormatTests(int argc, char **argv)
-{
-    TestPresetFormat test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestPresetFormat)
 
 #include "test_preset_format.moc"

@@ -1,6 +1,7 @@
 // core/presets/preset_overrides: `--set NODE.PARAM=VALUE` and `--set training.KEY=VALUE`, typed by the
 // parameter's spec; errors name the assignment and leave the preset unchanged.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "graph_validation.h"
@@ -211,10 +212,6 @@ void TestPresetOverrides::applyOverridesOfNothing()
 
 } // namespace
 
-int tytest::runPresetOverridesTests(int argc, char **argv)
-{
-    TestPresetOverrides test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestPresetOverrides)
 
 #include "test_preset_overrides.moc"

@@ -1,6 +1,7 @@
 // core/presets/training_stages and core/shapes/stage_inspection: training.stages and training.init_from are
 // parsed, applied and checked against the network; every mistake is an error pinned to the stage and key.
 
+#include "test_suite.h"
 #include "core_test_support.h"
 
 #include "preset_inspection.h"
@@ -201,10 +202,6 @@ void TestTrainingStages::initFromIsChecked()
     QVERIFY2(found, qPrintable(tytest::dump(report.issues)));
 }
 
-int tytest::runTrainingStagesTests(int argc, char **argv)
-{
-    TestTrainingStages test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestTrainingStages)
 
 #include "test_training_stages.moc"

@@ -1,45 +1,21 @@
-// Runs every engine test class; fails when any of them fails.
+// Runs every engine test class (tests/common/test_suite.h).
 
 #include "test_engine_classes.h"
+#include "test_suite.h"
 
 #include <QCoreApplication>
-#include <QtTest>
+
+TY_TEST_CLASS(TestCompiler)
+TY_TEST_CLASS(TestShapes)
+TY_TEST_CLASS(TestShapeRules)
+TY_TEST_CLASS(TestTraining)
+TY_TEST_CLASS(TestCheckpoints)
+TY_TEST_CLASS(TestStages)
+TY_TEST_CLASS(TestEvaluation)
+TY_TEST_CLASS(TestBlockRegistrations)
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    int failures = 0;
-    {
-        TestBlockRegistrations t;
-        failures += QTest::qExec(&t, argc, argv);
-    }
-    {
-        TestCompiler t;
-        failures += QTest::qExec(&t, argc, argv);
-    }
-    {
-        TestShapes t;
-        failures += QTest::qExec(&t, argc, argv);
-    }
-    {
-        TestShapeRules t;
-        failures += QTest::qExec(&t, argc, argv);
-    }
-    {
-        TestTraining t;
-        failures += QTest::qExec(&t, argc, argv);
-    }
-    {
-        TestCheckpoints t;
-        failures += QTest::qExec(&t, argc, argv);
-    }
-    {
-        TestStages t;
-        failures += QTest::qExec(&t, argc, argv);
-    }
-    {
-        TestEvaluation t;
-        failures += QTest::qExec(&t, argc, argv);
-    }
-    return failures == 0 ? 0 : 1;
+    return tytest::runRegisteredTests(argc, argv, "engine");
 }

@@ -1,5 +1,6 @@
 // RunDatabase: opening, runs and their status, notes and tags. Schema versions are in test_run_schema.cpp.
 
+#include "test_suite.h"
 #include "run_database.h"
 #include "test_runs_support.h"
 
@@ -258,10 +259,6 @@ void TestRunDatabase::notesTagsAndDelete()
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM run_params WHERE run_id = ?"), {other}).toInt(), 5);
 }
 
-int runRunDatabaseTests(int argc, char **argv)
-{
-    TestRunDatabase tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestRunDatabase)
 
 #include "test_run_database.moc"

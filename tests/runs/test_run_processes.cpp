@@ -2,6 +2,7 @@
 // opens the file (possibly creating and migrating it at the same moment as the others), creates a run and writes
 // its rows; none may fail with "database is locked" and no row may be lost.
 
+#include "test_suite.h"
 #include "run_database.h"
 #include "run_writer.h"
 #include "test_runs_support.h"
@@ -101,10 +102,6 @@ void TestRunProcesses::processesShareOneFile()
     }
 }
 
-int runRunProcessesTests(int argc, char **argv)
-{
-    TestRunProcesses tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestRunProcesses)
 
 #include "test_run_processes.moc"

@@ -1,6 +1,7 @@
 // The run database's schema: version recorded, newer versions refused without a change, migration from an empty
 // file, a failing migration that leaves the file as it was (one transaction), a file that is no database.
 
+#include "test_suite.h"
 #include "run_database.h"
 #include "test_runs_support.h"
 
@@ -255,10 +256,6 @@ void TestRunSchema::migratesToEvaluations()
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM evaluation_samples")).toInt(), 0);
 }
 
-int runRunSchemaTests(int argc, char **argv)
-{
-    TestRunSchema tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestRunSchema)
 
 #include "test_run_schema.moc"

@@ -1,5 +1,6 @@
 // The database is readable with the plain sqlite3 command-line client, with the queries docs/run-database.md shows.
 
+#include "test_suite.h"
 #include "run_database.h"
 #include "run_writer.h"
 #include "test_runs_support.h"
@@ -60,10 +61,6 @@ void TestRunSqliteClient::lastTestAccuracyOfEachRun()
     QCOMPARE(out, expected);
 }
 
-int runRunSqliteClientTests(int argc, char **argv)
-{
-    TestRunSqliteClient tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestRunSqliteClient)
 
 #include "test_run_sqlite_client.moc"

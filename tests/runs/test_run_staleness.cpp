@@ -1,5 +1,6 @@
 // Interrupted-run detection: dead pid on this host, stale heartbeat anywhere; live runs left alone.
 
+#include "test_suite.h"
 #include "run_database.h"
 #include "run_liveness.h"
 #include "run_sqlite.h"
@@ -187,10 +188,6 @@ void TestRunStaleness::stoppingARunsProcessIsRefusedWhenItIsNotTheRun()
     QVERIFY(processMayBeAlive(thisProcessId()));
 }
 
-int runRunStalenessTests(int argc, char **argv)
-{
-    TestRunStaleness tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestRunStaleness)
 
 #include "test_run_staleness.moc"

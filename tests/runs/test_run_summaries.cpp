@@ -2,6 +2,7 @@
 // run summaries with their filters, incremental metric reads for live plots, the change stamp, renaming, and
 // the migration of a version-1 file that already holds metrics.
 
+#include "test_suite.h"
 #include "run_database.h"
 #include "run_writer.h"
 #include "test_runs_support.h"
@@ -398,10 +399,6 @@ void TestRunSummaries::higherIsBetter()
     QCOMPARE(metricHigherIsBetter(name), higher);
 }
 
-int runRunSummariesTests(int argc, char **argv)
-{
-    TestRunSummaries test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestRunSummaries)
 
 #include "test_run_summaries.moc"

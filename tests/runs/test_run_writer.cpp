@@ -1,6 +1,7 @@
 // RunWriter: batching from many threads, flush, heartbeat, events and checkpoints, resume truncation and
 // concurrent writers. Faults are in test_run_writer_faults.cpp.
 
+#include "test_suite.h"
 #include "run_database.h"
 #include "run_liveness.h"
 #include "run_writer.h"
@@ -362,10 +363,6 @@ void TestRunWriter::heartbeatRevivesItsInterruptedRun()
     QVERIFY(writer.finish(RunStatus::Finished).ok());
 }
 
-int runRunWriterTests(int argc, char **argv)
-{
-    TestRunWriter tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestRunWriter)
 
 #include "test_run_writer.moc"

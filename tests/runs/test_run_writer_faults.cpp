@@ -1,6 +1,7 @@
 // RunWriter when things go wrong or are used out of order: a read-only file, a missing run or database, finish()
 // without start(), destruction without finish().
 
+#include "test_suite.h"
 #include "run_database.h"
 #include "run_writer.h"
 #include "test_runs_support.h"
@@ -219,10 +220,6 @@ void TestRunWriterFaults::damagedPagesAreErrorsNeverFewerRows()
     QCOMPARE(after.readAll(), before);
 }
 
-int runRunWriterFaultsTests(int argc, char **argv)
-{
-    TestRunWriterFaults tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestRunWriterFaults)
 
 #include "test_run_writer_faults.moc"

@@ -1,8 +1,8 @@
 // EventStreamParser: every event kind of docs/events.md, lines split across reads anywhere, malformed input
 // reported and skipped, unknown events ignored, a last line without a newline.
 
+#include "test_suite.h"
 #include "training/event_stream_parser.h"
-#include "training_ui_tests.h"
 
 #include <QSignalSpy>
 #include <QtTest>
@@ -277,10 +277,6 @@ void TestEventStreamParser::columnsMayBeReordered()
     QVERIFY(std::isnan(rows.at(0).time));
 }
 
-int tytest::runEventStreamParserTests(int argc, char **argv)
-{
-    TestEventStreamParser test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestEventStreamParser)
 
 #include "test_event_stream_parser.moc"

@@ -1,10 +1,10 @@
 // MetricPlot and its data: appending updates the graphs at once and the chart only on the replot timer; the
 // smoothing math; x axes; the hover read-out; exports; a large series.
 
+#include "test_suite.h"
 #include "plots/metric_plot.h"
 #include "plots/metric_plot_panel.h"
 #include "plots/qcustomplot_include.h"
-#include "training_ui_tests.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -361,11 +361,7 @@ void TestMetricPlot::manyPoints()
     QCOMPARE(plot.customPlot()->xAxis->range().lower, 1.0);
 }
 
-int tytest::runMetricPlotTests(int argc, char **argv)
-{
-    TestMetricPlot test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestMetricPlot)
 
 #include "test_metric_plot.moc"
 

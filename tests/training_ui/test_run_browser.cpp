@@ -2,6 +2,7 @@
 // diff of two runs, notes and tags, rename, delete with confirmation, open preset and resume requests, and
 // runs appearing through the poll.
 
+#include "test_suite.h"
 #include "preset_format.h"
 #include "runs/preset_diff_view.h"
 #include "runs/run_browser.h"
@@ -9,7 +10,6 @@
 #include "runs/runs_filter_proxy_model.h"
 #include "runs/runs_table_model.h"
 #include "training_ui_support.h"
-#include "training_ui_tests.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -213,10 +213,6 @@ void TestRunBrowser::badDatabaseIsReported()
     QCOMPARE(browser.model()->rowCount(), 0);
 }
 
-int tytest::runRunBrowserTests(int argc, char **argv)
-{
-    TestRunBrowser test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestRunBrowser)
 
 #include "test_run_browser.moc"

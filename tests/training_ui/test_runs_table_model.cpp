@@ -2,11 +2,11 @@
 // lazy pages, columns, sorting (missing values last), filters by text, status and tag, the poll picking up new
 // and changed runs, edits and deletion with the run's folder.
 
+#include "test_suite.h"
 #include "runs/runs_filter_proxy_model.h"
 #include "runs/runs_table_model.h"
 #include "run_writer.h"
 #include "training_ui_support.h"
-#include "training_ui_tests.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -296,10 +296,6 @@ void TestRunsTableModel::editsAndDelete()
     QVERIFY(!model.renameRun(9999, QStringLiteral("x")).ok());
 }
 
-int tytest::runRunsTableModelTests(int argc, char **argv)
-{
-    TestRunsTableModel test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestRunsTableModel)
 
 #include "test_runs_table_model.moc"

@@ -2,8 +2,8 @@
 // columns keeps every column's extremes (or its gap); a graph of a million points draws two points per column
 // while its data keeps them all.
 
+#include "test_suite.h"
 #include "plots/summarized_graph.h"
-#include "training_ui_tests.h"
 
 #include <QtTest>
 
@@ -168,10 +168,6 @@ void TestSummarizedGraph::millionPointGraph()
     QCOMPARE(high, std::sin(765432 * 0.001) + 9.0);  // a one-sample spike still shows
 }
 
-int tytest::runSummarizedGraphTests(int argc, char **argv)
-{
-    TestSummarizedGraph test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestSummarizedGraph)
 
 #include "test_summarized_graph.moc"

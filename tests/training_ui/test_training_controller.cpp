@@ -3,6 +3,7 @@
 // checkpoint and resume continues it; pause and continue; a killed worker leaves its run interrupted; bad input
 // is rejected with the node to blame; TrainingPanel trains two runs side by side and plots them.
 
+#include "test_suite.h"
 #include "plots/metric_plot.h"
 #include "run_database.h"
 #include "runs/run_browser.h"
@@ -10,7 +11,6 @@
 #include "training/training_panel.h"
 #include "training/training_run_controller.h"
 #include "training_ui_support.h"
-#include "training_ui_tests.h"
 
 #include <QDir>
 #include <QFile>
@@ -274,10 +274,6 @@ void TestTrainingController::panelTrainsTwoRunsAndPlotsThem()
     QCOMPARE(panel.metricPlot()->runColor(ids.at(0)), panel.lossPlot()->runColor(ids.at(0)));
 }
 
-int tytest::runTrainingControllerTests(int argc, char **argv)
-{
-    TestTrainingController test;
-    return QTest::qExec(&test, argc, argv);
-}
+TY_TEST_CLASS(TestTrainingController)
 
 #include "test_training_controller.moc"

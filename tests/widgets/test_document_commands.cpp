@@ -1,7 +1,7 @@
 // Every undo command of PipelineDocument: redo gives the edited graph, undo gives back exactly the graph (and
 // selection) from before; merging rules; refused edits push nothing; validation runs once per event-loop turn.
 
-#include "widget_test_classes.h"
+#include "test_suite.h"
 #include "widget_test_support.h"
 
 #include "document/graph_fragment.h"
@@ -264,10 +264,6 @@ private Q_SLOTS:
     }
 };
 
-int tytest::runDocumentCommandTests(int argc, char **argv)
-{
-    TestDocumentCommands tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestDocumentCommands)
 
 #include "test_document_commands.moc"

@@ -1,7 +1,7 @@
 // Saving and loading through the document, copy and paste (fragments, fresh ids, the clipboard through the
 // scene), and auto-arrange.
 
-#include "widget_test_classes.h"
+#include "test_suite.h"
 #include "widget_test_support.h"
 
 #include "canvas/canvas_view.h"
@@ -179,10 +179,6 @@ private Q_SLOTS:
     }
 };
 
-int tytest::runFilesAndFragmentsTests(int argc, char **argv)
-{
-    TestFilesAndFragments tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestFilesAndFragments)
 
 #include "test_files_and_fragments.moc"

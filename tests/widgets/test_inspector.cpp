@@ -2,7 +2,7 @@
 // merges; reset to default; invalid text is refused; the node id and the training settings are editable;
 // undo and redo show up in the editors.
 
-#include "widget_test_classes.h"
+#include "test_suite.h"
 #include "widget_test_support.h"
 
 #include "document/pipeline_document.h"
@@ -224,10 +224,6 @@ private Q_SLOTS:
     }
 };
 
-int tytest::runInspectorTests(int argc, char **argv)
-{
-    TestInspector tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestInspector)
 
 #include "test_inspector.moc"

@@ -2,7 +2,7 @@
 // user's first session: build the Fashion-MNIST MLP on an empty canvas with mouse gestures (drops from the
 // palette, drags between ports, clicks) and typed values, save it, reopen it, and get the same graph back.
 
-#include "widget_test_classes.h"
+#include "test_suite.h"
 #include "widget_test_support.h"
 
 #include "default_preset.h"
@@ -242,10 +242,6 @@ private Q_SLOTS:
     }
 };
 
-int tytest::runMainWindowTests(int argc, char **argv)
-{
-    TestMainWindow tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestMainWindow)
 
 #include "test_main_window.moc"

@@ -1,7 +1,7 @@
 // The scene follows the document (items keyed by id), and the canvas gestures: connecting by dragging between
 // ports (refused connections say why), moving nodes, deleting with the keyboard, selecting both ways.
 
-#include "widget_test_classes.h"
+#include "test_suite.h"
 #include "widget_test_support.h"
 
 #include "canvas/canvas_view.h"
@@ -236,10 +236,6 @@ private Q_SLOTS:
     }
 };
 
-int tytest::runSceneTests(int argc, char **argv)
-{
-    TestScene tests;
-    return QTest::qExec(&tests, argc, argv);
-}
+TY_TEST_CLASS(TestScene)
 
 #include "test_scene.moc"

@@ -1,12 +1,11 @@
-// Runs every test class of the widgets suite with the offscreen platform (CTest sets QT_QPA_PLATFORM);
-// settings go to a temporary folder. Exits non-zero when any test function failed.
+// Runs every test class of the widgets suite (tests/common/test_suite.h) with the offscreen platform (CTest sets
+// QT_QPA_PLATFORM); settings go to a temporary folder.
 
-#include "widget_test_classes.h"
+#include "test_suite.h"
 
 #include <QApplication>
 #include <QSettings>
 #include <QTemporaryDir>
-#include <QTextStream>
 
 int main(int argc, char **argv)
 {
@@ -16,31 +15,5 @@ int main(int argc, char **argv)
     QTemporaryDir settingsDir;
     QSettings::setDefaultFormat(QSettings::IniFormat);
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
-
-    const struct {
-        const char *name;
-        int (*run)(int, char **);
-    } suites[] = {
-        {"document commands", tytest::runDocumentCommandTests},
-        {"files and fragments", tytest::runFilesAndFragmentsTests},
-        {"scene", tytest::runSceneTests},
-        {"inspector", tytest::runInspectorTests},
-        {"bundled presets", tytest::runBundledPresetTests},
-        {"main window", tytest::runMainWindowTests},
-    };
-    int failed = 0;
-    QStringList failedSuites;
-    for (const auto &suite : suites) {
-        const int n = suite.run(argc, argv);
-        if (n != 0) {
-            failed += n;
-            failedSuites << QStringLiteral("%1 (%2)").arg(QString::fromLatin1(suite.name)).arg(n);
-        }
-    }
-    QTextStream err(stderr);
-    if (failed == 0)
-        err << "widgets: all test classes passed\n";
-    else
-        err << "widgets: failures in " << failedSuites.join(QStringLiteral(", ")) << "\n";
-    return failed == 0 ? 0 : 1;
+    return tytest::runRegisteredTests(argc, argv, "widgets");
 }
