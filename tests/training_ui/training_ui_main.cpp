@@ -16,6 +16,7 @@ int main(int argc, char **argv)
     } suites[] = {
         {"event stream parser", tytest::runEventStreamParserTests},
         {"metric plot", tytest::runMetricPlotTests},
+        {"stage marks", tytest::runStageMarksTests},
         {"summarized graph", tytest::runSummarizedGraphTests},
         {"runs table model", tytest::runRunsTableModelTests},
         {"run browser", tytest::runRunBrowserTests},

@@ -4,6 +4,7 @@
 namespace tytest {
 int runEventStreamParserTests(int argc, char **argv);
 int runMetricPlotTests(int argc, char **argv);
+int runStageMarksTests(int argc, char **argv);
 int runSummarizedGraphTests(int argc, char **argv);
 int runRunsTableModelTests(int argc, char **argv);
 int runRunBrowserTests(int argc, char **argv);
