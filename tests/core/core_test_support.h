@@ -53,6 +53,7 @@ int runPresetFormatTests(int argc, char **argv);
 int runPresetOverridesTests(int argc, char **argv);
 int runPresetDiffTests(int argc, char **argv);
 int runTrainingStagesTests(int argc, char **argv);
+int runFineTunePresetTests(int argc, char **argv);
 int runEvaluationScoresTests(int argc, char **argv);
 
 } // namespace tytest

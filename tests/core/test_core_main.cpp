@@ -23,6 +23,7 @@ int main(int argc, char **argv)
         {"preset overrides", tytest::runPresetOverridesTests},
         {"preset diff", tytest::runPresetDiffTests},
         {"training stages", tytest::runTrainingStagesTests},
+        {"fine-tune preset", tytest::runFineTunePresetTests},
         {"evaluation scores", tytest::runEvaluationScoresTests},
     };
     int failed = 0;

@@ -20,6 +20,7 @@ int main(int argc, char **argv)
         {"summarized graph", tytest::runSummarizedGraphTests},
         {"runs table model", tytest::runRunsTableModelTests},
         {"run browser", tytest::runRunBrowserTests},
+        {"run lineage", tytest::runRunLineageTests},
         {"training controller", tytest::runTrainingControllerTests},
     };
     int failed = 0;

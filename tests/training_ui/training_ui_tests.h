@@ -8,5 +8,6 @@ int runStageMarksTests(int argc, char **argv);
 int runSummarizedGraphTests(int argc, char **argv);
 int runRunsTableModelTests(int argc, char **argv);
 int runRunBrowserTests(int argc, char **argv);
+int runRunLineageTests(int argc, char **argv);
 int runTrainingControllerTests(int argc, char **argv);
 } // namespace tytest

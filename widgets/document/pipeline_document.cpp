@@ -63,6 +63,14 @@ void PipelineDocument::setPreset(const Preset &preset)
     resetTo(preset);
 }
 
+void PipelineDocument::setUnsavedPreset(const Preset &preset)
+{
+    Preset untitled = preset;
+    untitled.sourcePath.clear();
+    resetTo(untitled);
+    m_undoStack->resetClean();  // modified with nothing to undo: emits cleanChanged, so modifiedChanged(true)
+}
+
 Status PipelineDocument::load(const QString &path)
 {
     Result<Preset> loaded = loadPreset(path);

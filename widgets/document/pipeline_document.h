@@ -51,6 +51,9 @@ public:
     // --- Whole-document operations: they replace everything and clear the undo stack
     void newDocument();
     void setPreset(const Preset &preset);
+    // As setPreset, for a new document never saved (a preset made to fine-tune a run): untitled and modified, so
+    // closing or opening another asks before losing it.
+    void setUnsavedPreset(const Preset &preset);
     Status load(const QString &path);  // leaves the document unchanged on failure
     Status save(const QString &path);  // on success the file name becomes `path` and the stack is clean
 
