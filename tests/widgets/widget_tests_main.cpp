@@ -25,6 +25,7 @@ int main(int argc, char **argv)
         {"files and fragments", tytest::runFilesAndFragmentsTests},
         {"scene", tytest::runSceneTests},
         {"inspector", tytest::runInspectorTests},
+        {"stages editor", tytest::runStagesEditorTests},
         {"bundled presets", tytest::runBundledPresetTests},
         {"main window", tytest::runMainWindowTests},
     };

@@ -89,6 +89,15 @@ void NodeItem::setReport(const NodeShape &shape, const QList<std::vector<qint64>
     update();
 }
 
+void NodeItem::setFrozenInStage(const QString &stageName)
+{
+    if (stageName == m_frozenInStage)
+        return;
+    m_frozenInStage = stageName;
+    refreshToolTip();
+    update();
+}
+
 bool NodeItem::hasErrors() const
 {
     return ty::hasErrors(m_issues);
@@ -174,6 +183,8 @@ void NodeItem::refreshToolTip()
         tip += QObject::tr("<br>Trainable parameters: %1").arg(groupedCount(m_shape.paramCount));
     if (m_block && m_block->category == BlockCategory::Optimizer && m_totalParams > 0)
         tip += QObject::tr("<br>Trains %1 parameters").arg(groupedCount(m_totalParams));
+    if (!m_frozenInStage.isEmpty())
+        tip += QObject::tr("<br>&#128274; Frozen in stage “%1”: no gradient, no optimizer step").arg(m_frozenInStage.toHtmlEscaped());
     for (const Issue &issue : m_issues) {
         const QColor color = issue.severity == Severity::Error ? errorColor() : warningColor();
         QString where = issue.port.isEmpty() ? issue.param : issue.port;
@@ -212,6 +223,15 @@ void NodeItem::paintHeader(QPainter *painter, const QRectF &header, const QColor
         painter->setFont(f);
         painter->drawText(QRectF(c.x() - 7.5, c.y() - 7.5, 15, 15), Qt::AlignCenter, QStringLiteral("!"));
         right = c.x() - 11;
+    }
+    if (!m_frozenInStage.isEmpty()) {
+        // A white disc with a dark padlock: frozen in the training stage shown in the inspector.
+        const QPointF c(right - 6, header.center().y());
+        painter->setPen(QPen(color.darker(130), 1));
+        painter->setBrush(Qt::white);
+        painter->drawEllipse(c, 8.5, 8.5);
+        icons::paintActionGlyph(painter, QStringLiteral("lock"), QRectF(c.x() - 6, c.y() - 6.5, 12, 12), QColor(0x26, 0x32, 0x38));
+        right = c.x() - 12;
     }
     if (m_block)
         icons::paintCategoryGlyph(painter, m_block->category, QRectF(8, header.center().y() - 7, 14, 14), Qt::white);
