@@ -113,6 +113,9 @@ void TestStageMarks::runningRunGetsStagesAsTheyBegin()
     QVERIFY(writer.flush().ok());
 
     TrainingPanel panel;
+    panel.resize(1400, 800);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QVERIFY(panel.openDatabase(f.path).ok());
     panel.browser()->selectRuns({id});
     MetricPlot *plot = panel.lossPlot();
@@ -120,13 +123,16 @@ void TestStageMarks::runningRunGetsStagesAsTheyBegin()
     QVERIFY(drawnMarks(plot, id).isEmpty());
 
     writer.recordStage({1, QStringLiteral("head"), 20, -1, 1, 1, {QStringLiteral("fc1")}});
-    writer.appendMetrics(lossRows(21, 40));
-    writer.recordStage({2, QStringLiteral("all"), 40, -1, 2, 1, {}});
-    writer.appendMetrics(lossRows(41, 45));
+    writer.appendMetrics(lossRows(21, 44));
+    writer.recordStage({2, QStringLiteral("all"), 44, -1, 2, 1, {}});
+    writer.appendMetrics(lossRows(45, 45));
     QVERIFY(writer.flush().ok());
     panel.feed()->poll();
     QCOMPARE(plot->sampleCount(id, QStringLiteral("train/loss")), qint64(45));
-    QCOMPARE(drawnMarks(plot, id), (QStringList{QStringLiteral("head@20"), QStringLiteral("all@40")}));
+    QCOMPARE(drawnMarks(plot, id), (QStringList{QStringLiteral("head@20"), QStringLiteral("all@44")}));
+    // A stage that just began is at the chart's right edge: its name goes left of its line, where it can be read.
+    QCOMPARE(plot->stageMarks(id).value(0).label->positionAlignment(), Qt::AlignTop | Qt::AlignLeft);
+    QCOMPARE(plot->stageMarks(id).value(1).label->positionAlignment(), Qt::AlignTop | Qt::AlignRight);
 
     // Nothing new: the marks are not rebuilt.
     const MetricPlot::StageMark before = plot->stageMarks(id).value(1);

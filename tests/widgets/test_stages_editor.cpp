@@ -24,7 +24,7 @@
 #include <QListWidget>
 #include <QPainter>
 #include <QPlainTextEdit>
-#include <QPushButton>
+#include <QToolButton>
 #include <QSpinBox>
 #include <QStyleOptionGraphicsItem>
 #include <QTest>
@@ -160,6 +160,10 @@ private Q_SLOTS:
         QVERIFY2(editor()->problemsLabel()->text().contains(QStringLiteral("set.schedule.nothing")),
                  qPrintable(editor()->problemsLabel()->text()));
         QVERIFY(!editor()->problemsLabel()->isHidden());
+        // Clicking the issue in the Issues list (focusParam) shows its stage.
+        editor()->selectStage(0);
+        panel->focusParam(QStringLiteral("training.stages[1].set.schedule.nothing"));
+        QCOMPARE(doc()->shownStage(), 1);
         // A malformed line changes nothing.
         const QJsonObject training = doc()->preset().training;
         QVERIFY(!editor()->setOverridesText(QStringLiteral("opt.lr=1e-3\noops")));
@@ -171,6 +175,9 @@ private Q_SLOTS:
         QVERIFY(!stages()[1].toObject().contains(QStringLiteral("set")));
         // The inspector's training form: epochs belong to the stages now.
         QVERIFY(!panel->trainingForm()->editor(QStringLiteral("epochs"))->isEnabled());
+        // It fits the inspector's side panel as the training form does.
+        QVERIFY2(editor()->minimumSizeHint().width() <= panel->trainingForm()->minimumSizeHint().width() + 20,
+                 qPrintable(QStringLiteral("%1 > %2").arg(editor()->minimumSizeHint().width()).arg(panel->trainingForm()->minimumSizeHint().width())));
     }
 
     void frozenNodesAreInheritedAndLocked()

@@ -11,6 +11,8 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
+
+#include <algorithm>
 #include <QStyleOptionGraphicsItem>
 
 namespace ty {
@@ -201,6 +203,22 @@ QRectF NodeItem::boundingRect() const
     return QRectF(QPointF(0, 0), m_size).adjusted(-kOutline, -kOutline, kOutline, kOutline);
 }
 
+namespace {
+
+// A white disc with a dark padlock: frozen in the training stage shown in the inspector.
+void paintLockBadge(QPainter *painter, const QPointF &center, qreal radius, const QColor &ring)
+{
+    painter->setPen(QPen(ring.darker(140), radius / 10));
+    painter->setBrush(Qt::white);
+    painter->drawEllipse(center, radius, radius);
+    const qreal glyph = radius * 1.5;
+    icons::paintActionGlyph(painter, QStringLiteral("lock"),
+                            QRectF(center.x() - glyph / 2, center.y() - glyph / 2 - radius * 0.05, glyph, glyph),
+                            QColor(0x1c, 0x27, 0x2e));
+}
+
+} // namespace
+
 void NodeItem::paintHeader(QPainter *painter, const QRectF &header, const QColor &color, bool detailed) const
 {
     QPainterPath shape;
@@ -225,13 +243,9 @@ void NodeItem::paintHeader(QPainter *painter, const QRectF &header, const QColor
         right = c.x() - 11;
     }
     if (!m_frozenInStage.isEmpty()) {
-        // A white disc with a dark padlock: frozen in the training stage shown in the inspector.
-        const QPointF c(right - 6, header.center().y());
-        painter->setPen(QPen(color.darker(130), 1));
-        painter->setBrush(Qt::white);
-        painter->drawEllipse(c, 8.5, 8.5);
-        icons::paintActionGlyph(painter, QStringLiteral("lock"), QRectF(c.x() - 6, c.y() - 6.5, 12, 12), QColor(0x26, 0x32, 0x38));
-        right = c.x() - 12;
+        const QPointF c(right - 8, header.center().y());
+        paintLockBadge(painter, c, 10, color);
+        right = c.x() - 14;
     }
     if (m_block)
         icons::paintCategoryGlyph(painter, m_block->category, QRectF(8, header.center().y() - 7, 14, 14), Qt::white);
@@ -319,14 +333,24 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
     painter->setPen(Qt::NoPen);
     painter->setBrush(nodeBody(palette));
     painter->drawRoundedRect(body, kCornerRadius, kCornerRadius);
+    if (!m_frozenInStage.isEmpty()) {
+        // Frozen in the shown stage: an icy tint, visible at any zoom.
+        painter->setBrush(QColor(70, 140, 230, isDark(palette) ? 60 : 34));
+        painter->drawRoundedRect(body, kCornerRadius, kCornerRadius);
+    }
     paintHeader(painter, QRectF(0, 0, m_size.width(), kHeaderHeight), accent, detailed);
 
     const QColor outline = hasErrors() ? errorColor() : !m_issues.isEmpty() ? warningColor() : nodeBorder(palette);
     painter->setPen(QPen(outline, m_issues.isEmpty() ? 1 : 2));
     painter->setBrush(Qt::NoBrush);
     painter->drawRoundedRect(body.adjusted(0.5, 0.5, -0.5, -0.5), kCornerRadius, kCornerRadius);
-    if (!detailed)
+    if (!detailed) {
+        if (!m_frozenInStage.isEmpty()) {  // zoomed out: a badge of about 9 pixels radius on screen, inside the node
+            const qreal radius = std::min(9 / std::max(lod, 0.01), (m_size.height() - 6) / 2);
+            paintLockBadge(painter, QPointF(m_size.width() - radius - 3, radius + 3), radius, accent);
+        }
         return paintOverviewLabel(painter, palette, lod);
+    }
 
     // The parameter count goes on the port row when that row has room (one unnamed input), else here.
     const QRectF line(9, kHeaderHeight, m_size.width() - 18, kBodyLineHeight);

@@ -15,8 +15,9 @@
 #include <QHBoxLayout>
 #include <QListWidget>
 #include <QLineEdit>
+#include <QPixmap>
 #include <QPlainTextEdit>
-#include <QPushButton>
+#include <QToolButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -33,6 +34,13 @@ bool isNetworkNode(const Node &node)
 {
     const BlockDescriptor *block = BlockRegistry::builtin().find(node.block);
     return block && (block->category == BlockCategory::Layer || block->category == BlockCategory::Transform);
+}
+
+QIcon blankIcon()
+{
+    QPixmap blank(14, 14);
+    blank.fill(Qt::transparent);
+    return QIcon(blank);
 }
 
 QString stageRowText(const StagePlan &plan)
@@ -73,11 +81,11 @@ void StagesEditor::buildUi()
                            "settings and frozen nodes; the next stage starts from the weights the last one left."), this);
     layout->addWidget(m_hint);
     m_list = new QListWidget(this);
-    m_list->setMaximumHeight(m_list->fontMetrics().height() * 6 + 12);
     layout->addWidget(m_list);
     auto *buttons = new QHBoxLayout;
     auto button = [&](const QString &text, const QString &tip) {
-        auto *b = new QPushButton(text, this);
+        auto *b = new QToolButton(this);  // narrow: the inspector is a side panel
+        b->setText(text);
         b->setToolTip(tip);
         buttons->addWidget(b);
         return b;
@@ -99,8 +107,9 @@ void StagesEditor::buildUi()
     m_epochs->setRange(1, 1000000);
     form->addRow(tr("Epochs"), m_epochs);
     m_reset = new QComboBox(m_fields);
-    m_reset->addItems({tr("reset when the trainable nodes change"), tr("reset"), tr("keep its state")});
-    m_reset->setToolTip(tr("Whether the optimizer starts afresh (moments, momentum) when this stage begins"));
+    m_reset->addItems({tr("automatic"), tr("reset"), tr("keep state")});
+    m_reset->setToolTip(tr("Whether the optimizer starts afresh (moments, momentum) when this stage begins; "
+                           "automatic: when the trainable nodes change"));
     form->addRow(tr("Optimizer"), m_reset);
     m_overrides = new QPlainTextEdit(m_fields);
     m_overrides->setPlaceholderText(tr("opt.lr=1e-4\ntraining.batch_size=64"));
@@ -115,6 +124,8 @@ void StagesEditor::buildUi()
     overrides->addWidget(m_overridesProblem);
     form->addRow(tr("Overrides"), overrides);
     m_frozen = new QListWidget(m_fields);
+    m_frozen->setIconSize(QSize(14, 14));  // rows of one height, with or without the lock
+    m_frozen->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_frozen->setToolTip(tr("Frozen nodes take no gradient and no optimizer step and compute as in evaluation. "
                             "What an earlier stage froze stays frozen until unchecked."));
     form->addRow(tr("Frozen"), m_frozen);
@@ -128,10 +139,10 @@ void StagesEditor::buildUi()
         if (!m_refreshing)
             m_document->setShownStage(row);
     });
-    connect(m_add, &QPushButton::clicked, this, &StagesEditor::addStage);
-    connect(m_remove, &QPushButton::clicked, this, &StagesEditor::removeStage);
-    connect(m_up, &QPushButton::clicked, this, [this] { moveStage(-1); });
-    connect(m_down, &QPushButton::clicked, this, [this] { moveStage(1); });
+    connect(m_add, &QToolButton::clicked, this, &StagesEditor::addStage);
+    connect(m_remove, &QToolButton::clicked, this, &StagesEditor::removeStage);
+    connect(m_up, &QToolButton::clicked, this, [this] { moveStage(-1); });
+    connect(m_down, &QToolButton::clicked, this, [this] { moveStage(1); });
     connect(m_name, &QLineEdit::textEdited, this, &StagesEditor::setName);
     connect(m_name, &QLineEdit::editingFinished, this, [this] { endSession(QStringLiteral("name")); });
     connect(m_epochs, &QSpinBox::valueChanged, this, [this](int value) {
@@ -179,6 +190,8 @@ void StagesEditor::refresh()
         }
         m_list->setCurrentRow(m_document->shownStage());
     }
+    const int rowHeight = m_list->count() > 0 ? m_list->sizeHintForRow(0) : m_list->fontMetrics().height() + 4;
+    m_list->setFixedHeight(rowHeight * std::clamp(int(plans.size()), 2, 6) + 2 * m_list->frameWidth() + 2);
     m_hint->setVisible(plans.isEmpty());
     m_list->setVisible(!plans.isEmpty());
     m_refreshing = false;
@@ -234,10 +247,10 @@ void StagesEditor::refreshFields()
             QListWidgetItem *item = m_frozen->item(i);
             const bool isFrozen = frozen.contains(item->data(Qt::UserRole).toString());
             item->setCheckState(isFrozen ? Qt::Checked : Qt::Unchecked);
-            item->setIcon(isFrozen ? icons::actionIcon(QStringLiteral("lock")) : QIcon());
+            item->setIcon(isFrozen ? icons::actionIcon(QStringLiteral("lock")) : blankIcon());  // blank: names align
         }
         const int rowHeight = m_frozen->count() > 0 ? m_frozen->sizeHintForRow(0) : m_frozen->fontMetrics().height() + 4;
-        m_frozen->setFixedHeight(rowHeight * std::min(std::max(int(m_frozen->count()), 2), 8) + 6);
+        m_frozen->setFixedHeight(rowHeight * std::min(std::max(int(m_frozen->count()), 2), 12) + 2 * m_frozen->frameWidth() + 4);
     }
     m_refreshing = false;
     refreshReport();
@@ -264,9 +277,9 @@ void StagesEditor::refreshReport()
         QListWidgetItem *item = m_frozen->item(i);
         const qint64 params = report.nodes.value(item->data(Qt::UserRole).toString()).paramCount;
         const QSignalBlocker blocker(m_frozen);
-        item->setText(params > 0 ? QStringLiteral("%1   (%2 parameters)").arg(item->data(Qt::UserRole).toString(),
-                                                                              style::groupedCount(params))
+        item->setText(params > 0 ? QStringLiteral("%1  ·  %2").arg(item->data(Qt::UserRole).toString(), style::compactCount(params))
                                  : item->data(Qt::UserRole).toString());
+        item->setToolTip(params > 0 ? tr("%1 parameters").arg(style::groupedCount(params)) : tr("no parameters"));
     }
     if (index < report.stages.size()) {
         const StageSummary &stage = report.stages.at(index);

@@ -19,7 +19,7 @@ class QLabel;
 class QListWidget;
 class QLineEdit;
 class QPlainTextEdit;
-class QPushButton;
+class QToolButton;
 class QSpinBox;
 
 namespace ty {
@@ -50,10 +50,10 @@ public:
     QComboBox *resetChoice() const { return m_reset; }
     QPlainTextEdit *overridesEdit() const { return m_overrides; }
     QListWidget *frozenList() const { return m_frozen; }
-    QPushButton *addButton() const { return m_add; }
-    QPushButton *removeButton() const { return m_remove; }
-    QPushButton *upButton() const { return m_up; }
-    QPushButton *downButton() const { return m_down; }
+    QToolButton *addButton() const { return m_add; }
+    QToolButton *removeButton() const { return m_remove; }
+    QToolButton *upButton() const { return m_up; }
+    QToolButton *downButton() const { return m_down; }
     QLabel *problemsLabel() const { return m_problems; }
     QLabel *countsLabel() const { return m_counts; }
 
@@ -71,7 +71,7 @@ private:
 
     PipelineDocument *m_document;
     QListWidget *m_list = nullptr;
-    QPushButton *m_add = nullptr, *m_remove = nullptr, *m_up = nullptr, *m_down = nullptr;
+    QToolButton *m_add = nullptr, *m_remove = nullptr, *m_up = nullptr, *m_down = nullptr;
     QLabel *m_hint = nullptr;
     QWidget *m_fields = nullptr;
     QLineEdit *m_name = nullptr;

@@ -5,6 +5,8 @@
 
 #include "qcustomplot_include.h"
 
+#include <QFontMetricsF>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -46,7 +48,7 @@ void MetricPlot::setStages(qint64 runId, const QList<StageRecord> &stages)
     dropStageMarks(runId);
     ensureLayers(m_plot);
     const QColor color = m_colors.value(runId);
-    QFont font = m_plot->legend->font();
+    QFont font = this->font();  // the legend's is smaller: a stage's name is read from afar
     font.setBold(true);
     QList<StageMark> marks;
     for (const StageRecord &stage : stages) {
@@ -124,6 +126,10 @@ void MetricPlot::placeStageMarks()
             mark.line->point1->setCoords(x, 0.0);
             mark.line->point2->setCoords(x, 1.0);
             mark.label->position->setCoords(x, 0.015 + 0.075 * row);
+            // Right of the line, unless that runs off the chart (a stage that just began): then left of it.
+            const double width = QFontMetricsF(mark.label->font()).horizontalAdvance(mark.name) + 8;
+            const bool fitsRight = m_plot->xAxis->coordToPixel(x) + width <= m_plot->axisRect()->right();
+            mark.label->setPositionAlignment(Qt::AlignTop | (fitsRight ? Qt::AlignLeft : Qt::AlignRight));
         }
     }
 }

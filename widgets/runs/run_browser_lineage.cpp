@@ -98,9 +98,7 @@ Status RunBrowser::requestFineTune(qint64 id)
         inspectPresetShapes(located));
     if (!tuned.ok())
         return fail(tuned.error().message);
-    setStatus(tr("A new preset fine-tunes from run #%1's %2 checkpoint; train it from the canvas.")
-                  .arg(id)
-                  .arg(hasBest ? tr("best") : tr("last")));
+    setStatus(QString());  // the window says where the new preset went
     Q_EMIT fineTuneRequested(tuned.value(), id);
     return Status::success();
 }
