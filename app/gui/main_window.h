@@ -115,6 +115,7 @@ private:
     void updateTrainingActions();
     void showRunError(const QString &nodeId, const QString &message);
     void openRunPreset(const ty::Preset &preset);
+    void openFineTunePreset(const ty::Preset &preset, qint64 runId);  // Design mode, a new unsaved document
     bool maybeStopTraining();
     // main_window.cpp
     void createDocks();

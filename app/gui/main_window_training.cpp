@@ -43,6 +43,7 @@ void MainWindow::createTrainingPage()
     connect(m_training, &TrainingPanel::runStarted, this, &MainWindow::updateTrainingActions);
     connect(m_training, &TrainingPanel::runFinished, this, &MainWindow::updateTrainingActions);
     connect(m_training->browser(), &RunBrowser::resumeRequested, this, &MainWindow::showTraining);
+    connect(m_training->browser(), &RunBrowser::fineTuneRequested, this, &MainWindow::openFineTunePreset);
     connect(m_training->browser(), &RunBrowser::evaluateRequested, this, &MainWindow::showEvaluation);
 
     // Whether "cuda" can be offered: asked of a worker once the window is up, never of LibTorch in this process.
@@ -199,6 +200,20 @@ void MainWindow::openRunPreset(const Preset &preset)
     m_document->validateNow();
     QTimer::singleShot(0, m_view, &CanvasView::showGraphReadable);
     statusBar()->showMessage(tr("Opened the preset of the run “%1”; Train runs it again").arg(preset.name), 8000);
+}
+
+void MainWindow::openFineTunePreset(const Preset &preset, qint64 runId)
+{
+    if (!maybeSave())
+        return;
+    m_document->setUnsavedPreset(preset);
+    m_document->validateNow();
+    setMode(WindowMode::Design);
+    QTimer::singleShot(0, m_view, &CanvasView::showGraphReadable);
+    statusBar()->showMessage(tr("A new preset fine-tunes from run #%1: its stages are in the Inspector (click the "
+                                "canvas background); Train runs them")
+                                 .arg(runId),
+                             10000);
 }
 
 bool MainWindow::maybeStopTraining()

@@ -5,6 +5,7 @@
 
 #include "run_sqlite.h"
 
+#include <QJsonDocument>
 #include <QSqlQuery>
 
 #include <algorithm>
@@ -36,8 +37,9 @@ const char kSummaryColumns[] =
     "r.id, r.name, r.status, r.status_message, r.error_node,"
     " CASE WHEN json_valid(r.preset_json) THEN json_extract(r.preset_json, '$.name') END,"
     " r.created_at, r.started_at, r.ended_at, r.heartbeat_at, r.device, r.notes, r.host, r.pid,"
-    " (SELECT group_concat(tag, char(31)) FROM run_tags t WHERE t.run_id = r.id)";
-constexpr int kFirstMetricColumn = 15;
+    " (SELECT group_concat(tag, char(31)) FROM run_tags t WHERE t.run_id = r.id),"
+    " CASE WHEN json_valid(r.provenance_json) THEN json_extract(r.provenance_json, '$.init_from') END";
+constexpr int kFirstMetricColumn = 16;
 constexpr int kColumnsPerMetric = 5;
 
 RunSummaryRow summaryRowFromQuery(const QSqlQuery &query)
@@ -68,6 +70,8 @@ RunSummaryRow summaryRowFromQuery(const QSqlQuery &query)
         row.tags = tags.split(QChar(31));
         std::sort(row.tags.begin(), row.tags.end());
     }
+    if (!query.value(15).isNull())
+        row.parent = QJsonDocument::fromJson(query.value(15).toByteArray()).object();
     const QStringList &names = keyMetricNames();
     for (int i = 0; i < names.size(); ++i) {
         const int first = kFirstMetricColumn + i * kColumnsPerMetric;

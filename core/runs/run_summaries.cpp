@@ -28,4 +28,9 @@ double RunSummaryRow::durationSeconds() const
     return double(startedAt.msecsTo(end)) / 1000.0;
 }
 
+qint64 RunSummaryRow::parentRunId() const
+{
+    return parent.contains(QStringLiteral("run")) ? qint64(parent.value(QStringLiteral("run")).toDouble()) : 0;
+}
+
 } // namespace ty

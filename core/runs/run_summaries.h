@@ -6,6 +6,7 @@
 #include "run_records.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -50,10 +51,14 @@ struct RunSummaryRow {
     qint64 pid = 0;
     QString notes;
     QStringList tags;                   // sorted
+    // Where its first weights came from (provenance.init_from): {"run", "run_name", "checkpoint",
+    // "checkpoint_step", "sha256"} or {"file", "sha256"}, plus "nodes" when chosen; empty when trained from scratch.
+    QJsonObject parent;
     QMap<QString, MetricSummary> keyMetrics;  // by name, for those of keyMetricNames() the run has
 
     // Seconds from start to end (or to the last heartbeat while running); NaN when it never started.
     double durationSeconds() const;
+    qint64 parentRunId() const;  // the run it started from, 0 when none (or a file)
 };
 
 // Which runs runSummaries() returns; every condition given applies. Newest (highest id) first.

@@ -149,7 +149,11 @@ void TestRunSummaries::runSummariesRows()
     Fixture f;
     QVERIFY(f.open());
     const qint64 first = f.newRun(QStringLiteral("first"));
-    const qint64 second = f.newRun(QStringLiteral("second"));
+    NewRun child = testing::sampleNewRun(QStringLiteral("second"));
+    const QJsonObject parent{{QStringLiteral("run"), first}, {QStringLiteral("checkpoint"), QStringLiteral("best")},
+                             {QStringLiteral("checkpoint_step"), 3}, {QStringLiteral("sha256"), QStringLiteral("ab12")}};
+    child.provenance.insert(QStringLiteral("init_from"), parent);
+    const qint64 second = f.db->createRun(child).value();
     QVERIFY(f.db->setTags(first, {QStringLiteral("wide"), QStringLiteral("baseline")}).ok());
     QVERIFY(f.db->setNotes(first, QStringLiteral("the reference")).ok());
     {
@@ -167,11 +171,15 @@ void TestRunSummaries::runSummariesRows()
     QCOMPARE(newest.status, RunStatus::Queued);
     QVERIFY(newest.keyMetrics.isEmpty());
     QVERIFY(std::isnan(newest.durationSeconds()));
+    QCOMPARE(newest.parent, parent);  // provenance.init_from: the run it started from
+    QCOMPARE(newest.parentRunId(), first);
     const RunSummaryRow &row = rows.value().at(1);
     QCOMPARE(row.id, first);
     QCOMPARE(row.name, QStringLiteral("first"));
     QCOMPARE(row.presetName, QStringLiteral("first"));  // sampleNewRun names the preset like the run
     QCOMPARE(row.status, RunStatus::Finished);
+    QVERIFY(row.parent.isEmpty());
+    QCOMPARE(row.parentRunId(), qint64(0));
     QCOMPARE(row.tags, (QStringList{QStringLiteral("baseline"), QStringLiteral("wide")}));
     QCOMPARE(row.notes, QStringLiteral("the reference"));
     QCOMPARE(row.device, QStringLiteral("cuda:0"));

@@ -9,6 +9,8 @@
 #include "main_window.h"
 
 #include "canvas/canvas_view.h"
+#include "canvas/node_item.h"
+#include "canvas/pipeline_scene.h"
 #include "class_scores_model.h"
 #include "confusion_matrix_view.h"
 #include "evaluation_view.h"
@@ -180,6 +182,58 @@ private Q_SLOTS:
         const qint64 second = trainAndWaitForStart();
         QCOMPARE(runInfo(second).name, QStringLiteral("tiny"));
         QVERIFY(again.wait(60000));
+    }
+
+    // Fine-tuning from the run browser, end to end: a trained run's "Fine-tune…" opens a new unsaved staged preset
+    // in Design (the head stage shown, its frozen layer locked on the canvas); Train runs both stages from the
+    // parent's weights; the child names its parent in the browser and its curves mark where the second stage began.
+    void fineTuneFromARunAndTrainItsStages()
+    {
+        window->document()->setPreset(tytest::tinyPreset(2, 1024));
+        QSignalSpy finished(window->training(), &TrainingPanel::runFinished);
+        const qint64 parent = trainAndWaitForStart();
+        QVERIFY(parent > 0);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
+        RunBrowser *browser = window->training()->browser();
+        QTRY_VERIFY(browser->model()->rowOfRun(parent) >= 0);
+        browser->selectRuns({parent});
+        QVERIFY(browser->fineTuneButton()->isEnabled());
+        browser->fineTuneButton()->click();
+
+        QCOMPARE(int(window->mode()), int(WindowMode::Design));
+        PipelineDocument *doc = window->document();
+        QVERIFY(doc->fileName().isEmpty());
+        QVERIFY(doc->isModified());
+        QVERIFY(window->isWindowModified());
+        const QJsonObject init = doc->preset().training.value(QStringLiteral("init_from")).toObject();
+        QCOMPARE(init.value(QStringLiteral("run")).toInteger(), parent);
+        const QList<CheckpointRecord> checkpoints = runs.db->checkpoints(parent).value();
+        const bool hasBest = std::any_of(checkpoints.begin(), checkpoints.end(), [](const CheckpointRecord &c) { return c.best; });
+        QCOMPARE(init.value(QStringLiteral("checkpoint")).toString(), hasBest ? QStringLiteral("best") : QStringLiteral("last"));
+        QCOMPARE(doc->shownStage(), 0);
+        QCOMPARE(doc->shownStageFrozenNodes(), QStringList{QStringLiteral("fc1")});
+        QCOMPARE(window->scene()->nodeItem(QStringLiteral("fc1"))->frozenInStage(), QStringLiteral("head"));
+        QVERIFY(window->scene()->nodeItem(QStringLiteral("fc2"))->frozenInStage().isEmpty());
+        QVERIFY(doc->report().ok());
+
+        QSignalSpy again(window->training(), &TrainingPanel::runFinished);
+        const qint64 child = trainAndWaitForStart();
+        QVERIFY(child > 0);
+        QVERIFY(again.wait(120000));
+        QCOMPARE(again.first().at(1).toString(), QStringLiteral("finished"));
+        const QList<StageRecord> stages = runs.db->stages(child).value();
+        QCOMPARE(stages.size(), 2);
+        QCOMPARE(stages[0].frozen, QStringList{QStringLiteral("fc1")});
+        QCOMPARE(runInfo(child).provenance.value(QStringLiteral("init_from")).toObject().value(QStringLiteral("run")).toInteger(), parent);
+        QTRY_COMPARE(browser->model()->index(browser->model()->rowOfRun(child), RunsTableModel::ParentColumn).data().toString(),
+                     QStringLiteral("#%1").arg(parent));
+        // The curves mark the second stage where it began.
+        QVERIFY(window->training()->plottedRuns().contains(child));
+        MetricPlot *plot = window->training()->lossPlot();
+        QTRY_COMPARE(plot->stageMarks(child).size(), 1);
+        QCOMPARE(plot->stageMarks(child).first().name, QStringLiteral("all"));
+        QCOMPARE(plot->stageMarks(child).first().step, stages[1].startStep);
     }
 
     void aGraphWithErrorsIsNotTrained()

@@ -76,18 +76,27 @@ bool RunsFixture::open()
     return true;
 }
 
-qint64 RunsFixture::addRun(const QString &name, ty::RunStatus status, int steps, const QStringList &tags,
-                           const QString &presetName)
+qint64 RunsFixture::createRun(const QString &name, const QJsonObject &provenance, const std::optional<ty::Preset> &given)
 {
-    ty::Preset preset = tinyPreset();
-    preset.name = presetName.isEmpty() ? name : presetName;
+    ty::Preset preset = given ? *given : tinyPreset();
+    if (!given)
+        preset.name = name;
     ty::NewRun run;
     run.name = name;
     run.preset = ty::presetToJson(preset);
     run.presetHash = ty::presetHash(preset);
     run.params = ty::flattenParams(preset);
     run.device = QStringLiteral("cpu");
-    const qint64 id = db->createRun(run).value();
+    run.provenance = provenance;
+    return db->createRun(run).value();
+}
+
+qint64 RunsFixture::addRun(const QString &name, ty::RunStatus status, int steps, const QStringList &tags,
+                           const QString &presetName)
+{
+    ty::Preset preset = tinyPreset();
+    preset.name = presetName.isEmpty() ? name : presetName;
+    const qint64 id = createRun(name, {}, preset);
     if (!tags.isEmpty())
         db->setTags(id, tags);
     ty::RunWriter writer(path, id, 3600 * 1000);

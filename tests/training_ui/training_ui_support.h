@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 
 #include <memory>
+#include <optional>
 
 namespace tytest {
 
@@ -34,6 +35,9 @@ struct RunsFixture {
     // val/accuracy row per 10 steps (step/1000), then ended with `status` (Running leaves it unfinished).
     qint64 addRun(const QString &name, ty::RunStatus status, int steps, const QStringList &tags = {},
                   const QString &presetName = QString());
+    // Only the run's record (queued, no rows): of tinyPreset() or `preset`, with `provenance`.
+    qint64 createRun(const QString &name, const QJsonObject &provenance = {},
+                     const std::optional<ty::Preset> &preset = std::nullopt);
 };
 
 } // namespace tytest

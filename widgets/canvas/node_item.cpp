@@ -11,6 +11,8 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
+
+#include <algorithm>
 #include <QStyleOptionGraphicsItem>
 
 namespace ty {
@@ -85,6 +87,15 @@ void NodeItem::setReport(const NodeShape &shape, const QList<std::vector<qint64>
         }
         port->setIssue(messages.join(QLatin1Char('\n')));
     }
+    refreshToolTip();
+    update();
+}
+
+void NodeItem::setFrozenInStage(const QString &stageName)
+{
+    if (stageName == m_frozenInStage)
+        return;
+    m_frozenInStage = stageName;
     refreshToolTip();
     update();
 }
@@ -174,6 +185,8 @@ void NodeItem::refreshToolTip()
         tip += QObject::tr("<br>Trainable parameters: %1").arg(groupedCount(m_shape.paramCount));
     if (m_block && m_block->category == BlockCategory::Optimizer && m_totalParams > 0)
         tip += QObject::tr("<br>Trains %1 parameters").arg(groupedCount(m_totalParams));
+    if (!m_frozenInStage.isEmpty())
+        tip += QObject::tr("<br>&#128274; Frozen in stage “%1”: no gradient, no optimizer step").arg(m_frozenInStage.toHtmlEscaped());
     for (const Issue &issue : m_issues) {
         const QColor color = issue.severity == Severity::Error ? errorColor() : warningColor();
         QString where = issue.port.isEmpty() ? issue.param : issue.port;
@@ -189,6 +202,22 @@ QRectF NodeItem::boundingRect() const
 {
     return QRectF(QPointF(0, 0), m_size).adjusted(-kOutline, -kOutline, kOutline, kOutline);
 }
+
+namespace {
+
+// A white disc with a dark padlock: frozen in the training stage shown in the inspector.
+void paintLockBadge(QPainter *painter, const QPointF &center, qreal radius, const QColor &ring)
+{
+    painter->setPen(QPen(ring.darker(140), radius / 10));
+    painter->setBrush(Qt::white);
+    painter->drawEllipse(center, radius, radius);
+    const qreal glyph = radius * 1.5;
+    icons::paintActionGlyph(painter, QStringLiteral("lock"),
+                            QRectF(center.x() - glyph / 2, center.y() - glyph / 2 - radius * 0.05, glyph, glyph),
+                            QColor(0x1c, 0x27, 0x2e));
+}
+
+} // namespace
 
 void NodeItem::paintHeader(QPainter *painter, const QRectF &header, const QColor &color, bool detailed) const
 {
@@ -212,6 +241,11 @@ void NodeItem::paintHeader(QPainter *painter, const QRectF &header, const QColor
         painter->setFont(f);
         painter->drawText(QRectF(c.x() - 7.5, c.y() - 7.5, 15, 15), Qt::AlignCenter, QStringLiteral("!"));
         right = c.x() - 11;
+    }
+    if (!m_frozenInStage.isEmpty()) {
+        const QPointF c(right - 8, header.center().y());
+        paintLockBadge(painter, c, 10, color);
+        right = c.x() - 14;
     }
     if (m_block)
         icons::paintCategoryGlyph(painter, m_block->category, QRectF(8, header.center().y() - 7, 14, 14), Qt::white);
@@ -299,14 +333,24 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
     painter->setPen(Qt::NoPen);
     painter->setBrush(nodeBody(palette));
     painter->drawRoundedRect(body, kCornerRadius, kCornerRadius);
+    if (!m_frozenInStage.isEmpty()) {
+        // Frozen in the shown stage: an icy tint, visible at any zoom.
+        painter->setBrush(QColor(70, 140, 230, isDark(palette) ? 60 : 34));
+        painter->drawRoundedRect(body, kCornerRadius, kCornerRadius);
+    }
     paintHeader(painter, QRectF(0, 0, m_size.width(), kHeaderHeight), accent, detailed);
 
     const QColor outline = hasErrors() ? errorColor() : !m_issues.isEmpty() ? warningColor() : nodeBorder(palette);
     painter->setPen(QPen(outline, m_issues.isEmpty() ? 1 : 2));
     painter->setBrush(Qt::NoBrush);
     painter->drawRoundedRect(body.adjusted(0.5, 0.5, -0.5, -0.5), kCornerRadius, kCornerRadius);
-    if (!detailed)
+    if (!detailed) {
+        if (!m_frozenInStage.isEmpty()) {  // zoomed out: a badge of about 9 pixels radius on screen, inside the node
+            const qreal radius = std::min(9 / std::max(lod, 0.01), (m_size.height() - 6) / 2);
+            paintLockBadge(painter, QPointF(m_size.width() - radius - 3, radius + 3), radius, accent);
+        }
         return paintOverviewLabel(painter, palette, lod);
+    }
 
     // The parameter count goes on the port row when that row has room (one unnamed input), else here.
     const QRectF line(9, kHeaderHeight, m_size.width() - 18, kBodyLineHeight);

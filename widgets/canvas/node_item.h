@@ -1,7 +1,8 @@
 #pragma once
 // A node on the canvas: a header in its category's colour with the category glyph and the node id, the
 // block's name and parameter count, and one row per port with the live output shape beside the tensor
-// output. Issues pinned to the node mark it (red or amber outline and badge) and show on hover.
+// output. Issues pinned to the node mark it (red or amber outline and badge) and show on hover. A node frozen in
+// the training stage the inspector shows carries a lock badge.
 //
 // A projection of one graph node, keyed by its id; it never changes the document. Moving it by mouse only
 // moves the item: the scene turns finished drags into one undo command.
@@ -40,6 +41,9 @@ public:
     QString paramCountText() const;  // "200,960 params", "" when none
     const Issues &issues() const { return m_issues; }
     bool hasErrors() const;
+    // The training stage this node is frozen in (the one shown; PipelineDocument::shownStage), empty when none.
+    void setFrozenInStage(const QString &stageName);
+    const QString &frozenInStage() const { return m_frozenInStage; }
 
     PortItem *port(const QString &name, bool output) const;
     const QList<PortItem *> &ports() const { return m_ports; }
@@ -75,6 +79,7 @@ private:
     QList<std::vector<qint64>> m_inputShapes;
     qint64 m_totalParams = 0;
     Issues m_issues;
+    QString m_frozenInStage;
 };
 
 } // namespace ty

@@ -34,6 +34,7 @@ PipelineScene::PipelineScene(PipelineDocument *document, QObject *parent)
     connect(document, &PipelineDocument::edgeRemoved, this, &PipelineScene::removeEdgeItem);
     connect(document, &PipelineDocument::reportChanged, this, &PipelineScene::applyReport);
     connect(document, &PipelineDocument::selectionChanged, this, &PipelineScene::selectFromDocument);
+    connect(document, &PipelineDocument::shownStageChanged, this, &PipelineScene::applyFrozenMarks);
     connect(this, &QGraphicsScene::selectionChanged, this, &PipelineScene::selectionFromScene);
     rebuild();
 }
@@ -98,6 +99,7 @@ void PipelineScene::rebuild()
     for (const Edge &edge : m_document->graph().edges)
         addEdgeItem(edge);
     applyReport();
+    applyFrozenMarks();
     selectFromDocument();
     scheduleSceneRectUpdate();
 }
@@ -112,7 +114,17 @@ void PipelineScene::addNodeItem(const QString &id)
     addItem(item);
     m_applyingModel = false;
     m_nodes.insert(id, item);
+    if (m_document->shownStage() >= 0 && m_document->shownStageFrozenNodes().contains(id))
+        item->setFrozenInStage(m_document->shownStageName());  // back by undo, still in the stage's freeze list
     scheduleSceneRectUpdate();
+}
+
+void PipelineScene::applyFrozenMarks()
+{
+    const QStringList frozen = m_document->shownStageFrozenNodes();
+    const QString stage = frozen.isEmpty() ? QString() : m_document->shownStageName();
+    for (auto it = m_nodes.constBegin(); it != m_nodes.constEnd(); ++it)
+        it.value()->setFrozenInStage(frozen.contains(it.key()) ? stage : QString());
 }
 
 void PipelineScene::removeNodeItem(const QString &id)

@@ -2,7 +2,8 @@
 // The canvas scene: a projection of a PipelineDocument's graph, with one NodeItem per node and one EdgeItem
 // per edge, keyed by id. It only listens to the document's change signals to build and update items; every
 // user gesture (connect, move, delete, paste, arrange) becomes a call of the document's edit API, i.e. an undo
-// command. The scene and the document share the node selection (both ways).
+// command. The scene and the document share the node selection (both ways). Nodes frozen in the training stage
+// the inspector shows (PipelineDocument::shownStage) carry a lock badge.
 //
 // Gestures handled here: drag from a port to a port of the other direction to connect (refused connections
 // say why, in the status bar and a tooltip); drag from a connected input to re-wire or drop its edge; node
@@ -90,6 +91,7 @@ private:
     void renameNodeItem(const QString &oldId, const QString &newId);
     void moveNodeItem(const QString &id);
     void applyReport();
+    void applyFrozenMarks();  // lock badges on the nodes frozen in the document's shown stage
     void refreshPortConnections(const QString &nodeId);
     void selectFromDocument();
     void selectionFromScene();

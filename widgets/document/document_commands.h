@@ -131,6 +131,10 @@ private:
 class SetTrainingCommand : public DocumentCommand {
 public:
     SetTrainingCommand(PipelineDocument *document, const QString &key, const QJsonValue &value, int session);
+    // Replaces the whole section (stages and the epochs they make unused change together); merges with commands
+    // of the same `mergeKey` and session.
+    SetTrainingCommand(PipelineDocument *document, const QJsonObject &training, const QString &text,
+                       const QString &mergeKey, int session);
     int id() const override;
     bool mergeWith(const QUndoCommand *other) override;
     void redo() override;

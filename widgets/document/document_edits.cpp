@@ -144,6 +144,15 @@ bool PipelineDocument::setPresetInfo(const QString &name, const QString &descrip
     return true;
 }
 
+bool PipelineDocument::setTrainingSection(const QJsonObject &training, const QString &text, const QString &mergeKey,
+                                          int session)
+{
+    if (training == m_preset.training)
+        return false;
+    m_undoStack->push(new SetTrainingCommand(this, training, text, mergeKey, session));
+    return true;
+}
+
 bool PipelineDocument::autoArrange(const QHash<QString, QSizeF> &nodeSizes)
 {
     return moveNodes(autoLayout(m_preset.graph, nodeSizes), MoveKind::Arrange);

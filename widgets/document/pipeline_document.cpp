@@ -4,10 +4,14 @@
 
 #include "preset_format.h"
 #include "preset_inspection.h"
+#include "training_stage_edits.h"
+#include "training_stages.h"
 
 #include <QFileInfo>
 #include <QTimer>
 #include <QUndoStack>
+
+#include <algorithm>
 
 namespace ty {
 
@@ -42,9 +46,11 @@ void PipelineDocument::resetTo(const Preset &preset)
     m_undoStack->clear();
     m_preset = preset;
     m_selection.clear();
+    m_shownStage = stage_edits::stagesOf(preset.training).isEmpty() ? -1 : 0;
     m_report = ShapeReport();
     Q_EMIT documentReset();
     Q_EMIT selectionChanged();
+    Q_EMIT shownStageChanged(m_shownStage);
     Q_EMIT fileNameChanged();
     if (wasModified)
         Q_EMIT modifiedChanged(false);
@@ -61,6 +67,14 @@ void PipelineDocument::newDocument()
 void PipelineDocument::setPreset(const Preset &preset)
 {
     resetTo(preset);
+}
+
+void PipelineDocument::setUnsavedPreset(const Preset &preset)
+{
+    Preset untitled = preset;
+    untitled.sourcePath.clear();
+    resetTo(untitled);
+    m_undoStack->resetClean();  // modified with nothing to undo: emits cleanChanged, so modifiedChanged(true)
 }
 
 Status PipelineDocument::load(const QString &path)
@@ -204,14 +218,44 @@ void PipelineDocument::setNodeId(const QString &oldId, const QString &newId)
         if (selected == oldId)
             selected = newId;
     Q_EMIT nodeRenamed(oldId, newId);
+    // Stages and init_from name nodes too: they follow (undo renames back the same way).
+    const QJsonObject training = stage_edits::renameNode(m_preset.training, oldId, newId);
+    if (training != m_preset.training)
+        setTraining(training);
     scheduleValidation();
 }
 
 void PipelineDocument::setTraining(const QJsonObject &training)
 {
     m_preset.training = training;
+    const int stages = int(stage_edits::stagesOf(training).size());
+    m_shownStage = std::min(m_shownStage, stages - 1);  // a removed stage: the one before it is shown
     Q_EMIT trainingChanged();
+    Q_EMIT shownStageChanged(m_shownStage);  // the same stage may freeze other nodes now
     scheduleValidation();
+}
+
+void PipelineDocument::setShownStage(int index)
+{
+    const int stages = int(stage_edits::stagesOf(m_preset.training).size());
+    m_shownStage = index >= 0 && index < stages ? index : -1;
+    Q_EMIT shownStageChanged(m_shownStage);
+}
+
+QString PipelineDocument::shownStageName() const
+{
+    if (m_shownStage < 0)
+        return QString();
+    const QList<StagePlan> plans = planStages(m_preset);
+    return m_shownStage < plans.size() ? plans.at(m_shownStage).name : QString();
+}
+
+QStringList PipelineDocument::shownStageFrozenNodes() const
+{
+    if (m_shownStage < 0)
+        return {};
+    const QList<StagePlan> plans = planStages(m_preset);
+    return m_shownStage < plans.size() ? plans.at(m_shownStage).frozen : QStringList();
 }
 
 void PipelineDocument::setNameAndDescription(const QString &name, const QString &description)

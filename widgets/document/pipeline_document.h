@@ -51,6 +51,9 @@ public:
     // --- Whole-document operations: they replace everything and clear the undo stack
     void newDocument();
     void setPreset(const Preset &preset);
+    // As setPreset, for a new document never saved (a preset made to fine-tune a run): untitled and modified, so
+    // closing or opening another asks before losing it.
+    void setUnsavedPreset(const Preset &preset);
     Status load(const QString &path);  // leaves the document unchanged on failure
     Status save(const QString &path);  // on success the file name becomes `path` and the stack is clean
 
@@ -88,6 +91,18 @@ public:
     QString setTrainingValue(const QString &key, const QJsonValue &value, int session = 0);
     bool resetTrainingValue(const QString &key);
     bool setPresetInfo(const QString &name, const QString &description, int session = 0);
+    // Replaces the whole training section as one undo step called `text`: the stages editor, which changes the
+    // stages and the epochs they make unused together (training_stage_edits.h). Consecutive calls with the same
+    // `mergeKey` and non-zero session merge (typing in one stage's field).
+    bool setTrainingSection(const QJsonObject &training, const QString &text, const QString &mergeKey = QString(),
+                            int session = 0);
+
+    // --- The training stage the inspector shows: the canvas marks the nodes frozen in it. View state (like the
+    // zoom): not an edit, not undone, not saved. -1 (none) when the preset has no stages.
+    void setShownStage(int index);
+    int shownStage() const { return m_shownStage; }
+    QString shownStageName() const;
+    QStringList shownStageFrozenNodes() const;  // in graph order; empty when no stage is shown
     // Lays the graph out left to right by depth (auto_layout.h), as one undo step. `nodeSizes` as drawn.
     bool autoArrange(const QHash<QString, QSizeF> &nodeSizes = {});
 
@@ -106,6 +121,7 @@ Q_SIGNALS:
     void reportChanged();
     void fileNameChanged();
     void modifiedChanged(bool modified);
+    void shownStageChanged(int index);
 
 private:
     friend class DocumentCommand;
@@ -130,6 +146,7 @@ private:
     QUndoStack *m_undoStack = nullptr;
     QTimer *m_validationTimer = nullptr;
     int m_validationCount = 0;
+    int m_shownStage = -1;
 };
 
 // A fresh edit session: consecutive value edits with the same non-zero session (typing in one field) merge

@@ -113,6 +113,13 @@ SetTrainingCommand::SetTrainingCommand(PipelineDocument *document, const QString
 {
 }
 
+SetTrainingCommand::SetTrainingCommand(PipelineDocument *document, const QJsonObject &training, const QString &text,
+                                       const QString &mergeKey, int session)
+    : DocumentCommand(document, text), m_key(mergeKey), m_old(document->preset().training), m_new(training),
+      m_session(session)
+{
+}
+
 int SetTrainingCommand::id() const
 {
     return kSetTrainingId;

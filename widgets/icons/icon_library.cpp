@@ -177,4 +177,10 @@ void paintCategoryGlyph(QPainter *painter, BlockCategory category, const QRectF 
     renderer(categoryIconPath(category), color)->render(painter, rect);
 }
 
+void paintActionGlyph(QPainter *painter, const QString &name, const QRectF &rect, const QColor &color)
+{
+    initResources();
+    renderer(QStringLiteral(":/icons/actions/%1.svg").arg(name), color)->render(painter, rect);
+}
+
 } // namespace ty::icons

@@ -27,6 +27,9 @@ QIcon categoryIcon(BlockCategory category);
 // Draws the category glyph into `rect` in `color`, as vectors (node headers).
 void paintCategoryGlyph(QPainter *painter, BlockCategory category, const QRectF &rect, const QColor &color);
 
+// Draws the action icon NAME (":/icons/actions/NAME.svg", e.g. "lock") into `rect` in `color`, as vectors.
+void paintActionGlyph(QPainter *painter, const QString &name, const QRectF &rect, const QColor &color);
+
 QString categoryIconPath(BlockCategory category);  // ":/icons/categories/layer.svg"
 
 } // namespace ty::icons

@@ -7,6 +7,7 @@
 #include "icons/icon_library.h"
 #include "param_editor.h"
 #include "param_form.h"
+#include "stages_editor.h"
 
 #include "block_registry.h"
 #include "training_settings.h"
@@ -16,6 +17,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QListWidget>
+#include <QRegularExpression>
 #include <QRegularExpressionValidator>
 #include <QScrollArea>
 #include <QSignalBlocker>
@@ -76,6 +79,9 @@ QWidget *InspectorPanel::buildTrainingPage()
     layout->addWidget(sectionLabel(tr("Training"), page));
     m_trainingForm = new ParamForm(trainingSpecs(), page);
     layout->addWidget(m_trainingForm);
+    layout->addWidget(sectionLabel(tr("Stages"), page));
+    m_stages = new StagesEditor(m_document, page);
+    layout->addWidget(m_stages);
     layout->addStretch(1);
     layout->addWidget(mutedLabel(tr("Select a node to edit its parameters."), page));
 
@@ -159,6 +165,12 @@ void InspectorPanel::refreshTraining()
         m_descriptionEdit->setPlainText(preset.description);
     }
     m_trainingForm->setValues(preset.training);
+    // With stages, each stage has its own epochs.
+    if (ParamEditor *epochs = m_trainingForm->editor(QStringLiteral("epochs"))) {
+        const bool staged = preset.training.contains(QStringLiteral("stages"));
+        epochs->setEnabled(!staged);
+        epochs->setToolTip(staged ? tr("Each training stage has its own epochs (Stages, below)") : QString());
+    }
 }
 
 void InspectorPanel::refreshReport()
@@ -206,6 +218,12 @@ void InspectorPanel::refreshReport()
 
 void InspectorPanel::focusParam(const QString &name)
 {
+    static const QRegularExpression stageField(QStringLiteral("^training\\.stages\\[(\\d+)\\]"));
+    if (const QRegularExpressionMatch stage = stageField.match(name); stage.hasMatch()) {
+        m_stages->selectStage(stage.captured(1).toInt());
+        m_stages->stageList()->setFocus(Qt::OtherFocusReason);
+        return;
+    }
     ParamForm *form = name.startsWith(QStringLiteral("training.")) ? m_trainingForm : m_nodeForm;
     const QString key = name.startsWith(QStringLiteral("training.")) ? name.mid(9) : name;
     if (form && form->editor(key))

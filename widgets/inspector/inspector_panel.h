@@ -1,7 +1,7 @@
 #pragma once
 // The inspector: for one selected node, its block, doc, editable id (a unique identifier), live output shape,
 // parameter count and issues, and a form of its parameters; with nothing selected, the preset's name,
-// description and training settings; with several nodes selected, a summary.
+// description, training settings and training stages (StagesEditor); with several nodes selected, a summary.
 // Every change goes through the document's edit API (one undo command per change; typing in one field
 // merges); the panel follows the document's signals, so undo and redo show up in it.
 // Ownership: owns its pages; the document is not owned and must outlive the panel. Thread affinity: GUI.
@@ -17,6 +17,7 @@ class QStackedWidget;
 namespace ty {
 
 class ParamForm;
+class StagesEditor;
 class PipelineDocument;
 
 class InspectorPanel : public QWidget {
@@ -27,6 +28,7 @@ public:
     QString shownNode() const { return m_nodeId; }  // empty unless exactly one node is shown
     ParamForm *nodeForm() const { return m_nodeForm; }  // null unless a node is shown
     ParamForm *trainingForm() const { return m_trainingForm; }
+    StagesEditor *stagesEditor() const { return m_stages; }
     QLineEdit *idEditor() const { return m_idEdit; }
     QString idProblem() const;
     QLineEdit *presetNameEditor() const { return m_nameEdit; }
@@ -56,6 +58,7 @@ private:
     QPlainTextEdit *m_descriptionEdit = nullptr;
     QLabel *m_summary = nullptr;
     ParamForm *m_trainingForm = nullptr;
+    StagesEditor *m_stages = nullptr;
     int m_infoSession = 0;
     // Multi-selection page
     QLabel *m_multiLabel = nullptr;

@@ -127,6 +127,7 @@ void MetricPlot::addRun(qint64 runId, const QString &label, const QColor &color)
 void MetricPlot::removeRun(qint64 runId)
 {
     dropCurves(runId);
+    dropStageMarks(runId);
     m_runs.remove(runId);
     m_colors.remove(runId);
     m_dirtyRuns.removeAll(runId);
@@ -268,6 +269,7 @@ void MetricPlot::replotNow()
     m_replotTimer->stop();  // rebuildRun() scheduled again: this replot covers it
     if (m_followData)
         followData();
+    placeStageMarks();
     syncLegendRow();
     m_plot->replot();
     ++m_replots;

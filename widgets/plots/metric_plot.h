@@ -5,7 +5,8 @@
 // colour over the raw curve drawn faintly. Mouse: drag pans, the wheel zooms, a double click resets the view;
 // smoothing applies to per-step (train/*) curves, per-epoch curves are drawn as they are, with markers;
 // hovering shows the values of every shown curve at the nearest sample (a tracer line and a label, drawn on
-// an overlay layer without replotting the data).
+// an overlay layer without replotting the data). A run trained in stages shows a dashed vertical line in its
+// colour, labelled with the stage's name, where each stage after the first begins (setStages).
 //
 // Every sample is kept (RunSeries, and every point in the graphs); drawing is reduced to a few points per pixel
 // column from block summaries (SummarizedGraph), as QCustomPlot's adaptive sampling would. New samples are
@@ -62,6 +63,18 @@ public:
     // Samples of any metrics; those of the shown metrics reach the graphs at once, the chart at the next tick.
     void appendPoints(qint64 runId, const QList<MetricPoint> &rows);
     void appendSamples(qint64 runId, const QString &metric, const MetricSamples &samples);
+
+    // The stages of a run (RunDatabase::stages): a labelled line where each stage after step 0 begins, at that
+    // step on every x axis (the time axis places it at the time of the run's last sample of the step before).
+    // Given again as stages begin; an empty list removes them.
+    void setStages(qint64 runId, const QList<StageRecord> &stages);
+    struct StageMark {
+        QString name;
+        qint64 step = 0;                      // steps taken before the stage began
+        QCPItemStraightLine *line = nullptr;  // vertical, in the run's colour
+        QCPItemText *label = nullptr;         // the stage's name, right of the line at the top
+    };
+    QList<StageMark> stageMarks(qint64 runId) const { return m_stageMarks.value(runId); }
 
     // Which metrics are drawn (each in its own line style).
     void setMetrics(const QStringList &metrics);
@@ -133,6 +146,10 @@ private:
     double snapKey(double x) const;  // the key of the shown sample nearest to x; NaN when none
     void updateHover(QMouseEvent *event);
     void hideHover();
+    // Stage marks (metric_plot_stages.cpp)
+    void dropStageMarks(qint64 runId);
+    void placeStageMarks();                            // at the keys of the current x axis; before each replot
+    double stageKey(const RunSeries &run, qint64 step) const;  // NaN while unknown (time axis, no sample yet)
 
     QCustomPlot *m_plot;
     QTimer *m_replotTimer;
@@ -142,6 +159,7 @@ private:
     QMap<qint64, RunSeries> m_runs;
     QHash<qint64, QColor> m_colors;
     QHash<QString, Curve> m_curves;  // by curveKey()
+    QMap<qint64, QList<StageMark>> m_stageMarks;  // by run; owned by the plot
     QList<qint64> m_dirtyRuns;       // need a full rebuild at the next tick
     QStringList m_metrics;
     QStringList m_known;

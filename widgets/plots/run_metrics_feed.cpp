@@ -18,6 +18,7 @@ void RunMetricsFeed::setDatabase(RunDatabase *db)
     m_db = db;
     m_cursors.clear();
     m_wasLive.clear();
+    m_stagesSeen.clear();
     m_timer->stop();
 }
 
@@ -38,6 +39,7 @@ void RunMetricsFeed::removeRun(qint64 runId)
 {
     m_cursors.remove(runId);
     m_wasLive.remove(runId);
+    m_stagesSeen.remove(runId);
     if (m_cursors.isEmpty())
         m_timer->stop();
 }
@@ -48,6 +50,7 @@ void RunMetricsFeed::reloadRun(qint64 runId)
         return addRun(runId);
     m_cursors.insert(runId, 0);
     m_wasLive.insert(runId, true);
+    m_stagesSeen.remove(runId);
     Q_EMIT runCleared(runId);
     read(runId);
 }
@@ -66,6 +69,7 @@ void RunMetricsFeed::poll()
 void RunMetricsFeed::read(qint64 runId)
 {
     qint64 cursor = m_cursors.value(runId);
+    const bool first = cursor == 0;
     const Result<QList<MetricPoint>> rows = m_db->metricsAfter(runId, cursor, &cursor);
     if (!rows.ok()) {
         removeRun(runId);  // deleted meanwhile, or the file is gone
@@ -75,6 +79,23 @@ void RunMetricsFeed::read(qint64 runId)
     m_cursors.insert(runId, cursor);
     if (!rows.value().isEmpty())
         Q_EMIT rowsArrived(runId, rows.value());
+    if ((first || !rows.value().isEmpty()) && m_cursors.contains(runId))
+        readStages(runId);
+}
+
+void RunMetricsFeed::readStages(qint64 runId)
+{
+    const Result<QList<StageRecord>> stages = m_db->stages(runId);
+    if (!stages.ok())
+        return;  // the rows were read: a problem here is not worth dropping the run for
+    QString seen;
+    for (const StageRecord &stage : stages.value())
+        seen += QStringLiteral("%1\n%2\n%3\n%4\n").arg(QString::number(stage.index), stage.name, QString::number(stage.startStep), QString::number(stage.endStep));
+    const auto it = m_stagesSeen.constFind(runId);
+    if (it != m_stagesSeen.constEnd() && *it == seen)
+        return;
+    m_stagesSeen.insert(runId, seen);
+    Q_EMIT stagesRead(runId, stages.value());
 }
 
 } // namespace ty

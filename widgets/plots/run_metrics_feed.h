@@ -3,7 +3,9 @@
 // it is added, then, on a timer, only the rows written since (RunDatabase::metricsAfter) for runs that are
 // still live. A run counts as live while isLive() says so (the owner knows: the run browser's status, an
 // active worker); a run that stops being live is read once more, then left alone. The same path serves runs
-// started from the app and from a terminal.
+// started from the app and from a terminal. The run's training stages (RunDatabase::stages) are read with its
+// first rows and again whenever new rows arrive; stagesRead() reports them when they changed, so a stage shows
+// as soon as its first rows do.
 //
 // Ownership and threads: the database is not owned (set it to nullptr before it goes); GUI thread.
 
@@ -45,15 +47,18 @@ public Q_SLOTS:
 Q_SIGNALS:
     void rowsArrived(qint64 runId, const QList<ty::MetricPoint> &rows);
     void runCleared(qint64 runId);
+    void stagesRead(qint64 runId, const QList<ty::StageRecord> &stages);  // changed since last reported
     void errorOccurred(const QString &message);
 
 private:
     void read(qint64 runId);
+    void readStages(qint64 runId);
 
     RunDatabase *m_db = nullptr;
     QTimer *m_timer;
     QHash<qint64, qint64> m_cursors;  // run id -> last rowid read
     QHash<qint64, bool> m_wasLive;
+    QHash<qint64, QString> m_stagesSeen;  // run id -> what stagesRead() reported last, as text
     std::function<bool(qint64)> m_isLive;
 };
 

@@ -77,7 +77,7 @@ void RunBrowser::buildUi()
 
     auto *filters = new QHBoxLayout;
     m_filter = new QLineEdit(this);
-    m_filter->setPlaceholderText(tr("Filter runs: name, preset, tag, status, #id, notes"));
+    m_filter->setPlaceholderText(tr("Filter runs: name, preset, tag, status, #id, notes, from:#id"));
     m_filter->setClearButtonEnabled(true);
     m_statusChoice = new QComboBox(this);
     for (const StatusChoice &choice : statusChoices())
@@ -109,7 +109,10 @@ void RunBrowser::buildUi()
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->horizontalHeader()->setSectionsMovable(true);
     m_view->setColumnHidden(RunsTableModel::EndedColumn, true);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunBrowser::onSelectionChanged);
+    connect(m_view, &QTableView::customContextMenuRequested, this, &RunBrowser::showContextMenu);
+    connect(m_view, &QTableView::doubleClicked, this, &RunBrowser::activateCell);
 
     auto *lower = new QWidget(splitter);
     auto *lowerLayout = new QVBoxLayout(lower);
@@ -117,6 +120,16 @@ void RunBrowser::buildUi()
     auto *bar = new QWidget(lower);
     buildActions(bar);
     lowerLayout->addWidget(bar);
+    m_lineage = new QLabel(lower);
+    m_lineage->setWordWrap(true);
+    m_lineage->setTextFormat(Qt::RichText);
+    m_lineage->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    m_lineage->setVisible(false);
+    connect(m_lineage, &QLabel::linkActivated, this, [this](const QString &link) {
+        if (link.startsWith(QStringLiteral("run:")))
+            showRun(link.mid(4).toLongLong());
+    });
+    lowerLayout->addWidget(m_lineage);
     m_details = new QTabWidget(lower);
     m_comparison = new RunComparisonView(m_details);
     m_details->addTab(m_comparison, tr("Compare"));
@@ -162,6 +175,9 @@ void RunBrowser::buildActions(QWidget *bar)
     };
     m_pin = add(tr("Pin baseline"), tr("Compare every other run with the selected one"));
     m_open = add(tr("Open preset"), tr("Open the selected run's preset on the canvas"));
+    m_fineTune = add(tr("Fine-tune…"), tr("A new preset that starts from the selected run's weights (its best checkpoint, "
+                                          "else its last): its head alone first, then every layer at a tenth of the "
+                                          "learning rate"));
     m_resume = add(tr("Resume"), tr("Continue an interrupted, stopped or failed run from its last checkpoint"));
     m_evaluate = add(tr("Evaluate"), tr("Confusion matrix, per-class scores and mistakes of the selected run (with a second "
                                         "selected run: side by side)"));
@@ -175,6 +191,7 @@ void RunBrowser::buildActions(QWidget *bar)
         setBaseline(ids.size() == 1 && ids.first() != m_baseline ? ids.first() : 0);
     });
     connect(m_open, &QPushButton::clicked, this, [this] { requestOpenPreset(selectedRunIds().value(0)); });
+    connect(m_fineTune, &QPushButton::clicked, this, [this] { requestFineTune(selectedRunIds().value(0)); });
     connect(m_resume, &QPushButton::clicked, this, [this] {
         const qint64 id = selectedRunIds().value(0);
         const int row = m_model->rowOfRun(id);

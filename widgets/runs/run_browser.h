@@ -4,10 +4,12 @@
 // page of runs shows at once; the rest load in the background, a page per event-loop turn, so a filter or a
 // sort typed a moment later finds every run loaded. Below the table: runs side by side (best, min, max, last
 // of every metric, against a pinned baseline), the notes and tags of the selected run, and the preset diff of
-// two runs. Actions: pin a baseline, open a run's preset, evaluate (the Evaluate view), export (ONNX or
-// safetensors, by a worker process), resume an interrupted, stopped or failed run, stop a
-// running one (wherever on this host it was started: the app, a terminal), rename, delete (after confirmation,
-// with its folder).
+// two runs. Actions: pin a baseline, open a run's preset, fine-tune from a run (a new staged preset that starts
+// from its weights), evaluate (the Evaluate view), export (ONNX or safetensors, by a worker process), resume an
+// interrupted, stopped or failed run, stop a running one (wherever on this host it was started: the app, a
+// terminal), rename, delete (after confirmation, with its folder); the same in the table's context menu.
+// Lineage: the "From" column names the run (or weights file) a run started from; the line under the actions links
+// to it and to the runs fine-tuned from the selected one; a double click on "From" selects the parent.
 //
 // The selection (plus the baseline) is what the plots overlay: selectionChanged() / baselineChanged().
 //
@@ -26,6 +28,9 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
+class QModelIndex;
+class QPoint;
 class QPlainTextEdit;
 class QPushButton;
 class QTabWidget;
@@ -65,6 +70,14 @@ public:
     // Asks for confirmation (see setConfirmation), then deletes the runs and their folders. Returns how many.
     int deleteRuns(const QList<qint64> &ids);
     void requestOpenPreset(qint64 id);
+    // Makes the fine-tuning preset of a run (fine_tune_preset.h: from its best checkpoint when it has one, else its
+    // last) and emits fineTuneRequested; an error (no checkpoint, nothing to freeze) goes to the status line.
+    Status requestFineTune(qint64 id);
+    // Selects the run and scrolls to it, loading every page and clearing filters that hide it. False when absent.
+    bool showRun(qint64 id);
+    // The table's context menu for the current selection (the caller owns and shows it): the actions of the
+    // buttons, plus "Go to Parent Run" for a run started from another.
+    QMenu *createContextMenu(QWidget *parent);
     void requestResume(qint64 id);
     void requestStop(qint64 id);            // emits stopRequested for a run that is running on this host
     void showDiff();                        // of the current selection (and baseline)
@@ -83,6 +96,8 @@ public:
     RunComparisonView *comparison() const { return m_comparison; }
     PresetDiffView *diffView() const { return m_diff; }
     QLineEdit *filterField() const { return m_filter; }
+    QLabel *lineageLabel() const { return m_lineage; }
+    QPushButton *fineTuneButton() const { return m_fineTune; }
     QString statusText() const;
 
 public Q_SLOTS:
@@ -92,6 +107,7 @@ Q_SIGNALS:
     void selectionChanged(const QList<qint64> &runIds);
     void baselineChanged(qint64 runId);
     void openPresetRequested(const ty::Preset &preset, qint64 runId);
+    void fineTuneRequested(const ty::Preset &preset, qint64 runId);  // a new, unsaved preset
     void resumeRequested(qint64 runId);
     // Evaluate was pressed: show the evaluation of `runId`, compared with `compareRunId` unless 0.
     void evaluateRequested(qint64 runId, qint64 compareRunId);
@@ -111,6 +127,10 @@ private:
     void fitColumns();
     void renameInteractively();
     void loadNextPage();  // the background loading of the remaining pages
+    // Lineage and the context menu (run_browser_lineage.cpp)
+    void updateLineage();
+    void showContextMenu(const QPoint &pos);
+    void activateCell(const QModelIndex &proxyIndex);
 
     std::unique_ptr<RunDatabase> m_db;
     RunsTableModel *m_model;
@@ -126,7 +146,8 @@ private:
     QLineEdit *m_tags = nullptr;
     QPushButton *m_saveNotes = nullptr;
     // m_resume reads "Stop" while the selected run is running.
-    QPushButton *m_evaluate = nullptr, *m_export = nullptr;
+    QPushButton *m_evaluate = nullptr, *m_export = nullptr, *m_fineTune = nullptr;
+    QLabel *m_lineage = nullptr;
     QString m_workerPath;
     QPushButton *m_pin = nullptr, *m_open = nullptr, *m_resume = nullptr, *m_rename = nullptr, *m_delete = nullptr,
                 *m_diffButton = nullptr;

@@ -39,6 +39,7 @@ void RunBrowser::updateActions()
     const bool one = row >= 0;
     m_pin->setEnabled(one || m_baseline > 0);
     m_open->setEnabled(one);
+    m_fineTune->setEnabled(one && m_model->runAt(row).status != RunStatus::Queued);
     const bool running = one && m_model->runAt(row).status == RunStatus::Running;
     m_resume->setText(running ? tr("Stop") : tr("Resume"));
     m_resume->setToolTip(running ? tr("Stop the selected run after a checkpoint, wherever on this machine it was started")
@@ -60,6 +61,7 @@ void RunBrowser::updateDetails()
     const int row = m_lastSelection.size() == 1 ? m_model->rowOfRun(m_lastSelection.first()) : -1;
     m_notes->setPlainText(row >= 0 ? m_model->runAt(row).notes : QString());
     m_tags->setText(row >= 0 ? m_model->runAt(row).tags.join(QStringLiteral(", ")) : QString());
+    updateLineage();
     if (m_diffButton->isEnabled())
         showDiff();
     else

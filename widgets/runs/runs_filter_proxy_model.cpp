@@ -80,6 +80,14 @@ bool RunsFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &so
     const QString id = QString::number(row.id);
     const QString status = runStatusName(row.status);
     for (const QString &word : m_words) {
+        if (word.startsWith(QStringLiteral("from:"), Qt::CaseInsensitive)) {  // from:12 or from:#12: its fine-tunes
+            QString parent = word.mid(5);
+            if (parent.startsWith(QLatin1Char('#')))
+                parent.remove(0, 1);
+            if (row.parentRunId() <= 0 || QString::number(row.parentRunId()) != parent)
+                return false;
+            continue;
+        }
         const bool idMatch = word == id || word == QLatin1Char('#') + id;
         const bool found = idMatch || row.name.contains(word, Qt::CaseInsensitive)
                         || row.presetName.contains(word, Qt::CaseInsensitive) || status.contains(word, Qt::CaseInsensitive)

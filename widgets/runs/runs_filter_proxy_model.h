@@ -1,6 +1,7 @@
 #pragma once
 // Filters and sorts a RunsTableModel: by text (every word must appear in the id, name, preset, status, tags,
-// notes or status message; case-insensitive), by status (any of a set) and by tag; sorts by any column with
+// notes or status message; case-insensitive; `from:12` or `from:#12` keeps the runs started from run 12's weights),
+// by status (any of a set) and by tag; sorts by any column with
 // missing values last in both directions. Filtering or sorting by anything but the newest-first order loads
 // every row of the source first (RunsTableModel::fetchAll), so results are complete.
 //

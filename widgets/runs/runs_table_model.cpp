@@ -1,6 +1,7 @@
 #include "runs_table_model.h"
 
 #include "common/duration_text.h"
+#include "run_lineage.h"
 
 #include <QBrush>
 #include <QColor>
@@ -69,7 +70,9 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const fixed[] = {"ID", "Name", "Status", "Preset", "Created", "Started", "Ended", "Duration", "Tags"};
+    static const char *const fixed[] = {"ID", "Name", "Status", "Preset", "From", "Created", "Started", "Ended", "Duration", "Tags"};
+    if (section == ParentColumn && role == Qt::ToolTipRole)
+        return QStringLiteral("The run (or weights file) whose weights this run started from (training.init_from)");
     if (section < FirstMetricColumn)
         return QString::fromLatin1(fixed[section]);
     bool best = false;
@@ -92,12 +95,15 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
     case RunIdRole: return row.id;
     case StatusRole: return int(row.status);
     case TagsRole: return row.tags;
+    case ParentRunIdRole: return row.parentRunId();
     case Qt::ToolTipRole:
         if (index.column() == StatusColumn && !row.statusMessage.isEmpty())
             return row.errorNode.isEmpty() ? row.statusMessage
                                            : QStringLiteral("%1 (node %2)").arg(row.statusMessage, row.errorNode);
         if (index.column() == NameColumn && !row.notes.isEmpty())
             return row.notes;
+        if (index.column() == ParentColumn && !row.parent.isEmpty())
+            return parentDescription(row.parent);
         return QVariant();
     case Qt::ForegroundRole:
         if (index.column() == StatusColumn && statusColor(row.status).isValid())
@@ -118,6 +124,7 @@ QVariant RunsTableModel::displayValue(const RunSummaryRow &row, int column) cons
     case NameColumn: return row.name;
     case StatusColumn: return runStatusName(row.status);
     case PresetColumn: return row.presetName;
+    case ParentColumn: return parentShortText(row.parent);
     case CreatedColumn: return formatTime(row.createdAt);
     case StartedColumn: return formatTime(row.startedAt);
     case EndedColumn: return formatTime(row.endedAt);
@@ -140,6 +147,10 @@ QVariant RunsTableModel::sortValue(const RunSummaryRow &row, int column) const
     case NameColumn: return row.name.toLower();
     case StatusColumn: return runStatusName(row.status);
     case PresetColumn: return row.presetName.toLower();
+    case ParentColumn:
+        if (row.parentRunId() > 0)  // runs by number, before files by name
+            return QStringLiteral("#%1").arg(row.parentRunId(), 12, 10, QLatin1Char('0'));
+        return row.parent.isEmpty() ? QVariant() : QVariant(parentShortText(row.parent).toLower());
     case CreatedColumn: return timeOrNothing(row.createdAt);
     case StartedColumn: return timeOrNothing(row.startedAt);
     case EndedColumn: return timeOrNothing(row.endedAt);

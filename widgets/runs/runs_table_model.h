@@ -1,6 +1,7 @@
 #pragma once
 // A table of the runs in a run database, one row per run, newest first (RunDatabase::runSummaries): id, name,
-// status, preset, created, started, ended, duration, tags, and the best and last value of each key metric.
+// status, preset, the run or file it started from ("#12", with the checkpoint and sha256 as tooltip), created,
+// started, ended, duration, tags, and the best and last value of each key metric.
 // Rows load lazily, a page at a time (canFetchMore/fetchMore, as views ask while scrolling); fetchAll() loads
 // the rest (RunsFilterProxyModel calls it before filtering or sorting). refresh() is the cheap poll: when the
 // database's change stamp moved, it adds new runs at the top, rereads the queued and running ones, and reloads
@@ -21,13 +22,14 @@ namespace ty {
 class RunsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { IdColumn, NameColumn, StatusColumn, PresetColumn, CreatedColumn, StartedColumn, EndedColumn,
-                  DurationColumn, TagsColumn, FirstMetricColumn };
+    enum Column { IdColumn, NameColumn, StatusColumn, PresetColumn, ParentColumn, CreatedColumn, StartedColumn,
+                  EndedColumn, DurationColumn, TagsColumn, FirstMetricColumn };
     enum Role {
         SortRole = Qt::UserRole + 1,  // numbers, times and lowercase text; invalid QVariant when there is no value
         RunIdRole,
         StatusRole,                   // int(RunStatus)
         TagsRole,                     // QStringList
+        ParentRunIdRole,              // the run it started from (init_from), 0 when none
     };
     static constexpr int kDefaultPageSize = 500;
 

@@ -50,6 +50,10 @@ TrainingPanel::TrainingPanel(QWidget *parent)
         lossPlot()->appendPoints(id, rows);
         metricPlot()->appendPoints(id, rows);
     });
+    connect(m_feed, &RunMetricsFeed::stagesRead, this, [this](qint64 id, const QList<StageRecord> &stages) {
+        lossPlot()->setStages(id, stages);
+        metricPlot()->setStages(id, stages);
+    });
     connect(m_feed, &RunMetricsFeed::runCleared, this, [this](qint64 id) {
         lossPlot()->clearRunData(id);
         metricPlot()->clearRunData(id);

@@ -2,7 +2,8 @@
 // Everything about training in one widget, for the main window to dock: the runs this app trains (state,
 // epoch, ETA, last metrics; pause, continue, stop), two live metric plots (loss, and any other metric), and the
 // run browser. The plots overlay the runs being trained here, the runs selected in the browser and the pinned
-// baseline; every curve is read from the run database, so runs started in a terminal plot the same way.
+// baseline; every curve is read from the run database, so runs started in a terminal plot the same way, and so are
+// the stages of a run trained in stages (a labelled line where each begins).
 //
 // Integration (the main window):
 //   auto *panel = new ty::TrainingPanel(this);
