@@ -25,8 +25,8 @@ QList<ParamSpec> splitParams()
         intParam(QStringLiteral("split_seed"), 0, 0, 2147483647.0,
                  QStringLiteral("Seed of the shuffle that splits training from validation examples")),
         stringParam(QStringLiteral("keep_classes"), QString(),
-                    QStringLiteral("Classification: the class indices to keep, e.g. 5,6,7,8,9, renumbered 0, 1, ... in this order "
-                                   "before the splits and limits (empty: all)")),
+                    QStringLiteral("Classification: the classes to keep, e.g. 5,6,7,8,9 (a CSV's: its labels as written), "
+                                   "renumbered 0, 1, ... in this order before the splits and limits (empty: all)")),
     };
 }
 

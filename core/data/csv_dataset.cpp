@@ -222,6 +222,7 @@ Result<DatasetShape> describeCsvDataset(const DatasetRequest &request)
         if (!labels)
             return labels.error();
         shape.numClasses = labels.value().size();
+        shape.classLabels = labels.value();
     }
     shape.targetWidth = 1;
     return shape;
@@ -320,17 +321,20 @@ Result<LoadedDataset> loadCsvDataset(const DatasetRequest &request)
     DataSplit pool = gatherSamples(all, trainRows);
     all = DataSplit();
 
-    if (const Status split = splitTrainValidation(std::move(pool), s.split, params, kPath, dataset.train, dataset.val); !split)
-        return split.error();
-    applyTestSettings(test, s.split);
-    dataset.test = std::move(test);
-    if (s.standardize)
-        standardize(dataset);
-
     dataset.shape.sampleShape = {width};
     dataset.shape.classification = s.classification;
     dataset.shape.numClasses = s.classification ? dataset.classNames.size() : 0;
+    dataset.shape.classLabels = dataset.classNames;
     dataset.shape.targetWidth = 1;
+    SplitSettings split = s.split;
+    if (const Status kept = resolveKeptClasses(split, params, dataset.shape); !kept)
+        return kept.error();
+    if (const Status done = splitTrainValidation(std::move(pool), split, params, kPath, dataset.train, dataset.val); !done)
+        return done.error();
+    applyTestSettings(test, split);
+    dataset.test = std::move(test);
+    if (s.standardize)
+        standardize(dataset);
     return dataset;
 }
 

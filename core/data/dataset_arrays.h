@@ -44,6 +44,9 @@ struct DatasetShape {
     bool classification = true;
     int64_t numClasses = 0;            // classification only
     int64_t targetWidth = 1;           // regression only
+    // Classification where the data names its classes itself (a CSV's distinct labels, in class order):
+    // keep_classes lists these labels as written. Empty where the classes are numbers (IDX, synthetic).
+    QStringList classLabels;
 };
 
 struct LoadedDataset {

@@ -38,18 +38,21 @@ Result<T> guarded(const DatasetRequest &request, F &&reader)
     return e;
 }
 
-// keep_classes, the same for every reader: the readers keep the samples; the classes are checked and counted here.
+// keep_classes, the same for every reader: the readers keep the samples (resolving the list the same way
+// before they split); the classes are checked, counted and named here, so describe and load agree.
 Status applyKeptClasses(const DatasetRequest &request, DatasetShape &shape, QStringList *classNames)
 {
     DatasetParams params(request);
-    const SplitSettings settings = readSplitSettings(params);
+    SplitSettings settings = readSplitSettings(params);
     if (!params.ok())
         return params.firstError();
-    if (const Status s = checkKeptClasses(settings, params, shape.classification, shape.numClasses); !s)
+    if (const Status s = resolveKeptClasses(settings, params, shape); !s)
         return s;
     if (settings.keepClasses.empty())
         return Status::success();
     shape.numClasses = int64_t(settings.keepClasses.size());
+    if (!shape.classLabels.isEmpty())
+        shape.classLabels = keptClassNames(settings, shape.classLabels);
     if (classNames)
         *classNames = keptClassNames(settings, *classNames);
     return Status::success();

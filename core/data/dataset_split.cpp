@@ -2,12 +2,19 @@
 
 #include "dataset_params.h"
 #include "portable_random.h"
+#include "printable_text.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
 namespace ty {
+
+namespace {
+
+const QString kKeepClasses = QStringLiteral("keep_classes");
+
+} // namespace
 
 SplitSettings readSplitSettings(DatasetParams &params)
 {
@@ -17,24 +24,52 @@ SplitSettings readSplitSettings(DatasetParams &params)
     s.limit = params.integer(QStringLiteral("limit"), 0, 0, 1000000000);
     s.testLimit = params.integer(QStringLiteral("test_limit"), 0, 0, 1000000000);
     s.splitSeed = uint64_t(params.integer(QStringLiteral("split_seed"), 0, 0, 2147483647));
-    const QString keep = params.string(QStringLiteral("keep_classes")).trimmed();
+    const QString keep = params.string(kKeepClasses).trimmed();
     if (keep.isEmpty())
         return s;
     for (const QString &item : keep.split(QLatin1Char(','))) {
-        bool ok = false;
-        const qlonglong c = item.trimmed().toLongLong(&ok);
-        if (!ok || c < 0 || c > 1000000) {
-            params.fail(QStringLiteral("keep_classes"), QStringLiteral("expected class indices separated by commas, e.g. 5,6,7; \"%1\" is not one")
-                                                            .arg(item.trimmed().left(20)));
+        if (item.trimmed().isEmpty()) {
+            params.fail(kKeepClasses, QStringLiteral("an empty item in \"%1\": list the classes separated by commas, e.g. 5,6,7")
+                                          .arg(printableExcerpt(keep, 60)));
             return s;
         }
-        if (std::find(s.keepClasses.begin(), s.keepClasses.end(), c) != s.keepClasses.end()) {
-            params.fail(QStringLiteral("keep_classes"), QStringLiteral("class %1 is listed twice").arg(c));
-            return s;
-        }
-        s.keepClasses.push_back(c);
+        s.keepClassItems << item.trimmed();
     }
     return s;
+}
+
+Status resolveKeptClasses(SplitSettings &settings, const DatasetParams &params, const DatasetShape &shape)
+{
+    settings.keepClasses.clear();
+    if (settings.keepClassItems.isEmpty())
+        return Status::success();
+    if (!shape.classification)
+        return params.error(kKeepClasses, QStringLiteral("only a classification data set has classes to keep"));
+    const bool byLabel = !shape.classLabels.isEmpty();
+    for (const QString &item : settings.keepClassItems) {
+        int64_t c = -1;
+        if (byLabel) {
+            c = shape.classLabels.indexOf(item);
+            if (c < 0)
+                return params.error(kKeepClasses, QStringLiteral("no class \"%1\" in this data set (its classes are: %2)")
+                                                      .arg(printableExcerpt(item, 40), printableList(shape.classLabels, 12)));
+        } else {
+            bool ok = false;
+            const qlonglong index = item.toLongLong(&ok);
+            if (!ok || index < 0)
+                return params.error(kKeepClasses, QStringLiteral("expected class indices separated by commas, e.g. 5,6,7; \"%1\" is not one")
+                                                      .arg(printableExcerpt(item, 20)));
+            if (index >= shape.numClasses)
+                return params.error(kKeepClasses, QStringLiteral("class %1 is not a class of this data set (it has %2: 0 to %3)")
+                                                      .arg(index).arg(shape.numClasses).arg(shape.numClasses - 1));
+            c = index;
+        }
+        if (std::find(settings.keepClasses.begin(), settings.keepClasses.end(), c) != settings.keepClasses.end())
+            return params.error(kKeepClasses, QStringLiteral("class %1 is listed twice")
+                                                  .arg(byLabel ? QStringLiteral("\"%1\"").arg(printableExcerpt(item, 40)) : QString::number(c)));
+        settings.keepClasses.push_back(c);
+    }
+    return Status::success();
 }
 
 namespace {
@@ -63,22 +98,9 @@ void applyTestLimit(DataSplit &test, int64_t limit);
 
 } // namespace
 
-Status checkKeptClasses(const SplitSettings &settings, const DatasetParams &params, bool classification, int64_t numClasses)
-{
-    if (settings.keepClasses.empty())
-        return Status::success();
-    if (!classification)
-        return params.error(QStringLiteral("keep_classes"), QStringLiteral("only a classification data set has classes to keep"));
-    for (const int64_t c : settings.keepClasses)
-        if (c >= numClasses)
-            return params.error(QStringLiteral("keep_classes"), QStringLiteral("class %1 is not a class of this data set (it has %2: 0 to %3)")
-                                                                    .arg(c).arg(numClasses).arg(numClasses - 1));
-    return Status::success();
-}
-
 QStringList keptClassNames(const SplitSettings &settings, const QStringList &classNames)
 {
-    if (settings.keepClasses.empty() || classNames.isEmpty())
+    if (settings.keepClasses.empty())
         return classNames;
     QStringList out;
     for (const int64_t c : settings.keepClasses)
@@ -131,7 +153,7 @@ Status splitTrainValidation(DataSplit &&all, const SplitSettings &settings, cons
     keepClasses(all, settings.keepClasses);
     const int64_t available = all.size();
     if (available == 0)
-        return params.error(settings.keepClasses.empty() ? sourceField : QStringLiteral("keep_classes"),
+        return params.error(settings.keepClasses.empty() ? sourceField : kKeepClasses,
                             QStringLiteral("the dataset has no training examples%1")
                                 .arg(settings.keepClasses.empty() ? QString() : QStringLiteral(" of the kept classes")));
 

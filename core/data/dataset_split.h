@@ -2,7 +2,8 @@
 // The split parameters shared by every dataset block (val_fraction, val_count, limit, test_limit,
 // split_seed, keep_classes) and the train/validation split itself:
 //   keep only the samples of `keep_classes` (renumbered in the order listed), from the training and the test
-//   samples alike; shuffle the training samples' indices with split_seed; keep the first `limit` (0: all); of those,
+//   samples alike (a CSV's test rows are chosen from all rows first, so a row's split never depends on the
+//   classes kept); shuffle the training samples' indices with split_seed; keep the first `limit` (0: all); of those,
 //   `val_count` (if above 0) or round(val_fraction * n) go to validation, the rest to training.
 // Each split keeps its samples in their original order. `test_limit` keeps the first N test samples.
 
@@ -22,11 +23,20 @@ struct SplitSettings {
     int64_t limit = 0;
     int64_t testLimit = 0;
     uint64_t splitSeed = 0;
-    std::vector<int64_t> keepClasses;  // empty: every class
+    // keep_classes: its items as listed (trimmed); the class indices they name, in that order, once
+    // resolveKeptClasses has seen the data set's classes. Both empty: every class.
+    QStringList keepClassItems;
+    std::vector<int64_t> keepClasses;
 };
 
 // Reads the split parameters (defaults as in the block specs); problems are kept in `params`.
 SplitSettings readSplitSettings(DatasetParams &params);
+
+// Resolves keep_classes against the data set's classes: an item is a class index (0 to numClasses - 1) or,
+// where the data names its classes (shape.classLabels, a CSV's labels), a label as written. Every reader
+// calls it before splitting. An Error naming the node and field for an unknown class, one listed twice, or a
+// regression data set.
+Status resolveKeptClasses(SplitSettings &settings, const DatasetParams &params, const DatasetShape &shape);
 
 // The samples at `indices` (in that order) of `from`.
 DataSplit gatherSamples(const DataSplit &from, const std::vector<int64_t> &indices);
@@ -39,9 +49,8 @@ Status splitTrainValidation(DataSplit &&all, const SplitSettings &settings, cons
 // Keeps the test samples of settings.keepClasses (renumbered), then the first settings.testLimit (0: all).
 void applyTestSettings(DataSplit &test, const SplitSettings &settings);
 
-// keep_classes against the data set's `numClasses` classes: an Error naming the node and field for a class
-// outside them or for a regression data set. The class count and names (when given) of what is kept.
-Status checkKeptClasses(const SplitSettings &settings, const DatasetParams &params, bool classification, int64_t numClasses);
+// The names of the kept classes, in the order listed (resolved settings). A data set without names (IDX)
+// gets its kept labels' numbers, so reports on the renumbered classes still say which class each one was.
 QStringList keptClassNames(const SplitSettings &settings, const QStringList &classNames);
 
 } // namespace ty

@@ -93,7 +93,7 @@ int64_t maxLabel(const DataSplit &split)
 Result<LoadedDataset> loadSources(const IdxSources &sources, bool scaleBytes, int64_t fixedClasses,
                                   DatasetParams &params)
 {
-    const SplitSettings split = readSplitSettings(params);
+    SplitSettings split = readSplitSettings(params);
     if (!params.ok())
         return params.firstError();
 
@@ -137,6 +137,8 @@ Result<LoadedDataset> loadSources(const IdxSources &sources, bool scaleBytes, in
     dataset.shape.sampleShape = train.value().x.sampleShape;
     dataset.shape.classification = true;
     dataset.shape.numClasses = numClasses;
+    if (const Status s = resolveKeptClasses(split, params, dataset.shape); !s)
+        return s.error();
     Result<QString> hash = fingerprint.result();
     if (!hash)
         return params.withContext(hash.error(), sources.train.imagesField);

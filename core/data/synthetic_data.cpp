@@ -233,12 +233,14 @@ Result<LoadedDataset> loadSyntheticDataset(const DatasetRequest &request)
     Result<SyntheticSpec> spec = readSpec(params);
     if (!spec)
         return spec.error();
-    const SplitSettings split = readSplitSettings(params);
+    SplitSettings split = readSplitSettings(params);
     if (!params.ok())
         return params.firstError();
 
     LoadedDataset dataset;
     dataset.shape = syntheticShape(spec.value());
+    if (const Status s = resolveKeptClasses(split, params, dataset.shape); !s)
+        return s.error();
     dataset.fingerprint = syntheticFingerprint(spec.value());
     DataSplit test = generateSynthetic(spec.value(), spec.value().testSamples, 2);
     if (const Status s = splitTrainValidation(generateSynthetic(spec.value(), spec.value().samples, 1), split, params,

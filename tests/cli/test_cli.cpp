@@ -214,6 +214,46 @@ private Q_SLOTS:
         QVERIFY2(broken.err.contains(QStringLiteral("node 'loss', port 'input': expects [4] logits")), qPrintable(broken.err));
     }
 
+    // keep_classes through --set: validate counts the kept classes from the headers alone, so the head must have
+    // as many outputs (the shape rule compares them exactly, so a 10-output head is an error on the loss); a
+    // class the data set lacks is an error on the dataset node's field.
+    void validateKeptClasses()
+    {
+        if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
+            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        const QString mlp = preset("fashion-mnist-mlp");
+        const QString keep = QStringLiteral("data.keep_classes=0,1,2,3,4");
+        const Output five = trainyard({QStringLiteral("validate"), mlp, QStringLiteral("--set"), keep, QStringLiteral("--set"),
+                                       QStringLiteral("fc4.out_features=5"), QStringLiteral("--json")});
+        QCOMPARE(five.code, 0);
+        QCOMPARE(jsonObject(five.out).value(QStringLiteral("ok")).toBool(), true);
+        QCOMPARE(qint64(jsonObject(five.out).value(QStringLiteral("total_params")).toDouble()), qint64(247766 - 5 * 101));
+
+        const Output ten = trainyard({QStringLiteral("validate"), mlp, QStringLiteral("--set"), keep});
+        QCOMPARE(ten.code, 2);
+        QVERIFY2(ten.err.contains(QStringLiteral("node 'loss', port 'input': expects [5] logits per sample (5 classes), got [10]")), qPrintable(ten.err));
+
+        const Output unknown = trainyard({QStringLiteral("validate"), mlp, QStringLiteral("--set"), QStringLiteral("data.keep_classes=0,10")});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.contains(QStringLiteral("node 'data', param 'keep_classes': class 10 is not a class of this data set (it has 10: 0 to 9)")),
+                 qPrintable(unknown.err));
+    }
+
+    // A CSV's classes are kept by label: two of the wine cultivars and a head of two.
+    void validateKeptClassesOfACsvByLabel()
+    {
+        const QString wine = preset("wine-tabular");
+        const Output two = trainyard({QStringLiteral("validate"), wine, QStringLiteral("--set"), QStringLiteral("data.keep_classes=cultivar_2,cultivar_0"),
+                                      QStringLiteral("--set"), QStringLiteral("fc2.out_features=2")});
+        QVERIFY2(two.code == 0 && two.out.contains(QStringLiteral("no issues")), qPrintable(two.out + two.err));
+        const Output positional = trainyard({QStringLiteral("validate"), wine, QStringLiteral("--set"), QStringLiteral("data.keep_classes=0,2"),
+                                             QStringLiteral("--set"), QStringLiteral("fc2.out_features=2")});
+        QCOMPARE(positional.code, 2);
+        QVERIFY2(positional.err.contains(QStringLiteral("node 'data', param 'keep_classes': no class \"0\" in this data set (its classes are: "
+                                                        "cultivar_0, cultivar_1, cultivar_2)")),
+                 qPrintable(positional.err));
+    }
+
     void badInputExitsTwoAndRecordsNothing_data()
     {
         QTest::addColumn<QByteArray>("content");   // preset file content ("" keeps the synthetic preset)
@@ -252,6 +292,8 @@ private Q_SLOTS:
             {"id":"loss","block":"loss.cross_entropy"},{"id":"opt","block":"optimizer.sgd"}],
             "edges":[{"from":"data.images","to":"flat.in"},{"from":"flat.out","to":"fc.in"},{"from":"fc.out","to":"loss.input"},
             {"from":"data.labels","to":"loss.target"},{"from":"loss.loss","to":"opt.loss"}]})") << QStringList() << "images.idx: truncated";
+        QTest::newRow("kept class beyond the data set") << QByteArray() << QStringList{QStringLiteral("--set"), QStringLiteral("data.keep_classes=1,4")}
+                                                        << "node 'data', param 'keep_classes': class 4 is not a class of this data set (it has 4: 0 to 3)";
     }
 
     void badInputExitsTwoAndRecordsNothing()

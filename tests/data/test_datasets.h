@@ -1,6 +1,6 @@
 #pragma once
 // One Qt Test class for core/data; its slots are defined in test_idx.cpp, test_fashion_mnist.cpp,
-// test_csv.cpp, test_synthetic.cpp, test_split.cpp and test_safetensors.cpp.
+// test_csv.cpp, test_synthetic.cpp, test_split.cpp, test_keep_classes.cpp and test_safetensors.cpp.
 
 #include <QObject>
 #include <QTemporaryDir>
@@ -60,6 +60,14 @@ private Q_SLOTS:
     void badParameterTypes();
     void unknownBlock();
     void keepClasses();
+
+    // Kept classes on every kind (test_keep_classes.cpp)
+    void keepClassesFashionNamesAndSizes();
+    void keepClassesSyntheticMatchesFilteringByHand();
+    void keepClassesCsvByLabel();
+    void keepClassesErrors_data();
+    void keepClassesErrors();
+    void keepClassesFashionReal();
 
     // safetensors files (test_safetensors.cpp)
     void safetensorsRoundTrip();
