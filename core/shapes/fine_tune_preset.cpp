@@ -75,7 +75,8 @@ Result<Preset> fineTunePreset(const Preset &trained, const FineTuneSource &sourc
         return fineTuneError(QStringLiteral("run #%1's preset has no optimizer").arg(source.runId));
     const QStringList heads = headNodes(graph, report);
     if (heads.isEmpty())
-        return fineTuneError(QStringLiteral("run #%1's preset has no layer with parameters feeding a loss").arg(source.runId));
+        return fineTuneError(
+            QStringLiteral("run #%1's preset has no layer with parameters feeding a loss").arg(source.runId));
     QStringList frozen;
     for (const Node &node : graph.nodes)
         if (isLayerWithParameters(node, report) && !heads.contains(node.id))
@@ -86,16 +87,19 @@ Result<Preset> fineTunePreset(const Preset &trained, const FineTuneSource &sourc
                                  .arg(heads.join(QStringLiteral(", "))));
 
     const int trainedEpochs = std::max(1, totalEpochs(planStages(trained)));
-    const double lr = BlockRegistry::builtin().find(optimizer->block)->value(optimizer->params, QStringLiteral("lr")).toDouble();
-    const double tenth = QString::number(lr / 10.0, 'g', 6).toDouble();  // 3e-4, not 3.0000000000000003e-4
     const QJsonArray frozenIds = QJsonArray::fromStringList(frozen);
     const QJsonObject head{{QStringLiteral("name"), QStringLiteral("head")},
                            {QStringLiteral("epochs"), trainedEpochs <= 3 ? 1 : 2},
                            {QStringLiteral("freeze"), frozenIds}};
-    const QJsonObject all{{QStringLiteral("name"), QStringLiteral("all")},
-                          {QStringLiteral("epochs"), trainedEpochs},
-                          {QStringLiteral("unfreeze"), frozenIds},
-                          {QStringLiteral("set"), QJsonObject{{optimizer->id + QStringLiteral(".lr"), tenth}}}};
+    QJsonObject all{{QStringLiteral("name"), QStringLiteral("all")},
+                    {QStringLiteral("epochs"), trainedEpochs},
+                    {QStringLiteral("unfreeze"), frozenIds}};
+    const BlockDescriptor *optimizerBlock = BlockRegistry::builtin().find(optimizer->block);
+    if (optimizerBlock && optimizerBlock->param(QStringLiteral("lr"))) {
+        const double lr = optimizerBlock->value(optimizer->params, QStringLiteral("lr")).toDouble();
+        const double tenth = QString::number(lr / 10.0, 'g', 6).toDouble();  // 3e-4, not 3.0000000000000003e-4
+        all.insert(QStringLiteral("set"), QJsonObject{{optimizer->id + QStringLiteral(".lr"), tenth}});
+    }
 
     Preset tuned = trained;
     tuned.sourcePath.clear();
@@ -107,7 +111,8 @@ Result<Preset> fineTunePreset(const Preset &trained, const FineTuneSource &sourc
                                                   : QStringLiteral("run #%1 “%2”").arg(source.runId).arg(source.runName);
     QString baseName = trained.name;
     baseName.remove(QRegularExpression(QStringLiteral(" \\(fine-tuned from #\\d+\\)$")));  // a fine-tune of a fine-tune
-    tuned.name = QStringLiteral("%1 (fine-tuned from #%2)").arg(baseName.isEmpty() ? QStringLiteral("Untitled") : baseName)
+    tuned.name = QStringLiteral("%1 (fine-tuned from #%2)")
+                     .arg(baseName.isEmpty() ? QStringLiteral("Untitled") : baseName)
                      .arg(source.runId);
     tuned.description = QStringLiteral("Fine-tuned from the %1 checkpoint of %2: first the head (%3) alone, then every "
                                        "layer at a tenth of the learning rate.")

@@ -11,9 +11,9 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
+#include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
-#include <QStyleOptionGraphicsItem>
 
 namespace ty {
 

@@ -90,7 +90,9 @@ void RunMetricsFeed::readStages(qint64 runId)
         return;  // the rows were read: a problem here is not worth dropping the run for
     QString seen;
     for (const StageRecord &stage : stages.value())
-        seen += QStringLiteral("%1\n%2\n%3\n%4\n").arg(QString::number(stage.index), stage.name, QString::number(stage.startStep), QString::number(stage.endStep));
+        seen += QStringLiteral("%1\n%2\n%3\n%4\n")
+                    .arg(QString::number(stage.index), stage.name, QString::number(stage.startStep),
+                         QString::number(stage.endStep));
     const auto it = m_stagesSeen.constFind(runId);
     if (it != m_stagesSeen.constEnd() && *it == seen)
         return;

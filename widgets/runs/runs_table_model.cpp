@@ -70,7 +70,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const fixed[] = {"ID", "Name", "Status", "Preset", "From", "Created", "Started", "Ended", "Duration", "Tags"};
+    static const char *const fixed[] = {"ID",      "Name",    "Status", "Preset",   "From",
+                                        "Created", "Started", "Ended",  "Duration", "Tags"};
     if (section == ParentColumn && role == Qt::ToolTipRole)
         return QStringLiteral("The run (or weights file) whose weights this run started from (training.init_from)");
     if (section < FirstMetricColumn)
