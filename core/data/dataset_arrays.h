@@ -44,6 +44,8 @@ struct DatasetShape {
     bool classification = true;
     int64_t numClasses = 0;            // classification only
     int64_t targetWidth = 1;           // regression only
+    // Train + validation + test samples after the split parameters' limits, as loaded; -1 when not known.
+    int64_t sampleCount = -1;
 };
 
 struct LoadedDataset {

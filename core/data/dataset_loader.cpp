@@ -64,7 +64,12 @@ Result<LoadedDataset> loadDataset(const DatasetRequest &request)
     const DatasetReader *reader = datasetReaders().find(request.blockType);
     if (!reader)
         return unknownBlock<LoadedDataset>(request);
-    return guarded<LoadedDataset>(request, reader->load);
+    Result<LoadedDataset> loaded = guarded<LoadedDataset>(request, reader->load);
+    if (loaded) {
+        LoadedDataset &d = loaded.value();
+        d.shape.sampleCount = d.train.size() + d.val.size() + d.test.size();
+    }
+    return loaded;
 }
 
 } // namespace ty

@@ -37,4 +37,9 @@ Status splitTrainValidation(DataSplit &&all, const SplitSettings &settings, cons
 // Keeps the first `limit` samples (0: all).
 void applyTestLimit(DataSplit &test, int64_t limit);
 
+// How many samples a loaded dataset holds (train + validation + test), from the samples its files offer:
+// the training pool cut to `limit`, the test samples to `test_limit`. What describe functions report as
+// DatasetShape::sampleCount, without reading the samples.
+int64_t loadedSampleCount(int64_t trainAvailable, int64_t testAvailable, const SplitSettings &settings);
+
 } // namespace ty
