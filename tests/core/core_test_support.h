@@ -53,5 +53,6 @@ int runPresetFormatTests(int argc, char **argv);
 int runPresetOverridesTests(int argc, char **argv);
 int runPresetDiffTests(int argc, char **argv);
 int runEvaluationScoresTests(int argc, char **argv);
+int runMemoryEstimateTests(int argc, char **argv);
 
 } // namespace tytest

@@ -23,6 +23,7 @@ int main(int argc, char **argv)
         {"preset overrides", tytest::runPresetOverridesTests},
         {"preset diff", tytest::runPresetDiffTests},
         {"evaluation scores", tytest::runEvaluationScoresTests},
+        {"memory estimate", tytest::runMemoryEstimateTests},
     };
     int failed = 0;
     QStringList failedSuites;
