@@ -1,7 +1,9 @@
 // trainyard-cli validate PRESET [--set K=V]... [--json]: without LibTorch (core/shapes), so it starts at once.
 
+#include "available_memory.h"
 #include "block_registry.h"
 #include "commands.h"
+#include "memory_estimate.h"
 #include "preset_inspection.h"
 #include "training_commands.h"
 
@@ -35,6 +37,98 @@ void printStages(const QList<StageSummary> &stages, const QLocale &locale, Io &i
     }
 }
 
+QJsonArray stagesJson(const QList<StageSummary> &stages)
+{
+    QJsonArray array;
+    for (const StageSummary &stage : stages)
+        array.append(QJsonObject{{QStringLiteral("name"), stage.name}, {QStringLiteral("epochs"), stage.epochs},
+                                 {QStringLiteral("trainable_params"), stage.trainableParams},
+                                 {QStringLiteral("frozen_params"), stage.frozenParams},
+                                 {QStringLiteral("frozen"), QJsonArray::fromStringList(stage.frozenNodes)},
+                                 {QStringLiteral("set"), QJsonArray::fromStringList(stage.overrides)},
+                                 {QStringLiteral("reset_optimizer"), stage.resetOptimizer}});
+    return array;
+}
+
+QJsonObject nodeMemoryJson(const NodeMemory &m)
+{
+    return QJsonObject{{QStringLiteral("parameters"), m.parameters}, {QStringLiteral("gradients"), m.gradients},
+                       {QStringLiteral("optimizer_state"), m.optimizer}, {QStringLiteral("activations"), m.activations},
+                       {QStringLiteral("data"), m.data}, {QStringLiteral("total"), m.total()}};
+}
+
+QJsonObject memoryJson(const MemoryEstimate &m, qint64 available)
+{
+    if (!m.known)
+        return QJsonObject{{QStringLiteral("known"), false}, {QStringLiteral("available"), available}};
+    return QJsonObject{{QStringLiteral("known"), true}, {QStringLiteral("total"), m.total()},
+                       {QStringLiteral("parameters"), m.parameters}, {QStringLiteral("gradients"), m.gradients},
+                       {QStringLiteral("optimizer_state"), m.optimizer}, {QStringLiteral("activations"), m.activations},
+                       {QStringLiteral("activations_batch"), m.batchSize},
+                       {QStringLiteral("activations_in"), m.evaluationPeak ? QStringLiteral("evaluation") : QStringLiteral("training")},
+                       {QStringLiteral("data"), m.data}, {QStringLiteral("data_samples"), m.dataSamples},
+                       {QStringLiteral("available"), available}};
+}
+
+void printJsonReport(const QString &path, const Preset &preset, const ShapeReport &report, qint64 available, Io &io)
+{
+    QJsonArray issues, nodes;
+    for (const Issue &issue : report.issues)
+        issues.append(issue.toJson());
+    for (const Node &node : preset.graph.nodes) {
+        const NodeShape shape = report.nodes.value(node.id);
+        QJsonArray dims;
+        for (qint64 d : shape.outputShape)
+            dims.append(d);
+        nodes.append(QJsonObject{{QStringLiteral("id"), node.id}, {QStringLiteral("block"), node.block},
+                                 {QStringLiteral("output_shape"), shape.known ? QJsonValue(dims) : QJsonValue()},
+                                 {QStringLiteral("params"), shape.paramCount},
+                                 {QStringLiteral("memory"), nodeMemoryJson(shape.memory)}});
+    }
+    printJson(io, QJsonObject{{QStringLiteral("file"), path}, {QStringLiteral("ok"), report.ok()},
+                              {QStringLiteral("issues"), issues}, {QStringLiteral("nodes"), nodes},
+                              {QStringLiteral("total_params"), report.totalParams},
+                              {QStringLiteral("memory"), memoryJson(report.memory, available)},
+                              {QStringLiteral("stages"), stagesJson(report.stages)}});
+}
+
+void printTextReport(const QString &path, const Preset &preset, const ShapeReport &report, qint64 available, Io &io)
+{
+    io.out << path << (preset.name.isEmpty() ? QString() : QStringLiteral(": ") + preset.name) << "\n";
+    int idWidth = 4, blockWidth = 5;
+    for (const Node &node : preset.graph.nodes) {
+        idWidth = std::max(idWidth, int(node.id.size()));
+        blockWidth = std::max(blockWidth, int(node.block.size()));
+    }
+    io.out << "  " << QStringLiteral("node").leftJustified(idWidth) << "  " << QStringLiteral("block").leftJustified(blockWidth)
+           << "  " << QStringLiteral("output").leftJustified(16) << "  " << QStringLiteral("params").rightJustified(10)
+           << "  memory\n";
+    QLocale locale(QLocale::English);
+    for (const Node &node : preset.graph.nodes) {
+        const NodeShape shape = report.nodes.value(node.id);
+        const BlockDescriptor *block = BlockRegistry::builtin().find(node.block);
+        const bool hasTensorOutput = block && !block->outputs.isEmpty() && block->outputs.first().kind == PortKind::Tensor;
+        const QString output = shape.known ? shapeToText(shape.outputShape) : (hasTensorOutput ? QStringLiteral("?") : QStringLiteral("-"));
+        const qint64 bytes = shape.memory.total();
+        io.out << "  " << node.id.leftJustified(idWidth) << "  " << node.block.leftJustified(blockWidth) << "  "
+               << output.leftJustified(16) << "  " << locale.toString(shape.paramCount).rightJustified(10) << "  "
+               << (bytes > 0 ? byteSizeText(bytes) : QStringLiteral("-")) << "\n";
+    }
+    io.out << "  total trainable parameters: " << locale.toString(report.totalParams) << "\n";
+    printStages(report.stages, locale, io);
+    if (report.memory.known) {
+        io.out << "  memory on the training device: about " << memorySummary(report.memory) << " for "
+               << locale.toString(report.memory.dataSamples) << " samples";
+        if (available >= 0)
+            io.out << "; this machine has " << byteSizeText(available) << " available";
+        io.out << "\n";
+    }
+    if (report.issues.isEmpty())
+        io.out << "no issues\n";
+    for (const Issue &issue : report.issues)
+        (issue.severity == Severity::Error ? io.err : io.out) << path << ": " << issue.toString() << "\n";
+}
+
 } // namespace
 
 int validateCommand(const QStringList &arguments, Io &io)
@@ -56,57 +150,19 @@ int validateCommand(const QStringList &arguments, Io &io)
         if (!training || !training->cudaAvailable())
             report.issues.append(cudaUnavailableIssue());
     }
+    // The estimate against this machine's memory: a warning, as the run may go to another machine or a GPU
+    // (where `run` checks again, before it allocates).
+    const bool limited = memoryLimitOverride() > 0;
+    const qint64 available = limited ? memoryLimitOverride() : availableHostMemory();
+    const QString shortfall = memoryShortfall(
+        report, available, limited ? QStringLiteral("this machine (limited by TRAINYARD_MEMORY_LIMIT_BYTES)") : QStringLiteral("this machine"));
+    if (!shortfall.isEmpty())
+        report.issues.append(Issue{Severity::Warning, shortfall, largestMemoryNodes(report, 1).value(0), {}, {}});
 
-    if (args.flag(QStringLiteral("json"))) {
-        QJsonArray issues, nodes;
-        for (const Issue &issue : report.issues)
-            issues.append(issue.toJson());
-        for (const Node &node : preset.graph.nodes) {
-            const NodeShape shape = report.nodes.value(node.id);
-            QJsonArray dims;
-            for (qint64 d : shape.outputShape)
-                dims.append(d);
-            nodes.append(QJsonObject{{QStringLiteral("id"), node.id}, {QStringLiteral("block"), node.block},
-                                     {QStringLiteral("output_shape"), shape.known ? QJsonValue(dims) : QJsonValue()},
-                                     {QStringLiteral("params"), shape.paramCount}});
-        }
-        QJsonArray stages;
-        for (const StageSummary &stage : report.stages)
-            stages.append(QJsonObject{{QStringLiteral("name"), stage.name}, {QStringLiteral("epochs"), stage.epochs},
-                                      {QStringLiteral("trainable_params"), stage.trainableParams},
-                                      {QStringLiteral("frozen_params"), stage.frozenParams},
-                                      {QStringLiteral("frozen"), QJsonArray::fromStringList(stage.frozenNodes)},
-                                      {QStringLiteral("set"), QJsonArray::fromStringList(stage.overrides)},
-                                      {QStringLiteral("reset_optimizer"), stage.resetOptimizer}});
-        printJson(io, QJsonObject{{QStringLiteral("file"), path}, {QStringLiteral("ok"), report.ok()},
-                                  {QStringLiteral("issues"), issues}, {QStringLiteral("nodes"), nodes},
-                                  {QStringLiteral("total_params"), report.totalParams}, {QStringLiteral("stages"), stages}});
-        return report.ok() ? Success : BadInput;
-    }
-
-    io.out << path << (preset.name.isEmpty() ? QString() : QStringLiteral(": ") + preset.name) << "\n";
-    int idWidth = 4, blockWidth = 5;
-    for (const Node &node : preset.graph.nodes) {
-        idWidth = std::max(idWidth, int(node.id.size()));
-        blockWidth = std::max(blockWidth, int(node.block.size()));
-    }
-    io.out << "  " << QStringLiteral("node").leftJustified(idWidth) << "  " << QStringLiteral("block").leftJustified(blockWidth)
-           << "  " << QStringLiteral("output").leftJustified(16) << "  params\n";
-    QLocale locale(QLocale::English);
-    for (const Node &node : preset.graph.nodes) {
-        const NodeShape shape = report.nodes.value(node.id);
-        const BlockDescriptor *block = BlockRegistry::builtin().find(node.block);
-        const bool hasTensorOutput = block && !block->outputs.isEmpty() && block->outputs.first().kind == PortKind::Tensor;
-        const QString output = shape.known ? shapeToText(shape.outputShape) : (hasTensorOutput ? QStringLiteral("?") : QStringLiteral("-"));
-        io.out << "  " << node.id.leftJustified(idWidth) << "  " << node.block.leftJustified(blockWidth) << "  "
-               << output.leftJustified(16) << "  " << locale.toString(shape.paramCount) << "\n";
-    }
-    io.out << "  total trainable parameters: " << locale.toString(report.totalParams) << "\n";
-    printStages(report.stages, locale, io);
-    if (report.issues.isEmpty())
-        io.out << "no issues\n";
-    for (const Issue &issue : report.issues)
-        (issue.severity == Severity::Error ? io.err : io.out) << path << ": " << issue.toString() << "\n";
+    if (args.flag(QStringLiteral("json")))
+        printJsonReport(path, preset, report, available, io);
+    else
+        printTextReport(path, preset, report, available, io);
     return report.ok() ? Success : BadInput;
 }
 

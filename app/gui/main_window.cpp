@@ -12,6 +12,8 @@
 #include "issues/issues_panel.h"
 #include "palette/block_palette.h"
 
+#include "memory_estimate.h"
+
 #include <QAction>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -124,8 +126,11 @@ void MainWindow::createStatusBar()
 
 void MainWindow::updateStatistics()
 {
-    const QString stats = tr("%1 · %2").arg(style::counted(m_document->graph().nodes.size(), tr("node"), tr("nodes")),
-                                            style::counted(m_document->report().totalParams, tr("param"), tr("params")));
+    const ShapeReport &report = m_document->report();
+    QString stats = tr("%1 · %2").arg(style::counted(m_document->graph().nodes.size(), tr("node"), tr("nodes")),
+                                      style::counted(report.totalParams, tr("param"), tr("params")));
+    if (report.memory.known)
+        stats += tr(" · %1 to train").arg(byteSizeText(report.memory.total()));
     m_statsLabel->setText(m_issues->summary() + QStringLiteral("    ") + stats);
 }
 

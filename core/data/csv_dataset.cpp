@@ -207,7 +207,8 @@ Result<DatasetShape> describeCsvDataset(const DatasetRequest &request)
     if (!settings)
         return settings.error();
     const CsvSettings &s = settings.value();
-    // Regression needs the header only; classification reads every label to count the classes.
+    // Regression needs the header only (the rest is counted, not parsed); classification reads every label to
+    // count the classes.
     Result<CsvTable> table = readTable(s, params, nullptr, s.classification ? -1 : 1);
     if (!table)
         return table.error();
@@ -225,6 +226,9 @@ Result<DatasetShape> describeCsvDataset(const DatasetRequest &request)
         shape.classLabels = labels.value();
     }
     shape.targetWidth = 1;
+    const int64_t rows = table.value().dataRows;
+    const int64_t testRows = int64_t(std::llround(s.testFraction * double(rows)));
+    shape.sampleCount = loadedSampleCount(rows - testRows, testRows, s.split);
     return shape;
 }
 

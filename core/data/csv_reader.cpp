@@ -95,6 +95,11 @@ Result<CsvTable> parseCsv(const QByteArray &text, const QString &file, int64_t m
         bool blank = true;
         for (const char *q = p; q < contentEnd && blank; ++q)
             blank = *q == ' ' || *q == '\t';
+        if (!blank && !first && maxRows >= 0 && int64_t(table.rows.size()) >= maxRows) {
+            ++table.dataRows;  // past maxRows: counted, not parsed
+            p = next;
+            continue;
+        }
         if (!blank) {
             if (!splitLine(p, contentEnd, &cells)) {
                 Error e;
@@ -130,9 +135,13 @@ Result<CsvTable> parseCsv(const QByteArray &text, const QString &file, int64_t m
                 for (int i = 0; i < cells.size(); ++i)
                     table.columns << QStringLiteral("column%1").arg(i + 1);
             }
-            if (maxRows >= 0 && int64_t(table.rows.size()) >= maxRows)
-                break;
+            if (maxRows >= 0 && int64_t(table.rows.size()) >= maxRows) {
+                ++table.dataRows;  // maxRows is 0
+                p = next;
+                continue;
+            }
             table.rows.push_back(CsvRow{line, cells});
+            ++table.dataRows;
         }
         p = next;
     }

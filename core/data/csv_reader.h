@@ -23,9 +23,10 @@ struct CsvTable {
     QStringList columns;         // header names, or column1..columnN
     bool hasHeader = true;
     std::vector<CsvRow> rows;    // data rows only
+    int64_t dataRows = 0;        // every data row of the text, those past maxRows too (counted, not parsed)
 };
 
-// Parses `text`. `maxRows` >= 0 stops after that many data rows. Errors name `file` and the line.
+// Parses `text`. `maxRows` >= 0 keeps that many data rows and only counts the rest. Errors name `file` and the line.
 Result<CsvTable> parseCsv(const QByteArray &text, const QString &file, int64_t maxRows = -1);
 
 // Parses a number in the C locale ("1.5", "-2e3"); false for anything else, including nan and inf.

@@ -47,6 +47,8 @@ struct DatasetShape {
     // Classification where the data names its classes itself (a CSV's distinct labels, in class order):
     // keep_classes lists these labels as written. Empty where the classes are numbers (IDX, synthetic).
     QStringList classLabels;
+    // Train + validation + test samples after the split parameters' limits, as loaded; -1 when not known.
+    int64_t sampleCount = -1;
 };
 
 struct LoadedDataset {

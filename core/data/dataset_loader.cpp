@@ -91,9 +91,12 @@ Result<LoadedDataset> loadDataset(const DatasetRequest &request)
     if (!reader)
         return unknownBlock<LoadedDataset>(request);
     Result<LoadedDataset> loaded = guarded<LoadedDataset>(request, reader->load);
-    if (loaded)
+    if (loaded) {
         if (const Status kept = applyKeptClasses(request, loaded.value().shape, &loaded.value().classNames); !kept)
             return kept.error();
+        LoadedDataset &d = loaded.value();
+        d.shape.sampleCount = d.train.size() + d.val.size() + d.test.size();
+    }
     return loaded;
 }
 

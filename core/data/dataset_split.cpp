@@ -221,4 +221,11 @@ void applyTestLimit(DataSplit &test, int64_t limit)
 
 } // namespace
 
+int64_t loadedSampleCount(int64_t trainAvailable, int64_t testAvailable, const SplitSettings &settings)
+{
+    const int64_t train = settings.limit > 0 ? std::min(settings.limit, trainAvailable) : trainAvailable;
+    const int64_t test = settings.testLimit > 0 ? std::min(settings.testLimit, testAvailable) : testAvailable;
+    return train + test;
+}
+
 } // namespace ty

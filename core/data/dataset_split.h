@@ -53,4 +53,9 @@ void applyTestSettings(DataSplit &test, const SplitSettings &settings);
 // gets its kept labels' numbers, so reports on the renumbered classes still say which class each one was.
 QStringList keptClassNames(const SplitSettings &settings, const QStringList &classNames);
 
+// How many samples a loaded dataset holds (train + validation + test), from the samples its files offer:
+// the training pool cut to `limit`, the test samples to `test_limit`. What describe functions report as
+// DatasetShape::sampleCount, without reading the samples.
+int64_t loadedSampleCount(int64_t trainAvailable, int64_t testAvailable, const SplitSettings &settings);
+
 } // namespace ty

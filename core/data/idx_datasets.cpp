@@ -229,10 +229,14 @@ Result<DatasetShape> describeFashionMnist(const DatasetRequest &request)
     Result<IdxHeader> test = describePair(sources.value().test, params);
     if (!test)
         return test.error();
+    const SplitSettings split = readSplitSettings(params);
+    if (!params.ok())
+        return params.firstError();
     DatasetShape shape;
     shape.sampleShape = idxSampleShape(train.value().dims);
     shape.classification = true;
     shape.numClasses = kFashionClasses;
+    shape.sampleCount = loadedSampleCount(train.value().count(), test.value().count(), split);
     return shape;
 }
 
@@ -258,8 +262,11 @@ Result<DatasetShape> describeIdxDataset(const DatasetRequest &request)
     if (!train)
         return train.error();
 
+    const SplitSettings split = readSplitSettings(params);
+    if (!params.ok())
+        return params.firstError();
     // The number of classes is the largest label plus one: the labels files are read (they are small).
-    int64_t largest = -1;
+    int64_t largest = -1, testCount = 0;
     for (const IdxPair *pair : {&sources.value().train, &sources.value().test}) {
         if (!pair->present())
             continue;
@@ -271,6 +278,7 @@ Result<DatasetShape> describeIdxDataset(const DatasetRequest &request)
                 return params.error(pair->imagesField,
                                     QStringLiteral("the test samples differ in shape from the training samples in %1")
                                         .arg(sources.value().train.images), pair->images);
+            testCount = test.value().count();
         }
         Result<IdxArray> labelFile = readIdxFile(pair->labels);
         if (!labelFile)
@@ -285,6 +293,7 @@ Result<DatasetShape> describeIdxDataset(const DatasetRequest &request)
     shape.sampleShape = idxSampleShape(train.value().dims);
     shape.classification = true;
     shape.numClasses = largest + 1;
+    shape.sampleCount = loadedSampleCount(train.value().count(), testCount, split);
     return shape;
 }
 

@@ -224,7 +224,12 @@ Result<DatasetShape> describeSyntheticDataset(const DatasetRequest &request)
     Result<SyntheticSpec> spec = readSpec(params);
     if (!spec)
         return spec.error();
-    return syntheticShape(spec.value());
+    const SplitSettings split = readSplitSettings(params);
+    if (!params.ok())
+        return params.firstError();
+    DatasetShape shape = syntheticShape(spec.value());
+    shape.sampleCount = loadedSampleCount(spec.value().samples, spec.value().testSamples, split);
+    return shape;
 }
 
 Result<LoadedDataset> loadSyntheticDataset(const DatasetRequest &request)

@@ -3,6 +3,7 @@
 #include "block_registry.h"
 #include "graph_order.h"
 #include "graph_validation.h"
+#include "memory_estimate.h"
 #include "stage_inspection.h"
 
 namespace ty {
@@ -119,6 +120,7 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
         plan.report.nodes.insert(id, nodeShape);
         plan.report.totalParams += nodeShape.paramCount;
     }
+    estimatePlanMemory(plan, TrainingSettings::fromJson(preset.training));
     return plan;
 }
 

@@ -9,6 +9,7 @@ const ShapeRules &ShapeRules::builtin()
         addTransformShapeRules(r);
         addLayerShapeRules(r);
         addHeadShapeRules(r);
+        addOptimizerStateRules(r);
         return r;
     }();
     return rules;

@@ -1,9 +1,9 @@
 #pragma once
 // The shape rules of every block kind, one registration per kind keyed by its type id: what a transform or
-// layer node outputs and how many parameters it trains, and whether a loss or metric head can compare the
-// predictions it is given with the dataset's targets. The rules themselves live in shape_rules_*.cpp, one file
-// per family; inferOpShape and headProblem (block_shapes.h) look a node's rule up once when the pipeline is
-// planned.
+// layer node outputs and how many parameters it trains, whether a loss or metric head can compare the
+// predictions it is given with the dataset's targets, and how much state an optimizer keeps. The rules
+// themselves live in shape_rules_*.cpp, one file per family; inferOpShape and headProblem (block_shapes.h)
+// look a node's rule up once when the pipeline is planned.
 
 #include "block_shapes.h"
 #include "kind_table.h"
@@ -18,9 +18,15 @@ using OpShapeRule = Result<OpShape> (*)(const QString &nodeId, const QJsonObject
 // A loss.* or metric.* rule: why it cannot compare `prediction` with the dataset's targets, or empty.
 using HeadShapeRule = QString (*)(const SampleShape &prediction, const DatasetShape &data, const QJsonObject &params);
 
+// An optimizer.* rule: how many values the optimizer keeps per trainable parameter (Adam's two moments, SGD's
+// momentum buffer when momentum is above 0, ...), from the node's effective parameters. The memory estimate
+// (memory_estimate.h) reads it; tests/engine checks it against the state LibTorch keeps.
+using OptimizerStateRule = int (*)(const QJsonObject &params);
+
 struct ShapeRules {
     KindTable<OpShapeRule> ops;      // transforms and layers
     KindTable<HeadShapeRule> heads;  // losses and metrics
+    KindTable<OptimizerStateRule> optimizers;
 
     // Every built-in rule, registered once on first use.
     static const ShapeRules &builtin();
@@ -30,5 +36,6 @@ struct ShapeRules {
 void addTransformShapeRules(ShapeRules &rules);
 void addLayerShapeRules(ShapeRules &rules);
 void addHeadShapeRules(ShapeRules &rules);
+void addOptimizerStateRules(ShapeRules &rules);
 
 } // namespace ty

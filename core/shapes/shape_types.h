@@ -1,6 +1,6 @@
 #pragma once
-// Plain types of shape inference: per-sample shapes, a node's output shape and parameter count, the report
-// of a whole preset.
+// Plain types of shape inference: per-sample shapes, a node's output shape, parameter count and memory, the
+// report of a whole preset.
 
 #include "issue.h"
 
@@ -15,9 +15,32 @@ namespace ty {
 
 using SampleShape = std::vector<int64_t>;  // per sample, without the batch dimension
 
+// Bytes a node holds while it trains, float32 (memory_estimate.h states the model).
+struct NodeMemory {
+    qint64 parameters = 0;   // its trainable weights
+    qint64 gradients = 0;    // one gradient per weight
+    qint64 optimizer = 0;    // the optimizer's state for its weights
+    qint64 activations = 0;  // its output for one training batch, kept for the backward pass
+    qint64 data = 0;         // a dataset node: every split, resident on the training device
+    qint64 total() const { return parameters + gradients + optimizer + activations + data; }
+};
+
+// Bytes a whole run holds on its training device at its peak, estimated from the plan (memory_estimate.h).
+struct MemoryEstimate {
+    bool known = false;      // false until the whole preset plans without errors
+    qint64 parameters = 0, gradients = 0, optimizer = 0;
+    qint64 activations = 0;  // the larger of a training step and an evaluation step
+    qint64 batchSize = 0;    // the batch of that step
+    bool evaluationPeak = false;  // the evaluation step (training.eval_batch_size) needs more than training's
+    qint64 data = 0;
+    qint64 dataSamples = -1; // train + validation + test samples resident; -1 when the dataset does not say
+    qint64 total() const { return parameters + gradients + optimizer + activations + data; }
+};
+
 struct NodeShape {
     std::vector<qint64> outputShape;  // per sample, without the batch dimension; empty when not known
     qint64 paramCount = 0;            // trainable parameters of this node
+    NodeMemory memory;
     bool known = false;
 };
 
@@ -35,6 +58,7 @@ struct ShapeReport {
     QHash<QString, NodeShape> nodes;  // by node id
     qint64 totalParams = 0;
     QList<StageSummary> stages;       // empty for a preset without training.stages
+    MemoryEstimate memory;
     Issues issues;                    // structural and shape issues together
     bool ok() const { return !hasErrors(issues); }
 };

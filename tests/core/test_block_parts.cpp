@@ -1,7 +1,7 @@
 // One place per block kind, torch-free layers: every block of the registry has its part in core/shapes (a shape
-// rule for transforms and layers, a head rule for losses and metrics) and core/data (a reader for datasets),
-// and every registration there belongs to a block of the right category. tests/engine's registration test
-// does the same for the engine's builders, loss and metric functions, optimizers and schedules.
+// rule for transforms and layers, a head rule for losses and metrics, a state rule for optimizers) and core/data
+// (a reader for datasets), and every registration there belongs to a block of the right category. tests/engine's
+// registration test does the same for the engine's builders, loss and metric functions, optimizers and schedules.
 
 #include "test_suite.h"
 #include "core_test_support.h"
@@ -67,6 +67,9 @@ private Q_SLOTS:
         QVERIFY2(ops.isEmpty(), qPrintable(QStringLiteral("no shape rule (core/shapes/shape_rules_*.cpp) for: ") + list(ops)));
         const QStringList heads = missingFrom(ShapeRules::builtin().heads, {BlockCategory::Loss, BlockCategory::Metric});
         QVERIFY2(heads.isEmpty(), qPrintable(QStringLiteral("no head rule (core/shapes/shape_rules_heads.cpp) for: ") + list(heads)));
+        const QStringList optimizers = missingFrom(ShapeRules::builtin().optimizers, {BlockCategory::Optimizer});
+        QVERIFY2(optimizers.isEmpty(), qPrintable(QStringLiteral("no optimizer state rule (core/shapes/shape_rules_optimizers.cpp) for: ")
+                                                  + list(optimizers)));
     }
 
     void everyDatasetHasAReader()
@@ -85,6 +88,8 @@ private Q_SLOTS:
         QVERIFY2(ops.isEmpty(), qPrintable(QStringLiteral("shape rules for no transform or layer block: ") + list(ops)));
         const QStringList heads = strayIn(ShapeRules::builtin().heads, {BlockCategory::Loss, BlockCategory::Metric});
         QVERIFY2(heads.isEmpty(), qPrintable(QStringLiteral("head rules for no loss or metric block: ") + list(heads)));
+        const QStringList optimizers = strayIn(ShapeRules::builtin().optimizers, {BlockCategory::Optimizer});
+        QVERIFY2(optimizers.isEmpty(), qPrintable(QStringLiteral("optimizer state rules for no optimizer block: ") + list(optimizers)));
         const QStringList datasets = strayIn(datasetReaders(), {BlockCategory::Dataset});
         QVERIFY2(datasets.isEmpty(), qPrintable(QStringLiteral("readers for no dataset block: ") + list(datasets)));
     }

@@ -55,6 +55,8 @@ private Q_SLOTS:
     void splitSizes_data();
     void splitSizes();
     void splitIsDeterministicAndDisjoint();
+    void describeCountsTheLoadedSamples_data();
+    void describeCountsTheLoadedSamples();
     void emptyTrainingSplit_data();
     void emptyTrainingSplit();
     void badParameterTypes();

@@ -46,6 +46,9 @@ void TestDatasets::splitSizes()
     QCOMPARE(d.value().train.size(), int64_t(train));
     QCOMPARE(d.value().val.size(), int64_t(val));
     QCOMPARE(d.value().test.size(), int64_t(test));
+    const ty::Result<ty::DatasetShape> shape = ty::describeDataset(request(QStringLiteral("dataset.synthetic"), params));
+    QVERIFY2(shape.ok(), qPrintable(shape.error().toString()));
+    QCOMPARE(shape.value().sampleCount, int64_t(train + val + test));  // known before loading
     for (const ty::DataSplit *split : {&d.value().train, &d.value().val, &d.value().test}) {
         QCOMPARE(split->x.sampleShape, std::vector<int64_t>{3});  // even when empty
         QCOMPARE(split->x.floats.size(), size_t(3 * split->size()));
@@ -100,6 +103,67 @@ void TestDatasets::splitIsDeterministicAndDisjoint()
     QCOMPARE(ids(b.value().val), val);
     QVERIFY(ids(c.value().val) != val);
     QCOMPARE(ids(c.value().val).size(), size_t(50));
+}
+
+void TestDatasets::describeCountsTheLoadedSamples_data()
+{
+    QTest::addColumn<QString>("block");
+    QTest::addColumn<QJsonObject>("params");
+    QTest::addColumn<int>("samples");  // train + validation + test, as loaded
+
+    const QString idx = QStringLiteral("dataset.idx"), csv = QStringLiteral("dataset.csv");
+    const QJsonObject idxTrain{{QStringLiteral("train_images"), QStringLiteral("count-x.idx")},
+                               {QStringLiteral("train_labels"), QStringLiteral("count-y.idx")}};
+    QJsonObject idxBoth = idxTrain;
+    idxBoth[QStringLiteral("test_images")] = QStringLiteral("count-tx.idx");
+    idxBoth[QStringLiteral("test_labels")] = QStringLiteral("count-ty.idx");
+    QJsonObject idxLimited = idxBoth;
+    idxLimited[QStringLiteral("limit")] = 25;
+    idxLimited[QStringLiteral("test_limit")] = 4;
+    QTest::newRow("idx, training only") << idx << idxTrain << 40;
+    QTest::newRow("idx with test") << idx << idxBoth << 52;
+    QTest::newRow("idx, limits") << idx << idxLimited << 29;
+
+    const QJsonObject regression{{QStringLiteral("path"), QStringLiteral("count.csv")}, {QStringLiteral("task"), QStringLiteral("regression")}};
+    QJsonObject classification = regression;
+    classification[QStringLiteral("task")] = QStringLiteral("classification");
+    QJsonObject regressionLimited = regression;
+    regressionLimited[QStringLiteral("test_fraction")] = 0.25;
+    regressionLimited[QStringLiteral("limit")] = 10;
+    regressionLimited[QStringLiteral("test_limit")] = 3;
+    QJsonObject headerless = regression;
+    headerless[QStringLiteral("path")] = QStringLiteral("count-headerless.csv");
+    // count.csv: a header, 30 rows and blank lines; test_fraction 0.2 holds out 6.
+    QTest::newRow("csv regression") << csv << regression << 30;
+    QTest::newRow("csv classification") << csv << classification << 30;
+    QTest::newRow("csv regression, limits") << csv << regressionLimited << 13;
+    QTest::newRow("csv without a header") << csv << headerless << 7;
+}
+
+void TestDatasets::describeCountsTheLoadedSamples()
+{
+    QFETCH(QString, block);
+    QFETCH(QJsonObject, params);
+    QFETCH(int, samples);
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("count-x.idx")), ubyteIdx({40, 3, 3}, imageValues(40, 3, 3))));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("count-y.idx")), ubyteIdx({40}, labelValues(40, 3))));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("count-tx.idx")), ubyteIdx({12, 3, 3}, imageValues(12, 3, 3))));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("count-ty.idx")), ubyteIdx({12}, labelValues(12, 3))));
+    QByteArray table = "a,b,y\n";
+    for (int i = 0; i < 30; ++i)
+        table += QStringLiteral("%1,%2,%3\n%4").arg(i).arg(i % 7).arg(i % 2).arg(i % 10 == 0 ? QStringLiteral(" \r\n") : QString()).toUtf8();
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("count.csv")), table));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("count-headerless.csv")), "1,2,3\n4,5,6\n7,8,9\n1,1,1\n2,2,2\n3,3,3\n4,4,4\n"));
+
+    const ty::DatasetRequest r = request(block, params, m_dir.path());
+    const ty::Result<ty::DatasetShape> shape = ty::describeDataset(r);
+    QVERIFY2(shape.ok(), qPrintable(shape.error().toString()));
+    const ty::Result<ty::LoadedDataset> loaded = ty::loadDataset(r);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error().toString()));
+    const ty::LoadedDataset &d = loaded.value();
+    QCOMPARE(d.train.size() + d.val.size() + d.test.size(), int64_t(samples));
+    QCOMPARE(d.shape.sampleCount, int64_t(samples));
+    QCOMPARE(shape.value().sampleCount, int64_t(samples));
 }
 
 void TestDatasets::emptyTrainingSplit_data()

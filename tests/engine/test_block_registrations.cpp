@@ -1,10 +1,13 @@
 // One place per block kind, the engine's layer: every block of the registry has its part here (a builder for
 // transforms and layers, a loss function for losses, a metric function for metrics, a factory for optimizers,
 // a learning-rate function for schedules), and every registration belongs to a block of the right category.
-// tests/core's block-parts test does the same for the shape rules and dataset readers.
+// tests/core's block-parts test does the same for the shape rules and dataset readers. The memory estimate's
+// optimizer state rules (core/shapes) agree with the state LibTorch's optimizers really keep.
 
 #include "block_registry.h"
 #include "detail/compiled_pipeline.h"
+#include "detail/optimizer_state.h"
+#include "shape_rules.h"
 #include "test_engine_classes.h"
 
 #include <QtTest>
@@ -97,4 +100,41 @@ void TestBlockRegistrations::unknownKindHasNoBuilder()
     QCOMPARE(built.error().message, QStringLiteral("no builder for block \"layer.nonexistent\""));
     QCOMPARE(built.error().node, QStringLiteral("n1"));
     QCOMPARE(built.error().field, QStringLiteral("block"));
+}
+
+void TestBlockRegistrations::optimizerStateRulesMatchLibTorch_data()
+{
+    QTest::addColumn<QString>("optimizer");
+    QTest::addColumn<QJsonObject>("params");
+    for (const BlockDescriptor &block : BlockRegistry::builtin().all()) {
+        if (block.category != BlockCategory::Optimizer)
+            continue;
+        QTest::newRow(qPrintable(block.typeId)) << block.typeId << QJsonObject{};
+        if (block.param(QStringLiteral("momentum")))
+            QTest::newRow(qPrintable(block.typeId + QStringLiteral(" with momentum")))
+                << block.typeId << QJsonObject{{QStringLiteral("momentum"), 0.9}};
+    }
+}
+
+void TestBlockRegistrations::optimizerStateRulesMatchLibTorch()
+{
+    QFETCH(QString, optimizer);
+    QFETCH(QJsonObject, params);
+    const QJsonObject effective = BlockRegistry::builtin().find(optimizer)->effectiveParams(params);
+    const OptimizerStateRule *rule = ShapeRules::builtin().optimizers.find(optimizer);
+    const OptimizerFactory *factory = optimizerFactories().find(optimizer);
+    QVERIFY(rule && factory);
+
+    torch::nn::Linear linear(5, 3);  // 18 parameters
+    const std::unique_ptr<torch::optim::Optimizer> opt = (*factory)(effective, linear->parameters());
+    for (int step = 0; step < 2; ++step) {
+        opt->zero_grad();
+        linear->forward(torch::ones({4, 5})).square().sum().backward();
+        opt->step();
+    }
+    int64_t values = 0;  // per-parameter tensors, without the scalar step counts
+    for (const auto &[name, tensor] : optimizerStateTensors(*opt, *linear))
+        if (!name.endsWith(QStringLiteral("/step")))
+            values += tensor.numel();
+    QCOMPARE(values, int64_t((*rule)(effective)) * 18);
 }

@@ -98,4 +98,6 @@ private Q_SLOTS:
     void everyOptimizerHasAFactory();
     void everyScheduleHasALearningRateFunction();
     void unknownKindHasNoBuilder();
+    void optimizerStateRulesMatchLibTorch_data();
+    void optimizerStateRulesMatchLibTorch();
 };

@@ -13,6 +13,7 @@
 #include "issues/issues_panel.h"
 
 #include "block_descriptor.h"
+#include "memory_estimate.h"
 
 #include <QSignalSpy>
 #include <QUndoStack>
@@ -55,8 +56,18 @@ private Q_SLOTS:
             if (hasTensorPort)
                 QVERIFY2(item->shapeText().startsWith(QLatin1Char('[')) || item->shapeText().startsWith(QStringLiteral("in [")),
                          qPrintable(item->nodeId() + QStringLiteral(": '") + item->shapeText() + QLatin1Char('\'')));
-            if (item->block()->category == BlockCategory::Optimizer)
+            const ShapeReport &report = canvas.document->report();
+            if (item->block()->category == BlockCategory::Optimizer) {
                 QVERIFY(item->paramCountText().endsWith(QStringLiteral("params")));
+                // The run's memory estimate beside the parameters it trains.
+                QVERIFY(report.memory.known);
+                QCOMPARE(item->countText(), item->paramCountText() + QStringLiteral(" · ") + byteSizeText(report.memory.total()));
+            } else if (report.nodes.value(item->nodeId()).paramCount > 0) {
+                QCOMPARE(item->countText(), item->paramCountText() + QStringLiteral(" · ")
+                                                + byteSizeText(report.nodes.value(item->nodeId()).memory.total()));
+            } else if (item->block()->category == BlockCategory::Dataset) {
+                QCOMPARE(item->countText(), byteSizeText(report.nodes.value(item->nodeId()).memory.total()));
+            }
         }
         // No two nodes overlap as drawn.
         const QList<NodeItem *> items = canvas.scene->nodeItems();

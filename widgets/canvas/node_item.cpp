@@ -7,6 +7,7 @@
 #include "port_item.h"
 
 #include "block_descriptor.h"
+#include "memory_estimate.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -72,11 +73,12 @@ void NodeItem::layoutPorts()
 }
 
 void NodeItem::setReport(const NodeShape &shape, const QList<std::vector<qint64>> &inputShapes, qint64 totalParams,
-                         const Issues &issues)
+                         const MemoryEstimate &runMemory, const Issues &issues)
 {
     m_shape = shape;
     m_inputShapes = inputShapes;
     m_totalParams = totalParams;
+    m_runMemory = runMemory;
     m_issues = issues;
     for (PortItem *port : m_ports) {
         QStringList messages;
@@ -124,6 +126,19 @@ QString NodeItem::paramCountText() const
     return QString();
 }
 
+QString NodeItem::memoryText() const
+{
+    if (m_block && m_block->category == BlockCategory::Optimizer)
+        return m_runMemory.known ? byteSizeText(m_runMemory.total()) : QString();
+    return m_shape.memory.total() > 0 ? byteSizeText(m_shape.memory.total()) : QString();
+}
+
+QString NodeItem::countText() const
+{
+    const QString params = paramCountText(), memory = memoryText();
+    return params.isEmpty() || memory.isEmpty() ? params + memory : params + QStringLiteral(" · ") + memory;
+}
+
 PortItem *NodeItem::port(const QString &name, bool output) const
 {
     for (PortItem *port : m_ports)
@@ -144,6 +159,11 @@ bool NodeItem::countOnPortRow() const
 {
     return m_block && m_block->inputs.size() == 1 && m_block->inputs.first().name == QStringLiteral("in")
            && m_block->outputs.size() <= 1;
+}
+
+bool NodeItem::memoryOnPortRow() const
+{
+    return m_block && m_block->outputs.isEmpty() && !m_block->inputs.isEmpty() && !countOnPortRow();
 }
 
 QString NodeItem::outputLabel(const PortItem *port) const
@@ -187,6 +207,14 @@ void NodeItem::refreshToolTip()
         tip += QObject::tr("<br>Trains %1 parameters").arg(groupedCount(m_totalParams));
     if (!m_frozenInStage.isEmpty())
         tip += QObject::tr("<br>&#128274; Frozen in stage “%1”: no gradient, no optimizer step").arg(m_frozenInStage.toHtmlEscaped());
+    if (m_block && m_block->category == BlockCategory::Optimizer && m_runMemory.known)
+        tip += QObject::tr("<br>The run needs about %1 on its device").arg(memorySummary(m_runMemory).toHtmlEscaped());
+    else if (const NodeMemory &m = m_shape.memory; m.total() > 0)
+        tip += QObject::tr("<br>Memory while training: %1 (weights, gradients and optimizer state %2, output for a "
+                           "training batch %3%4)")
+                   .arg(byteSizeText(m.total()), byteSizeText(m.parameters + m.gradients + m.optimizer),
+                        byteSizeText(m.activations),
+                        m.data > 0 ? QObject::tr(", data on the device %1").arg(byteSizeText(m.data)) : QString());
     for (const Issue &issue : m_issues) {
         const QColor color = issue.severity == Severity::Error ? errorColor() : warningColor();
         QString where = issue.port.isEmpty() ? issue.param : issue.port;
@@ -291,8 +319,10 @@ void NodeItem::paintPortLabels(QPainter *painter, const QPalette &palette) const
     }
     if (countOnPortRow() && !left.isEmpty())
         left.first().text = paramCountText();
+    if (memoryOnPortRow())
+        right.append({memoryText(), nullptr});
     auto colorOf = [&](const Label &label) {
-        if (label.port->hasIssue())
+        if (label.port && label.port->hasIssue())
             return errorColor();
         const bool isShape = label.text.startsWith(QLatin1Char('[')) || label.text.contains(QStringLiteral("  ["));
         return isShape ? palette.color(QPalette::Text) : mutedText(palette);
@@ -352,9 +382,10 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
         return paintOverviewLabel(painter, palette, lod);
     }
 
-    // The parameter count goes on the port row when that row has room (one unnamed input), else here.
+    // Parameter count and memory go here, beside the block's name; the count goes on the port row instead when
+    // that row has room (one unnamed input), and the memory when the node has no outputs (the optimizer).
     const QRectF line(9, kHeaderHeight, m_size.width() - 18, kBodyLineHeight);
-    const QString count = countOnPortRow() ? QString() : paramCountText();
+    const QString count = countOnPortRow() ? memoryText() : memoryOnPortRow() ? paramCountText() : countText();
     painter->setFont(smallFont());
     const qreal countWidth = count.isEmpty() ? 0 : QFontMetricsF(smallFont()).horizontalAdvance(count) + 6;
     painter->setPen(mutedText(palette));

@@ -234,7 +234,8 @@ void PipelineScene::applyReport()
                                                 : report.nodes.value(in.first().from.node).outputShape);
             }
         }
-        item->setReport(report.nodes.value(it.key()), inputShapes, report.totalParams, issuesByNode.value(it.key()));
+        item->setReport(report.nodes.value(it.key()), inputShapes, report.totalParams, report.memory,
+                        issuesByNode.value(it.key()));
     }
     for (EdgeItem *edge : std::as_const(m_edges)) {
         bool problem = false;

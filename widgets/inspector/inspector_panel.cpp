@@ -10,6 +10,7 @@
 #include "stages_editor.h"
 
 #include "block_registry.h"
+#include "memory_estimate.h"
 #include "training_settings.h"
 
 #include <QEvent>
@@ -180,9 +181,14 @@ void InspectorPanel::refreshReport()
         if (ParamEditor *device = m_trainingForm->editor(QStringLiteral("device")))
             device->setChoiceUnavailable(QStringLiteral("cuda"), tr("The training engine (LibTorch) has no CUDA device here"));
     const ShapeReport &report = m_document->report();
-    m_summary->setText(tr("%1 · %2").arg(style::counted(m_document->graph().nodes.size(), tr("node"), tr("nodes")),
-                                         style::counted(report.totalParams, tr("trainable parameter"),
-                                                        tr("trainable parameters"))));
+    QString summary = tr("%1 · %2").arg(style::counted(m_document->graph().nodes.size(), tr("node"), tr("nodes")),
+                                        style::counted(report.totalParams, tr("trainable parameter"),
+                                                       tr("trainable parameters")));
+    if (report.memory.known)
+        summary += tr(" · about %1 to train").arg(byteSizeText(report.memory.total()));
+    m_summary->setText(summary);
+    m_summary->setToolTip(report.memory.known ? tr("The run needs about %1 on its device").arg(memorySummary(report.memory))
+                                              : QString());
     QHash<QString, QString> trainingIssues;
     for (const Issue &issue : report.issues)
         if (issue.node.isEmpty() && issue.param.startsWith(QStringLiteral("training.")))
@@ -197,6 +203,8 @@ void InspectorPanel::refreshReport()
         facts << tr("Output %1").arg(shapeToText(shape.outputShape));
     if (shape.paramCount > 0)
         facts << tr("%1 parameters").arg(style::groupedCount(shape.paramCount));
+    if (shape.memory.total() > 0)
+        facts << tr("%1 while training").arg(byteSizeText(shape.memory.total()));
     m_shapeLabel->setText(facts.join(QStringLiteral("  ·  ")));
     m_shapeLabel->setVisible(!facts.isEmpty());
 

@@ -2,10 +2,12 @@
 
 #include "block_registry.h"
 #include "dataset_loader.h"
+#include "detail/device_memory.h"
 #include "detail/optimization.h"
 #include "detail/split_evaluation.h"
 #include "stage_inspection.h"
 #include "preset_format.h"
+#include "preset_inspection.h"
 
 #include <QDir>
 #include <QFile>
@@ -75,6 +77,13 @@ bool TrainingRun::prepare(Error *failure)
     if (m_settings.threads > 0)
         torch::set_num_threads(m_settings.threads);
     at::globalContext().setDeterministicAlgorithms(m_settings.deterministic, /*warn_only=*/false);
+
+    // The memory estimate against what the device has, from the dataset's headers, before the data or the
+    // model takes any (docs/reliability.md).
+    if (const Status fits = checkDeviceMemory(inspectPresetShapes(m_preset), m_device); !fits) {
+        *failure = fits.error();
+        return false;
+    }
 
     QElapsedTimer loadClock;
     loadClock.start();

@@ -1,0 +1,210 @@
+// The memory estimate at the command line: `validate` prints it per node and in total (text and JSON) and warns
+// when this machine has too little memory; `run` refuses a run that cannot fit its device before it allocates
+// (exit 2, the largest nodes named, nothing recorded). TRAINYARD_MEMORY_LIMIT_BYTES stands for a small device,
+// so the tests do not depend on this machine's memory.
+
+#include "cli.h"
+#include "training_module.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sys/resource.h>
+
+using namespace ty;
+
+namespace {
+
+struct Output {
+    int code = -1;
+    QString out, err;
+};
+
+Output trainyard(const QStringList &arguments)
+{
+    Output o;
+    QTextStream out(&o.out), err(&o.err);
+    cli::Io io{out, err, false};
+    o.code = cli::runCli(arguments, io);
+    return o;
+}
+
+// Sets TRAINYARD_MEMORY_LIMIT_BYTES for its lifetime.
+class MemoryLimit {
+public:
+    explicit MemoryLimit(const QByteArray &bytes) { qputenv("TRAINYARD_MEMORY_LIMIT_BYTES", bytes); }
+    ~MemoryLimit() { qunsetenv("TRAINYARD_MEMORY_LIMIT_BYTES"); }
+};
+
+QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+// The synthetic MLP of test_cli.cpp (and tests/core's memory estimate test): 176,192 bytes by hand.
+QString writeMlpPreset(const QTemporaryDir &dir)
+{
+    return writeFile(dir, QStringLiteral("blobs.trainyard.json"), R"({"format": "trainyard-preset", "version": 1, "name": "blobs",
+  "nodes": [
+    {"id": "data", "block": "dataset.synthetic", "params": {"samples": 600, "test_samples": 200, "noise": 1.0}},
+    {"id": "fc1", "block": "layer.linear", "params": {"out_features": 16}},
+    {"id": "act", "block": "layer.tanh"},
+    {"id": "fc2", "block": "layer.linear", "params": {"out_features": 4}},
+    {"id": "loss", "block": "loss.cross_entropy"},
+    {"id": "opt", "block": "optimizer.adam", "params": {"lr": 0.01}}
+  ],
+  "edges": [
+    {"from": "data.features", "to": "fc1.in"}, {"from": "fc1.out", "to": "act.in"}, {"from": "act.out", "to": "fc2.in"},
+    {"from": "fc2.out", "to": "loss.input"}, {"from": "data.target", "to": "loss.target"}, {"from": "loss.loss", "to": "opt.loss"}
+  ],
+  "training": {"epochs": 1, "batch_size": 32, "device": "cpu"}
+})");
+}
+
+// A 1024-channel 3x3 convolution on 28x28 images with batches of 4096: a small file that `validate` approves
+// and whose activations alone take about 66 GB.
+QString writeHugeConvolutionPreset(const QTemporaryDir &dir)
+{
+    return writeFile(dir, QStringLiteral("huge.trainyard.json"), R"({"format": "trainyard-preset", "version": 1, "name": "huge",
+  "nodes": [
+    {"id": "data", "block": "dataset.synthetic", "params": {"kind": "images", "features": 28, "samples": 5000, "test_samples": 1000}},
+    {"id": "conv", "block": "layer.conv2d", "params": {"out_channels": 1024, "kernel_size": 3, "padding": 1}},
+    {"id": "relu", "block": "layer.relu"},
+    {"id": "flat", "block": "layer.flatten"},
+    {"id": "fc", "block": "layer.linear", "params": {"out_features": 4}},
+    {"id": "loss", "block": "loss.cross_entropy"},
+    {"id": "opt", "block": "optimizer.sgd"}
+  ],
+  "edges": [
+    {"from": "data.features", "to": "conv.in"}, {"from": "conv.out", "to": "relu.in"}, {"from": "relu.out", "to": "flat.in"},
+    {"from": "flat.out", "to": "fc.in"}, {"from": "fc.out", "to": "loss.input"}, {"from": "data.target", "to": "loss.target"},
+    {"from": "loss.loss", "to": "opt.loss"}
+  ],
+  "training": {"epochs": 1, "batch_size": 4096, "device": "cpu"}
+})");
+}
+
+} // namespace
+
+class TestCliMemory : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { cli::linkTrainingCommands(); }
+
+    // First, while this process has no other child: the peak memory of the refused run's process.
+    void refusedBeforeAllocating()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TRAINYARD_MEMORY_LIMIT_BYTES"), QStringLiteral("2000000000"));
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(TRAINYARD_CLI), {QStringLiteral("run"), writeHugeConvolutionPreset(dir), QStringLiteral("--db"), db});
+        QVERIFY(process.waitForFinished(120000));
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY2(err.contains(QStringLiteral("largest: conv 13 GB")), qPrintable(err));
+        QVERIFY(!QFile::exists(db));
+        rusage usage{};
+        QCOMPARE(getrusage(RUSAGE_CHILDREN, &usage), 0);
+        // LibTorch and Qt loaded, nothing of the run's 66 GB: well under a gigabyte (ru_maxrss is in KiB).
+        QVERIFY2(usage.ru_maxrss < 1024 * 1024, qPrintable(QStringLiteral("peak %1 KiB").arg(usage.ru_maxrss)));
+    }
+
+    void runRefusesWhatCannotFit()
+    {
+        const MemoryLimit limit("2000000000");
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const Output run = trainyard({QStringLiteral("run"), writeHugeConvolutionPreset(dir), QStringLiteral("--db"), db});
+        QCOMPARE(run.code, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("error: node 'conv': the run needs about ")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("activations ")) && run.err.contains(QStringLiteral("for a batch of 4096")),
+                 qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("but the device (cpu, limited by TRAINYARD_MEMORY_LIMIT_BYTES) has 2.0 GB "
+                                                 "available; largest: conv 13 GB, flat 13 GB, relu 13 GB")),
+                 qPrintable(run.err));
+        QVERIFY(!QFile::exists(db));
+
+        // The event stream pins it to the node, for the app.
+        const Output events = trainyard({QStringLiteral("run"), writeHugeConvolutionPreset(dir), QStringLiteral("--db"), db,
+                                         QStringLiteral("--events")});
+        QCOMPARE(events.code, 2);
+        const QJsonObject error = QJsonDocument::fromJson(events.out.split(QLatin1Char('\n')).first().toUtf8()).object();
+        QCOMPARE(error.value(QStringLiteral("event")).toString(), QStringLiteral("error"));
+        QCOMPARE(error.value(QStringLiteral("node")).toString(), QStringLiteral("conv"));
+        QVERIFY(!QFile::exists(db));
+
+        // A smaller batch still does not fit; a run that fits is not refused under the same limit.
+        QCOMPARE(trainyard({QStringLiteral("run"), writeHugeConvolutionPreset(dir), QStringLiteral("--db"), db,
+                            QStringLiteral("--set"), QStringLiteral("training.batch_size=512")}).code, 2);
+        const Output fits = trainyard({QStringLiteral("run"), writeMlpPreset(dir), QStringLiteral("--db"), db, QStringLiteral("--quiet")});
+        QVERIFY2(fits.code == 0 && fits.out.contains(QStringLiteral("finished")), qPrintable(fits.err));
+    }
+
+    void validatePrintsTheEstimate()
+    {
+        QTemporaryDir dir;
+        const QString path = writeMlpPreset(dir);
+        const Output json = trainyard({QStringLiteral("validate"), path, QStringLiteral("--json")});
+        QCOMPARE(json.code, 0);
+        const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        const QJsonObject memory = report.value(QStringLiteral("memory")).toObject();
+        QCOMPARE(memory.value(QStringLiteral("known")).toBool(), true);
+        QCOMPARE(memory.value(QStringLiteral("total")).toInteger(), 176192);
+        QCOMPARE(memory.value(QStringLiteral("optimizer_state")).toInteger(), 1696);
+        QCOMPARE(memory.value(QStringLiteral("activations_in")).toString(), QStringLiteral("evaluation"));
+        QCOMPARE(memory.value(QStringLiteral("data_samples")).toInteger(), 800);
+        const QJsonObject fc1 = report.value(QStringLiteral("nodes")).toArray().at(1).toObject();
+        QCOMPARE(fc1.value(QStringLiteral("id")).toString(), QStringLiteral("fc1"));
+        QCOMPARE(fc1.value(QStringLiteral("memory")).toObject().value(QStringLiteral("total")).toInteger(), 4352);
+
+        const Output text = trainyard({QStringLiteral("validate"), path});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("memory on the training device: about 176 kB (parameters 848 B, gradients 848 B, "
+                                                  "optimizer state 1.7 kB, activations 141 kB for an evaluation batch of 800, "
+                                                  "data 32 kB) for 800 samples")),
+                 qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("4.4 kB\n")), qPrintable(text.out));  // fc1's row
+        QVERIFY(text.out.contains(QStringLiteral("no issues")));
+    }
+
+    void validateWarnsWhenTheMachineIsTooSmall()
+    {
+        QTemporaryDir dir;
+        const QString path = writeHugeConvolutionPreset(dir);
+        const MemoryLimit limit("2000000000");
+        const Output text = trainyard({QStringLiteral("validate"), path});
+        QCOMPARE(text.code, 0);  // a warning: the run may go to a larger machine
+        QVERIFY2(text.out.contains(QStringLiteral("warning: node 'conv': the run needs about ")), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("but this machine (limited by TRAINYARD_MEMORY_LIMIT_BYTES) has 2.0 GB available; "
+                                                  "largest: conv 13 GB")),
+                 qPrintable(text.out));
+        const Output json = trainyard({QStringLiteral("validate"), path, QStringLiteral("--json")});
+        QCOMPARE(json.code, 0);
+        const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(report.value(QStringLiteral("memory")).toObject().value(QStringLiteral("available")).toInteger(), 2000000000);
+        QCOMPARE(report.value(QStringLiteral("issues")).toArray().at(0).toObject().value(QStringLiteral("severity")).toString(),
+                 QStringLiteral("warning"));
+    }
+};
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    TestCliMemory tests;
+    return QTest::qExec(&tests, argc, argv);
+}
+
+#include "test_cli_memory.moc"
