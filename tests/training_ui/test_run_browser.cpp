@@ -11,7 +11,11 @@
 #include "runs/runs_table_model.h"
 #include "training_ui_support.h"
 
+#include <QLabel>
 #include <QLineEdit>
+#include <QRandomGenerator>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QtTest>
@@ -34,6 +38,7 @@ private Q_SLOTS:
     void openPresetAndResume();
     void pollShowsNewRuns();
     void badDatabaseIsReported();
+    void damagedDatabaseShowsABanner();
 
 private:
     std::unique_ptr<RunsFixture> m_f;
@@ -211,6 +216,67 @@ void TestRunBrowser::badDatabaseIsReported()
     QVERIFY(!browser.openDatabase(path).ok());
     QVERIFY(browser.statusText().contains(path));
     QCOMPARE(browser.model()->rowCount(), 0);
+}
+
+namespace {
+
+// The root page of `table` in the SQLite file at `path`, and the file's page size.
+std::pair<qint64, qint64> tableRootPage(const QString &path, const QString &table)
+{
+    const QString connection = QStringLiteral("root-page-probe");
+    qint64 root = 0, pageSize = 0;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
+        db.setDatabaseName(path);
+        if (db.open()) {
+            QSqlQuery query(db);
+            if (query.exec(QStringLiteral("SELECT rootpage FROM sqlite_master WHERE name = '%1'").arg(table)) && query.next())
+                root = query.value(0).toLongLong();
+            if (query.exec(QStringLiteral("PRAGMA page_size")) && query.next())
+                pageSize = query.value(0).toLongLong();
+        }
+    }
+    QSqlDatabase::removeDatabase(connection);
+    return {root, pageSize};
+}
+
+} // namespace
+
+void TestRunBrowser::damagedDatabaseShowsABanner()
+{
+    m_browser.reset();
+    m_f->db.reset();  // closed: the WAL is folded back into the file
+    const auto [root, pageSize] = tableRootPage(m_f->path, QStringLiteral("runs"));
+    QVERIFY(root > 0 && pageSize > 0);
+    {
+        QFile file(m_f->path);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QByteArray garbage(int(pageSize), '\0');
+        QRandomGenerator random(11);
+        for (char &c : garbage)
+            c = char(random.bounded(256));
+        QVERIFY(file.seek((root - 1) * pageSize));
+        QCOMPARE(file.write(garbage), pageSize);
+    }
+
+    RunBrowser browser;
+    browser.resize(900, 700);
+    browser.show();
+    QVERIFY(browser.openDatabase(m_f->path).ok());  // the file opens; its list of runs does not read
+    QCOMPARE(browser.model()->rowCount(), 0);
+    QTRY_VERIFY(browser.loadProblemBanner()->isVisible());
+    const QString text = browser.loadProblemBanner()->text();
+    QVERIFY2(text.contains(QStringLiteral("the run database is damaged")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("docs/reliability.md")), qPrintable(text));
+    QVERIFY2(text.contains(m_f->path), qPrintable(text));
+
+    // A readable database hides it again.
+    RunsFixture healthy;
+    QVERIFY(healthy.open());
+    healthy.addRun(QStringLiteral("fine"), RunStatus::Finished, 5);
+    QVERIFY(browser.openDatabase(healthy.path).ok());
+    QCOMPARE(browser.model()->rowCount(), 1);
+    QVERIFY(!browser.loadProblemBanner()->isVisible());
 }
 
 TY_TEST_CLASS(TestRunBrowser)

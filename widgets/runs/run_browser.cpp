@@ -57,6 +57,7 @@ RunBrowser::RunBrowser(QWidget *parent)
     buildUi();
     connect(m_model, &RunsTableModel::tagsChanged, this, &RunBrowser::updateTagChoices);
     connect(m_model, &RunsTableModel::errorOccurred, this, &RunBrowser::setStatus);
+    connect(m_model, &RunsTableModel::loadErrorChanged, this, &RunBrowser::showLoadProblem);
     connect(m_model, &RunsTableModel::modelReset, this, [this] { selectRuns(m_lastSelection); });
     m_poll->setInterval(kDefaultPollMs);
     connect(m_poll, &QTimer::timeout, this, &RunBrowser::refresh);
@@ -74,6 +75,14 @@ void RunBrowser::buildUi()
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+
+    m_loadProblem = new QLabel(this);
+    m_loadProblem->setWordWrap(true);
+    m_loadProblem->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_loadProblem->setContentsMargins(8, 6, 8, 6);
+    m_loadProblem->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; color: #611a15; border: 1px solid #e57373; }"));
+    m_loadProblem->setVisible(false);
+    layout->addWidget(m_loadProblem);
 
     auto *filters = new QHBoxLayout;
     m_filter = new QLineEdit(this);
@@ -228,6 +237,7 @@ Status RunBrowser::openDatabase(const QString &path)
         setStatus(opened.error().toString());
         return opened.error();
     }
+    setStatus(QString());
     m_model->setDatabase(nullptr);
     m_db = std::move(opened.value());
     m_model->setDatabase(m_db.get());
@@ -238,7 +248,6 @@ Status RunBrowser::openDatabase(const QString &path)
     setBaseline(pinned > 0 && m_db->run(pinned).ok() ? pinned : 0);
     m_poll->start();
     m_pageLoader->start();
-    setStatus(QString());
     return Status::success();
 }
 
@@ -352,6 +361,12 @@ void RunBrowser::fitColumns()
 }
 
 void RunBrowser::setStatus(const QString &message) { m_status->setText(message); }
+
+void RunBrowser::showLoadProblem(const QString &message)
+{
+    m_loadProblem->setText(message.isEmpty() ? QString() : tr("The runs cannot be listed, so this list may be incomplete: %1").arg(message));
+    m_loadProblem->setVisible(!message.isEmpty());
+}
 
 QString RunBrowser::statusText() const { return m_status->text(); }
 

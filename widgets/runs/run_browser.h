@@ -99,6 +99,9 @@ public:
     QLabel *lineageLabel() const { return m_lineage; }
     QPushButton *fineTuneButton() const { return m_fineTune; }
     QString statusText() const;
+    // The banner above the table, shown while the run list cannot be read (a damaged database): the table may
+    // then be missing runs, and an empty list must not pass for "no runs yet".
+    QLabel *loadProblemBanner() const { return m_loadProblem; }
 
 public Q_SLOTS:
     void refresh();  // what the poll timer does
@@ -124,6 +127,7 @@ private:
     void updateTagChoices();
     void applyStatusFilter(int index);
     void setStatus(const QString &message);
+    void showLoadProblem(const QString &message);
     void fitColumns();
     void renameInteractively();
     void loadNextPage();  // the background loading of the remaining pages
@@ -152,6 +156,7 @@ private:
     QPushButton *m_pin = nullptr, *m_open = nullptr, *m_resume = nullptr, *m_rename = nullptr, *m_delete = nullptr,
                 *m_diffButton = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_loadProblem = nullptr;
     QTimer *m_poll;
     QTimer *m_pageLoader;
     qint64 m_baseline = 0;

@@ -57,6 +57,9 @@ public:
     int rowOfRun(qint64 id) const { return m_rowOfId.value(id, -1); }
     QStringList allTags() const;      // over the loaded rows, sorted
     QString lastError() const { return m_lastError; }
+    // Why the list could not be read the last time it was (a damaged database, a lost file); empty after a
+    // read that worked. Unlike an edit's error it means the table may be missing runs.
+    QString loadError() const { return m_loadError; }
 
     // Edits go to the database, then the row is read back. Errors come back and are also emitted.
     Status setNotes(qint64 id, const QString &notes);
@@ -70,6 +73,7 @@ public:
 
 Q_SIGNALS:
     void errorOccurred(const QString &message);
+    void loadErrorChanged(const QString &message);  // empty when reading works again
     void tagsChanged();
 
 private:
@@ -80,6 +84,7 @@ private:
     void reindex();
     Status refreshRun(qint64 id);
     void fail(const Error &error);
+    void setLoadError(const QString &message);
 
     RunDatabase *m_db = nullptr;
     QList<RunSummaryRow> m_rows;
@@ -91,6 +96,7 @@ private:
     bool m_changing = false;  // inside begin/end of a reset or insertion
     int m_pageSize = kDefaultPageSize;
     QString m_lastError;
+    QString m_loadError;
 };
 
 } // namespace ty

@@ -20,8 +20,10 @@ void RunsTableModel::fetchMore(const QModelIndex &parent)
     const Result<QList<RunSummaryRow>> page = m_db->runSummaries(query);
     if (!page.ok()) {
         m_exhausted = true;
+        setLoadError(page.error().toString());
         return fail(page.error());
     }
+    setLoadError(QString());
     m_exhausted = page.value().size() < m_pageSize;
     appendRows(page.value());
 }
@@ -67,6 +69,8 @@ void RunsTableModel::reload()
     m_rows.clear();
     reindex();
     m_exhausted = m_db == nullptr;
+    if (!m_db)
+        setLoadError(QString());
     if (m_db) {
         // The stamp first: a change made while the rows are read shows at the next refresh().
         if (Result<RunsChangeStamp> stamp = m_db->changeStamp(); stamp.ok())
@@ -81,6 +85,7 @@ void RunsTableModel::reload()
             m_exhausted = true;
             m_lastError = rows.error().toString();
         }
+        setLoadError(rows.ok() ? QString() : rows.error().toString());
         reindex();
     }
     endResetModel();
@@ -94,6 +99,7 @@ bool RunsTableModel::refresh()
         return false;
     const Result<RunsChangeStamp> stamp = m_db->changeStamp();
     if (!stamp.ok()) {
+        setLoadError(stamp.error().toString());
         fail(stamp.error());
         return false;
     }
@@ -107,6 +113,7 @@ bool RunsTableModel::refresh()
     newer.afterId = m_maxLoadedId;
     const Result<QList<RunSummaryRow>> added = m_db->runSummaries(newer);
     if (!added.ok()) {
+        setLoadError(added.error().toString());
         fail(added.error());
         return false;
     }
@@ -133,10 +140,12 @@ bool RunsTableModel::refresh()
             active.ids << id.toLongLong();
     if (!active.ids.isEmpty()) {
         const Result<QList<RunSummaryRow>> rows = m_db->runSummaries(active);
-        if (!rows.ok())
+        if (!rows.ok()) {
+            setLoadError(rows.error().toString());
             fail(rows.error());
-        else
+        } else {
             updateRows(rows.value());
+        }
     }
     return true;
 }
@@ -150,6 +159,14 @@ void RunsTableModel::updateRows(const QList<RunSummaryRow> &rows)
         m_rows[at] = row;
         Q_EMIT dataChanged(index(at, 0), index(at, columnCount() - 1));
     }
+}
+
+void RunsTableModel::setLoadError(const QString &message)
+{
+    if (message == m_loadError)
+        return;
+    m_loadError = message;
+    Q_EMIT loadErrorChanged(message);
 }
 
 Status RunsTableModel::refreshRun(qint64 id)
