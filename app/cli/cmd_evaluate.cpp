@@ -21,14 +21,6 @@ const char *const kEvaluateUsage =
     "usage: trainyard-cli evaluate RUN_ID [--split test|val|train] [--checkpoint last|best|STEP] [--top K] [--mistakes N]\n"
     "                              [--device auto|cpu|cuda] [--db PATH] [--json]\n";
 
-Error usageError(const QString &message, const QString &field)
-{
-    Error e;
-    e.field = field;
-    e.message = message;
-    return e;
-}
-
 // A positive integer option, or `fallback` when absent; an Error names the option otherwise.
 Result<int> countOption(const Args &args, const QString &name, int fallback, int maximum)
 {
@@ -37,8 +29,7 @@ Result<int> countOption(const Args &args, const QString &name, int fallback, int
     bool ok = false;
     const int value = args.option(name).toInt(&ok);
     if (!ok || value < 0 || value > maximum)
-        return usageError(QStringLiteral("must be a whole number from 0 to %1, not \"%2\"").arg(maximum).arg(args.option(name).left(20)),
-                          QStringLiteral("--") + name);
+        return Error::atField(QStringLiteral("--") + name, QStringLiteral("must be a whole number from 0 to %1, not \"%2\"").arg(maximum).arg(args.option(name).left(20)));
     return value;
 }
 

@@ -20,14 +20,6 @@ namespace {
 const char *const kExportUsage =
     "usage: trainyard-cli export RUN_ID [--format safetensors|onnx] --output FILE [--checkpoint last|best|STEP] [--db PATH] [--json]\n";
 
-Error exportError(const QString &message, const QString &field = QString())
-{
-    Error e;
-    e.field = field;
-    e.message = message;
-    return e;
-}
-
 bool isTrainingState(const QString &name)
 {
     return name.startsWith(QStringLiteral("optimizer/")) || name.startsWith(QStringLiteral("trainyard/"));
@@ -47,8 +39,7 @@ int exportCommand(const QStringList &arguments, Io &io)
     }
     const QString format = args.options.value(QStringLiteral("format"), QStringLiteral("safetensors"));
     if (format != QStringLiteral("safetensors") && format != QStringLiteral("onnx")) {
-        printError(io, exportError(QStringLiteral("--format %1 is not supported; this version exports safetensors and onnx").arg(format.left(40)),
-                                   QStringLiteral("--format")));
+        printError(io, Error::atField(QStringLiteral("--format"), QStringLiteral("--format %1 is not supported; this version exports safetensors and onnx").arg(format.left(40))));
         return BadInput;
     }
     const QString output = args.option(QStringLiteral("output"));
@@ -61,7 +52,7 @@ int exportCommand(const QStringList &arguments, Io &io)
     const CheckpointRecord &checkpoint = recorded.value().checkpoint;
     Result<TensorFile> read = readSafetensors(checkpoint.path);
     if (!read || read.value().metadata.value(QStringLiteral("format")) != QStringLiteral("trainyard-checkpoint")) {
-        Error e = read ? exportError(QStringLiteral("not a checkpoint this version can read (LibTorch archives of older versions are not loaded)")) : read.error();
+        Error e = read ? Error(QStringLiteral("not a checkpoint this version can read (LibTorch archives of older versions are not loaded)")) : read.error();
         e.file = checkpoint.path;
         printError(io, e);
         return BadInput;

@@ -21,14 +21,6 @@ const char *const kPredictUsage =
     "usage: trainyard-cli predict RUN_ID INPUT... [--checkpoint last|best|STEP] [--top K] [--device auto|cpu|cuda] [--db PATH] [--json]\n"
     "INPUT: PNG, JPEG or BMP images, IDX files of samples, CSV files with the training columns\n";
 
-Error predictError(const QString &message, const QString &field = {})
-{
-    Error e;
-    e.field = field;
-    e.message = message;
-    return e;
-}
-
 QJsonObject predictionJson(const Prediction &p, bool classification)
 {
     QJsonObject o{{QStringLiteral("input"), p.input}};
@@ -82,8 +74,7 @@ int predictCommand(const QStringList &arguments, Io &io)
         bool ok = false;
         topK = args.option(QStringLiteral("top")).toInt(&ok);
         if (!ok || topK < 1 || topK > 1000) {
-            printError(io, predictError(QStringLiteral("must be a whole number from 1 to 1000, not \"%1\"").arg(args.option(QStringLiteral("top")).left(20)),
-                                        QStringLiteral("--top")));
+            printError(io, Error::atField(QStringLiteral("--top"), QStringLiteral("must be a whole number from 1 to 1000, not \"%1\"").arg(args.option(QStringLiteral("top")).left(20))));
             return BadInput;
         }
     }

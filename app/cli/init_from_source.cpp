@@ -17,11 +17,7 @@ Result<std::optional<InitFromSource>> resolveInitFrom(const Preset &preset, cons
     if (!init) {
         for (const Issue &issue : issues)
             if (issue.severity == Severity::Error) {
-                Error e;
-                e.message = issue.message;
-                e.node = issue.node;
-                e.field = issue.param;
-                return e;
+                return Error::atNode(issue.node, issue.message, issue.param);
             }
         return std::optional<InitFromSource>();
     }
@@ -72,10 +68,7 @@ Status setInitFromOption(Preset *preset, const QString &value)
     } else if (!value.isEmpty()) {
         init.insert(QStringLiteral("file"), QDir::current().absoluteFilePath(value));
     } else {
-        Error e;
-        e.field = QStringLiteral("--init-from");
-        e.message = QStringLiteral("--init-from: expected RUN, RUN:best, RUN:last, RUN:STEP or a weights file");
-        return e;
+        return Error::atField(QStringLiteral("--init-from"), QStringLiteral("--init-from: expected RUN, RUN:best, RUN:last, RUN:STEP or a weights file"));
     }
     preset->training.insert(QStringLiteral("init_from"), init);
     return Status::success();

@@ -11,11 +11,7 @@ namespace {
 
 Error checkpointError(const QString &file, const QString &message)
 {
-    Error e;
-    e.file = file;
-    e.field = QStringLiteral("--checkpoint");
-    e.message = message;
-    return e;
+    return Error::inFile(file, message, QStringLiteral("--checkpoint"));
 }
 
 } // namespace

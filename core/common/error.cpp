@@ -4,6 +4,29 @@
 
 namespace ty {
 
+Error Error::inFile(QString file, QString message, QString field)
+{
+    Error e(std::move(message));
+    e.file = std::move(file);
+    e.field = std::move(field);
+    return e;
+}
+
+Error Error::atNode(QString node, QString message, QString field)
+{
+    Error e(std::move(message));
+    e.node = std::move(node);
+    e.field = std::move(field);
+    return e;
+}
+
+Error Error::atField(QString field, QString message)
+{
+    Error e(std::move(message));
+    e.field = std::move(field);
+    return e;
+}
+
 QString Error::toString() const
 {
     QString where;

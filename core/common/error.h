@@ -17,6 +17,13 @@ struct Error {
     int line = 0;   // 1-based; 0 when unknown
     int column = 0;
 
+    Error() = default;
+    explicit Error(QString what) : message(std::move(what)) {}
+    // Where the problem is, then what it is: Error::inFile(path, "truncated"), Error::atNode("conv1", "...", "kernel_size").
+    static Error inFile(QString file, QString message, QString field = {});
+    static Error atNode(QString node, QString message, QString field = {});
+    static Error atField(QString field, QString message);
+
     // "file:line:column: node 'conv1', field 'kernel_size': message"
     QString toString() const;
 };

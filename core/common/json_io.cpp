@@ -45,10 +45,7 @@ Result<QJsonObject> parseJsonObject(const QByteArray &bytes, const QString &file
         return error;
     }
     if (!doc.isObject()) {
-        Error error;
-        error.file = fileName;
-        error.message = QStringLiteral("expected a JSON object at the top level");
-        return error;
+        return Error::inFile(fileName, QStringLiteral("expected a JSON object at the top level"));
     }
     return doc.object();
 }
@@ -59,17 +56,11 @@ Result<QJsonObject> readJsonObjectFile(const QString &path)
         return regular.error();
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        Error error;
-        error.file = path;
-        error.message = QStringLiteral("cannot open file: %1").arg(file.errorString());
-        return error;
+        return Error::inFile(path, QStringLiteral("cannot open file: %1").arg(file.errorString()));
     }
     const QByteArray bytes = file.read(kMaxJsonFileBytes + 1);
     if (bytes.size() > kMaxJsonFileBytes) {
-        Error error;
-        error.file = path;
-        error.message = QStringLiteral("larger than %1 MiB: not read (a preset is much smaller)").arg(kMaxJsonFileBytes >> 20);
-        return error;
+        return Error::inFile(path, QStringLiteral("larger than %1 MiB: not read (a preset is much smaller)").arg(kMaxJsonFileBytes >> 20));
     }
     return parseJsonObject(bytes, path);
 }
@@ -78,17 +69,11 @@ Status writeJsonObjectFile(const QString &path, const QJsonObject &object, const
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
-        Error error;
-        error.file = path;
-        error.message = QStringLiteral("cannot write file: %1").arg(file.errorString());
-        return error;
+        return Error::inFile(path, QStringLiteral("cannot write file: %1").arg(file.errorString()));
     }
     file.write(readableJson(object, keyOrder));
     if (!file.commit()) {
-        Error error;
-        error.file = path;
-        error.message = QStringLiteral("cannot write file: %1").arg(file.errorString());
-        return error;
+        return Error::inFile(path, QStringLiteral("cannot write file: %1").arg(file.errorString()));
     }
     return Status::success();
 }

@@ -16,10 +16,7 @@ namespace {
 template <typename T>
 Result<T> unknownBlock(const DatasetRequest &request)
 {
-    Error e;
-    e.node = request.nodeId;
-    e.message = QStringLiteral("'%1' is not a dataset block this version can read").arg(request.blockType);
-    return e;
+    return Error::atNode(request.nodeId, QStringLiteral("'%1' is not a dataset block this version can read").arg(request.blockType));
 }
 
 // Runs a reader, turning an exception (an allocation that failed, say) into an Error.

@@ -37,10 +37,7 @@ struct FileByteStream::Impl {
 
     Error error(const QString &message) const
     {
-        Error e;
-        e.file = path;
-        e.message = message;
-        return e;
+        return Error::inFile(path, message);
     }
 
     // Reads stored bytes, hashing them. Returns the count, 0 at the end of the file, -1 on failure.

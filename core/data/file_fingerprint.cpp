@@ -15,23 +15,15 @@ Result<QString> fingerprintFiles(const QStringList &paths, const std::atomic<boo
     for (const QString &path : paths) {
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly)) {
-            Error e;
-            e.file = path;
-            e.message = QStringLiteral("cannot open file: %1").arg(file.errorString());
-            return e;
+            return Error::inFile(path, QStringLiteral("cannot open file: %1").arg(file.errorString()));
         }
         for (;;) {
             if (cancel && cancel->load()) {
-                Error e;
-                e.message = QStringLiteral("fingerprint cancelled");
-                return e;
+                return Error(QStringLiteral("fingerprint cancelled"));
             }
             const qint64 got = file.read(buffer.data(), qint64(buffer.size()));
             if (got < 0) {
-                Error e;
-                e.file = path;
-                e.message = QStringLiteral("read error: %1").arg(file.errorString());
-                return e;
+                return Error::inFile(path, QStringLiteral("read error: %1").arg(file.errorString()));
             }
             if (got == 0)
                 break;

@@ -15,14 +15,6 @@ namespace {
 // anything is allocated.
 constexpr int64_t kMaxDeflateRatio = 1032;
 
-Error fileError(const QString &path, const QString &message)
-{
-    Error e;
-    e.file = path;
-    e.message = message;
-    return e;
-}
-
 bool knownType(uint8_t code)
 {
     switch (code) {
@@ -65,24 +57,24 @@ Result<IdxHeader> parseHeader(FileByteStream &stream, const QString &path)
     if (!got)
         return got.error();
     if (got.value() < 4)
-        return fileError(path, QStringLiteral("too short to be an IDX file (%1 bytes)").arg(got.value()));
+        return Error::inFile(path, QStringLiteral("too short to be an IDX file (%1 bytes)").arg(got.value()));
     if (magic[0] != 0 || magic[1] != 0)
-        return fileError(path, QStringLiteral("not an IDX file: bad magic number 0x%1")
-                                   .arg(QString::number(bigEndian32(magic), 16).rightJustified(8, QLatin1Char('0'))));
+        return Error::inFile(path, QStringLiteral("not an IDX file: bad magic number 0x%1")
+                                       .arg(QString::number(bigEndian32(magic), 16).rightJustified(8, QLatin1Char('0'))));
     if (!knownType(magic[2]))
-        return fileError(path, QStringLiteral("unsupported IDX element type 0x%1 (expected 08, 09, 0B, 0C, 0D or 0E)")
-                                   .arg(QString::number(magic[2], 16).rightJustified(2, QLatin1Char('0'))));
+        return Error::inFile(path, QStringLiteral("unsupported IDX element type 0x%1 (expected 08, 09, 0B, 0C, 0D or 0E)")
+                                       .arg(QString::number(magic[2], 16).rightJustified(2, QLatin1Char('0'))));
     const int ndim = magic[3];
     if (ndim == 0 || ndim > kIdxMaxDimensions)
-        return fileError(path, QStringLiteral("IDX header has %1 dimensions (expected 1 to %2)").arg(ndim).arg(kIdxMaxDimensions));
+        return Error::inFile(path, QStringLiteral("IDX header has %1 dimensions (expected 1 to %2)").arg(ndim).arg(kIdxMaxDimensions));
 
     uint8_t dimBytes[4 * kIdxMaxDimensions];
     const Result<qint64> gotDims = stream.read(reinterpret_cast<char *>(dimBytes), 4 * ndim);
     if (!gotDims)
         return gotDims.error();
     if (gotDims.value() < 4 * ndim)
-        return fileError(path, QStringLiteral("truncated: the IDX header needs %1 bytes, found %2")
-                                   .arg(4 + 4 * ndim).arg(4 + gotDims.value()));
+        return Error::inFile(path, QStringLiteral("truncated: the IDX header needs %1 bytes, found %2")
+                                       .arg(4 + 4 * ndim).arg(4 + gotDims.value()));
 
     IdxHeader header;
     header.type = IdxType(magic[2]);
@@ -100,18 +92,18 @@ Result<IdxHeader> parseHeader(FileByteStream &stream, const QString &path)
             header.elementCount *= dim;
     }
     if (absurd || header.elementCount > kIdxMaxElements)
-        return fileError(path, QStringLiteral("absurd IDX dimensions %1: more than %2 elements in one file")
-                                   .arg(dimsText(header.dims)).arg(kIdxMaxElements));
+        return Error::inFile(path, QStringLiteral("absurd IDX dimensions %1: more than %2 elements in one file")
+                                       .arg(dimsText(header.dims)).arg(kIdxMaxElements));
 
     const int64_t stored = stream.storedSize();
     if (!header.gzipped) {
         const int64_t available = std::max<int64_t>(stored - header.headerSize, 0);
         if (available < header.dataBytes())
-            return fileError(path, QStringLiteral("truncated: expected %1 bytes of data, found %2")
-                                       .arg(header.dataBytes()).arg(available));
+            return Error::inFile(path, QStringLiteral("truncated: expected %1 bytes of data, found %2")
+                                           .arg(header.dataBytes()).arg(available));
     } else if (header.dataBytes() > stored * kMaxDeflateRatio) {
-        return fileError(path, QStringLiteral("truncated: expected %1 bytes of data, more than a %2-byte gzip file can hold")
-                                   .arg(header.dataBytes()).arg(stored));
+        return Error::inFile(path, QStringLiteral("truncated: expected %1 bytes of data, more than a %2-byte gzip file can hold")
+                                       .arg(header.dataBytes()).arg(stored));
     }
     return header;
 }
@@ -192,7 +184,7 @@ Result<IdxArray> readIdxFile(const QString &path, QCryptographicHash *hash)
             break;
     }
     if (got < expected)
-        return fileError(path, QStringLiteral("truncated: expected %1 bytes of data, found %2").arg(expected).arg(got));
+        return Error::inFile(path, QStringLiteral("truncated: expected %1 bytes of data, found %2").arg(expected).arg(got));
     if (const Status rest = stream.finish(); !rest)
         return rest.error();
 
@@ -236,8 +228,8 @@ Result<std::vector<int64_t>> idxToLabels(const IdxArray &array, const QString &p
 {
     const std::vector<int64_t> &dims = array.header.dims;
     if (!(dims.size() == 1 || (dims.size() == 2 && dims[1] == 1)))
-        return fileError(path, QStringLiteral("a labels file must have one dimension, this one has %1 (%2)")
-                                   .arg(dims.size()).arg(dimsText(dims)));
+        return Error::inFile(path, QStringLiteral("a labels file must have one dimension, this one has %1 (%2)")
+                                       .arg(dims.size()).arg(dimsText(dims)));
     const size_t n = size_t(array.header.count());
     std::vector<int64_t> labels(n);
     if (array.header.type == IdxType::UByte) {
@@ -248,8 +240,8 @@ Result<std::vector<int64_t>> idxToLabels(const IdxArray &array, const QString &p
     for (size_t i = 0; i < n; ++i) {
         const float value = array.floats[i];
         if (!(value >= 0.0f) || value != std::floor(value) || value > 16777216.0f)
-            return fileError(path, QStringLiteral("label %1 at index %2 is not a class index (a whole number from 0)")
-                                       .arg(double(value)).arg(i));
+            return Error::inFile(path, QStringLiteral("label %1 at index %2 is not a class index (a whole number from 0)")
+                                           .arg(double(value)).arg(i));
         labels[i] = int64_t(value);
     }
     return labels;

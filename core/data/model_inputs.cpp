@@ -13,15 +13,6 @@ namespace ty {
 
 namespace {
 
-Error inputError(const QString &file, const QString &message, const QString &field = {})
-{
-    Error e;
-    e.file = file;
-    e.field = field;
-    e.message = message;
-    return e;
-}
-
 QString shapeText(const std::vector<int64_t> &shape)
 {
     QStringList parts;
@@ -49,14 +40,14 @@ Status readImage(const QString &path, const SampleFormat &format, ModelInputs *o
 {
     const std::vector<int64_t> &shape = format.sampleShape;
     if (shape.size() != 3 || (shape[0] != 1 && shape[0] != 3))
-        return inputError(path, QStringLiteral("this model takes samples of shape %1, not images").arg(shapeText(shape)));
+        return Error::inFile(path, QStringLiteral("this model takes samples of shape %1, not images").arg(shapeText(shape)));
     if (Status regular = requireRegularFile(path); !regular)
         return regular;
     QImageReader reader(path);
     reader.setAllocationLimit(256);  // MiB: a decompression bomb is refused, not decoded
     QImage image = reader.read();
     if (image.isNull())
-        return inputError(path, QStringLiteral("cannot read the image: %1").arg(reader.errorString()));
+        return Error::inFile(path, QStringLiteral("cannot read the image: %1").arg(reader.errorString()));
     const int64_t channels = shape[0], height = shape[1], width = shape[2];
     image = image.convertToFormat(channels == 1 ? QImage::Format_Grayscale8 : QImage::Format_RGB888)
                 .scaled(int(width), int(height), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
@@ -82,8 +73,8 @@ Status readIdx(const QString &path, const SampleFormat &format, ModelInputs *out
     IdxArray &array = read.value();
     const std::vector<int64_t> shape = idxSampleShape(array.header.dims);
     if (sampleSize(shape) != sampleSize(format.sampleShape))
-        return inputError(path, QStringLiteral("holds samples of shape %1; this model takes %2")
-                                    .arg(shapeText(shape), shapeText(format.sampleShape)));
+        return Error::inFile(path, QStringLiteral("holds samples of shape %1; this model takes %2")
+                                       .arg(shapeText(shape), shapeText(format.sampleShape)));
     const bool bytes = array.header.type == IdxType::UByte;
     const size_t values = bytes ? array.bytes.size() : array.floats.size();
     std::vector<float> &floats = out->samples.floats;
@@ -100,12 +91,12 @@ Status readIdx(const QString &path, const SampleFormat &format, ModelInputs *out
 Status readCsv(const QString &path, const SampleFormat &format, int64_t maxRows, ModelInputs *out)
 {
     if (format.featureNames.isEmpty() || format.sampleShape.size() != 1)
-        return inputError(path, QStringLiteral("this model takes samples of shape %1, not table rows").arg(shapeText(format.sampleShape)));
+        return Error::inFile(path, QStringLiteral("this model takes samples of shape %1, not table rows").arg(shapeText(format.sampleShape)));
     if (Status regular = requireRegularFile(path); !regular)
         return regular;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return inputError(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
+        return Error::inFile(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
     Result<CsvTable> parsed = parseCsv(file.readAll(), path, maxRows);
     if (!parsed)
         return parsed.error();
@@ -114,8 +105,8 @@ Status readCsv(const QString &path, const SampleFormat &format, int64_t maxRows,
     for (const QString &name : format.featureNames) {
         const int index = int(table.columns.indexOf(name));
         if (index < 0)
-            return inputError(path, QStringLiteral("has no column \"%1\"; the model was trained on the columns %2")
-                                        .arg(name, format.featureNames.join(QStringLiteral(", "))), name);
+            return Error::inFile(path, QStringLiteral("has no column \"%1\"; the model was trained on the columns %2")
+                                           .arg(name, format.featureNames.join(QStringLiteral(", "))), name);
         columns.push_back(index);
     }
     const QString name = QFileInfo(path).fileName();
@@ -125,8 +116,7 @@ Status readCsv(const QString &path, const SampleFormat &format, int64_t maxRows,
             double value = 0;
             const int column = columns[j];
             if (column >= row.cells.size() || !parseCsvNumber(row.cells[column], &value))
-                return inputError(path, QStringLiteral("line %1: column \"%2\" is not a number").arg(row.line).arg(format.featureNames[int(j)]),
-                                  format.featureNames[int(j)]);
+                return Error::inFile(path, QStringLiteral("line %1: column \"%2\" is not a number").arg(row.line).arg(format.featureNames[int(j)]), format.featureNames[int(j)]);
             if (j < format.featureMean.size() && j < format.featureStd.size())
                 value = (value - double(format.featureMean[j])) / double(format.featureStd[j]);
             floats.push_back(float(value));
@@ -157,10 +147,10 @@ Result<ModelInputs> readModelInputs(const QStringList &paths, const SampleFormat
     out.samples.sampleShape = format.sampleShape;
     out.samples.isFloat = true;
     if (paths.isEmpty())
-        return inputError(QString(), QStringLiteral("no input files given"));
+        return Error::inFile(QString(), QStringLiteral("no input files given"));
     for (const QString &path : paths) {
         if (!QFileInfo::exists(path))
-            return inputError(path, QStringLiteral("no such file"));
+            return Error::inFile(path, QStringLiteral("no such file"));
         const QString suffix = QFileInfo(path).suffix().toLower();
         Status read = Status::success();
         if (isImageFile(suffix))
@@ -170,11 +160,11 @@ Result<ModelInputs> readModelInputs(const QStringList &paths, const SampleFormat
         else if (suffix == QStringLiteral("idx") || suffix == QStringLiteral("gz") || path.endsWith(QStringLiteral("-ubyte")))
             read = readIdx(path, format, &out);
         else
-            read = inputError(path, QStringLiteral("unknown kind of input: use PNG, JPEG or BMP images, IDX files or CSV files"));
+            read = Error::inFile(path, QStringLiteral("unknown kind of input: use PNG, JPEG or BMP images, IDX files or CSV files"));
         if (!read)
             return read.error();
         if (out.samples.count > maxSamples)
-            return inputError(path, QStringLiteral("more than %1 samples in all").arg(maxSamples));
+            return Error::inFile(path, QStringLiteral("more than %1 samples in all").arg(maxSamples));
     }
     return out;
 }

@@ -39,15 +39,6 @@ const DTypeInfo *dtypeNamed(const QString &name)
     return nullptr;
 }
 
-Error fileError(const QString &path, const QString &message, const QString &tensor = QString())
-{
-    Error e;
-    e.file = path;
-    e.field = tensor;
-    e.message = message;
-    return e;
-}
-
 // A JSON number that is a whole number in [0, 2^53]; -1 otherwise.
 qint64 wholeNumber(const QJsonValue &v)
 {
@@ -139,16 +130,16 @@ QByteArray encodeSafetensors(const TensorFile &file)
 Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &path)
 {
     if (bytes.size() < 8)
-        return fileError(path, QStringLiteral("not a safetensors file: %1 bytes, shorter than its 8-byte header length").arg(bytes.size()));
+        return Error::inFile(path, QStringLiteral("not a safetensors file: %1 bytes, shorter than its 8-byte header length").arg(bytes.size()));
     const quint64 headerSize = qFromLittleEndian<quint64>(bytes.constData());
     if (headerSize > quint64(kMaxSafetensorsHeader) || headerSize > quint64(bytes.size() - 8))
-        return fileError(path, QStringLiteral("not a safetensors file (or truncated): its header claims %1 bytes, the file has %2")
-                                   .arg(headerSize).arg(bytes.size() - 8));
+        return Error::inFile(path, QStringLiteral("not a safetensors file (or truncated): its header claims %1 bytes, the file has %2")
+                                       .arg(headerSize).arg(bytes.size() - 8));
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes.mid(8, qsizetype(headerSize)), &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject())
-        return fileError(path, QStringLiteral("not a safetensors file: its header is not a JSON object (%1)")
-                                   .arg(parseError.error != QJsonParseError::NoError ? parseError.errorString() : QStringLiteral("not an object")));
+        return Error::inFile(path, QStringLiteral("not a safetensors file: its header is not a JSON object (%1)")
+                                       .arg(parseError.error != QJsonParseError::NoError ? parseError.errorString() : QStringLiteral("not an object")));
     const qint64 dataStart = 8 + qint64(headerSize);
     const qint64 dataSize = bytes.size() - dataStart;
     const QJsonObject header = doc.object();
@@ -159,11 +150,11 @@ Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &pat
         const QString name = it.key();
         if (name == QLatin1String("__metadata__")) {
             if (!it.value().isObject())
-                return fileError(path, QStringLiteral("\"__metadata__\" is not an object of strings"));
+                return Error::inFile(path, QStringLiteral("\"__metadata__\" is not an object of strings"));
             const QJsonObject metadata = it.value().toObject();
             for (auto m = metadata.constBegin(); m != metadata.constEnd(); ++m) {
                 if (!m.value().isString())
-                    return fileError(path, QStringLiteral("\"__metadata__\" entry \"%1\" is not a string").arg(m.key()));
+                    return Error::inFile(path, QStringLiteral("\"__metadata__\" entry \"%1\" is not a string").arg(m.key()));
                 file.metadata.insert(m.key(), m.value().toString());
             }
             continue;
@@ -171,19 +162,19 @@ Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &pat
         const QJsonObject entry = it.value().toObject();
         const DTypeInfo *dtype = dtypeNamed(entry.value(QStringLiteral("dtype")).toString());
         if (!dtype)
-            return fileError(path, QStringLiteral("tensor \"%1\": unknown or missing dtype").arg(name), name);
+            return Error::inFile(path, QStringLiteral("tensor \"%1\": unknown or missing dtype").arg(name), name);
         NamedTensor tensor;
         tensor.name = name;
         tensor.dtype = dtype->dtype;
         const QJsonArray shape = entry.value(QStringLiteral("shape")).toArray();
         if (!entry.value(QStringLiteral("shape")).isArray() || shape.size() > 16)
-            return fileError(path, QStringLiteral("tensor \"%1\": missing or absurd shape").arg(name), name);
+            return Error::inFile(path, QStringLiteral("tensor \"%1\": missing or absurd shape").arg(name), name);
         qint64 bytesNeeded = dtype->size;
         bool overflow = false;
         for (const QJsonValue &d : shape) {
             const qint64 extent = wholeNumber(d);
             if (extent < 0)
-                return fileError(path, QStringLiteral("tensor \"%1\": shape entries must be whole numbers >= 0").arg(name), name);
+                return Error::inFile(path, QStringLiteral("tensor \"%1\": shape entries must be whole numbers >= 0").arg(name), name);
             if (extent > 0 && bytesNeeded > std::numeric_limits<qint64>::max() / extent)
                 overflow = true;
             else
@@ -194,13 +185,13 @@ Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &pat
         const qint64 begin = offsets.size() == 2 ? wholeNumber(offsets.at(0)) : -1;
         const qint64 end = offsets.size() == 2 ? wholeNumber(offsets.at(1)) : -1;
         if (begin < 0 || end < begin || end > dataSize)
-            return fileError(path, QStringLiteral("tensor \"%1\": data_offsets [%2, %3] lie outside the %4 bytes of data (truncated?)")
-                                       .arg(name).arg(begin).arg(end).arg(dataSize), name);
+            return Error::inFile(path, QStringLiteral("tensor \"%1\": data_offsets [%2, %3] lie outside the %4 bytes of data (truncated?)")
+                                           .arg(name).arg(begin).arg(end).arg(dataSize), name);
         if (overflow || end - begin != bytesNeeded)
-            return fileError(path, QStringLiteral("tensor \"%1\": %2 %3 needs %4 bytes, its data_offsets give %5")
-                                       .arg(name, tensorDTypeName(tensor.dtype), tensor.shapeText())
-                                       .arg(overflow ? QStringLiteral("more than 2^63") : QString::number(bytesNeeded))
-                                       .arg(end - begin), name);
+            return Error::inFile(path, QStringLiteral("tensor \"%1\": %2 %3 needs %4 bytes, its data_offsets give %5")
+                                           .arg(name, tensorDTypeName(tensor.dtype), tensor.shapeText())
+                                           .arg(overflow ? QStringLiteral("more than 2^63") : QString::number(bytesNeeded))
+                                           .arg(end - begin), name);
         ranges.push_back(Range{begin, end, int(file.tensors.size())});
         file.tensors.append(tensor);
     }
@@ -210,13 +201,13 @@ Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &pat
     qint64 expected = 0;
     for (const Range &r : ranges) {
         if (r.begin != expected)
-            return fileError(path, QStringLiteral("tensor \"%1\": its data %2 at byte %3 (the tensors' data must follow one another without gaps or overlaps)")
-                                       .arg(file.tensors.at(r.index).name, r.begin < expected ? QStringLiteral("overlaps another's") : QStringLiteral("leaves a gap"))
-                                       .arg(r.begin), file.tensors.at(r.index).name);
+            return Error::inFile(path, QStringLiteral("tensor \"%1\": its data %2 at byte %3 (the tensors' data must follow one another without gaps or overlaps)")
+                                           .arg(file.tensors.at(r.index).name, r.begin < expected ? QStringLiteral("overlaps another's") : QStringLiteral("leaves a gap"))
+                                           .arg(r.begin), file.tensors.at(r.index).name);
         expected = r.end;
     }
     if (expected != dataSize)
-        return fileError(path, QStringLiteral("%1 bytes after the last tensor's data").arg(dataSize - expected));
+        return Error::inFile(path, QStringLiteral("%1 bytes after the last tensor's data").arg(dataSize - expected));
     for (const Range &r : ranges)
         file.tensors[r.index].data = bytes.mid(qsizetype(dataStart + r.begin), qsizetype(r.end - r.begin));
     QList<NamedTensor> inFileOrder;  // the order of their data in the file
@@ -230,17 +221,17 @@ Result<TensorFile> readSafetensors(const QString &path, qint64 maxBytes)
 {
     const QFileInfo info(path);
     if (!info.exists())
-        return fileError(path, QStringLiteral("file not found"));
+        return Error::inFile(path, QStringLiteral("file not found"));
     if (!info.isFile())
-        return fileError(path, QStringLiteral("not a regular file"));
+        return Error::inFile(path, QStringLiteral("not a regular file"));
     if (info.size() > maxBytes)
-        return fileError(path, QStringLiteral("%1 bytes is more than the %2 bytes accepted").arg(info.size()).arg(maxBytes));
+        return Error::inFile(path, QStringLiteral("%1 bytes is more than the %2 bytes accepted").arg(info.size()).arg(maxBytes));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return fileError(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
+        return Error::inFile(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
     const QByteArray bytes = file.read(std::min(info.size(), maxBytes) + 1);
     if (bytes.size() > maxBytes)
-        return fileError(path, QStringLiteral("more than the %1 bytes accepted").arg(maxBytes));
+        return Error::inFile(path, QStringLiteral("more than the %1 bytes accepted").arg(maxBytes));
     return decodeSafetensors(bytes, path);
 }
 
@@ -249,12 +240,12 @@ Status writeFileAtomically(const QString &path, const QByteArray &bytes)
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return fileError(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
+        return Error::inFile(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
     const qint64 written = file.write(bytes);
     if (written != bytes.size() || !file.commit()) {
         file.cancelWriting();
-        return fileError(path, QStringLiteral("cannot write: wrote %1 of %2 bytes (is the disk full?)")
-                                   .arg(std::max<qint64>(0, written)).arg(bytes.size()));
+        return Error::inFile(path, QStringLiteral("cannot write: wrote %1 of %2 bytes (is the disk full?)")
+                                       .arg(std::max<qint64>(0, written)).arg(bytes.size()));
     }
     return Status::success();
 }

@@ -7,15 +7,6 @@ namespace ty {
 
 namespace {
 
-Error predictionError(const QString &message, const QString &node = {}, const QString &field = {})
-{
-    Error e;
-    e.message = message;
-    e.node = node;
-    e.field = field;
-    return e;
-}
-
 Result<Predictions> predict(const Preset &preset, const PredictOptions &options)
 {
     Result<std::unique_ptr<detail::TrainedModel>> loaded =
@@ -34,7 +25,7 @@ Result<Predictions> predict(const Preset &preset, const PredictOptions &options)
         if (head.optimized && !scored)
             scored = &head;
     if (!scored)
-        return predictionError(QStringLiteral("the pipeline has no loss whose input is the model's output"));
+        return Error(QStringLiteral("the pipeline has no loss whose input is the model's output"));
 
     Predictions out;
     out.classification = pipeline.plan.datasetShape.classification;
@@ -80,7 +71,7 @@ Result<Predictions> predictWithWeights(const Preset &preset, const PredictOption
     try {
         return predict(preset, options);
     } catch (const std::exception &e) {
-        return predictionError(QStringLiteral("prediction failed: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+        return Error(QStringLiteral("prediction failed: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
     }
 }
 

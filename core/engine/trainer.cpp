@@ -47,9 +47,7 @@ Result<std::unique_ptr<PreparedTraining>> Trainer::prepare(const Preset &preset,
             return error;
         return std::make_unique<PreparedTraining>(std::move(run));
     } catch (const std::exception &e) {
-        Error error;
-        error.message = QStringLiteral("cannot prepare training: %1").arg(firstLine(e));
-        return error;
+        return Error(QStringLiteral("cannot prepare training: %1").arg(firstLine(e)));
     }
 }
 

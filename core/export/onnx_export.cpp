@@ -11,15 +11,6 @@ namespace ty {
 
 namespace {
 
-Error exportError(const QString &message, const QString &node = {}, const QString &field = {})
-{
-    Error e;
-    e.message = message;
-    e.node = node;
-    e.field = field;
-    return e;
-}
-
 // The ops that `target` depends on, in execution order.
 std::vector<const PlannedOp *> opsNeededFor(const PipelinePlan &plan, const QString &target)
 {
@@ -63,10 +54,10 @@ Result<PipelinePlan> planPresetForExport(const Preset &preset)
         PipelinePlan plan = planPipeline(preset, shape.value());
         for (const Issue &issue : plan.report.issues)
             if (issue.severity == Severity::Error)
-                return exportError(issue.message, issue.node, issue.port.isEmpty() ? issue.param : issue.port);
+                return Error::atNode(issue.node, issue.message, issue.port.isEmpty() ? issue.param : issue.port);
         return plan;
     }
-    return exportError(QStringLiteral("the pipeline has no dataset node"));
+    return Error(QStringLiteral("the pipeline has no dataset node"));
 }
 
 Result<OnnxExport> exportOnnx(const PipelinePlan &plan, const TensorFile &weights, const QString &graphName,
@@ -77,7 +68,7 @@ Result<OnnxExport> exportOnnx(const PipelinePlan &plan, const TensorFile &weight
         if (loss.optimized && !head)
             head = &loss;
     if (!head)
-        return exportError(QStringLiteral("the pipeline has no optimized loss, so no output to export as logits"));
+        return Error(QStringLiteral("the pipeline has no optimized loss, so no output to export as logits"));
 
     const std::vector<const PlannedOp *> ops = opsNeededFor(plan, head->input);
     // Every rule is resolved before anything is built, so a block without one is reported first and alone.
@@ -85,8 +76,7 @@ Result<OnnxExport> exportOnnx(const PipelinePlan &plan, const TensorFile &weight
     for (const PlannedOp *op : ops) {
         const OnnxExportRule *rule = rules.find(op->blockType);
         if (!rule)
-            return exportError(QStringLiteral("block \"%1\" cannot be exported to ONNX (no export rule)").arg(op->blockType),
-                               op->nodeId, QStringLiteral("block"));
+            return Error::atNode(op->nodeId, QStringLiteral("block \"%1\" cannot be exported to ONNX (no export rule)").arg(op->blockType), QStringLiteral("block"));
         opRules.push_back(rule);
     }
 
@@ -114,8 +104,7 @@ Result<OnnxExport> exportOnnx(const PipelinePlan &plan, const TensorFile &weight
     }
     const QString headValue = valueOf.value(head->input);
     if (headValue.isEmpty())
-        return exportError(QStringLiteral("the loss reads \"%1\", which is not part of the network").arg(head->input), head->nodeId,
-                           QStringLiteral("input"));
+        return Error::atNode(head->nodeId, QStringLiteral("the loss reads \"%1\", which is not part of the network").arg(head->input), QStringLiteral("input"));
     graph.addNode(QStringLiteral("Identity"), logits, {headValue}, {logits});
     graph.setOutput(logits, outputShape);
 

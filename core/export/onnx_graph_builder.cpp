@@ -200,9 +200,7 @@ Result<QByteArray> OnnxGraphBuilder::serialize(const QString &graphName, const Q
     model.mutable_graph()->set_name(utf8(graphName));
     std::string bytes;
     if (!model.SerializeToString(&bytes)) {
-        Error e;
-        e.message = QStringLiteral("the ONNX model could not be serialized (protobuf limits a model to 2 GiB)");
-        return e;
+        return Error(QStringLiteral("the ONNX model could not be serialized (protobuf limits a model to 2 GiB)"));
     }
     return QByteArray(bytes.data(), qsizetype(bytes.size()));
 }

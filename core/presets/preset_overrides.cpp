@@ -11,11 +11,7 @@ namespace {
 Error overrideError(const QString &assignment, const QString &message, const QString &node = {},
                     const QString &field = {})
 {
-    Error e;
-    e.node = node;
-    e.field = field;
-    e.message = QStringLiteral("--set %1: %2").arg(assignment, message);
-    return e;
+    return Error::atNode(node, QStringLiteral("--set %1: %2").arg(assignment, message), field);
 }
 
 } // namespace
@@ -28,11 +24,7 @@ Result<const ParamSpec *> specOf(const Preset &preset, const QString &path, cons
 {
     *nodeOut = nullptr;
     auto fail = [&](const QString &message, const QString &node = {}, const QString &field = {}) {
-        Error e;
-        e.node = node;
-        e.field = field.isEmpty() ? path : field;
-        e.message = QStringLiteral("%1: %2").arg(context, message);
-        return e;
+        return Error::atNode(node, QStringLiteral("%1: %2").arg(context, message), field.isEmpty() ? path : field);
     };
     const int dot = path.indexOf(QLatin1Char('.'));
     if (dot <= 0 || dot == path.size() - 1)
@@ -109,11 +101,7 @@ Status applyParamValue(Preset *preset, const QString &path, const QJsonValue &va
     else
         problem = checkParamValue(*spec.value(), value);
     if (typed.isUndefined() || !problem.isEmpty()) {
-        Error e;
-        e.node = node ? node->id : QString();
-        e.field = path;
-        e.message = QStringLiteral("%1: %2").arg(context, problem);
-        return e;
+        return Error::atNode(node ? node->id : QString(), QStringLiteral("%1: %2").arg(context, problem), path);
     }
     store(preset, path, node, typed);
     return Status::success();

@@ -35,11 +35,11 @@ QString RunDatabase::defaultPath()
 Result<std::unique_ptr<RunDatabase>> RunDatabase::open(const QString &requestedPath)
 {
     if (requestedPath.isEmpty())
-        return runError(QStringLiteral("no path given for the run database"));
+        return Error(QStringLiteral("no path given for the run database"));
     const QString path = QFileInfo(requestedPath).absoluteFilePath();
     const QString folder = QFileInfo(path).absolutePath();
     if (!QDir().mkpath(folder))
-        return runError(QStringLiteral("cannot create the folder %1 for the run database %2").arg(folder, path));
+        return Error(QStringLiteral("cannot create the folder %1 for the run database %2").arg(folder, path));
 
     QSqlDatabase db;
     {
@@ -58,7 +58,7 @@ Result<std::unique_ptr<RunDatabase>> RunDatabase::open(const QString &requestedP
     if (!version.ok())
         return fail(version.error());
     if (version.value() > kSchemaVersion)
-        return fail(runError(newerRunSchemaMessage(path, version.value())));
+        return fail(Error(newerRunSchemaMessage(path, version.value())));
     if (Status wal = enableWriteAheadLog(db, path); !wal.ok())
         return fail(wal.error());
     if (Status migrated = migrateRunSchema(db, path); !migrated.ok())
@@ -82,7 +82,7 @@ QString RunDatabase::runFolder(qint64 id) const
 
 Error RunDatabase::noSuchRun(qint64 id) const
 {
-    return runError(QStringLiteral("no run with id %1 in %2").arg(id).arg(m_path));
+    return Error(QStringLiteral("no run with id %1 in %2").arg(id).arg(m_path));
 }
 
 Status RunDatabase::requireRun(qint64 id) const
@@ -112,9 +112,9 @@ Status RunDatabase::checkIntegrity() const
     }
     if (problems == QStringList{QStringLiteral("ok")})
         return Status::success();
-    return runError(QStringLiteral("the run database is damaged: %1 fails its integrity check (%2); nothing was written to it; "
-                                   "see docs/reliability.md for recovery")
-                        .arg(m_path, problems.join(QStringLiteral("; ")).replace(QLatin1Char('\n'), QStringLiteral("; ")).left(300)));
+    return Error(QStringLiteral("the run database is damaged: %1 fails its integrity check (%2); nothing was written to it; "
+                                "see docs/reliability.md for recovery")
+                     .arg(m_path, problems.join(QStringLiteral("; ")).replace(QLatin1Char('\n'), QStringLiteral("; ")).left(300)));
 }
 
 Result<qint64> RunDatabase::createRun(const NewRun &run)
@@ -162,7 +162,7 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
 
         const QString folder = runFolder(id);
         if (!QDir().mkpath(folder))
-            return runError(QStringLiteral("cannot create the folder %1 of run %2").arg(folder).arg(id));
+            return Error(QStringLiteral("cannot create the folder %1 of run %2").arg(folder).arg(id));
         QSqlQuery setFolder(m_db);
         setFolder.prepare(QStringLiteral("UPDATE runs SET folder = ? WHERE id = ?"));
         setFolder.addBindValue(folder);

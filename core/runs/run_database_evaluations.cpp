@@ -114,7 +114,7 @@ Result<EvaluationRecord> RunDatabase::evaluation(qint64 evaluationId) const
     if (!q.next()) {
         if (std::optional<Error> cut = rowsCutShort(q, QStringLiteral("evaluation %1").arg(evaluationId), m_path))
             return *cut;
-        return runError(QStringLiteral("no evaluation with id %1 in %2").arg(evaluationId).arg(m_path));
+        return Error(QStringLiteral("no evaluation with id %1 in %2").arg(evaluationId).arg(m_path));
     }
     return evaluationFromRow(q);
 }

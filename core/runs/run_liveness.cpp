@@ -43,13 +43,6 @@ bool runLooksAbandoned(const QString &host, qint64 pid, const QDateTime &lastHea
 
 namespace {
 
-Error refusal(const QString &message)
-{
-    Error error;
-    error.message = message;
-    return error;
-}
-
 // The file name of the program a process runs, from /proc (Linux); empty when unknown.
 QString programOfProcess(qint64 pid)
 {
@@ -65,18 +58,18 @@ QString programOfProcess(qint64 pid)
 Status askRunProcessToStop(const QString &host, qint64 pid)
 {
     if (host.isEmpty() || host != thisHostName())
-        return refusal(QStringLiteral("the run is trained on host \"%1\", not here; stop it there").arg(host));
+        return Error(QStringLiteral("the run is trained on host \"%1\", not here; stop it there").arg(host));
     if (pid <= 0 || !processMayBeAlive(pid))
-        return refusal(QStringLiteral("the process of the run (pid %1) is gone").arg(pid));
+        return Error(QStringLiteral("the process of the run (pid %1) is gone").arg(pid));
 #if defined(Q_OS_UNIX)
     const QString program = programOfProcess(pid);
     if (QFile::exists(QStringLiteral("/proc/self/cmdline")) && !program.startsWith(QLatin1String("trainyard-cli")))
-        return refusal(QStringLiteral("pid %1 is no longer the run's trainyard-cli process").arg(pid));
+        return Error(QStringLiteral("pid %1 is no longer the run's trainyard-cli process").arg(pid));
     if (::kill(static_cast<pid_t>(pid), SIGINT) != 0)
-        return refusal(QStringLiteral("cannot signal pid %1: %2").arg(pid).arg(QString::fromLocal8Bit(std::strerror(errno))));
+        return Error(QStringLiteral("cannot signal pid %1: %2").arg(pid).arg(QString::fromLocal8Bit(std::strerror(errno))));
     return Status::success();
 #else
-    return refusal(QStringLiteral("stopping a run started elsewhere is not supported on this system"));
+    return Error(QStringLiteral("stopping a run started elsewhere is not supported on this system"));
 #endif
 }
 

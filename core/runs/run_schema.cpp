@@ -191,7 +191,7 @@ Status migrateRunSchema(QSqlDatabase &db, const QString &path)
     if (!version.ok())
         return version.error();
     if (version.value() > kRunSchemaVersion)
-        return runError(newerRunSchemaMessage(path, version.value()));
+        return Error(newerRunSchemaMessage(path, version.value()));
     if (version.value() == kRunSchemaVersion)
         return Status::success();
 
@@ -203,7 +203,7 @@ Status migrateRunSchema(QSqlDatabase &db, const QString &path)
     if (!version.ok())
         return version.error();
     if (version.value() > kRunSchemaVersion)
-        return runError(newerRunSchemaMessage(path, version.value()));
+        return Error(newerRunSchemaMessage(path, version.value()));
 
     for (const RunSchemaStep &step : runSchemaSteps()) {
         if (step.toVersion <= version.value())

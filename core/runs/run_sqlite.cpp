@@ -19,7 +19,7 @@ Result<QSqlDatabase> openRunConnection(const QString &connectionName, const QStr
     if (!db.isValid()) {
         db = QSqlDatabase();
         QSqlDatabase::removeDatabase(connectionName);
-        return runError(QStringLiteral("cannot open %1: the Qt SQLite driver (QSQLITE) is not available").arg(path));
+        return Error(QStringLiteral("cannot open %1: the Qt SQLite driver (QSQLITE) is not available").arg(path));
     }
     db.setDatabaseName(path);
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kRunDbBusyTimeoutMs));
@@ -64,8 +64,8 @@ Status enableWriteAheadLog(QSqlDatabase &db, const QString &path)
         QThread::msleep(20);
     }
     if (query.next() && query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0) {
-        return runError(QStringLiteral("cannot switch %1 to write-ahead logging (journal mode stays '%2')")
-                         .arg(path, query.value(0).toString()));
+        return Error(QStringLiteral("cannot switch %1 to write-ahead logging (journal mode stays '%2')")
+                      .arg(path, query.value(0).toString()));
     }
     return Status::success();
 }
@@ -86,9 +86,9 @@ Error runDbError(const QString &what, const QString &path, const QSqlError &sqlE
     if (detail.isEmpty())
         detail = QStringLiteral("unknown SQLite error");
     if (isDamagedError(sqlError))
-        return runError(QStringLiteral("the run database is damaged: %1 in %2: %3; see docs/reliability.md for recovery")
-                            .arg(what, path, detail));
-    return runError(QStringLiteral("%1 in %2: %3").arg(what, path, detail));
+        return Error(QStringLiteral("the run database is damaged: %1 in %2: %3; see docs/reliability.md for recovery")
+                         .arg(what, path, detail));
+    return Error(QStringLiteral("%1 in %2: %3").arg(what, path, detail));
 }
 
 bool isDamagedError(const QSqlError &sqlError)

@@ -42,14 +42,6 @@ Status enableWriteAheadLog(QSqlDatabase &db, const QString &path);
 // PRAGMA user_version.
 Result<int> readUserVersion(const QSqlDatabase &db, const QString &path);
 
-// An Error carrying only a message (the messages of this module name the database path themselves).
-inline Error runError(const QString &message)
-{
-    Error error;
-    error.message = message;
-    return error;
-}
-
 // "<what> in <path>: <SQLite's message>".
 Error runDbError(const QString &what, const QString &path, const QSqlError &sqlError);
 // After a loop over query.next(): an Error when the rows stopped because of an error (a damaged page) rather

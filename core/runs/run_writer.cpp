@@ -153,7 +153,7 @@ Status RunWriter::start()
 {
     std::unique_lock<std::mutex> lock(d->mutex);
     if (d->phase != State::Phase::NotStarted)
-        return runError(QStringLiteral("the writer of run %1 was already started or finished").arg(d->runId));
+        return Error(QStringLiteral("the writer of run %1 was already started or finished").arg(d->runId));
     d->phase = State::Phase::Starting;
     d->thread = std::thread([state = d.get()] { state->threadMain(); });
     d->done.wait(lock, [this] { return d->startResult.has_value(); });
@@ -218,7 +218,7 @@ Status RunWriter::flush()
     if (d->phase != State::Phase::Running) {
         if (!d->firstError.ok())
             return d->firstError;
-        return runError(QStringLiteral("the writer of run %1 in %2 is not running").arg(d->runId).arg(d->path));
+        return Error(QStringLiteral("the writer of run %1 in %2 is not running").arg(d->runId).arg(d->path));
     }
     const quint64 ticket = ++d->flushRequested;
     d->wake.notify_one();
@@ -233,7 +233,7 @@ Status RunWriter::finish(RunStatus status, const QString &message, const QString
         if (d->phase == State::Phase::Finished || d->phase == State::Phase::Finishing) {
             if (!d->firstError.ok())
                 return d->firstError;
-            return runError(QStringLiteral("the writer of run %1 was already finished").arg(d->runId));
+            return Error(QStringLiteral("the writer of run %1 was already finished").arg(d->runId));
         }
         d->finalStatus = status;
         d->finalMessage = message;

@@ -38,13 +38,13 @@ Status checkWriterSchema(SqliteConnection &db, const QString &path)
         return text.error();
     const int version = text.value().toInt();
     if (version > kRunSchemaVersion)
-        return runError(newerRunSchemaMessage(path, version));
+        return Error(newerRunSchemaMessage(path, version));
     if (version < kRunSchemaVersion) {
-        return runError(QStringLiteral("%1 is not an up-to-date run database (schema version %2, expected %3); "
-                                       "open it with RunDatabase::open() first")
-                            .arg(path)
-                            .arg(version)
-                            .arg(kRunSchemaVersion));
+        return Error(QStringLiteral("%1 is not an up-to-date run database (schema version %2, expected %3); "
+                                    "open it with RunDatabase::open() first")
+                         .arg(path)
+                         .arg(version)
+                         .arg(kRunSchemaVersion));
     }
     return Status::success();
 }
@@ -55,7 +55,7 @@ Status enableWriteAheadLog(SqliteConnection &db, const QString &path)
     if (!mode.ok())
         return mode.error();
     if (!mode.value().isEmpty() && mode.value().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
-        return runError(QStringLiteral("cannot switch %1 to write-ahead logging (journal mode stays '%2')").arg(path, mode.value()));
+        return Error(QStringLiteral("cannot switch %1 to write-ahead logging (journal mode stays '%2')").arg(path, mode.value()));
     return Status::success();
 }
 
@@ -163,7 +163,7 @@ Status updateRun(SqliteConnection &db, SqliteStatement &update, qint64 runId, co
     if (Status status = update.run(what); !status.ok())
         return status;
     if (db.changes() == 0)
-        return runError(QStringLiteral("no run with id %1 in %2").arg(runId).arg(db.path()));
+        return Error(QStringLiteral("no run with id %1 in %2").arg(runId).arg(db.path()));
     return Status::success();
 }
 
@@ -196,7 +196,7 @@ Status writeHeartbeat(SqliteConnection &db, qint64 runId)
 Status openRunWriterConnection(SqliteConnection &db, const QString &path, qint64 runId, bool markRunning)
 {
     if (!QFileInfo::exists(path))  // SQLite would create an empty file
-        return runError(QStringLiteral("no run database at %1").arg(path));
+        return Error(QStringLiteral("no run database at %1").arg(path));
     if (Status opened = db.open(path); !opened.ok())
         return opened;
     if (Status schema = checkWriterSchema(db, path); !schema.ok())

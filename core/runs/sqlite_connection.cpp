@@ -17,7 +17,7 @@ Status SqliteConnection::open(const QString &path)
     const int rc = sqlite3_open_v2(path.toUtf8().constData(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         const Error failed = m_db ? error(QStringLiteral("cannot open the run database"))
-                                  : runError(QStringLiteral("cannot open the run database in %1: out of memory").arg(path));
+                                  : Error(QStringLiteral("cannot open the run database in %1: out of memory").arg(path));
         close();
         return failed;
     }
@@ -68,8 +68,8 @@ int SqliteConnection::changes() const { return sqlite3_changes(m_db); }
 Error SqliteConnection::error(const QString &what) const
 {
     const char *message = m_db ? sqlite3_errmsg(m_db) : nullptr;
-    return runError(QStringLiteral("%1 in %2: %3")
-                        .arg(what, m_path, message ? QString::fromUtf8(message) : QStringLiteral("unknown SQLite error")));
+    return Error(QStringLiteral("%1 in %2: %3")
+                     .arg(what, m_path, message ? QString::fromUtf8(message) : QStringLiteral("unknown SQLite error")));
 }
 
 bool SqliteConnection::lastWasBusy() const

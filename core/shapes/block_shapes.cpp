@@ -21,14 +21,14 @@ Result<OpShape> inferOpShape(const QString &blockType, const QString &nodeId, co
 {
     const OpShapeRule *rule = ShapeRules::builtin().ops.find(blockType);
     if (!rule)
-        return opError(nodeId, QStringLiteral("no shape rule for block \"%1\"").arg(blockType), QStringLiteral("block"));
+        return Error::atNode(nodeId, QStringLiteral("no shape rule for block \"%1\"").arg(blockType), QStringLiteral("block"));
     Result<OpShape> shape = (*rule)(nodeId, params, inputs);
     if (!shape)
         return shape;
     for (int64_t d : shape.value().output)
         if (d <= 0)
-            return opError(nodeId, QStringLiteral("the output would be empty (%1); the input %2 is too small")
-                                       .arg(shapeText(shape.value().output), inputs.empty() ? QStringLiteral("[]") : shapeText(inputs[0])));
+            return Error::atNode(nodeId, QStringLiteral("the output would be empty (%1); the input %2 is too small")
+                                             .arg(shapeText(shape.value().output), inputs.empty() ? QStringLiteral("[]") : shapeText(inputs[0])));
     return shape;
 }
 

@@ -24,13 +24,6 @@ bool isLayerWithParameters(const Node &node, const ShapeReport &report)
     return categoryOf(node) == BlockCategory::Layer && report.nodes.value(node.id).paramCount > 0;
 }
 
-Error fineTuneError(const QString &message)
-{
-    Error error;
-    error.message = message;
-    return error;
-}
-
 } // namespace
 
 QStringList headNodes(const PipelineGraph &graph, const ShapeReport &report)
@@ -72,19 +65,18 @@ Result<Preset> fineTunePreset(const Preset &trained, const FineTuneSource &sourc
         if (categoryOf(node) == BlockCategory::Optimizer)
             optimizer = &node;
     if (!optimizer)
-        return fineTuneError(QStringLiteral("run #%1's preset has no optimizer").arg(source.runId));
+        return Error(QStringLiteral("run #%1's preset has no optimizer").arg(source.runId));
     const QStringList heads = headNodes(graph, report);
     if (heads.isEmpty())
-        return fineTuneError(
-            QStringLiteral("run #%1's preset has no layer with parameters feeding a loss").arg(source.runId));
+        return Error(QStringLiteral("run #%1's preset has no layer with parameters feeding a loss").arg(source.runId));
     QStringList frozen;
     for (const Node &node : graph.nodes)
         if (isLayerWithParameters(node, report) && !heads.contains(node.id))
             frozen << node.id;
     if (frozen.isEmpty())
-        return fineTuneError(QStringLiteral("run #%1's network has no layer to freeze besides its head (%2)")
-                                 .arg(source.runId)
-                                 .arg(heads.join(QStringLiteral(", "))));
+        return Error(QStringLiteral("run #%1's network has no layer to freeze besides its head (%2)")
+                         .arg(source.runId)
+                         .arg(heads.join(QStringLiteral(", "))));
 
     const int trainedEpochs = std::max(1, totalEpochs(planStages(trained)));
     const QJsonArray frozenIds = QJsonArray::fromStringList(frozen);

@@ -6,15 +6,6 @@
 
 namespace ty::shaperules {
 
-inline Error opError(const QString &nodeId, const QString &message, const QString &field = {})
-{
-    Error e;
-    e.node = nodeId;
-    e.field = field;
-    e.message = message;
-    return e;
-}
-
 inline int64_t intParam(const QJsonObject &params, const char *key)
 {
     return static_cast<int64_t>(params.value(QString::fromLatin1(key)).toDouble());

@@ -16,7 +16,7 @@ Result<OpShape> linearShape(const QString &nodeId, const QJsonObject &params, co
 {
     const SampleShape in = firstInput(inputs);
     if (in.empty())
-        return opError(nodeId, QStringLiteral("needs samples with at least one dimension"), kInPort);
+        return Error::atNode(nodeId, QStringLiteral("needs samples with at least one dimension"), kInPort);
     const int64_t outFeatures = intParam(params, "out_features");
     SampleShape out = in;
     out.back() = outFeatures;
@@ -27,12 +27,11 @@ Result<OpShape> conv2dShape(const QString &nodeId, const QJsonObject &params, co
 {
     const SampleShape in = firstInput(inputs);
     if (in.size() != 3)
-        return opError(nodeId, QStringLiteral("expects %1 samples, got %2 (add a reshape or use layer.linear)").arg(imageSamples(), shapeText(in)), kInPort);
+        return Error::atNode(nodeId, QStringLiteral("expects %1 samples, got %2 (add a reshape or use layer.linear)").arg(imageSamples(), shapeText(in)), kInPort);
     const SlidingWindow w = slidingWindow(params);
     const int64_t outChannels = intParam(params, "out_channels");
     if (w.kernel > in[1] + 2 * w.padding || w.kernel > in[2] + 2 * w.padding)
-        return opError(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(w.kernel).arg(shapeText(in)),
-                       QStringLiteral("kernel_size"));
+        return Error::atNode(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(w.kernel).arg(shapeText(in)), QStringLiteral("kernel_size"));
     return OpShape{{outChannels, windows(in[1], w), windows(in[2], w)},
                    outChannels * in[0] * w.kernel * w.kernel + (boolParam(params, "bias") ? outChannels : 0)};
 }
@@ -41,9 +40,8 @@ Result<OpShape> conv2dShape(const QString &nodeId, const QJsonObject &params, co
 Result<OpShape> batchNormShape(const QString &nodeId, const SampleShape &in, bool twoD)
 {
     if (twoD ? in.size() != 3 : (in.empty() || in.size() > 2))
-        return opError(nodeId, QStringLiteral("expects %1 samples, got %2")
-                                   .arg(twoD ? imageSamples() : QStringLiteral("[features] or [channels, length]"), shapeText(in)),
-                       kInPort);
+        return Error::atNode(nodeId, QStringLiteral("expects %1 samples, got %2")
+                                         .arg(twoD ? imageSamples() : QStringLiteral("[features] or [channels, length]"), shapeText(in)), kInPort);
     return OpShape{in, 2 * in[0]};
 }
 
@@ -62,14 +60,12 @@ Result<OpShape> poolShape(const QString &nodeId, const QJsonObject &params, cons
 {
     const SampleShape in = firstInput(inputs);
     if (in.size() != 3)
-        return opError(nodeId, QStringLiteral("expects %1 samples, got %2").arg(imageSamples(), shapeText(in)), kInPort);
+        return Error::atNode(nodeId, QStringLiteral("expects %1 samples, got %2").arg(imageSamples(), shapeText(in)), kInPort);
     const SlidingWindow w = slidingWindow(params);
     if (2 * w.padding > w.kernel)
-        return opError(nodeId, QStringLiteral("padding %1 is more than half the kernel size %2").arg(w.padding).arg(w.kernel),
-                       QStringLiteral("padding"));
+        return Error::atNode(nodeId, QStringLiteral("padding %1 is more than half the kernel size %2").arg(w.padding).arg(w.kernel), QStringLiteral("padding"));
     if (w.kernel > in[1] + 2 * w.padding || w.kernel > in[2] + 2 * w.padding)
-        return opError(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(w.kernel).arg(shapeText(in)),
-                       QStringLiteral("kernel_size"));
+        return Error::atNode(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(w.kernel).arg(shapeText(in)), QStringLiteral("kernel_size"));
     return OpShape{{in[0], windows(in[1], w), windows(in[2], w)}, 0};
 }
 
@@ -77,7 +73,7 @@ Result<OpShape> globalAvgPoolShape(const QString &nodeId, const QJsonObject &, c
 {
     const SampleShape in = firstInput(inputs);
     if (in.size() != 3)
-        return opError(nodeId, QStringLiteral("expects %1 samples, got %2").arg(imageSamples(), shapeText(in)), kInPort);
+        return Error::atNode(nodeId, QStringLiteral("expects %1 samples, got %2").arg(imageSamples(), shapeText(in)), kInPort);
     return OpShape{{in[0]}, 0};
 }
 
@@ -85,7 +81,7 @@ Result<OpShape> flattenShape(const QString &nodeId, const QJsonObject &, const s
 {
     const SampleShape in = firstInput(inputs);
     if (in.empty())
-        return opError(nodeId, QStringLiteral("needs samples with at least one dimension"), kInPort);
+        return Error::atNode(nodeId, QStringLiteral("needs samples with at least one dimension"), kInPort);
     int64_t size = 1;
     for (int64_t d : in)
         size *= d;
@@ -101,24 +97,24 @@ Result<OpShape> elementWiseShape(const QString &, const QJsonObject &, const std
 Result<OpShape> addShape(const QString &nodeId, const QJsonObject &, const std::vector<SampleShape> &inputs)
 {
     if (inputs.size() != 2)
-        return opError(nodeId, QStringLiteral("needs two inputs"), QStringLiteral("b"));
+        return Error::atNode(nodeId, QStringLiteral("needs two inputs"), QStringLiteral("b"));
     const SampleShape &a = inputs[0], &b = inputs[1];
     if (a != b)
-        return opError(nodeId, QStringLiteral("inputs must have the same shape, got %1 and %2").arg(shapeText(a), shapeText(b)), QStringLiteral("b"));
+        return Error::atNode(nodeId, QStringLiteral("inputs must have the same shape, got %1 and %2").arg(shapeText(a), shapeText(b)), QStringLiteral("b"));
     return OpShape{a, 0};
 }
 
 Result<OpShape> concatShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)
 {
     if (inputs.size() != 2)
-        return opError(nodeId, QStringLiteral("needs two inputs"), QStringLiteral("b"));
+        return Error::atNode(nodeId, QStringLiteral("needs two inputs"), QStringLiteral("b"));
     const SampleShape &a = inputs[0], &b = inputs[1];
     const int64_t dim = intParam(params, "dim");
     if (a.size() != b.size() || dim >= int64_t(a.size()))
-        return opError(nodeId, QStringLiteral("cannot join %1 and %2 along dimension %3").arg(shapeText(a), shapeText(b)).arg(dim), QStringLiteral("dim"));
+        return Error::atNode(nodeId, QStringLiteral("cannot join %1 and %2 along dimension %3").arg(shapeText(a), shapeText(b)).arg(dim), QStringLiteral("dim"));
     for (size_t i = 0; i < a.size(); ++i)
         if (int64_t(i) != dim && a[i] != b[i])
-            return opError(nodeId, QStringLiteral("inputs %1 and %2 differ outside dimension %3").arg(shapeText(a), shapeText(b)).arg(dim), QStringLiteral("b"));
+            return Error::atNode(nodeId, QStringLiteral("inputs %1 and %2 differ outside dimension %3").arg(shapeText(a), shapeText(b)).arg(dim), QStringLiteral("b"));
     SampleShape out = a;
     out[size_t(dim)] += b[size_t(dim)];
     return OpShape{out, 0};

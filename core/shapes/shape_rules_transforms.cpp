@@ -19,11 +19,11 @@ Result<OpShape> normalizeShape(const QString &nodeId, const QJsonObject &params,
     for (const QString &name : {QStringLiteral("mean"), QStringLiteral("std")}) {
         const QJsonArray list = params.value(name).toArray();
         if (list.size() != 1 && list.size() != channels)
-            return opError(nodeId, QStringLiteral("needs 1 or %1 values (one per channel), got %2").arg(channels).arg(list.size()), name);
+            return Error::atNode(nodeId, QStringLiteral("needs 1 or %1 values (one per channel), got %2").arg(channels).arg(list.size()), name);
     }
     for (const QJsonValue &v : params.value(QStringLiteral("std")).toArray())
         if (v.toDouble() == 0.0)
-            return opError(nodeId, QStringLiteral("a standard deviation of 0 would divide by zero"), QStringLiteral("std"));
+            return Error::atNode(nodeId, QStringLiteral("a standard deviation of 0 would divide by zero"), QStringLiteral("std"));
     return OpShape{in, 0};
 }
 
@@ -31,7 +31,7 @@ Result<OpShape> randomHflipShape(const QString &nodeId, const QJsonObject &, con
 {
     const SampleShape in = firstInput(inputs);
     if (in.size() < 2)
-        return opError(nodeId, QStringLiteral("expects image samples %1, got %2").arg(imageSamples(), shapeText(in)), QStringLiteral("in"));
+        return Error::atNode(nodeId, QStringLiteral("expects image samples %1, got %2").arg(imageSamples(), shapeText(in)), QStringLiteral("in"));
     return OpShape{in, 0};
 }
 
@@ -39,7 +39,7 @@ Result<OpShape> randomCropShape(const QString &nodeId, const QJsonObject &, cons
 {
     const SampleShape in = firstInput(inputs);
     if (in.size() != 3)
-        return opError(nodeId, QStringLiteral("expects %1 samples, got %2").arg(imageSamples(), shapeText(in)), QStringLiteral("in"));
+        return Error::atNode(nodeId, QStringLiteral("expects %1 samples, got %2").arg(imageSamples(), shapeText(in)), QStringLiteral("in"));
     return OpShape{in, 0};
 }
 

@@ -14,9 +14,7 @@ namespace ty {
 namespace {
 Error clipboardError(const QString &message)
 {
-    Error error;
-    error.message = message;
-    return error;
+    return Error(message);
 }
 } // namespace
 

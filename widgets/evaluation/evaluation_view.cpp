@@ -210,9 +210,7 @@ Result<EvaluationReport> EvaluationView::readReport(qint64 evaluationId, qint64 
 Status EvaluationView::showRun(qint64 runId, qint64 compareRunId)
 {
     if (!m_db) {
-        Error e;
-        e.message = QStringLiteral("no run database is open");
-        return e;
+        return Error(QStringLiteral("no run database is open"));
     }
     const Result<QList<EvaluationRecord>> evaluations = m_db->evaluations(runId);
     if (!evaluations)

@@ -71,9 +71,7 @@ Result<std::shared_ptr<const SplitSamples>> readSplitSamples(const QJsonObject &
         out->featureNames = data.featureNames;
         return std::shared_ptr<const SplitSamples>(std::move(out));
     }
-    Error e;
-    e.message = QStringLiteral("the run's preset has no dataset node");
-    return e;
+    return Error(QStringLiteral("the run's preset has no dataset node"));
 }
 
 SplitSamplesLoader::~SplitSamplesLoader()

@@ -11,9 +11,7 @@ namespace {
 
 Error editError(const QString &message)
 {
-    Error error;
-    error.message = message;
-    return error;
+    return Error(message);
 }
 
 } // namespace

@@ -148,15 +148,11 @@ Status TrainingPanel::startTraining(const Preset &preset, const QString &dbPath,
 Status TrainingPanel::resumeRun(qint64 runId)
 {
     if (!m_browser->database()) {
-        Error error;
-        error.message = tr("no run database is open");
-        return error;
+        return Error(tr("no run database is open"));
     }
     for (TrainingRunController *c : std::as_const(m_controllers))
         if (c->runId() == runId && c->isActive()) {
-            Error error;
-            error.message = tr("run #%1 is already training").arg(runId);
-            return error;
+            return Error(tr("run #%1 is already training").arg(runId));
         }
     TrainingRunController *controller = newController();
     const int row = m_browser->model()->rowOfRun(runId);
@@ -180,9 +176,7 @@ Status TrainingPanel::stopRun(qint64 runId)
         }
     const int row = m_browser->model()->rowOfRun(runId);
     if (row < 0) {
-        Error error;
-        error.message = tr("run #%1 is not in the open run database").arg(runId);
-        return error;
+        return Error(tr("run #%1 is not in the open run database").arg(runId));
     }
     const RunSummaryRow &run = m_browser->model()->runAt(row);
     Status asked = askRunProcessToStop(run.host, run.pid);

@@ -17,9 +17,7 @@ namespace {
 
 Error controllerError(const QString &message)
 {
-    Error error;
-    error.message = message;
-    return error;
+    return Error(message);
 }
 
 } // namespace

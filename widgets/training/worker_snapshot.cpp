@@ -33,9 +33,7 @@ Result<QString> writeWorkerSnapshot(const Preset &preset, const QString &dbPath)
 {
     const QDir folder(QFileInfo(dbPath).absoluteDir().filePath(QStringLiteral("snapshots")));
     if (!folder.exists() && !QDir().mkpath(folder.path())) {
-        Error error;
-        error.message = QStringLiteral("cannot create the folder %1 for the training snapshot").arg(folder.path());
-        return error;
+        return Error(QStringLiteral("cannot create the folder %1 for the training snapshot").arg(folder.path()));
     }
     const QString name = QStringLiteral("snapshot-%1-%2.trainyard.json")
                              .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")))

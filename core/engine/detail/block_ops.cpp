@@ -25,11 +25,7 @@ Result<BuiltOp> buildOp(const PlannedOp &planned)
 {
     const OpBuilder *builder = opBuilders().find(planned.blockType);
     if (!builder) {
-        Error e;
-        e.node = planned.nodeId;
-        e.field = QStringLiteral("block");
-        e.message = QStringLiteral("no builder for block \"%1\"").arg(planned.blockType);
-        return e;
+        return Error::atNode(planned.nodeId, QStringLiteral("no builder for block \"%1\"").arg(planned.blockType), QStringLiteral("block"));
     }
     return (*builder)(planned.params, planned.inputShapes.empty() ? Shape{} : planned.inputShapes[0]);
 }

@@ -21,15 +21,6 @@ const QString kPermutation = QStringLiteral("trainyard/permutation");
 const QString kRngCpu = QStringLiteral("trainyard/rng_cpu");
 const QString kFormatName = QStringLiteral("trainyard-checkpoint");
 
-Error checkpointError(const QString &path, const QString &message, const QString &field = QString())
-{
-    Error e;
-    e.file = path;
-    e.field = field;
-    e.message = message;
-    return e;
-}
-
 QString number(double v) { return QString::number(v, 'g', 17); }
 
 // The metadata values of a checkpoint, each parsed strictly; the first problem is kept.
@@ -60,7 +51,7 @@ public:
     void fail(const QString &key, const QString &message)
     {
         if (!m_error)
-            m_error = checkpointError(m_path, message, key);
+            m_error = Error::inFile(m_path, message, key);
     }
     const std::optional<Error> &error() const { return m_error; }
 
@@ -117,15 +108,15 @@ Result<TrainingPosition> readPosition(const TensorFile &file, const CheckpointEx
     const NamedTensor *permutation = file.find(kPermutation);
     if (permutation && permutation->elementCount() > 0) {
         if (permutation->dtype != TensorDType::I64 || permutation->shape != QList<qint64>{expected.trainSamples})
-            return checkpointError(path, QStringLiteral("the data order is %1 %2, not a permutation of the %3 training samples")
-                                             .arg(tensorDTypeName(permutation->dtype), permutation->shapeText()).arg(expected.trainSamples), kPermutation);
+            return Error::inFile(path, QStringLiteral("the data order is %1 %2, not a permutation of the %3 training samples")
+                                           .arg(tensorDTypeName(permutation->dtype), permutation->shapeText()).arg(expected.trainSamples), kPermutation);
         const torch::Tensor order = fromNamedTensor(*permutation);
         if (!torch::equal(std::get<0>(order.sort()), torch::arange(expected.trainSamples, torch::kLong)))
-            return checkpointError(path, QStringLiteral("the data order is not a permutation of the %1 training samples").arg(expected.trainSamples), kPermutation);
+            return Error::inFile(path, QStringLiteral("the data order is not a permutation of the %1 training samples").arg(expected.trainSamples), kPermutation);
         position.permutation = order;
     }
     if (position.batchInEpoch > 0 && !position.permutation.defined())
-        return checkpointError(path, QStringLiteral("the checkpoint is within an epoch but holds no data order"), kPermutation);
+        return Error::inFile(path, QStringLiteral("the checkpoint is within an epoch but holds no data order"), kPermutation);
     return position;
 }
 
@@ -139,15 +130,15 @@ Result<std::vector<torch::Tensor>> checkModelTensors(const TensorFile &file,
     for (const auto &[name, tensor] : own) {
         const NamedTensor *stored = file.find(name);
         if (!stored)
-            return checkpointError(path, QStringLiteral("the checkpoint has no tensor \"%1\"").arg(name), name);
+            return Error::inFile(path, QStringLiteral("the checkpoint has no tensor \"%1\"").arg(name), name);
         const torch::Tensor loaded = fromNamedTensor(*stored);
         if (loaded.sizes() != tensor.sizes() || loaded.scalar_type() != tensor.scalar_type())
-            return checkpointError(path, QStringLiteral("tensor \"%1\" is %2 %3, the model's is %4 %5")
-                                             .arg(name, tensorDTypeName(stored->dtype), stored->shapeText(),
-                                                  tensorDTypeName(tensorDTypeOf(tensor.scalar_type()).value_or(TensorDType::F32)),
-                                                  QString::fromStdString(c10::str(tensor.sizes()))), name);
+            return Error::inFile(path, QStringLiteral("tensor \"%1\" is %2 %3, the model's is %4 %5")
+                                           .arg(name, tensorDTypeName(stored->dtype), stored->shapeText(),
+                                                tensorDTypeName(tensorDTypeOf(tensor.scalar_type()).value_or(TensorDType::F32)),
+                                                QString::fromStdString(c10::str(tensor.sizes()))), name);
         if (!allFinite(loaded))
-            return checkpointError(path, QStringLiteral("tensor \"%1\" holds NaN or infinite values").arg(name), name);
+            return Error::inFile(path, QStringLiteral("tensor \"%1\" holds NaN or infinite values").arg(name), name);
         weights.push_back(loaded);
     }
     return weights;
@@ -158,9 +149,9 @@ std::optional<Error> refuseLibTorchArchive(const QString &path)
 {
     QFile probe(path);
     if (probe.open(QIODevice::ReadOnly) && probe.read(4) == QByteArray("PK\x03\x04", 4))
-        return checkpointError(path, QStringLiteral("this checkpoint is a LibTorch archive written by an older Trainyard (format 1); "
-                                                    "loading such a file can run code stored in it, so it is not loaded. "
-                                                    "Start the run again, or resume from a checkpoint written by this version"));
+        return Error::inFile(path, QStringLiteral("this checkpoint is a LibTorch archive written by an older Trainyard (format 1); "
+                                                  "loading such a file can run code stored in it, so it is not loaded. "
+                                                  "Start the run again, or resume from a checkpoint written by this version"));
     return std::nullopt;
 }
 
@@ -199,11 +190,11 @@ Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, to
         };
         bytes = encodeSafetensors(file);
     } catch (const std::exception &e) {
-        return checkpointError(path, QStringLiteral("cannot serialise checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+        return Error::inFile(path, QStringLiteral("cannot serialise checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
     }
     const Status written = writeFileAtomically(path, bytes);
     if (!written)
-        return checkpointError(path, QStringLiteral("cannot write checkpoint: %1").arg(written.error().message));
+        return Error::inFile(path, QStringLiteral("cannot write checkpoint: %1").arg(written.error().message));
     return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
 }
 
@@ -214,20 +205,19 @@ Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &
         return *refused;
     Result<TensorFile> read = readSafetensors(path);
     if (!read)
-        return checkpointError(path, QStringLiteral("unreadable checkpoint (truncated or foreign): %1").arg(read.error().message), read.error().field);
+        return Error::inFile(path, QStringLiteral("unreadable checkpoint (truncated or foreign): %1").arg(read.error().message), read.error().field);
     const TensorFile &file = read.value();
     if (file.metadata.value(QStringLiteral("format")) != kFormatName)
-        return checkpointError(path, QStringLiteral("not a Trainyard checkpoint"));
+        return Error::inFile(path, QStringLiteral("not a Trainyard checkpoint"));
     const QString version = file.metadata.value(QStringLiteral("version"));
     if (version != QString::number(kCheckpointFormat) && version != QStringLiteral("2"))
-        return checkpointError(path, QStringLiteral("checkpoint format %1 is not supported (expected 2 or %2)")
-                                         .arg(version.left(20)).arg(kCheckpointFormat), QStringLiteral("version"));
+        return Error::inFile(path, QStringLiteral("checkpoint format %1 is not supported (expected 2 or %2)")
+                                       .arg(version.left(20)).arg(kCheckpointFormat), QStringLiteral("version"));
     if (!expected.presetHash.isEmpty() && file.metadata.value(QStringLiteral("preset_hash")) != expected.presetHash)
-        return checkpointError(path, QStringLiteral("the checkpoint belongs to a different preset"), QStringLiteral("preset_hash"));
+        return Error::inFile(path, QStringLiteral("the checkpoint belongs to a different preset"), QStringLiteral("preset_hash"));
     if (expected.runId >= 0 && file.metadata.value(QStringLiteral("run")) != QString::number(expected.runId))
-        return checkpointError(path, QStringLiteral("the checkpoint belongs to another run (%1, not %2)")
-                                         .arg(file.metadata.value(QStringLiteral("run")).left(20), QString::number(expected.runId)),
-                               QStringLiteral("run"));
+        return Error::inFile(path, QStringLiteral("the checkpoint belongs to another run (%1, not %2)")
+                                       .arg(file.metadata.value(QStringLiteral("run")).left(20), QString::number(expected.runId)), QStringLiteral("run"));
     try {
         Result<TrainingPosition> position = readPosition(file, expected, path);
         if (!position)
@@ -247,15 +237,15 @@ Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &
             if (t.name.startsWith(optimizerStatePrefix()))
                 state[t.name] = fromNamedTensor(t);
             else if (!known.contains(t.name))
-                return checkpointError(path, QStringLiteral("tensor \"%1\" is not part of this model").arg(t.name), t.name);
+                return Error::inFile(path, QStringLiteral("tensor \"%1\" is not part of this model").arg(t.name), t.name);
         }
         if (const Status ok = restoreOptimizerState(optimizer, model, state, /*apply=*/false); !ok)
-            return checkpointError(path, ok.error().message, ok.error().field);
+            return Error::inFile(path, ok.error().message, ok.error().field);
         at::Generator generator = at::detail::getDefaultCPUGenerator();
         const NamedTensor *rng = file.find(kRngCpu);
         const torch::Tensor currentRng = generator.get_state();
         if (!rng || rng->dtype != TensorDType::U8 || rng->shape != QList<qint64>{currentRng.numel()})
-            return checkpointError(path, QStringLiteral("the random number generator state is missing or malformed"), kRngCpu);
+            return Error::inFile(path, QStringLiteral("the random number generator state is missing or malformed"), kRngCpu);
         const torch::Tensor rngState = fromNamedTensor(*rng);
 
         // Everything checked: now change the model, the optimizer and the generator.
@@ -269,7 +259,7 @@ Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &
         generator.set_state(rngState);
         return position;
     } catch (const std::exception &e) {
-        return checkpointError(path, QStringLiteral("unreadable checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+        return Error::inFile(path, QStringLiteral("unreadable checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
     }
 }
 
@@ -279,7 +269,7 @@ Result<int64_t> checkpointStage(const QString &path, int64_t stageCount)
         return *refused;
     Result<TensorFile> read = readSafetensors(path);
     if (!read)
-        return checkpointError(path, QStringLiteral("unreadable checkpoint (truncated or foreign): %1").arg(read.error().message), read.error().field);
+        return Error::inFile(path, QStringLiteral("unreadable checkpoint (truncated or foreign): %1").arg(read.error().message), read.error().field);
     if (read.value().metadata.value(QStringLiteral("version")) == QStringLiteral("2"))
         return int64_t(0);
     MetadataReader meta(read.value().metadata, path);
@@ -295,13 +285,13 @@ Status loadModelWeights(const QString &path, torch::nn::Module &model, const QSt
         return *refused;
     Result<TensorFile> read = readSafetensors(path);
     if (!read)
-        return checkpointError(path, QStringLiteral("unreadable weights file (truncated or foreign): %1").arg(read.error().message), read.error().field);
+        return Error::inFile(path, QStringLiteral("unreadable weights file (truncated or foreign): %1").arg(read.error().message), read.error().field);
     const TensorFile &file = read.value();
     const QString format = file.metadata.value(QStringLiteral("format"));
     if (format != kFormatName && format != QLatin1String(kWeightsFormatName))
-        return checkpointError(path, QStringLiteral("not a Trainyard checkpoint or weights file"), QStringLiteral("format"));
+        return Error::inFile(path, QStringLiteral("not a Trainyard checkpoint or weights file"), QStringLiteral("format"));
     if (!presetHash.isEmpty() && file.metadata.value(QStringLiteral("preset_hash")) != presetHash)
-        return checkpointError(path, QStringLiteral("the weights belong to a different preset"), QStringLiteral("preset_hash"));
+        return Error::inFile(path, QStringLiteral("the weights belong to a different preset"), QStringLiteral("preset_hash"));
     try {
         const auto ownTensors = modelTensors(model);
         Result<std::vector<torch::Tensor>> checked = checkModelTensors(file, ownTensors, path);
@@ -312,13 +302,13 @@ Status loadModelWeights(const QString &path, torch::nn::Module &model, const QSt
             known.insert(named.first);
         for (const NamedTensor &t : file.tensors)
             if (!known.contains(t.name) && !t.name.startsWith(optimizerStatePrefix()) && !t.name.startsWith(QStringLiteral("trainyard/")))
-                return checkpointError(path, QStringLiteral("tensor \"%1\" is not part of this model").arg(t.name), t.name);
+                return Error::inFile(path, QStringLiteral("tensor \"%1\" is not part of this model").arg(t.name), t.name);
         torch::NoGradGuard noGrad;
         for (size_t i = 0; i < ownTensors.size(); ++i)
             ownTensors[i].second.copy_(checked.value()[i]);
         return Status::success();
     } catch (const std::exception &e) {
-        return checkpointError(path, QStringLiteral("unreadable weights: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+        return Error::inFile(path, QStringLiteral("unreadable weights: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
     }
 }
 

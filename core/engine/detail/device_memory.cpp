@@ -25,10 +25,7 @@ Status checkDeviceMemory(const ShapeReport &report, const torch::Device &device)
     const QString problem = memoryShortfall(report, availableDeviceMemory(device), name);
     if (problem.isEmpty())
         return Status::success();
-    Error e;
-    e.message = problem;
-    e.node = largestMemoryNodes(report, 1).value(0);
-    return e;
+    return Error::atNode(largestMemoryNodes(report, 1).value(0), problem);
 }
 
 } // namespace ty::detail

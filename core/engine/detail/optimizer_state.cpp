@@ -127,10 +127,7 @@ const StateCodec *codecFor(torch::optim::Optimizer &optimizer)
 
 Error stateError(const QString &tensor, const QString &message)
 {
-    Error e;
-    e.field = tensor;
-    e.message = QStringLiteral("tensor \"%1\": %2").arg(tensor, message);
-    return e;
+    return Error::atField(tensor, QStringLiteral("tensor \"%1\": %2").arg(tensor, message));
 }
 
 } // namespace

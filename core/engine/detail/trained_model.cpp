@@ -8,15 +8,6 @@ namespace ty::detail {
 
 namespace {
 
-Error modelError(const QString &message, const QString &node = {}, const QString &field = {})
-{
-    Error e;
-    e.message = message;
-    e.node = node;
-    e.field = field;
-    return e;
-}
-
 } // namespace
 
 Result<std::unique_ptr<TrainedModel>> loadTrainedModel(const Preset &preset, const QString &weightsPath, const QString &device,
@@ -30,12 +21,12 @@ Result<std::unique_ptr<TrainedModel>> loadTrainedModel(const Preset &preset, con
         if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset && !datasetNode)
             datasetNode = &node;
     if (!datasetNode)
-        return modelError(QStringLiteral("the pipeline has no dataset node"));
+        return Error(QStringLiteral("the pipeline has no dataset node"));
     model->datasetNode = datasetNode->id;
 
     const QString deviceSetting = device.isEmpty() ? model->settings.device : device;
     if (deviceSetting == QStringLiteral("cuda") && !torch::cuda::is_available())
-        return modelError(QStringLiteral("device cuda was asked for, but no CUDA device is available to this LibTorch build"));
+        return Error(QStringLiteral("device cuda was asked for, but no CUDA device is available to this LibTorch build"));
     model->device = deviceSetting != QStringLiteral("cpu") && torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0)
                                                                                          : torch::Device(torch::kCPU);
     if (model->settings.threads > 0)
@@ -54,7 +45,7 @@ Result<std::unique_ptr<TrainedModel>> loadTrainedModel(const Preset &preset, con
     model->pipeline = compilePipeline(preset, model->data.shape);
     for (const Issue &issue : model->pipeline.report.issues)
         if (issue.severity == Severity::Error)
-            return modelError(issue.message, issue.node, issue.port.isEmpty() ? issue.param : issue.port);
+            return Error::atNode(issue.node, issue.message, issue.port.isEmpty() ? issue.param : issue.port);
     if (Status weights = loadModelWeights(weightsPath, *model->pipeline.model, checkPresetHash ? presetHash(preset) : QString()); !weights)
         return weights.error();
     model->pipeline.model->to(model->device);

@@ -25,14 +25,6 @@ TrainingRun::TrainingRun(const Preset &preset, const TrainOptions &options)
 
 namespace {
 
-Error prepareError(const QString &message, const QString &node = {})
-{
-    Error e;
-    e.message = message;
-    e.node = node;
-    return e;
-}
-
 } // namespace
 
 TrainResult TrainingRun::fail(const QString &message, const QString &node)
@@ -53,7 +45,7 @@ bool TrainingRun::prepare(Error *failure)
     // The training section first (stages, init_from): their errors name the stage and key.
     for (const Issue &issue : trainingSectionIssues(m_preset))
         if (issue.severity == Severity::Error) {
-            *failure = prepareError(issue.message, issue.node);
+            *failure = Error::atNode(issue.node, issue.message);
             failure->field = issue.param;
             return false;
         }
@@ -64,12 +56,12 @@ bool TrainingRun::prepare(Error *failure)
         if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset)
             datasetNode = datasetNode ? datasetNode : &node;
     if (!datasetNode) {
-        *failure = prepareError(QStringLiteral("the pipeline has no dataset node"));
+        *failure = Error(QStringLiteral("the pipeline has no dataset node"));
         return false;
     }
 
     if (m_settings.device == QStringLiteral("cuda") && !torch::cuda::is_available()) {
-        *failure = prepareError(QStringLiteral("training.device is cuda, but no CUDA device is available to this LibTorch build"));
+        *failure = Error(QStringLiteral("training.device is cuda, but no CUDA device is available to this LibTorch build"));
         return false;
     }
     m_device = (m_settings.device != QStringLiteral("cpu") && torch::cuda::is_available()) ? torch::Device(torch::kCUDA, 0)
@@ -116,7 +108,7 @@ bool TrainingRun::prepare(Error *failure)
     if (!m_options.resumeCheckpoint.isEmpty()) {
         const Result<int64_t> resumedStage = checkpointStage(m_options.resumeCheckpoint, int64_t(m_stages.size()));
         if (!resumedStage) {
-            *failure = prepareError(resumedStage.error().toString());
+            *failure = Error(resumedStage.error().toString());
             return false;
         }
         stage = int(resumedStage.value());
@@ -128,7 +120,7 @@ bool TrainingRun::prepare(Error *failure)
     inspectStages(m_stages, m_datasetShape, &staged);
     for (const Issue &issue : staged.issues)
         if (issue.severity == Severity::Error) {
-            *failure = prepareError(issue.message, issue.node);
+            *failure = Error::atNode(issue.node, issue.message);
             failure->field = issue.param;
             return false;
         }
@@ -136,7 +128,7 @@ bool TrainingRun::prepare(Error *failure)
     if (!m_options.resumeCheckpoint.isEmpty()) {
         Result<TrainingPosition> position = loadCheckpoint(m_options.resumeCheckpoint, *m_pipeline.model, *m_optimizer, expected);
         if (!position) {
-            *failure = prepareError(position.error().toString());
+            *failure = Error(position.error().toString());
             return false;
         }
         m_position = position.value();
