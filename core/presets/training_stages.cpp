@@ -156,28 +156,32 @@ QList<TrainingStage> trainingStages(const QJsonObject &training)
     return out;
 }
 
+namespace {
+
+// A preset without stages (or with a stages list too broken to plan) trains as one stage of training.epochs.
+StagePlan implicitStage(const Preset &preset)
+{
+    StagePlan only;
+    only.epochs = TrainingSettings::fromJson(preset.training).epochs;
+    only.preset = preset;
+    only.resetOptimizer = true;
+    only.implicit = true;
+    return only;
+}
+
+} // namespace
+
 QList<StagePlan> planStages(const Preset &preset, Issues *issues)
 {
     IssueSink sink(issues);
     const QJsonValue stagesValue = preset.training.value(kStages);
-    if (stagesValue.isUndefined()) {
-        StagePlan only;
-        only.epochs = TrainingSettings::fromJson(preset.training).epochs;
-        only.preset = preset;
-        only.resetOptimizer = true;
-        only.implicit = true;
-        return {only};
-    }
+    if (stagesValue.isUndefined())
+        return {implicitStage(preset)};
     const QString field = QStringLiteral("training.stages");
     const QJsonArray stages = stagesValue.toArray();
     if (!stagesValue.isArray() || stages.isEmpty() || stages.size() > 1000) {
         sink.error(field, QStringLiteral("expected a list of 1 to 1000 stages, each like {\"name\": \"head\", \"epochs\": 2, \"freeze\": [\"conv1\"]}"));
-        StagePlan only;
-        only.epochs = TrainingSettings::fromJson(preset.training).epochs;
-        only.preset = preset;
-        only.resetOptimizer = true;
-        only.implicit = true;
-        return {only};
+        return {implicitStage(preset)};
     }
     if (preset.training.contains(QStringLiteral("epochs")))
         sink.warning(QStringLiteral("training.epochs"), QStringLiteral("not used: the stages give the epochs"));
