@@ -67,8 +67,13 @@ int runRegisteredTests(int argc, char **argv, const char *suite)
         const std::unique_ptr<QObject> test = factory();
         const QSet<QByteArray> own = testFunctions(*test);
         std::vector<QByteArray> mine;
+        bool wholeClass = false;  // named by the class's own name
         for (size_t f = 0; f < functions.size(); ++f) {
             QByteArray name = functions[f];
+            if (name == className) {
+                wholeClass = matched[f] = true;
+                continue;
+            }
             if (const int scope = name.indexOf("::"); scope >= 0) {
                 if (name.left(scope) != className)
                     continue;
@@ -79,8 +84,10 @@ int runRegisteredTests(int argc, char **argv, const char *suite)
                 matched[f] = true;
             }
         }
-        if (!functions.empty() && mine.empty())
+        if (!functions.empty() && mine.empty() && !wholeClass)
             continue;
+        if (wholeClass)
+            mine.clear();
         std::vector<QByteArray> arguments{QByteArray(argv[0])};
         arguments.insert(arguments.end(), options.begin(), options.end());
         arguments.insert(arguments.end(), mine.begin(), mine.end());
@@ -95,7 +102,7 @@ int runRegisteredTests(int argc, char **argv, const char *suite)
     }
     for (size_t f = 0; f < functions.size(); ++f)
         if (!matched[f]) {
-            err << suite << ": no test class has a test function \"" << functions[f] << "\"\n";
+            err << suite << ": no test class is or has a test function \"" << functions[f] << "\"\n";
             ++failed;
         }
     if (failed == 0)

@@ -5,7 +5,8 @@
 //   test_engine warmStartCopiesExactlyTheRequestedTensors        (in whichever class has it)
 //   test_engine TestStages::keptAndBestCheckpoints                (one class's)
 //   test_engine resumeInsideALaterStageEqualsUninterrupted:"at the stage boundary"   (one data row)
-// A class with none of the named functions is skipped; a name that no class has is an error. Options
+//   test_engine TestStages                                        (every function of one class)
+// A class with none of the named functions is skipped; a name that no class is or has is an error. Options
 // (-o, -v2, -maxwarnings N, ...) go to every class run.
 
 #include <QObject>
