@@ -151,6 +151,39 @@ Result<QStringList> classLabels(const CsvTable &table, int target, const CsvSett
     return labels;
 }
 
+// Checks one row as training reads it: as many cells as the header, every feature a number (and the target, for
+// regression). Writes the features to `features` and the regression target to `target` when given.
+Status readRow(const CsvTable &table, const CsvRow &row, const CsvColumns &columns, const CsvSettings &s,
+               const DatasetParams &params, float *features, float *target)
+{
+    if (row.cells.size() != table.columns.size())
+        return lineError(params, kPath, s.path, row.line,
+                         QStringLiteral("the row has %1 cells, the %2 has %3")
+                             .arg(row.cells.size())
+                             .arg(table.hasHeader ? QStringLiteral("header") : QStringLiteral("first row"))
+                             .arg(table.columns.size()));
+    for (size_t j = 0; j < columns.features.size(); ++j) {
+        const int column = columns.features[j];
+        double value = 0;
+        if (!parseCsvNumber(row.cells[column], &value))
+            return lineError(params, kFeatures, s.path, row.line,
+                             QStringLiteral("column '%1': '%2' is not a number")
+                                 .arg(table.columns[column], printableExcerpt(QString::fromUtf8(row.cells[column]), 40)));
+        features[j] = float(value);
+    }
+    if (!s.classification) {
+        const QByteArray &cell = row.cells[columns.target];
+        double value = 0;
+        if (!parseCsvNumber(cell, &value))
+            return lineError(params, kTarget, s.path, row.line,
+                             QStringLiteral("column '%1': '%2' is not a number (task is regression)")
+                                 .arg(table.columns[columns.target], printableExcerpt(QString::fromUtf8(cell), 40)));
+        if (target)
+            *target = float(value);
+    }
+    return Status::success();
+}
+
 Result<CsvTable> readTable(const CsvSettings &s, const DatasetParams &params, QCryptographicHash *hash, int64_t maxRows)
 {
     Result<QByteArray> bytes = readFile(s.path, params, hash);
@@ -207,14 +240,18 @@ Result<DatasetShape> describeCsvDataset(const DatasetRequest &request)
     if (!settings)
         return settings.error();
     const CsvSettings &s = settings.value();
-    // Regression needs the header only (the rest is counted, not parsed); classification reads every label to
-    // count the classes.
-    Result<CsvTable> table = readTable(s, params, nullptr, s.classification ? -1 : 1);
+    // Every row is read and checked as training will read it, so that a cell that is not a number fails here,
+    // naming its line and column, and not only when the run loads the data.
+    Result<CsvTable> table = readTable(s, params, nullptr, -1);
     if (!table)
         return table.error();
     Result<CsvColumns> columns = resolveColumns(table.value(), s, params);
     if (!columns)
         return columns.error();
+    std::vector<float> scratch(columns.value().features.size());
+    for (const CsvRow &row : table.value().rows)
+        if (const Status read = readRow(table.value(), row, columns.value(), s, params, scratch.data(), nullptr); !read)
+            return read.error();
     DatasetShape shape;
     shape.sampleShape = {int64_t(columns.value().features.size())};
     shape.classification = s.classification;
@@ -281,32 +318,11 @@ Result<LoadedDataset> loadCsvDataset(const DatasetRequest &request)
         all.y.values.resize(size_t(n));
     for (int64_t i = 0; i < n; ++i) {
         const CsvRow &row = table.rows[size_t(i)];
-        if (row.cells.size() != table.columns.size())
-            return lineError(params, kPath, s.path, row.line,
-                             QStringLiteral("the row has %1 cells, the %2 has %3")
-                                 .arg(row.cells.size())
-                                 .arg(table.hasHeader ? QStringLiteral("header") : QStringLiteral("first row"))
-                                 .arg(table.columns.size()));
-        for (int64_t j = 0; j < width; ++j) {
-            const int column = columns.features[size_t(j)];
-            double value = 0;
-            if (!parseCsvNumber(row.cells[column], &value))
-                return lineError(params, kFeatures, s.path, row.line,
-                                 QStringLiteral("column '%1': '%2' is not a number")
-                                     .arg(table.columns[column], QString::fromUtf8(row.cells[column].left(40))));
-            all.x.floats[size_t(i * width + j)] = float(value);
-        }
-        const QByteArray &target = row.cells[columns.target];
-        if (s.classification) {
-            all.y.classes[size_t(i)] = classIndex.value(QString::fromUtf8(target));
-        } else {
-            double value = 0;
-            if (!parseCsvNumber(target, &value))
-                return lineError(params, kTarget, s.path, row.line,
-                                 QStringLiteral("column '%1': '%2' is not a number (task is regression)")
-                                     .arg(table.columns[columns.target], QString::fromUtf8(target.left(40))));
-            all.y.values[size_t(i)] = float(value);
-        }
+        float *target = s.classification ? nullptr : &all.y.values[size_t(i)];
+        if (const Status read = readRow(table, row, columns, s, params, &all.x.floats[size_t(i * width)], target); !read)
+            return read.error();
+        if (s.classification)
+            all.y.classes[size_t(i)] = classIndex.value(QString::fromUtf8(row.cells[columns.target]));
     }
 
     // The test rows: a seeded choice, kept in file order.

@@ -36,7 +36,11 @@ ShapeReport inspectPresetShapes(const Preset &preset)
         return planned;
     }
     const Error &e = shape.error();
-    const QString where = e.file.isEmpty() ? QString() : e.file + QStringLiteral(": ");
+    QString where = e.file;  // FILE:LINE: as in the error itself
+    if (!where.isEmpty() && e.line > 0)
+        where += QStringLiteral(":%1").arg(e.line);
+    if (!where.isEmpty())
+        where += QStringLiteral(": ");
     report.issues.append(Issue{Severity::Error, where + e.message, datasetNode->id, {}, e.field});
     return report;
 }

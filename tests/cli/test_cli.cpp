@@ -254,6 +254,24 @@ private Q_SLOTS:
                  qPrintable(positional.err));
     }
 
+    void validateReadsEveryCsvCell()
+    {
+        // A text column among the features: validate refuses it, naming the file, line and column, as run would.
+        QTemporaryDir dir;
+        QFile csv(dir.filePath(QStringLiteral("colours.csv")));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("size,colour,label\n1.5,2,0\n2.5,3,1\n0.5,red,0\n");
+        csv.close();
+        const QString wine = preset("wine-tabular");
+        const QStringList args{QStringLiteral("--set"), QStringLiteral("data.path=") + csv.fileName(), QStringLiteral("--set"),
+                               QStringLiteral("data.target=label"), QStringLiteral("--set"), QStringLiteral("fc2.out_features=2")};
+        const Output validated = trainyard(QStringList{QStringLiteral("validate"), wine} + args);
+        QCOMPARE(validated.code, 2);
+        QVERIFY2(validated.err.contains(QStringLiteral("node 'data', param 'features': %1:4: column 'colour': 'red' is not a number")
+                                            .arg(csv.fileName())),
+                 qPrintable(validated.err));
+    }
+
     void badInputExitsTwoAndRecordsNothing_data()
     {
         QTest::addColumn<QByteArray>("content");   // preset file content ("" keeps the synthetic preset)

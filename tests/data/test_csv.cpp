@@ -246,6 +246,8 @@ void TestDatasets::csvErrors_data()
     QTest::newRow("duplicate column") << QByteArray("a,a,y\n1,2,0\n") << none << "path" << 1 << "names the column 'a' twice";
     QTest::newRow("non-numeric target") << QByteArray("a,y\n1,2\n2,oops\n") << regression << "target" << 3
                                         << "column 'y': 'oops' is not a number";
+    QTest::newRow("text feature in regression") << QByteArray("a,b,y\n1,2,0.5\n3,red,1.5\n") << regression << "features" << 3
+                                                << "column 'b': 'red' is not a number";
     QTest::newRow("empty label") << QByteArray("a,y\n1,\n") << none << "target" << 2 << "empty label";
     QTest::newRow("missing file") << QByteArray() << none << "path" << 0 << "file not found";
 }
@@ -274,4 +276,10 @@ void TestDatasets::csvErrors()
     QCOMPARE(e.node, QStringLiteral("table"));
     if (line > 0)
         QVERIFY2(e.toString().startsWith(QStringLiteral("%1:%2: ").arg(path).arg(line)), qPrintable(e.toString()));
+
+    // validate (the description of the data set) finds the same problem, so that a run never fails on it later.
+    const ty::Result<ty::DatasetShape> described =
+        ty::describeDataset(request(QStringLiteral("dataset.csv"), params, QString(), QStringLiteral("table")));
+    QVERIFY2(!described.ok(), "describeDataset accepted a table that loadDataset refuses");
+    QCOMPARE(described.error().toString(), e.toString());
 }
