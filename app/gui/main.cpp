@@ -1,9 +1,8 @@
-// trainyard: the desktop app. `trainyard` opens the default preset (Fashion-MNIST MLP), `trainyard FILE` opens
-// FILE; --db PATH chooses the run database and --train starts training at once; --mode and --evaluate RUN open a mode.
+// trainyard: the desktop app. `trainyard` shows the start page (New, Open, recent files, the bundled presets),
+// `trainyard FILE` opens FILE; --db PATH chooses the run database and --train starts training at once; --mode and --evaluate RUN open a mode.
 // --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
 // under Xvfb or QT_QPA_PLATFORM=offscreen).
 
-#include "default_preset.h"
 #include "main_window.h"
 #include "termination_signals.h"
 
@@ -103,11 +102,12 @@ int main(int argc, char **argv)
     }
     window.show();
 
-    const QString file = !parser.positionalArguments().isEmpty() ? parser.positionalArguments().first()
-                         : parser.isSet(empty)                  ? QString()
-                                                                : ty::defaultPresetPath();
+    // With no file the start page offers the presets (packaging/bootstrap.sh run names the default preset).
+    const QString file = parser.positionalArguments().value(0);
     if (!file.isEmpty() && !window.openFile(file) && shooting)
         return 1;
+    if (file.isEmpty() && !parser.isSet(empty))
+        window.showStartPage();
     const QString dbPath = parser.isSet(database) ? parser.value(database) : ty::MainWindow::preferredRunDatabase();
     if (const ty::Status opened = window.openRunDatabase(dbPath); !opened.ok())
         std::fprintf(stderr, "trainyard: %s\n", qPrintable(opened.error().toString()));

@@ -219,7 +219,7 @@ bool MainWindow::loadFile(const QString &path)
     }
     m_recent->add(path);
     m_document->validateNow();
-    QTimer::singleShot(0, m_view, &CanvasView::showGraphReadable);  // once the view has its final size
+    QTimer::singleShot(0, m_view, &CanvasView::fitAll);  // the whole graph, once the view has its final size
     statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 5000);
     return true;
 }

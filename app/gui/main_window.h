@@ -30,6 +30,7 @@ class IssuesPanel;
 class PipelineDocument;
 class PipelineScene;
 class RecentFiles;
+class StartPage;
 class TrainingPanel;
 struct Issue;
 struct Preset;
@@ -67,6 +68,10 @@ public:
 
     // Opens a preset (after asking about unsaved edits). On failure shows why and keeps the current one.
     bool openFile(const QString &path);
+    // Covers the canvas with the start page (New, Open…, recent files, the bundled presets) until a document
+    // is opened, started or edited: what the app shows when it starts with nothing to open.
+    StartPage *showStartPage();
+    StartPage *startPage() const { return m_startPage; }  // null when not shown
     bool saveTo(const QString &path);
     // The run database that runs are recorded in and the browser shows (remembered in QSettings).
     Status openRunDatabase(const QString &path);
@@ -142,6 +147,7 @@ private:
     QList<QDockWidget *> m_designDocks;
     QList<QDockWidget *> m_designDocksShown;  // visible when Design was left, shown again on return
     RecentFiles *m_recent;
+    StartPage *m_startPage = nullptr;
     QHash<QString, QAction *> m_actions;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_panelsMenu = nullptr;

@@ -73,7 +73,7 @@ void MainWindow::createActions()
     connect(action(QStringLiteral("cut")), &QAction::triggered, m_scene, &PipelineScene::cutSelection);
     connect(action(QStringLiteral("copy")), &QAction::triggered, m_scene, &PipelineScene::copySelection);
     connect(action(QStringLiteral("paste")), &QAction::triggered, this,
-            [this] { m_scene->paste(m_view->cursorScenePos()); });
+            [this] { m_scene->paste(m_view->pastePosition()); });
     connect(action(QStringLiteral("delete")), &QAction::triggered, m_scene, &PipelineScene::deleteSelection);
     connect(action(QStringLiteral("select-all")), &QAction::triggered, m_scene, &PipelineScene::selectAllNodes);
 
@@ -92,10 +92,7 @@ void MainWindow::createActions()
     connect(action(QStringLiteral("zoom-out")), &QAction::triggered, m_view, &CanvasView::zoomOut);
     connect(action(QStringLiteral("zoom-reset")), &QAction::triggered, m_view, &CanvasView::resetZoom);
     connect(action(QStringLiteral("fit")), &QAction::triggered, m_view, &CanvasView::fitAll);
-    connect(action(QStringLiteral("arrange")), &QAction::triggered, this, [this] {
-        m_scene->autoArrange();
-        m_view->fitAll();
-    });
+    connect(action(QStringLiteral("arrange")), &QAction::triggered, m_view, &CanvasView::arrangeAndFit);
     connect(snap, &QAction::toggled, m_scene, &PipelineScene::setSnapToGrid);
 
     createTrainingActions();
@@ -131,6 +128,8 @@ void MainWindow::createMenus()
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     for (const char *name : {"undo", "redo", "", "cut", "copy", "paste", "delete", "", "select-all"})
         name[0] ? (void)edit->addAction(action(QString::fromLatin1(name))) : (void)edit->addSeparator();
+    edit->addSeparator();
+    edit->addAction(m_view->findAction());
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     for (const char *name : {"zoom-in", "zoom-out", "zoom-reset", "fit", "", "arrange", "snap"})

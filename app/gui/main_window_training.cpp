@@ -198,7 +198,7 @@ void MainWindow::openRunPreset(const Preset &preset)
     copy.sourcePath.clear();  // the run's snapshot: saving asks where
     m_document->setPreset(copy);
     m_document->validateNow();
-    QTimer::singleShot(0, m_view, &CanvasView::showGraphReadable);
+    QTimer::singleShot(0, m_view, &CanvasView::fitAll);
     statusBar()->showMessage(tr("Opened the preset of the run “%1”; Train runs it again").arg(preset.name), 8000);
 }
 
@@ -209,7 +209,7 @@ void MainWindow::openFineTunePreset(const Preset &preset, qint64 runId)
     m_document->setUnsavedPreset(preset);
     m_document->validateNow();
     setMode(WindowMode::Design);
-    QTimer::singleShot(0, m_view, &CanvasView::showGraphReadable);
+    QTimer::singleShot(0, m_view, &CanvasView::fitAll);
     statusBar()->showMessage(tr("A new preset fine-tunes from run #%1: its stages are in the Inspector (click the "
                                 "canvas background); Train runs them")
                                  .arg(runId),

@@ -146,11 +146,12 @@ private Q_SLOTS:
         PipelineDocument doc;
         QVERIFY(doc.load(tytest::presetPath(QStringLiteral("fashion-mnist-resnet"))).ok());
         const PipelineGraph &g = doc.graph();
-        const QHash<QString, QPointF> pos = autoLayout(g);
+        LayoutOptions options;
+        options.aspect = 4;  // a wide view: one row (wrapping has its tests in test_canvas_layout.cpp)
+        const QHash<QString, QPointF> pos = autoLayout(g, {}, options);
         QCOMPARE(pos.size(), g.nodes.size());
         for (const Edge &e : g.edges)
             QVERIFY2(pos.value(e.from.node).x() < pos.value(e.to.node).x(), qPrintable(e.from.toString()));
-        const LayoutOptions options;
         QList<QRectF> rects;
         for (const QPointF &p : pos)
             rects << QRectF(p, options.defaultSize);

@@ -2,9 +2,12 @@
 
 #include "common/canvas_style.h"
 #include "document/pipeline_document.h"
+#include "minimap.h"
+#include "node_find_bar.h"
 #include "node_item.h"
 #include "pipeline_scene.h"
 
+#include <QAction>
 #include <QContextMenuEvent>
 #include <QMimeData>
 #include <QNativeGestureEvent>
@@ -16,8 +19,17 @@
 
 namespace ty {
 
-CanvasView::CanvasView(PipelineScene *scene, QWidget *parent) : QGraphicsView(scene, parent), m_scene(scene)
+CanvasView::CanvasView(PipelineScene *scene, QWidget *parent)
+    : QGraphicsView(scene, parent), m_scene(scene), m_findBar(new NodeFindBar(this)), m_minimap(new Minimap(this)),
+      m_findAction(new QAction(tr("&Find Node…"), this))
 {
+    m_findAction->setShortcut(QKeySequence::Find);
+    m_findAction->setShortcutContext(Qt::WindowShortcut);  // only while the canvas is shown
+    m_findAction->setToolTip(tr("Find a node by id or block (Ctrl+F); Enter goes to the next match"));
+    connect(m_findAction, &QAction::triggered, m_findBar, &NodeFindBar::open);
+    addAction(m_findAction);
+    connect(this, &CanvasView::zoomChanged, m_minimap, &Minimap::refresh);
+    connect(m_scene, &QGraphicsScene::changed, m_minimap, &Minimap::refresh);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setOptimizationFlags(QGraphicsView::DontSavePainterState);
@@ -94,6 +106,11 @@ std::optional<QPointF> CanvasView::cursorScenePos() const
     return mapToScene(pos);
 }
 
+QPointF CanvasView::pastePosition() const
+{
+    return cursorScenePos().value_or(visibleCenter());
+}
+
 void CanvasView::fitAll()
 {
     m_scene->updateSceneRect();
@@ -107,30 +124,14 @@ void CanvasView::fitAll()
     const qreal fit = std::min(viewport()->width() / target.width(), viewport()->height() / target.height());
     setZoom(std::min(fit, 1.0));
     centerOn(target.center());
+    m_minimap->refresh();  // centring may not scroll, and the zoom changed before it
 }
 
-void CanvasView::showGraphReadable()
+void CanvasView::arrangeAndFit()
 {
-    constexpr qreal kReadable = 0.75;  // below this, node text gets hard to read
-    m_scene->updateSceneRect();
-    const QRectF content = m_scene->contentRect();
-    if (content.isNull()) {
-        resetZoom();
-        centerOn(QPointF(viewport()->width() / 2.0 - 40, viewport()->height() / 2.0 - 40));
-        return;
-    }
-    const QRectF target = content.adjusted(-40, -40, 40, 40);
-    const qreal fit = std::min(viewport()->width() / target.width(), viewport()->height() / target.height());
-    if (fit >= kReadable) {
-        setZoom(std::min(fit, 1.0));
-        centerOn(target.center());
-        return;
-    }
-    setZoom(kReadable);
-    const qreal visibleWidth = viewport()->width() / kReadable;
-    const qreal visibleHeight = viewport()->height() / kReadable;
-    const qreal y = target.height() <= visibleHeight ? target.center().y() : target.top() + visibleHeight / 2;
-    centerOn(QPointF(target.left() + visibleWidth / 2, y));
+    const QSize size = viewport()->size();
+    m_scene->autoArrange(size.height() > 0 ? qreal(size.width()) / size.height() : 1.6);
+    fitAll();
 }
 
 void CanvasView::ensureNodeVisible(const QString &id)
@@ -320,6 +321,18 @@ void CanvasView::dropEvent(QDropEvent *event)
         }
     }
     event->ignore();
+}
+
+void CanvasView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy);
+    m_minimap->refresh();
+}
+
+void CanvasView::resizeEvent(QResizeEvent *event)
+{
+    QGraphicsView::resizeEvent(event);
+    m_minimap->refresh();
 }
 
 void CanvasView::changeEvent(QEvent *event)

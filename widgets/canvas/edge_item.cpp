@@ -1,6 +1,7 @@
 #include "edge_item.h"
 
 #include "common/canvas_style.h"
+#include "edge_routing.h"
 #include "node_item.h"
 #include "port_item.h"
 
@@ -42,19 +43,19 @@ void EdgeItem::setProblem(bool problem)
     }
 }
 
-QPainterPath EdgeItem::curve(const QPointF &from, const QPointF &to)
-{
-    // Horizontal tangents at both ends; longer handles when the edge runs backwards, so it loops around.
-    const qreal dx = to.x() - from.x();
-    const qreal handle = dx >= 0 ? std::max(30.0, dx * 0.5) : std::max(60.0, std::min(-dx * 0.5, 160.0));
-    QPainterPath path(from);
-    path.cubicTo(from + QPointF(handle, 0), to - QPointF(handle, 0), to);
-    return path;
-}
-
 void EdgeItem::updatePath()
 {
-    setPath(curve(m_from->portScenePos(m_edge.from.port, true), m_to->portScenePos(m_edge.to.port, false)));
+    const QPointF from = m_from->portScenePos(m_edge.from.port, true);
+    const QPointF to = m_to->portScenePos(m_edge.to.port, false);
+    QList<QRectF> obstacles;
+    if (QGraphicsScene *canvas = scene()) {
+        // The nodes around the straight line between the ports, with room for a detour.
+        const QRectF around = QRectF(from, to).normalized().adjusted(-300, -300, 300, 300);
+        for (QGraphicsItem *item : canvas->items(around, Qt::IntersectsItemBoundingRect))
+            if (item->type() == NodeItem::Type && item != m_from && item != m_to)
+                obstacles << item->sceneBoundingRect();
+    }
+    setPath(routeEdge(from, to, obstacles));
 }
 
 QPainterPath EdgeItem::shape() const

@@ -1,5 +1,6 @@
 #pragma once
-// An edge on the canvas: a curve from an output port to an input port, coloured by the ports' kind; drawn
+// An edge on the canvas: a curve from an output port to an input port, routed around the nodes in its way
+// (edge_routing.h), coloured by the ports' kind; drawn
 // red and dashed when an issue names its input. Selectable (Delete removes it through the document).
 // Ownership: owned by the PipelineScene; refers to (does not own) its two NodeItems, which outlive it.
 // Thread affinity: the GUI thread.
@@ -28,10 +29,7 @@ public:
 
     void setProblem(bool problem);
     bool hasProblem() const { return m_problem; }
-    void updatePath();
-
-    // The curve between two scene points, as drawn for edges and the connection being dragged.
-    static QPainterPath curve(const QPointF &from, const QPointF &to);
+    void updatePath();  // re-routes it around the nodes now on the scene
 
     QPainterPath shape() const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;

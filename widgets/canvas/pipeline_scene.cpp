@@ -293,7 +293,16 @@ void PipelineScene::scheduleSceneRectUpdate()
     if (m_sceneRectPending)
         return;
     m_sceneRectPending = true;
-    QTimer::singleShot(0, this, &PipelineScene::updateSceneRect);
+    QTimer::singleShot(0, this, [this] {
+        updateSceneRect();
+        rerouteEdges();  // a node moved or came may now stand in the way of edges it has nothing to do with
+    });
+}
+
+void PipelineScene::rerouteEdges()
+{
+    for (EdgeItem *edge : std::as_const(m_edges))
+        edge->updatePath();
 }
 
 void PipelineScene::updateSceneRect()

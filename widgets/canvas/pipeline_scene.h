@@ -47,6 +47,9 @@ public:
     // The scene rect is the content with a wide margin, updated once per event-loop turn after changes;
     // this updates it now (before centring the view on something new).
     void updateSceneRect();
+    // Routes every edge again around the nodes where they are now; done once per event-loop turn after
+    // changes, this does it at once.
+    void rerouteEdges();
 
     // --- Grid
     void setSnapToGrid(bool snap) { m_snapToGrid = snap; }
@@ -63,9 +66,10 @@ public:
     void copySelection() const;
     void cutSelection();
     // Pastes the clipboard's nodes with fresh ids: with their top-left corner at `at` when given, else offset
-    // from where they were copied. Returns the new ids (empty when the clipboard holds no nodes).
+    // from where they were copied; then moved down, if need be, until they cover no node already there.
+    // Returns the new ids (empty when the clipboard holds no nodes).
     QStringList paste(const std::optional<QPointF> &at = std::nullopt);
-    void autoArrange();
+    void autoArrange(qreal aspect = 1.6);  // long pipelines wrap towards this width / height
     // Connects two ports in whichever order they come; returns the refusal reason, or empty when connected.
     QString connectPorts(PortItem *a, PortItem *b);
     // Why `a` and `b` cannot be connected (empty when they can); `without` is an edge to ignore (re-wiring).
@@ -112,6 +116,8 @@ private:
     void finishConnection(const QPointF &scenePos, const QPoint &screenPos);
     void endConnection();
     void commitDraggedNodes();
+    // How far below `offset` a pasted fragment must go to cover no node (zero when it covers none).
+    QPointF clearanceBelowNodes(const PipelineGraph &fragment, const QPointF &offset) const;
 
     PipelineDocument *m_document;
     QHash<QString, NodeItem *> m_nodes;

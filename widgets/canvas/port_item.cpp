@@ -11,7 +11,7 @@
 namespace ty {
 
 namespace {
-constexpr qreal kHitRadius = 9;  // generous, so ports are easy to grab
+constexpr qreal kHitRadius = 12;  // over twice the drawn dot, so ports are easy to grab
 }
 
 PortItem::PortItem(NodeItem *node, const PortSpec &spec, bool output)

@@ -3,9 +3,11 @@
 #include "pipeline_scene.h"
 
 #include "common/canvas_style.h"
+#include "document/auto_layout.h"
 #include "document/graph_fragment.h"
 #include "document/pipeline_document.h"
 #include "edge_item.h"
+#include "edge_routing.h"
 #include "graph_validation.h"
 #include "node_item.h"
 #include "port_item.h"
@@ -133,7 +135,7 @@ void PipelineScene::updateConnection(const QPointF &scenePos, const QPoint &scre
     drag.problem = target ? connectionProblemBetween(drag.anchor, target, drag.detached) : QString();
     const QPointF end = target ? target->scenePos() : scenePos;
     const QPointF anchorPos = drag.anchor->scenePos();
-    drag.line->setPath(drag.anchor->isOutput() ? EdgeItem::curve(anchorPos, end) : EdgeItem::curve(end, anchorPos));
+    drag.line->setPath(drag.anchor->isOutput() ? edgeCurve(anchorPos, end) : edgeCurve(end, anchorPos));
     QPen pen = drag.line->pen();
     pen.setColor(target && !drag.problem.isEmpty() ? style::errorColor() : style::portColor(drag.anchor->kind()));
     drag.line->setPen(pen);
@@ -328,13 +330,44 @@ QStringList PipelineScene::paste(const std::optional<QPointF> &at)
         ++m_pasteCount;
         offset = QPointF(2 * style::kGrid, 2 * style::kGrid) * m_pasteCount;
     }
+    offset += clearanceBelowNodes(fragment.value(), offset);
     const PipelineGraph fresh = freshFragment(fragment.value(), m_document->graph(), offset);
     return m_document->addNodes(fresh, tr("Paste %1").arg(style::counted(fresh.nodes.size(), tr("node"), tr("nodes"))));
 }
 
-void PipelineScene::autoArrange()
+QPointF PipelineScene::clearanceBelowNodes(const PipelineGraph &fragment, const QPointF &offset) const
 {
-    m_document->autoArrange(nodeSizes());
+    // Each pasted node's rectangle: as drawn where the copied node is on the canvas, else a typical node's.
+    const QSizeF typical(style::kNodeWidth, 4 * style::kHeaderHeight);
+    QList<QRectF> pasted;
+    for (const Node &node : fragment.nodes) {
+        const NodeItem *copied = m_nodes.value(node.id);
+        pasted << QRectF(node.pos + offset, copied ? copied->size() : typical);
+    }
+    const qreal gap = 2 * style::kGrid;
+    qreal down = 0;
+    // Step below whatever the fragment would cover until it covers nothing; each step clears at least one
+    // node, so this ends.
+    for (int step = 0; step <= m_nodes.size(); ++step) {
+        qreal clearBelow = -1;
+        for (const QRectF &rect : std::as_const(pasted)) {
+            const QRectF moved = rect.translated(0, down).adjusted(-gap / 2, -gap / 2, gap / 2, gap / 2);
+            for (const NodeItem *item : m_nodes)
+                if (moved.intersects(item->sceneBoundingRect()))
+                    clearBelow = std::max(clearBelow, item->sceneBoundingRect().bottom() + gap - rect.top());
+        }
+        if (clearBelow < 0)
+            break;
+        down = std::max(down + style::kGrid, clearBelow);
+    }
+    return QPointF(0, m_snapToGrid ? std::ceil(down / style::kGrid) * style::kGrid : down);
+}
+
+void PipelineScene::autoArrange(qreal aspect)
+{
+    LayoutOptions options;
+    options.aspect = aspect;
+    m_document->autoArrange(nodeSizes(), options);
 }
 
 } // namespace ty

@@ -153,9 +153,9 @@ bool PipelineDocument::setTrainingSection(const QJsonObject &training, const QSt
     return true;
 }
 
-bool PipelineDocument::autoArrange(const QHash<QString, QSizeF> &nodeSizes)
+bool PipelineDocument::autoArrange(const QHash<QString, QSizeF> &nodeSizes, const LayoutOptions &options)
 {
-    return moveNodes(autoLayout(m_preset.graph, nodeSizes), MoveKind::Arrange);
+    return moveNodes(autoLayout(m_preset.graph, nodeSizes, options), MoveKind::Arrange);
 }
 
 // --- Naming and sessions

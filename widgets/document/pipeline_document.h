@@ -10,6 +10,7 @@
 // Ownership: owns its QUndoStack and validation timer. Thread affinity: the GUI thread only (validation runs
 // synchronously on it; a Fashion-MNIST preset takes a few milliseconds).
 
+#include "auto_layout.h"
 #include "block_descriptor.h"
 #include "error.h"
 #include "preset.h"
@@ -104,7 +105,7 @@ public:
     QString shownStageName() const;
     QStringList shownStageFrozenNodes() const;  // in graph order; empty when no stage is shown
     // Lays the graph out left to right by depth (auto_layout.h), as one undo step. `nodeSizes` as drawn.
-    bool autoArrange(const QHash<QString, QSizeF> &nodeSizes = {});
+    bool autoArrange(const QHash<QString, QSizeF> &nodeSizes = {}, const LayoutOptions &options = {});
 
 Q_SIGNALS:
     void documentReset();  // everything was replaced: rebuild every view

@@ -1,0 +1,49 @@
+#pragma once
+// The start page: what the window shows when it opens with nothing to open. New, Open…, the recent files,
+// and the bundled presets, each with its name and one-line description, so a first session starts from a
+// working example in one click. It covers the canvas (it is a child of it and follows its size) and goes
+// away when a document is opened or started. Thread affinity: the GUI thread.
+
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+class QListWidget;
+class QListWidgetItem;
+
+namespace ty {
+
+struct PresetSummary {
+    QString path;
+    QString name;         // the preset's name field, else its file name
+    QString description;  // the preset's description field (may be empty)
+};
+
+// The presets (*.trainyard.json) in `dir`, sorted by file name; files that are not readable JSON are left out.
+QList<PresetSummary> presetSummaries(const QString &dir);
+
+class StartPage : public QWidget {
+    Q_OBJECT
+public:
+    // `cover`: the widget it lies over (the canvas).
+    StartPage(const QStringList &recentFiles, const QString &presetsDir, QWidget *cover);
+
+    QListWidget *presetList() const { return m_presets; }
+    QListWidget *recentList() const { return m_recent; }
+
+Q_SIGNALS:
+    void newRequested();
+    void openRequested();
+    void fileChosen(const QString &path);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void choose(QListWidgetItem *item);
+
+    QListWidget *m_recent;
+    QListWidget *m_presets;
+};
+
+} // namespace ty
