@@ -96,7 +96,9 @@ StartPage::StartPage(const QStringList &recentFiles, const QString &presetsDir, 
     auto *recentColumn = new QVBoxLayout;
     recentColumn->addWidget(heading(tr("Recent"), this));
     for (const QString &path : recentFiles) {
-        auto *item = new QListWidgetItem(QFileInfo(path).fileName(), m_recent);
+        // The folder too: presets of the same name in two folders are told apart.
+        const QFileInfo info(path);
+        auto *item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(info.fileName(), QDir::toNativeSeparators(info.path())), m_recent);
         item->setData(kPathRole, path);
         item->setToolTip(path);
     }
