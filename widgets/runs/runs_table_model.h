@@ -14,6 +14,7 @@
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
+#include <QSet>
 
 #include <algorithm>
 
@@ -43,6 +44,9 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    // The name cell is editable: setData renames the run (an empty name is refused, and nothing changes).
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     bool canFetchMore(const QModelIndex &parent = {}) const override;
     void fetchMore(const QModelIndex &parent = {}) override;
@@ -57,6 +61,12 @@ public:
     int rowOfRun(qint64 id) const { return m_rowOfId.value(id, -1); }
     QStringList allTags() const;      // over the loaded rows, sorted
     QString lastError() const { return m_lastError; }
+
+    // Runs whose worker this app has paused (SIGSTOP): the database still says running, the status column says
+    // "paused".
+    void setPausedRuns(const QSet<qint64> &ids);
+    bool isPaused(qint64 id) const { return m_paused.contains(id); }
+    QString statusText(const RunSummaryRow &row) const;
 
     // Edits go to the database, then the row is read back. Errors come back and are also emitted.
     Status setNotes(qint64 id, const QString &notes);
@@ -91,6 +101,7 @@ private:
     bool m_changing = false;  // inside begin/end of a reset or insertion
     int m_pageSize = kDefaultPageSize;
     QString m_lastError;
+    QSet<qint64> m_paused;
 };
 
 } // namespace ty
