@@ -54,7 +54,8 @@ public:
     QList<qint64> runIds() const;
     bool hasRun(qint64 runId) const { return m_runs.contains(runId); }
     QColor runColor(qint64 runId) const;
-    // From the worker's "started" event; otherwise estimated from the samples.
+    // The run's own (RunMetricsFeed reads them from the database, TrainingPanel also from the worker's "started"
+    // event); until given, estimated from the samples.
     void setStepsPerEpoch(qint64 runId, qint64 steps);
 
     // Samples of any metrics; those of the shown metrics reach the graphs at once, the chart at the next tick.
