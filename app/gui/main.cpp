@@ -9,6 +9,8 @@
 #include "canvas/canvas_view.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
+#include "runs/run_browser.h"
+#include "training/training_panel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -83,7 +85,11 @@ int main(int argc, char **argv)
     const QCommandLineOption evaluate(QStringLiteral("evaluate"),
                                       QStringLiteral("Open the Evaluate mode on this run (RUN or RUN,OTHER to compare)."),
                                       QStringLiteral("run"));
-    parser.addOptions({screenshot, size, select, scheme, empty, arrange, database, train, mode, evaluate});
+    const QCommandLineOption runs(QStringLiteral("runs"),
+                                  QStringLiteral("Select these runs in the run browser (comma-separated ids): their curves "
+                                                 "are plotted and compared."),
+                                  QStringLiteral("ids"));
+    parser.addOptions({screenshot, size, select, scheme, empty, arrange, database, train, mode, evaluate, runs});
     parser.process(app);
 
     if (parser.isSet(scheme)) {
@@ -111,6 +117,12 @@ int main(int argc, char **argv)
     const QString dbPath = parser.isSet(database) ? parser.value(database) : ty::MainWindow::preferredRunDatabase();
     if (const ty::Status opened = window.openRunDatabase(dbPath); !opened.ok())
         std::fprintf(stderr, "trainyard: %s\n", qPrintable(opened.error().toString()));
+    if (parser.isSet(runs)) {
+        QList<qint64> ids;
+        for (const QString &id : parser.value(runs).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            ids << id.toLongLong();
+        window.training()->browser()->selectRuns(ids);
+    }
     ty::quitGracefullyOnTermination([&window] { window.stopTraining(); });
     if (parser.isSet(train))
         QTimer::singleShot(0, &window, [&window] { window.trainDocument(); });

@@ -2,6 +2,7 @@
 
 #include "default_preset.h"
 #include "recent_files.h"
+#include "window_geometry.h"
 
 #include "common/canvas_style.h"
 #include "canvas/canvas_view.h"
@@ -22,6 +23,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -148,10 +150,24 @@ void MainWindow::readSettings()
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1400, 880);
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    fitToScreen();
     const bool snap = settings.value(QStringLiteral("canvas/snapToGrid"), true).toBool();
     m_scene->setSnapToGrid(snap);
     if (QAction *a = action(QStringLiteral("snap")))
         a->setChecked(snap);
+}
+
+void MainWindow::fitToScreen()
+{
+    const QScreen *where = screen();
+    if (!where || isMaximized() || isFullScreen())
+        return;
+    const QRect client = geometry(), outer = frameGeometry();
+    const QMargins frame(client.left() - outer.left(), client.top() - outer.top(), outer.right() - client.right(),
+                         outer.bottom() - client.bottom());
+    const QRect fitted = fitWindowToScreen(client, where->availableGeometry(), frame);
+    if (fitted != client)
+        setGeometry(fitted);
 }
 
 void MainWindow::writeSettings() const

@@ -128,6 +128,7 @@ private:
     void updateTitle();
     void updateStatistics();
     void readSettings();
+    void fitToScreen();  // after restoring: a window larger than its screen, or off it, is brought onto it
     void writeSettings() const;
     bool maybeSave();
     bool loadFile(const QString &path);  // openFile without asking about unsaved edits

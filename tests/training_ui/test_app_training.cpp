@@ -429,14 +429,15 @@ private Q_SLOTS:
         const qint64 appRun = trainAndWaitForStart();
         QVERIFY(appRun > 0);
 
-        // The terminal's run appears in the browser while it trains; selected, it is plotted.
+        // The terminal's run appears in the browser while it trains; selected, it is plotted (beside the app's run,
+        // which stays plotted after it ends only while it is selected too).
         qint64 terminalRun = 0;
         QTRY_VERIFY_WITH_TIMEOUT(window->training()->browser()->model()->rowCount() == before + 2, 20000);
         for (int row = 0; row < window->training()->browser()->model()->rowCount(); ++row)
             if (window->training()->browser()->model()->runAt(row).name == QStringLiteral("from a terminal"))
                 terminalRun = window->training()->browser()->model()->runAt(row).id;
         QVERIFY(terminalRun > 0);
-        window->training()->browser()->selectRuns({terminalRun});
+        window->training()->browser()->selectRuns({terminalRun, appRun});
         QTRY_VERIFY(window->training()->plottedRuns().contains(terminalRun));
         QVERIFY2(terminal.state() == QProcess::Running,
                  qPrintable(QStringLiteral("the terminal's run ended before the app could write beside it (exit %1): %2")

@@ -2,6 +2,7 @@
 // smoothing math; x axes; the hover read-out; exports; a large series.
 
 #include "test_suite.h"
+#include "common/run_colors.h"
 #include "plots/metric_plot.h"
 #include "plots/metric_plot_panel.h"
 #include "plots/qcustomplot_include.h"
@@ -376,7 +377,7 @@ void TestMetricPlot::anEmptyPlotUsesItsWholeWidth()
     QVERIFY(QTest::qWaitForWindowExposed(&plot));
     plot.replotNow();
     QVERIFY2(plot.customPlot()->axisRect()->width() > 600, qPrintable(QString::number(plot.customPlot()->axisRect()->width())));
-    plot.addRun(1, QStringLiteral("#1 run"), MetricPlot::paletteColor(0));
+    plot.addRun(1, QStringLiteral("#1 run"), style::runColor(1));
     plot.appendPoints(1, {MetricPoint{QStringLiteral("train/loss"), 1, 1, 0.1, 2.0}});  // not a shown metric
     plot.replotNow();
     QVERIFY2(plot.customPlot()->axisRect()->width() > 600, qPrintable(QString::number(plot.customPlot()->axisRect()->width())));

@@ -1,5 +1,7 @@
 #include "metric_plot.h"
 
+#include "common/run_colors.h"
+#include "log_axis_ticker.h"
 #include "qcustomplot_include.h"
 
 #include <QEvent>
@@ -10,19 +12,6 @@
 #include <cmath>
 
 namespace ty {
-
-namespace {
-
-// Tableau 10: distinct at a glance, readable on white.
-const QList<QColor> &runPalette()
-{
-    static const QList<QColor> colors{QColor(0x4e79a7), QColor(0xf28e2b), QColor(0xe15759), QColor(0x76b7b2),
-                                      QColor(0x59a14f), QColor(0xedc948), QColor(0xb07aa1), QColor(0xff9da7),
-                                      QColor(0x9c755f), QColor(0xbab0ac)};
-    return colors;
-}
-
-} // namespace
 
 MetricPlot::MetricPlot(QWidget *parent)
     : QWidget(parent), m_plot(new QCustomPlot(this)), m_replotTimer(new QTimer(this))
@@ -58,19 +47,15 @@ MetricPlot::MetricPlot(QWidget *parent)
     // Hover items live on QCustomPlot's buffered "overlay" layer: moving them replots that layer only.
     m_hoverLine = new QCPItemStraightLine(m_plot);
     m_hoverLine->setLayer(QStringLiteral("overlay"));
-    m_hoverLine->setPen(QPen(QColor(0, 0, 0, 90), 1, Qt::DashLine));
     m_hoverLine->setVisible(false);
     m_hoverLabel = new QCPItemText(m_plot);
     m_hoverLabel->setLayer(QStringLiteral("overlay"));
-    m_hoverLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_hoverLabel->position->setCoords(0.01, 0.02);
     m_hoverLabel->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_hoverLabel->setTextAlignment(Qt::AlignLeft);
-    m_hoverLabel->setBrush(QColor(255, 255, 255, 225));
-    m_hoverLabel->setPen(QPen(QColor(0, 0, 0, 60)));
     m_hoverLabel->setPadding(QMargins(6, 4, 6, 4));
     m_hoverLabel->setFont(legendFont);
     m_hoverLabel->setVisible(false);
+    applyPalette();
 
     connect(m_plot, &QCustomPlot::mouseMove, this, &MetricPlot::updateHover);
     connect(m_plot, &QCustomPlot::mouseWheel, this, &MetricPlot::userMovedView);
@@ -90,7 +75,6 @@ MetricPlot::~MetricPlot()
         layout->addElement(1, 0, m_legendRow);
 }
 
-QColor MetricPlot::paletteColor(int index) { return runPalette().at(std::abs(index) % runPalette().size()); }
 
 bool MetricPlot::eventFilter(QObject *watched, QEvent *event)
 {
@@ -116,7 +100,7 @@ void MetricPlot::addRun(qint64 runId, const QString &label, const QColor &color)
         RunSeries run;
         run.runId = runId;
         m_runs.insert(runId, run);
-        m_colors.insert(runId, color.isValid() ? color : runPalette().at(m_nextColor++ % runPalette().size()));
+        m_colors.insert(runId, color.isValid() ? color : style::runColor(runId));
     } else if (color.isValid()) {
         m_colors.insert(runId, color);
     }
@@ -148,7 +132,6 @@ void MetricPlot::clear()
 {
     for (qint64 id : runIds())
         removeRun(id);
-    m_nextColor = 0;
 }
 
 QList<qint64> MetricPlot::runIds() const { return m_runs.keys(); }
@@ -231,10 +214,12 @@ void MetricPlot::applyScale()
 {
     if (m_logY) {
         m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        m_plot->yAxis->setTicker(QSharedPointer<LogAxisTicker>::create());
+        m_plot->yAxis->setNumberFormat(QStringLiteral("g"));
     } else {
         m_plot->yAxis->setScaleType(QCPAxis::stLinear);
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        m_plot->yAxis->setNumberFormat(QStringLiteral("gbd"));
     }
 }
 

@@ -45,11 +45,8 @@ public:
     explicit MetricPlot(QWidget *parent = nullptr);
     ~MetricPlot() override;
 
-    // The run colours, in order (they repeat after ten).
-    static QColor paletteColor(int index);
-
-    // Runs. A run gets the next colour of the palette unless one is given; appendPoints() adds unknown runs
-    // with the label "#ID".
+    // Runs. A run gets its own colour (style::runColor, by its id) unless one is given; appendPoints() adds
+    // unknown runs with the label "#ID".
     void addRun(qint64 runId, const QString &label, const QColor &color = QColor());
     void removeRun(qint64 runId);
     void clearRunData(qint64 runId);  // keeps the run, drops its samples (before reloading it)
@@ -57,7 +54,8 @@ public:
     QList<qint64> runIds() const;
     bool hasRun(qint64 runId) const { return m_runs.contains(runId); }
     QColor runColor(qint64 runId) const;
-    // From the worker's "started" event; otherwise estimated from the samples.
+    // The run's own (RunMetricsFeed reads them from the database, TrainingPanel also from the worker's "started"
+    // event); until given, estimated from the samples.
     void setStepsPerEpoch(qint64 runId, qint64 steps);
 
     // Samples of any metrics; those of the shown metrics reach the graphs at once, the chart at the next tick.
@@ -110,8 +108,16 @@ public:
     bool replotPending() const;
     void replotNow();  // what the timer does
 
+    // The hover read-out at a point of the chart (what a mouse move there does), and where its box is drawn,
+    // in the chart's pixels (empty while hidden): always inside the axis rect.
+    void showHoverAt(const QPoint &pos);
+    QRectF hoverBoxRect() const;
+    // The chart's background, axis and text colours come from the palette (metric_plot_theme.cpp).
+    QColor chartBackground() const { return m_background; }
+
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 Q_SIGNALS:
     void knownMetricsChanged(const QStringList &metrics);
@@ -145,6 +151,8 @@ private:
     void userMovedView();
     double snapKey(double x) const;  // the key of the shown sample nearest to x; NaN when none
     void updateHover(QMouseEvent *event);
+    void placeHoverBox(double pixelX);  // beside the tracer line, on the side with room, inside the axis rect
+    void applyPalette();
     void hideHover();
     // Stage marks (metric_plot_stages.cpp)
     void dropStageMarks(qint64 runId);
@@ -155,6 +163,7 @@ private:
     QTimer *m_replotTimer;
     QCPItemStraightLine *m_hoverLine = nullptr;
     QCPItemText *m_hoverLabel = nullptr;
+    QColor m_background = Qt::white;
     QCPLayoutGrid *m_legendRow = nullptr;  // owned by the plot's layout while shown, else by us (destructor)
     QMap<qint64, RunSeries> m_runs;
     QHash<qint64, QColor> m_colors;
@@ -167,7 +176,6 @@ private:
     double m_smoothing = 0.6;
     bool m_logY = false;
     bool m_followData = true;
-    int m_nextColor = 0;
     int m_replots = 0;
 };
 

@@ -100,8 +100,8 @@ void MetricPlot::styleCurve(qint64 runId, const QString &metric, Curve &curve)
     curve.raw->setPen(QPen(curve.smooth ? faint : perEpoch ? color.darker(115) : color,
                            curve.smooth ? 1.0 : perEpoch ? 2.2 : 1.6, style));
     if (perEpoch) {
-        // White-filled rings stand out over the step curves of the same colour.
-        curve.raw->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color.darker(115), 2), Qt::white, 8));
+        // Rings filled with the background stand out over the step curves of the same colour.
+        curve.raw->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color.darker(115), 2), m_background, 8));
         curve.raw->setLayer(QStringLiteral("epochs"));  // a few points each: never hidden under the step curves
     }
     // Several metrics: "#3 val/loss" (the run's number, as in the run lists, keeps legend entries short); one

@@ -12,6 +12,9 @@
 #include <QSvgGenerator>
 #include <QTextStream>
 
+#include <QFontMetrics>
+
+#include <algorithm>
 #include <cmath>
 
 namespace ty {
@@ -104,11 +107,16 @@ void MetricPlot::updateHover(QMouseEvent *event)
         hideHover();
         return;
     }
-    if (!m_plot->axisRect()->rect().contains(event->pos())) {
+    showHoverAt(event->pos());
+}
+
+void MetricPlot::showHoverAt(const QPoint &pos)
+{
+    if (!m_plot->axisRect()->rect().contains(pos)) {
         hideHover();
         return;
     }
-    const double x = m_plot->xAxis->pixelToCoord(event->pos().x());
+    const double x = m_plot->xAxis->pixelToCoord(pos.x());
     const QString text = readoutAt(x);
     if (text.isEmpty()) {
         hideHover();
@@ -119,9 +127,51 @@ void MetricPlot::updateHover(QMouseEvent *event)
     m_hoverLine->point2->setCoords(snapped, 1);
     m_hoverLine->setVisible(true);
     m_hoverLabel->setText(text);
+    placeHoverBox(m_plot->xAxis->coordToPixel(snapped));
     m_hoverLabel->setVisible(true);
     m_plot->layer(QStringLiteral("overlay"))->replot();
     Q_EMIT readoutChanged(text);
+}
+
+void MetricPlot::placeHoverBox(double pixelX)
+{
+    constexpr int kGap = 10;    // between the tracer line and the box
+    constexpr int kInset = 4;   // between the box and the axis rect's edges
+    const QRect area = m_plot->axisRect()->rect().adjusted(kInset, kInset, -kInset, -kInset);
+    const QMargins padding = m_hoverLabel->padding();
+    const QFontMetrics metrics(m_hoverLabel->font());
+    // Lines longer than the chart is wide (a variant's long name) are shortened in the middle, keeping the run's
+    // number and the values; readoutChanged() still carries the whole text.
+    const int widest = area.width() - padding.left() - padding.right() - 2;
+    QStringList lines = m_hoverLabel->text().split(QLatin1Char('\n'));
+    for (QString &line : lines) {
+        if (metrics.horizontalAdvance(line) <= widest)
+            continue;
+        // "#3 long name · train/loss: 0.41 (raw 0.39)": the name gives way, the values stay whole.
+        const int colon = int(line.indexOf(QStringLiteral(": ")));
+        const QString values = colon > 0 ? line.mid(colon) : QString();
+        const int room = widest - metrics.horizontalAdvance(values);
+        line = room > metrics.averageCharWidth() * 6
+                   ? metrics.elidedText(line.left(colon), Qt::ElideMiddle, room) + values
+                   : metrics.elidedText(line, Qt::ElideRight, widest);
+    }
+    m_hoverLabel->setText(lines.join(QLatin1Char('\n')));
+    const QRect textRect = metrics.boundingRect(QRect(0, 0, 100000, 100000), Qt::AlignLeft | Qt::AlignTop, m_hoverLabel->text());
+    const int width = textRect.width() + padding.left() + padding.right() + 2;
+    // Right of the line while it fits, else left of it; never past either edge.
+    int left = int(std::lround(pixelX)) + kGap;
+    if (left + width > area.right())
+        left = int(std::lround(pixelX)) - kGap - width;
+    left = std::clamp(left, area.left(), std::max(area.left(), area.right() - width));
+    m_hoverLabel->position->setType(QCPItemPosition::ptAbsolute);
+    m_hoverLabel->position->setCoords(left, area.top());
+}
+
+QRectF MetricPlot::hoverBoxRect() const
+{
+    if (!m_hoverLabel->visible())
+        return QRectF();
+    return QRectF(m_hoverLabel->topLeft->pixelPosition(), m_hoverLabel->bottomRight->pixelPosition());
 }
 
 void MetricPlot::hideHover()

@@ -64,8 +64,12 @@ void MetricPlot::setStages(qint64 runId, const QList<StageRecord> &stages)
         mark.label->setLayer(kLabelsLayer);
         mark.label->setText(stage.name);
         mark.label->setFont(font);
-        mark.label->setColor(color.darker(135));
-        mark.label->setBrush(QColor(255, 255, 255, 215));
+        // Darker on a light chart, lighter on a dark one, on a veil of the chart's own background.
+        const bool darkChart = m_background.lightness() < 128;
+        mark.label->setColor(darkChart ? color.lighter(125) : color.darker(135));
+        QColor veil = m_background;
+        veil.setAlphaF(0.85);
+        mark.label->setBrush(veil);
         mark.label->setPadding(QMargins(3, 1, 3, 1));
         mark.label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
         for (QCPItemPosition *position : {mark.line->point1, mark.line->point2, mark.label->position}) {

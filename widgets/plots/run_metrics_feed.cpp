@@ -1,6 +1,7 @@
 #include "run_metrics_feed.h"
 
 #include "run_database.h"
+#include "run_epoch_length.h"
 
 #include <QTimer>
 
@@ -19,6 +20,7 @@ void RunMetricsFeed::setDatabase(RunDatabase *db)
     m_cursors.clear();
     m_wasLive.clear();
     m_stagesSeen.clear();
+    m_stepsPerEpoch.clear();
     m_timer->stop();
 }
 
@@ -40,6 +42,7 @@ void RunMetricsFeed::removeRun(qint64 runId)
     m_cursors.remove(runId);
     m_wasLive.remove(runId);
     m_stagesSeen.remove(runId);
+    m_stepsPerEpoch.remove(runId);
     if (m_cursors.isEmpty())
         m_timer->stop();
 }
@@ -79,8 +82,24 @@ void RunMetricsFeed::read(qint64 runId)
     m_cursors.insert(runId, cursor);
     if (!rows.value().isEmpty())
         Q_EMIT rowsArrived(runId, rows.value());
-    if ((first || !rows.value().isEmpty()) && m_cursors.contains(runId))
+    if ((first || !rows.value().isEmpty()) && m_cursors.contains(runId)) {
         readStages(runId);
+        if (!m_stepsPerEpoch.contains(runId))
+            readStepsPerEpoch(runId);
+    }
+}
+
+void RunMetricsFeed::readStepsPerEpoch(qint64 runId)
+{
+    const Result<RunInfo> info = m_db->run(runId);
+    const Result<QList<RunEvent>> events = m_db->events(runId);
+    if (!info.ok() || !events.ok())
+        return;
+    const qint64 steps = recordedStepsPerEpoch(info.value().preset, events.value());
+    if (steps <= 0)
+        return;  // the worker has not started training yet: asked again with the next rows
+    m_stepsPerEpoch.insert(runId, steps);
+    Q_EMIT stepsPerEpochRead(runId, steps);
 }
 
 void RunMetricsFeed::readStages(qint64 runId)

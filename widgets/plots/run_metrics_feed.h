@@ -5,7 +5,8 @@
 // active worker); a run that stops being live is read once more, then left alone. The same path serves runs
 // started from the app and from a terminal. The run's training stages (RunDatabase::stages) are read with its
 // first rows and again whenever new rows arrive; stagesRead() reports them when they changed, so a stage shows
-// as soon as its first rows do.
+// as soon as its first rows do. The run's steps per epoch (run_epoch_length.h) are read with its first rows and,
+// until the worker has said how long the run is, again as rows arrive; stepsPerEpochRead() reports them once.
 //
 // Ownership and threads: the database is not owned (set it to nullptr before it goes); GUI thread.
 
@@ -48,17 +49,20 @@ Q_SIGNALS:
     void rowsArrived(qint64 runId, const QList<ty::MetricPoint> &rows);
     void runCleared(qint64 runId);
     void stagesRead(qint64 runId, const QList<ty::StageRecord> &stages);  // changed since last reported
+    void stepsPerEpochRead(qint64 runId, qint64 steps);
     void errorOccurred(const QString &message);
 
 private:
     void read(qint64 runId);
     void readStages(qint64 runId);
+    void readStepsPerEpoch(qint64 runId);
 
     RunDatabase *m_db = nullptr;
     QTimer *m_timer;
     QHash<qint64, qint64> m_cursors;  // run id -> last rowid read
     QHash<qint64, bool> m_wasLive;
     QHash<qint64, QString> m_stagesSeen;  // run id -> what stagesRead() reported last, as text
+    QHash<qint64, qint64> m_stepsPerEpoch;  // run id -> reported steps per epoch (absent while unknown)
     std::function<bool(qint64)> m_isLive;
 };
 

@@ -119,6 +119,8 @@ void RunBrowser::buildUi()
     m_view->horizontalHeader()->setSectionsMovable(true);
     m_view->setColumnHidden(RunsTableModel::EndedColumn, true);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    // The name is edited in its cell (F2 or a double click; Escape cancels); the model refuses an empty name.
+    m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunBrowser::onSelectionChanged);
     connect(m_view, &QTableView::customContextMenuRequested, this, &RunBrowser::showContextMenu);
     connect(m_view, &QTableView::doubleClicked, this, &RunBrowser::activateCell);
@@ -192,7 +194,7 @@ void RunBrowser::buildActions(QWidget *bar)
                                         "selected run: side by side)"));
     m_export = add(tr("Export…"), tr("Write the selected run's trained model as ONNX or its weights as safetensors"));
     m_diffButton = add(tr("Diff"), tr("What differs between the presets of two runs"));
-    m_rename = add(tr("Rename…"), tr("Rename the selected run"));
+    m_rename = add(tr("Rename"), tr("Edit the selected run's name in its cell (F2; Escape cancels)"));
     m_delete = add(tr("Delete…"), tr("Delete the selected runs, their metrics and their files"));
     row->addStretch(1);
     connect(m_pin, &QPushButton::clicked, this, [this] {

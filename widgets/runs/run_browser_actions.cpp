@@ -13,7 +13,6 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QInputDialog>
 #include <QProcess>
 #include <QSettings>
 #include <QLineEdit>
@@ -130,13 +129,10 @@ void RunBrowser::renameInteractively()
     const int row = ids.size() == 1 ? m_model->rowOfRun(ids.first()) : -1;
     if (row < 0)
         return;
-    bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Rename run"), tr("Name of run #%1:").arg(ids.first()),
-                                               QLineEdit::Normal, m_model->runAt(row).name, &ok);
-    if (ok)
-        renameRun(ids.first(), name);
+    const QModelIndex cell = m_proxy->mapFromSource(m_model->index(row, RunsTableModel::NameColumn));
+    m_view->setCurrentIndex(cell);
+    m_view->edit(cell);
 }
-
 Status RunBrowser::saveNotesAndTags(qint64 id, const QString &notes, const QString &tags)
 {
     Status status = m_model->setNotes(id, notes);

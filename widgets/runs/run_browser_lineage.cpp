@@ -130,7 +130,7 @@ QMenu *RunBrowser::createContextMenu(QWidget *menuParent)
     mirror(m_pin, m_pin->text());
     mirror(m_resume, m_resume->text());
     menu->addSeparator();
-    mirror(m_rename, tr("Rename…"));
+    mirror(m_rename, tr("Rename"));
     mirror(m_delete, tr("Delete…"));
     return menu;
 }

@@ -1,5 +1,6 @@
 #include "run_comparison_view.h"
 
+#include "common/run_colors.h"
 #include "run_database.h"
 
 #include <QHeaderView>
@@ -21,27 +22,45 @@ QString withDelta(double value, double baseline)
                                           QString::number(delta, 'g', 3));
 }
 
-const QStringList kStatistics{QStringLiteral("min"), QStringLiteral("max"), QStringLiteral("last"),
-                              QStringLiteral("count")};
+const QStringList kStatistics{QStringLiteral("best"), QStringLiteral("min"), QStringLiteral("max"),
+                              QStringLiteral("last"), QStringLiteral("count")};
+
+constexpr int kMetricRole = Qt::UserRole;
+constexpr int kStatisticRole = Qt::UserRole + 1;
+
+QString statisticText(const MetricSummary &s, const QString &statistic)
+{
+    if (statistic == QLatin1String("min"))
+        return number(s.minimum);
+    if (statistic == QLatin1String("max"))
+        return number(s.maximum);
+    if (statistic == QLatin1String("last"))
+        return number(s.last);
+    return QString::number(s.count);
+}
 
 } // namespace
 
-RunComparisonView::RunComparisonView(QWidget *parent) : QTreeWidget(parent)
+RunComparisonView::RunComparisonView(QWidget *parent) : QTableWidget(parent)
 {
-    setRootIsDecorated(true);
-    setUniformRowHeights(true);
     setAlternatingRowColors(true);
     setSelectionMode(QAbstractItemView::NoSelection);
-    setHeaderLabels({tr("Metric")});
-    header()->setStretchLastSection(false);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    setWordWrap(false);
+    verticalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    horizontalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    horizontalHeader()->setStretchLastSection(false);
 }
 
 bool RunComparisonView::setRuns(RunDatabase *db, const QList<qint64> &runIds, qint64 baselineId)
 {
     clear();
+    setRowCount(0);
+    setColumnCount(0);
     m_shown.clear();
-    setColumnCount(1);
-    setHeaderLabels({tr("Metric")});
     if (!db)
         return runIds.isEmpty() && baselineId <= 0;
     QList<qint64> ids;
@@ -52,7 +71,7 @@ bool RunComparisonView::setRuns(RunDatabase *db, const QList<qint64> &runIds, qi
             ids << id;
     bool allRead = true;
     QList<QMap<QString, MetricSummary>> summaries;
-    QStringList labels{tr("Metric")};
+    QList<QTableWidgetItem *> headers;
     QStringList metrics;
     for (qint64 id : std::as_const(ids)) {
         const Result<RunInfo> info = db->run(id);
@@ -69,67 +88,76 @@ bool RunComparisonView::setRuns(RunDatabase *db, const QList<qint64> &runIds, qi
         }
         summaries << byName;
         m_shown << id;
-        QString label = QStringLiteral("#%1 %2").arg(id).arg(info.value().name);
-        if (id == baselineId)
-            label += tr(" (baseline)");
-        labels << label;
+        auto *header = new QTableWidgetItem(style::runColorIcon(id), QStringLiteral("#%1").arg(id));
+        QString tip = QStringLiteral("#%1 %2").arg(id).arg(info.value().name);
+        if (id == baselineId) {
+            tip += tr(" (the baseline: the other runs' best values show their difference to it)");
+            QFont bold = font();
+            bold.setBold(true);
+            header->setFont(bold);
+        }
+        header->setToolTip(tip);
+        headers << header;
     }
     std::sort(metrics.begin(), metrics.end());
-    setColumnCount(int(labels.size()));
-    setHeaderLabels(labels);
+    setColumnCount(int(m_shown.size()));
+    for (int c = 0; c < headers.size(); ++c)
+        setHorizontalHeaderItem(c, headers.at(c));
+    setRowCount(int(metrics.size() * kStatistics.size()));
     const bool hasBaseline = baselineId > 0 && !m_shown.isEmpty() && m_shown.first() == baselineId;
+    QFont bold = font();
+    bold.setBold(true);
+    int row = 0;
     for (const QString &metric : std::as_const(metrics)) {
-        auto *item = new QTreeWidgetItem(this, QStringList{metric + tr(" (best)")});
-        item->setData(0, Qt::UserRole, metric);
-        item->setData(0, Qt::UserRole + 1, QStringLiteral("best"));
         const double baseBest = hasBaseline && summaries.first().contains(metric) ? summaries.first().value(metric).best()
                                                                                    : std::nan("");
-        for (int c = 0; c < m_shown.size(); ++c) {
-            const auto s = summaries.at(c).constFind(metric);
-            if (s == summaries.at(c).constEnd())
-                continue;
-            item->setText(c + 1, hasBaseline && c > 0 ? withDelta(s->best(), baseBest) : number(s->best()));
-            item->setTextAlignment(c + 1, Qt::AlignRight | Qt::AlignVCenter);
-        }
         for (const QString &statistic : kStatistics) {
-            auto *child = new QTreeWidgetItem(item, QStringList{statistic});
-            child->setData(0, Qt::UserRole, metric);
-            child->setData(0, Qt::UserRole + 1, statistic);
+            const bool best = statistic == QLatin1String("best");
+            // The best value's row is named by the metric; the others are indented under it.
+            auto *label = new QTableWidgetItem(best ? metric : QStringLiteral("    ") + statistic);
+            label->setData(kMetricRole, metric);
+            label->setData(kStatisticRole, statistic);
+            label->setToolTip(QStringLiteral("%1: %2").arg(metric, statistic));
+            if (best)
+                label->setFont(bold);
+            setVerticalHeaderItem(row, label);
             for (int c = 0; c < m_shown.size(); ++c) {
                 const auto s = summaries.at(c).constFind(metric);
                 if (s == summaries.at(c).constEnd())
                     continue;
-                const QString text = statistic == QLatin1String("min")    ? number(s->minimum)
-                                   : statistic == QLatin1String("max")    ? number(s->maximum)
-                                   : statistic == QLatin1String("last")   ? number(s->last)
-                                                                          : QString::number(s->count);
-                child->setText(c + 1, text);
-                child->setTextAlignment(c + 1, Qt::AlignRight | Qt::AlignVCenter);
+                const QString text = best ? (hasBaseline && c > 0 ? withDelta(s->best(), baseBest) : number(s->best()))
+                                          : statisticText(*s, statistic);
+                auto *cell = new QTableWidgetItem(text);
+                cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                if (best)
+                    cell->setFont(bold);
+                setItem(row, c, cell);
             }
+            ++row;
         }
     }
-    expandAll();
-    for (int c = 0; c < columnCount(); ++c)
-        resizeColumnToContents(c);
+    resizeColumnsToContents();
     return allRead;
+}
+
+int RunComparisonView::rowOf(const QString &metric, const QString &statistic) const
+{
+    for (int r = 0; r < rowCount(); ++r) {
+        const QTableWidgetItem *label = verticalHeaderItem(r);
+        if (label && label->data(kMetricRole).toString() == metric && label->data(kStatisticRole).toString() == statistic)
+            return r;
+    }
+    return -1;
 }
 
 QString RunComparisonView::cellText(const QString &metric, const QString &statistic, qint64 runId) const
 {
-    const int column = int(m_shown.indexOf(runId)) + 1;
-    if (column <= 0)
+    const int column = int(m_shown.indexOf(runId));
+    const int row = rowOf(metric, statistic);
+    if (column < 0 || row < 0)
         return QString();
-    for (int i = 0; i < topLevelItemCount(); ++i) {
-        QTreeWidgetItem *item = topLevelItem(i);
-        if (item->data(0, Qt::UserRole).toString() != metric)
-            continue;
-        if (statistic == QLatin1String("best"))
-            return item->text(column);
-        for (int j = 0; j < item->childCount(); ++j)
-            if (item->child(j)->data(0, Qt::UserRole + 1).toString() == statistic)
-                return item->child(j)->text(column);
-    }
-    return QString();
+    const QTableWidgetItem *cell = item(row, column);
+    return cell ? cell->text() : QString();
 }
 
 } // namespace ty

@@ -1,6 +1,7 @@
 #include "runs_table_model.h"
 
 #include "common/duration_text.h"
+#include "common/run_colors.h"
 #include "run_lineage.h"
 
 #include <QBrush>
@@ -92,6 +93,7 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
     const RunSummaryRow &row = m_rows.at(index.row());
     switch (role) {
     case Qt::DisplayRole: return displayValue(row, index.column());
+    case Qt::EditRole: return index.column() == NameColumn ? QVariant(row.name) : displayValue(row, index.column());
     case SortRole: return sortValue(row, index.column());
     case RunIdRole: return row.id;
     case StatusRole: return int(row.status);
@@ -107,8 +109,14 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
             return parentDescription(row.parent);
         return QVariant();
     case Qt::ForegroundRole:
+        if (index.column() == StatusColumn && m_paused.contains(row.id) && row.status == RunStatus::Running)
+            return QBrush(QColor(0xb0, 0x7d, 0x10));
         if (index.column() == StatusColumn && statusColor(row.status).isValid())
             return QBrush(statusColor(row.status));
+        return QVariant();
+    case Qt::DecorationRole:
+        if (index.column() == IdColumn)
+            return style::runColorIcon(row.id);  // the run's colour, as on the curves
         return QVariant();
     case Qt::TextAlignmentRole:
         if (index.column() == IdColumn || index.column() == DurationColumn || index.column() >= FirstMetricColumn)
@@ -123,7 +131,7 @@ QVariant RunsTableModel::displayValue(const RunSummaryRow &row, int column) cons
     switch (column) {
     case IdColumn: return row.id;
     case NameColumn: return row.name;
-    case StatusColumn: return runStatusName(row.status);
+    case StatusColumn: return statusText(row);
     case PresetColumn: return row.presetName;
     case ParentColumn: return parentShortText(row.parent);
     case CreatedColumn: return formatTime(row.createdAt);
@@ -163,6 +171,24 @@ QVariant RunsTableModel::sortValue(const RunSummaryRow &row, int column) const
     const QString metric = metricOfColumn(column, &best);
     const auto it = row.keyMetrics.constFind(metric);
     return it == row.keyMetrics.constEnd() ? QVariant() : numberOrNothing(best ? it->best() : it->last);
+}
+
+void RunsTableModel::setPausedRuns(const QSet<qint64> &ids)
+{
+    if (ids == m_paused)
+        return;
+    const QSet<qint64> changed = (ids - m_paused) + (m_paused - ids);
+    m_paused = ids;
+    for (qint64 id : changed)
+        if (const int row = rowOfRun(id); row >= 0)
+            Q_EMIT dataChanged(index(row, StatusColumn), index(row, StatusColumn));
+}
+
+QString RunsTableModel::statusText(const RunSummaryRow &row) const
+{
+    if (row.status == RunStatus::Running && m_paused.contains(row.id))
+        return QStringLiteral("paused");
+    return runStatusName(row.status);
 }
 
 QString RunsTableModel::formatDuration(double seconds) { return durationText(seconds); }

@@ -14,6 +14,7 @@
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
+#include <QSet>
 
 #include <algorithm>
 
@@ -43,6 +44,9 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    // The name cell is editable: setData renames the run (an empty name is refused, and nothing changes).
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     bool canFetchMore(const QModelIndex &parent = {}) const override;
     void fetchMore(const QModelIndex &parent = {}) override;
@@ -60,6 +64,12 @@ public:
     // Why the list could not be read the last time it was (a damaged database, a lost file); empty after a
     // read that worked. Unlike an edit's error it means the table may be missing runs.
     QString loadError() const { return m_loadError; }
+
+    // Runs whose worker this app has paused (SIGSTOP): the database still says running, the status column says
+    // "paused".
+    void setPausedRuns(const QSet<qint64> &ids);
+    bool isPaused(qint64 id) const { return m_paused.contains(id); }
+    QString statusText(const RunSummaryRow &row) const;
 
     // Edits go to the database, then the row is read back. Errors come back and are also emitted.
     Status setNotes(qint64 id, const QString &notes);
@@ -97,6 +107,7 @@ private:
     int m_pageSize = kDefaultPageSize;
     QString m_lastError;
     QString m_loadError;
+    QSet<qint64> m_paused;
 };
 
 } // namespace ty

@@ -42,6 +42,29 @@ Status RunsTableModel::setTags(qint64 id, const QStringList &tags)
     return status;
 }
 
+Qt::ItemFlags RunsTableModel::flags(const QModelIndex &index) const
+{
+    Qt::ItemFlags flags = QAbstractTableModel::flags(index);
+    if (index.isValid() && index.column() == NameColumn)
+        flags |= Qt::ItemIsEditable;
+    return flags;
+}
+
+bool RunsTableModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (!index.isValid() || index.column() != NameColumn || role != Qt::EditRole || index.row() >= m_rows.size())
+        return false;
+    const RunSummaryRow &row = m_rows.at(index.row());
+    const QString name = value.toString().trimmed();
+    if (name.isEmpty()) {
+        fail(editError(QStringLiteral("run #%1 keeps its name: a run's name cannot be empty").arg(row.id)));
+        return false;
+    }
+    if (name == row.name)
+        return true;
+    return renameRun(row.id, name).ok();
+}
+
 Status RunsTableModel::renameRun(qint64 id, const QString &name)
 {
     if (!m_db)

@@ -1,6 +1,7 @@
 #include "active_runs_view.h"
 
 #include "common/duration_text.h"
+#include "common/run_colors.h"
 #include "training_run_controller.h"
 
 #include <QHBoxLayout>
@@ -37,8 +38,7 @@ QString metricsText(const TrainingRunController *c)
 
 ActiveRunsView::ActiveRunsView(QWidget *parent)
     : QWidget(parent), m_tree(new QTreeWidget(this)), m_pause(new QPushButton(tr("Pause"), this)),
-      m_continue(new QPushButton(tr("Continue"), this)), m_stop(new QPushButton(tr("Stop"), this)),
-      m_clear(new QPushButton(tr("Clear ended"), this))
+      m_continue(new QPushButton(tr("Continue"), this)), m_stop(new QPushButton(tr("Stop"), this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -53,11 +53,14 @@ ActiveRunsView::ActiveRunsView(QWidget *parent)
     layout->addWidget(m_tree, 1);
     auto *buttons = new QHBoxLayout;
     m_stop->setToolTip(tr("Stop after a checkpoint (a second click ends the worker at once)"));
-    for (QPushButton *b : {m_pause, m_continue, m_stop, m_clear})
+    for (QPushButton *b : {m_pause, m_continue, m_stop})
         buttons->addWidget(b);
     buttons->addStretch(1);
     layout->addLayout(buttons);
-    connect(m_tree, &QTreeWidget::currentItemChanged, this, &ActiveRunsView::updateButtons);
+    connect(m_tree, &QTreeWidget::currentItemChanged, this, [this] {
+        updateButtons();
+        Q_EMIT selectionChanged();
+    });
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         auto *c = static_cast<TrainingRunController *>(item->data(0, Qt::UserRole).value<QObject *>());
         if (c && !c->outcome().node.isEmpty())
@@ -66,7 +69,6 @@ ActiveRunsView::ActiveRunsView(QWidget *parent)
     connect(m_pause, &QPushButton::clicked, this, [this] { if (auto *c = selectedController()) c->pause(); });
     connect(m_continue, &QPushButton::clicked, this, [this] { if (auto *c = selectedController()) c->continueRun(); });
     connect(m_stop, &QPushButton::clicked, this, [this] { if (auto *c = selectedController()) c->stop(); });
-    connect(m_clear, &QPushButton::clicked, this, &ActiveRunsView::clearEndedRequested);
     updateButtons();
 }
 
@@ -119,6 +121,7 @@ void ActiveRunsView::updateRow(TrainingRunController *c)
         return;
     item->setText(RunColumn, c->runId() > 0 ? QStringLiteral("#%1 %2").arg(c->runId()).arg(c->runName()) : c->runName());
     item->setToolTip(RunColumn, item->text(RunColumn));
+    item->setIcon(RunColumn, c->runId() > 0 ? style::runColorIcon(c->runId()) : QIcon());
     m_tree->resizeColumnToContents(RunColumn);
     const int widest = m_tree->fontMetrics().averageCharWidth() * 24;
     if (m_tree->columnWidth(RunColumn) > widest)
@@ -150,10 +153,6 @@ void ActiveRunsView::updateButtons()
     m_pause->setEnabled(state == TrainingState::Running || state == TrainingState::Starting);
     m_continue->setEnabled(state == TrainingState::Paused);
     m_stop->setEnabled(c && c->isActive());
-    bool anyEnded = false;
-    for (TrainingRunController *each : controllers())
-        anyEnded = anyEnded || (each && each->state() == TrainingState::Ended);
-    m_clear->setEnabled(anyEnded);
 }
 
 } // namespace ty

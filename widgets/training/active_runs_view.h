@@ -1,7 +1,7 @@
 #pragma once
 // The runs this app is training: one row per TrainingRunController (run, state, epoch, step, ETA, last
-// metrics, or the outcome with its message) and buttons to pause, continue and stop the selected one and to
-// clear ended rows. A failed row's tooltip holds the whole message; double-clicking a row whose error names
+// metrics, or the outcome with its message; a square of the run's colour) and buttons to pause, continue and
+// stop the selected one. The owner drops ended rows when the next run starts. A failed row's tooltip holds the whole message; double-clicking a row whose error names
 // a node asks to show that node.
 //
 // Ownership and threads: controllers are not owned (TrainingPanel owns them); a row goes when its controller
@@ -29,7 +29,7 @@ public:
     QTreeWidget *tree() const { return m_tree; }
 
 Q_SIGNALS:
-    void clearEndedRequested();
+    void selectionChanged();
     void nodeActivated(const QString &nodeId, const QString &message);
 
 private:
@@ -41,7 +41,6 @@ private:
     QPushButton *m_pause;
     QPushButton *m_continue;
     QPushButton *m_stop;
-    QPushButton *m_clear;
 };
 
 } // namespace ty

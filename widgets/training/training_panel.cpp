@@ -1,6 +1,7 @@
 #include "training_panel.h"
 
 #include "active_runs_view.h"
+#include "common/run_colors.h"
 #include "plots/metric_plot.h"
 #include "plots/metric_plot_panel.h"
 #include "plots/run_metrics_feed.h"
@@ -11,6 +12,7 @@
 
 #include <QFileInfo>
 #include <QResizeEvent>
+#include <QSet>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -54,6 +56,10 @@ TrainingPanel::TrainingPanel(QWidget *parent)
         lossPlot()->setStages(id, stages);
         metricPlot()->setStages(id, stages);
     });
+    connect(m_feed, &RunMetricsFeed::stepsPerEpochRead, this, [this](qint64 id, qint64 steps) {
+        lossPlot()->setStepsPerEpoch(id, steps);
+        metricPlot()->setStepsPerEpoch(id, steps);
+    });
     connect(m_feed, &RunMetricsFeed::runCleared, this, [this](qint64 id) {
         lossPlot()->clearRunData(id);
         metricPlot()->clearRunData(id);
@@ -71,7 +77,16 @@ TrainingPanel::TrainingPanel(QWidget *parent)
         const Status stopped = stopRun(id);
         Q_EMIT messageChanged(stopped.ok() ? tr("Stopping run #%1 after a checkpoint…").arg(id) : stopped.error().toString());
     });
-    connect(m_active, &ActiveRunsView::clearEndedRequested, this, &TrainingPanel::clearEnded);
+    // One selection: a run picked in the active runs is selected in the browser too (added to what is selected
+    // there), so deselecting it in the browser takes it off the plots.
+    connect(m_active, &ActiveRunsView::selectionChanged, this, [this] {
+        const TrainingRunController *c = m_active->selectedController();
+        QList<qint64> selected = m_browser->selectedRunIds();
+        if (c && c->runId() > 0 && !selected.contains(c->runId())) {
+            selected << c->runId();
+            m_browser->selectRuns(selected);
+        }
+    });
     connect(m_active, &ActiveRunsView::nodeActivated, this, &TrainingPanel::nodeErrorReported);
 }
 
@@ -133,6 +148,7 @@ Status TrainingPanel::startTraining(const Preset &preset, const QString &dbPath,
         if (Status opened = openDatabase(path); !opened.ok())
             return opened;
     }
+    dropEndedControllers();
     TrainingRunController *controller = newController();
     const Status started = controller->start(preset, path, options);
     if (!started.ok()) {
@@ -154,6 +170,8 @@ Status TrainingPanel::resumeRun(qint64 runId)
         if (c->runId() == runId && c->isActive()) {
             return Error(tr("run #%1 is already training").arg(runId));
         }
+    dropEndedControllers();
+    dropControllersOfRun(runId);  // its ended row, if it failed: the resumed run takes its place
     TrainingRunController *controller = newController();
     const int row = m_browser->model()->rowOfRun(runId);
     const Status started =
@@ -194,12 +212,23 @@ void TrainingPanel::adopt(TrainingRunController *controller)
     m_active->addController(controller);
     connect(controller, &TrainingRunController::runStarted, this, [this, controller](qint64 id) {
         m_browser->refresh();  // the new run shows at once, not at the next poll
+        // Selected beside whatever was selected: it stays plotted after it ends, until it is deselected.
+        QList<qint64> selected = m_browser->selectedRunIds();
+        if (!selected.contains(id)) {
+            selected << id;
+            m_browser->selectRuns(selected);
+        }
         updatePlottedRuns();
         if (controller->startInfo().resumedAtStep >= 0)
             m_feed->reloadRun(id);  // rows after the checkpoint were deleted before training went on
         lossPlot()->setStepsPerEpoch(id, controller->startInfo().stepsPerEpoch);
         metricPlot()->setStepsPerEpoch(id, controller->startInfo().stepsPerEpoch);
         Q_EMIT runStarted(id);
+    });
+    connect(controller, &TrainingRunController::stateChanged, this, [this, controller](TrainingState state) {
+        updatePausedRuns();
+        if (state == TrainingState::Paused)
+            Q_EMIT messageChanged(tr("Run #%1 paused").arg(controller->runId()));
     });
     connect(controller, &TrainingRunController::nodeErrorReported, this, &TrainingPanel::nodeErrorReported);
     connect(controller, &TrainingRunController::finished, this,
@@ -211,6 +240,7 @@ void TrainingPanel::onControllerFinished(TrainingRunController *controller, cons
 {
     m_browser->refresh();
     m_feed->poll();  // the last rows
+    updatePlottedRuns();  // plotted now only while selected
     const QString name = controller->runId() > 0 ? QStringLiteral("#%1 %2").arg(controller->runId()).arg(controller->runName())
                                                  : controller->runName();
     Q_EMIT messageChanged(outcome.message.isEmpty() ? tr("%1: %2").arg(name, outcome.status)
@@ -233,14 +263,31 @@ void TrainingPanel::stopAll()
             c->stop();
 }
 
-void TrainingPanel::clearEnded()
+void TrainingPanel::dropEndedControllers()
 {
     for (TrainingRunController *c : QList<TrainingRunController *>(m_controllers))
         if (c->state() == TrainingState::Ended) {
             m_controllers.removeAll(c);
+            delete c;  // its row goes with it
+        }
+}
+
+void TrainingPanel::dropControllersOfRun(qint64 runId)
+{
+    for (TrainingRunController *c : QList<TrainingRunController *>(m_controllers))
+        if (c->runId() == runId && !c->isActive()) {
+            m_controllers.removeAll(c);
             delete c;
         }
-    updatePlottedRuns();
+}
+
+void TrainingPanel::updatePausedRuns()
+{
+    QSet<qint64> paused;
+    for (const TrainingRunController *c : std::as_const(m_controllers))
+        if (c->state() == TrainingState::Paused && c->runId() > 0)
+            paused.insert(c->runId());
+    m_browser->model()->setPausedRuns(paused);
 }
 
 bool TrainingPanel::isLive(qint64 runId) const
@@ -270,9 +317,11 @@ QList<qint64> TrainingPanel::plottedRuns() const { return m_plotted; }
 
 void TrainingPanel::updatePlottedRuns()
 {
+    // Runs being trained here, whatever is selected (Train shows its curves at once); every other run while it
+    // is selected in the browser (the active runs' selection adds to it), or pinned as the baseline.
     QList<qint64> wanted;
     for (const TrainingRunController *c : std::as_const(m_controllers))
-        if (c->runId() > 0 && !wanted.contains(c->runId()))
+        if (c->runId() > 0 && c->isActive() && !wanted.contains(c->runId()))
             wanted << c->runId();
     if (m_browser->baselineRunId() > 0 && !wanted.contains(m_browser->baselineRunId()))
         wanted << m_browser->baselineRunId();
@@ -291,9 +340,7 @@ void TrainingPanel::plotRun(qint64 runId)
 {
     if (!m_browser->database())
         return;
-    if (!m_colorOfRun.contains(runId))
-        m_colorOfRun.insert(runId, m_nextColor++);
-    const QColor color = MetricPlot::paletteColor(m_colorOfRun.value(runId));
+    const QColor color = style::runColor(runId);
     const QString label = runLabel(runId);
     lossPlot()->addRun(runId, label, color);
     metricPlot()->addRun(runId, label, color);

@@ -88,7 +88,10 @@ private:
     void unplotRun(qint64 runId);
     bool isLive(qint64 runId) const;
     QString runLabel(qint64 runId) const;
-    void clearEnded();
+    // Ended runs stay in the active list with their outcome until the next run starts here.
+    void dropEndedControllers();
+    void dropControllersOfRun(qint64 runId);
+    void updatePausedRuns();  // tells the browser which runs show "paused"
 
     QString m_workerPath;
     QSplitter *m_outer;
@@ -100,8 +103,6 @@ private:
     RunMetricsFeed *m_feed;
     QList<TrainingRunController *> m_controllers;
     QList<qint64> m_plotted;
-    int m_nextColor = 0;
-    QHash<qint64, int> m_colorOfRun;
 };
 
 } // namespace ty
