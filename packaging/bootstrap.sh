@@ -5,7 +5,7 @@
 #   packaging/bootstrap.sh test    install what is missing, build, run the whole test suite (CTest)
 #   packaging/bootstrap.sh build   install what is missing and build
 #   packaging/bootstrap.sh fuzz    also install clang and libFuzzer, build the fuzz targets (fuzz/) in ./build-fuzz and
-#                                  run each for FUZZ_RUNS executions (default 100000)
+#                                  run each for FUZZ_RUNS executions (default 10000)
 # `run FILE` opens FILE instead. Without a display, in a headless build, or when the arguments after `run` are
 # options (e.g. --set training.epochs=1), `run` trains with trainyard-cli like `train`, whose extra arguments
 # go to `trainyard-cli run`.
@@ -88,7 +88,7 @@ case "$job" in
     ;;
   fuzz)
     for target in fuzz_preset fuzz_overrides fuzz_idx fuzz_csv fuzz_image fuzz_safetensors; do
-      BUILD_DIR="$build" "$repo/fuzz/run.sh" "$target" "${FUZZ_RUNS:-100000}"
+      BUILD_DIR="$build" "$repo/fuzz/run.sh" "$target" "${FUZZ_RUNS:-10000}"
     done
     ;;
   *)
