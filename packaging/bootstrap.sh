@@ -4,10 +4,13 @@
 #   packaging/bootstrap.sh train   install what is missing, build, train the default preset with trainyard-cli
 #   packaging/bootstrap.sh test    install what is missing, build, run the whole test suite (CTest)
 #   packaging/bootstrap.sh build   install what is missing and build
+#   packaging/bootstrap.sh fuzz    also install clang and libFuzzer, build the fuzz targets (fuzz/) in ./build-fuzz and
+#                                  run each for FUZZ_RUNS executions (default 10000)
 # `run FILE` opens FILE instead. Without a display, in a headless build, or when the arguments after `run` are
 # options (e.g. --set training.epochs=1), `run` trains with trainyard-cli like `train`, whose extra arguments
 # go to `trainyard-cli run`.
-# Environment: BUILD_DIR (default ./build), TRAINYARD_HEADLESS=ON to build without Qt Widgets.
+# Environment: BUILD_DIR (default ./build), TRAINYARD_HEADLESS=ON to build without Qt Widgets,
+# TRAINYARD_SANITIZE=ON to build with AddressSanitizer and UndefinedBehaviorSanitizer (gcc brings both).
 set -euo pipefail
 
 job=${1:-run}
@@ -15,6 +18,7 @@ shift || true
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
 headless=${TRAINYARD_HEADLESS:-OFF}
+[ "$job" = "fuzz" ] && build=${BUILD_DIR:-$repo/build-fuzz}
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config
@@ -26,6 +30,8 @@ packages=(
 # The ONNX export tests run the model with onnxruntime-node from the npm registry. Debian's npm is installed
 # only when no npm is there yet: Node.js from elsewhere (NodeSource) brings its own and conflicts with it.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
+# Only the fuzz job needs clang and libFuzzer; the default build and CI use gcc.
+[ "$job" = "fuzz" ] && packages+=(clang-14 libfuzzer-14-dev)
 
 install_missing() {
   local missing=()
@@ -44,8 +50,14 @@ build_project() {
   # The test job (what CI runs) treats compiler warnings as errors.
   local werror=OFF
   [ "$job" = "test" ] && werror=ON
+  if [ "$job" = "fuzz" ]; then
+    CXX=clang++-14 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINYARD_FUZZ=ON \
+      -DTRAINYARD_HEADLESS=ON -DTRAINYARD_BUILD_TESTS=OFF
+    cmake --build "$build" -j "${JOBS:-2}" --target fuzz_preset fuzz_overrides fuzz_idx fuzz_csv fuzz_image fuzz_safetensors
+    return
+  fi
   cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINYARD_HEADLESS="$headless" \
-    -DTRAINYARD_WERROR="${TRAINYARD_WERROR:-$werror}"
+    -DTRAINYARD_WERROR="${TRAINYARD_WERROR:-$werror}" -DTRAINYARD_SANITIZE="${TRAINYARD_SANITIZE:-OFF}"
   # Two parallel jobs: each torch-including file needs about 1 GiB of memory to compile.
   cmake --build "$build" -j "${JOBS:-2}"
 }
@@ -74,8 +86,13 @@ case "$job" in
     cd "$build"
     exec ctest --output-on-failure --timeout 1200 "$@"
     ;;
+  fuzz)
+    for target in fuzz_preset fuzz_overrides fuzz_idx fuzz_csv fuzz_image fuzz_safetensors; do
+      BUILD_DIR="$build" "$repo/fuzz/run.sh" "$target" "${FUZZ_RUNS:-10000}"
+    done
+    ;;
   *)
-    echo "usage: packaging/bootstrap.sh run [FILE]|train [ARGS]|test|build" >&2
+    echo "usage: packaging/bootstrap.sh run [FILE]|train [ARGS]|test|build|fuzz" >&2
     exit 2
     ;;
 esac
