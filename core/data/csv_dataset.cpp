@@ -167,8 +167,9 @@ Status readRow(const CsvTable &table, const CsvRow &row, const CsvColumns &colum
         double value = 0;
         if (!parseCsvNumber(row.cells[column], &value))
             return lineError(params, kFeatures, s.path, row.line,
-                             QStringLiteral("column '%1': '%2' is not a number")
-                                 .arg(table.columns[column], printableExcerpt(QString::fromUtf8(row.cells[column]), 40)));
+                             QStringLiteral("column '%1': '%2' %3")
+                                 .arg(table.columns[column], printableExcerpt(QString::fromUtf8(row.cells[column]), 40),
+                                      csvNumberProblem(row.cells[column])));
         features[j] = float(value);
     }
     if (!s.classification) {
@@ -176,8 +177,9 @@ Status readRow(const CsvTable &table, const CsvRow &row, const CsvColumns &colum
         double value = 0;
         if (!parseCsvNumber(cell, &value))
             return lineError(params, kTarget, s.path, row.line,
-                             QStringLiteral("column '%1': '%2' is not a number (task is regression)")
-                                 .arg(table.columns[columns.target], printableExcerpt(QString::fromUtf8(cell), 40)));
+                             QStringLiteral("column '%1': '%2' %3 (task is regression)")
+                                 .arg(table.columns[columns.target], printableExcerpt(QString::fromUtf8(cell), 40),
+                                      csvNumberProblem(cell)));
         if (target)
             *target = float(value);
     }

@@ -3,6 +3,7 @@
 #include <QSet>
 
 #include <cmath>
+#include <limits>
 
 namespace ty {
 
@@ -65,10 +66,19 @@ bool parseCsvNumber(const QByteArray &cell, double *value)
         return false;
     bool ok = false;
     const double parsed = cell.toDouble(&ok);
-    if (!ok || !std::isfinite(parsed))
+    if (!ok || !std::isfinite(parsed) || std::abs(parsed) > double(std::numeric_limits<float>::max()))
         return false;
     *value = parsed;
     return true;
+}
+
+QString csvNumberProblem(const QByteArray &cell)
+{
+    bool ok = false;
+    const double parsed = cell.toDouble(&ok);
+    if (ok && std::isfinite(parsed))
+        return QStringLiteral("is beyond the range of a 32-bit float (±3.4e38)");
+    return QStringLiteral("is not a number");
 }
 
 Result<CsvTable> parseCsv(const QByteArray &text, const QString &file, int64_t maxRows)

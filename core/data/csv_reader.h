@@ -29,7 +29,10 @@ struct CsvTable {
 // Parses `text`. `maxRows` >= 0 keeps that many data rows and only counts the rest. Errors name `file` and the line.
 Result<CsvTable> parseCsv(const QByteArray &text, const QString &file, int64_t maxRows = -1);
 
-// Parses a number in the C locale ("1.5", "-2e3"); false for anything else, including nan and inf.
+// Parses a number in the C locale ("1.5", "-2e3") that a 32-bit float holds (the tensors' type); false for
+// anything else, including nan, inf and 1e39.
 bool parseCsvNumber(const QByteArray &cell, double *value);
+// Why parseCsvNumber refused `cell`: "is not a number" or "is beyond the range of a 32-bit float (±3.4e38)".
+QString csvNumberProblem(const QByteArray &cell);
 
 } // namespace ty

@@ -116,7 +116,12 @@ Status readCsv(const QString &path, const SampleFormat &format, int64_t maxRows,
             double value = 0;
             const int column = columns[j];
             if (column >= row.cells.size() || !parseCsvNumber(row.cells[column], &value))
-                return Error::inFile(path, QStringLiteral("line %1: column \"%2\" is not a number").arg(row.line).arg(format.featureNames[int(j)]), format.featureNames[int(j)]);
+                return Error::inFile(path,
+                                     QStringLiteral("line %1: column \"%2\" %3")
+                                         .arg(row.line)
+                                         .arg(format.featureNames[int(j)],
+                                              column < row.cells.size() ? csvNumberProblem(row.cells[column]) : QStringLiteral("is missing")),
+                                     format.featureNames[int(j)]);
             if (j < format.featureMean.size() && j < format.featureStd.size())
                 value = (value - double(format.featureMean[j])) / double(format.featureStd[j]);
             floats.push_back(float(value));

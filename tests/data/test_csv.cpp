@@ -246,6 +246,8 @@ void TestDatasets::csvErrors_data()
     QTest::newRow("duplicate column") << QByteArray("a,a,y\n1,2,0\n") << none << "path" << 1 << "names the column 'a' twice";
     QTest::newRow("non-numeric target") << QByteArray("a,y\n1,2\n2,oops\n") << regression << "target" << 3
                                         << "column 'y': 'oops' is not a number";
+    QTest::newRow("beyond a float") << QByteArray("a,b,y\n1,2,0\n3,1e39,1\n") << none << "features" << 3
+                                    << "column 'b': '1e39' is beyond the range of a 32-bit float";
     QTest::newRow("text feature in regression") << QByteArray("a,b,y\n1,2,0.5\n3,red,1.5\n") << regression << "features" << 3
                                                 << "column 'b': 'red' is not a number";
     QTest::newRow("empty label") << QByteArray("a,y\n1,\n") << none << "target" << 2 << "empty label";
