@@ -17,5 +17,7 @@ work=$build/fuzz-corpus/$target
 artifacts=$build/fuzz-artifacts/$target
 mkdir -p "$work" "$artifacts"
 export QT_QPA_PLATFORM=offscreen
-exec nice -n 10 "$binary" -runs="$runs" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 \
+# The targets rewrite their input to a file in /dev/shm per execution (fuzz_support.h): removed at the end.
+trap 'rm -rf /dev/shm/trainyard-fuzz-*' EXIT
+nice -n 10 "$binary" -runs="$runs" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 \
   -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" "$work" "$repo/fuzz/corpus/$target"
