@@ -3,6 +3,7 @@
 
 #include "block_registry.h"
 #include "cli.h"
+#include "cli_in_process.h"
 #include "run_database.h"
 #include "idx_reader.h"
 #include "safetensors_file.h"
@@ -26,19 +27,8 @@ using namespace ty;
 
 namespace {
 
-struct Output {
-    int code = -1;
-    QString out, err;
-};
-
-Output trainyard(const QStringList &arguments)
-{
-    Output o;
-    QTextStream out(&o.out), err(&o.err);
-    cli::Io io{out, err, false};
-    o.code = cli::runCli(arguments, io);
-    return o;
-}
+using Output = tytest::CliOutput;
+using tytest::trainyard;
 
 QString preset(const char *name) { return QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/%1.trainyard.json").arg(QLatin1String(name)); }
 

@@ -4,6 +4,7 @@
 // so the tests do not depend on this machine's memory.
 
 #include "cli.h"
+#include "cli_in_process.h"
 #include "training_module.h"
 
 #include <QFile>
@@ -20,19 +21,8 @@ using namespace ty;
 
 namespace {
 
-struct Output {
-    int code = -1;
-    QString out, err;
-};
-
-Output trainyard(const QStringList &arguments)
-{
-    Output o;
-    QTextStream out(&o.out), err(&o.err);
-    cli::Io io{out, err, false};
-    o.code = cli::runCli(arguments, io);
-    return o;
-}
+using Output = tytest::CliOutput;
+using tytest::trainyard;
 
 // Sets TRAINYARD_MEMORY_LIMIT_BYTES for its lifetime.
 class MemoryLimit {

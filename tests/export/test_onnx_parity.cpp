@@ -5,6 +5,7 @@
 // test samples within 1e-4.
 
 #include "cli.h"
+#include "cli_in_process.h"
 #include "dataset_loader.h"
 #include "detail/checkpoint.h"
 #include "detail/compiled_pipeline.h"
@@ -32,19 +33,8 @@ namespace {
 constexpr int64_t kParitySamples = 1000;
 constexpr double kTolerance = 1e-4;
 
-struct Output {
-    int code = -1;
-    QString out, err;
-};
-
-Output trainyard(const QStringList &arguments)
-{
-    Output o;
-    QTextStream out(&o.out), err(&o.err);
-    cli::Io io{out, err, false};
-    o.code = cli::runCli(arguments, io);
-    return o;
-}
+using Output = tytest::CliOutput;
+using tytest::trainyard;
 
 // A bundled preset, or one of this folder's fixtures.
 QString presetPath(const QString &name)
