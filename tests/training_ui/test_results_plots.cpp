@@ -75,6 +75,23 @@ private Q_SLOTS:
     void chartFollowsADarkPalette();
 };
 
+// train/loss by epoch, fed from the database as the app's results view does (unsmoothed).
+struct EpochAxisPlot {
+    explicit EpochAxisPlot(RunDatabase *db)
+    {
+        plot.setMetrics({QStringLiteral("train/loss")});
+        plot.setSmoothing(0);
+        plot.setXAxis(PlotXAxis::Epoch);
+        feed.setDatabase(db);
+        QObject::connect(&feed, &RunMetricsFeed::rowsArrived, &plot,
+                         [this](qint64 run, const QList<MetricPoint> &rows) { plot.appendPoints(run, rows); });
+        QObject::connect(&feed, &RunMetricsFeed::stepsPerEpochRead, &plot, &MetricPlot::setStepsPerEpoch);
+    }
+    MetricPlot plot;
+    RunMetricsFeed feed;
+    QSignalSpy read{&feed, &RunMetricsFeed::stepsPerEpochRead};
+};
+
 void TestResultsPlots::stepsPerEpochFromTheRecord()
 {
     Preset preset = tytest::tinyPreset(10);
@@ -110,15 +127,10 @@ void TestResultsPlots::epochAxisOfARunStoppedInItsFirstEpoch()
         writer.appendMetrics(lossRows(1, 60, 1));
         QVERIFY(writer.finish(RunStatus::Stopped).ok());
     }
-    MetricPlot plot;
-    plot.setMetrics({QStringLiteral("train/loss")});
-    plot.setSmoothing(0);
-    plot.setXAxis(PlotXAxis::Epoch);
-    RunMetricsFeed feed;
-    feed.setDatabase(f.db.get());
-    QSignalSpy read(&feed, &RunMetricsFeed::stepsPerEpochRead);
-    connect(&feed, &RunMetricsFeed::rowsArrived, &plot, [&plot](qint64 run, const QList<MetricPoint> &rows) { plot.appendPoints(run, rows); });
-    connect(&feed, &RunMetricsFeed::stepsPerEpochRead, &plot, &MetricPlot::setStepsPerEpoch);
+    EpochAxisPlot axis(f.db.get());
+    MetricPlot &plot = axis.plot;
+    RunMetricsFeed &feed = axis.feed;
+    QSignalSpy &read = axis.read;
     feed.addRun(id);
     QCOMPARE(read.size(), 1);
     QCOMPARE(read.at(0).at(1).toLongLong(), qint64(430));
@@ -137,15 +149,10 @@ void TestResultsPlots::epochAxisOfARunStillRunning()
     QVERIFY(writer.start().ok());
     writer.appendMetrics(lossRows(1, 20, 1));  // rows before the start is known (an old run, a slow writer)
     QVERIFY(writer.flush().ok());
-    MetricPlot plot;
-    plot.setMetrics({QStringLiteral("train/loss")});
-    plot.setSmoothing(0);
-    plot.setXAxis(PlotXAxis::Epoch);
-    RunMetricsFeed feed;
-    feed.setDatabase(f.db.get());
-    QSignalSpy read(&feed, &RunMetricsFeed::stepsPerEpochRead);
-    connect(&feed, &RunMetricsFeed::rowsArrived, &plot, [&plot](qint64 run, const QList<MetricPoint> &rows) { plot.appendPoints(run, rows); });
-    connect(&feed, &RunMetricsFeed::stepsPerEpochRead, &plot, &MetricPlot::setStepsPerEpoch);
+    EpochAxisPlot axis(f.db.get());
+    MetricPlot &plot = axis.plot;
+    RunMetricsFeed &feed = axis.feed;
+    QSignalSpy &read = axis.read;
     feed.addRun(id);
     QCOMPARE(read.size(), 0);
     plot.replotNow();
