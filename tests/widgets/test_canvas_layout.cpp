@@ -1,6 +1,7 @@
 // Auto-arrange and edge routing on the canvas: a long chain wraps into rows with about the view's aspect and
 // fits the view at a readable zoom, a branching graph keeps its edges pointing forward, and after
-// auto-arrange no edge of a bundled preset (or of the wrapped chain) runs through a node it does not connect.
+// auto-arrange no edge of a bundled preset (or of the wrapped chain) runs through a node it does not connect;
+// the bundled presets open readable in a small window.
 
 #include "test_suite.h"
 #include "widget_test_support.h"
@@ -85,8 +86,8 @@ private Q_SLOTS:
         tytest::Canvas canvas;
         QVERIFY(canvas.document->load(tytest::presetPath(QStringLiteral("fashion-mnist-resnet"))).ok());
         canvas.document->validateNow();
-        // In one row (a wide view): every edge goes left to right.
-        canvas.scene->autoArrange(4.0);
+        // In one row (a view ten times wider than high): every edge goes left to right.
+        canvas.scene->autoArrange(10.0);
         const PipelineGraph &graph = canvas.document->graph();
         for (const Edge &e : graph.edges)
             QVERIFY2(graph.node(e.from.node)->pos.x() < graph.node(e.to.node)->pos.x(), qPrintable(e.from.toString()));
@@ -122,6 +123,23 @@ private Q_SLOTS:
         canvas.scene->rerouteEdges();
         const QStringList crossings = edgesThroughNodes(*canvas.scene);
         QVERIFY2(crossings.isEmpty(), qPrintable(crossings.join(QLatin1Char('\n'))));
+    }
+
+    // The canvas of the Design mode in a 1280x720 window is about 740 x 500: every bundled preset opens there
+    // with its node ids readable, its saved layout already wrapped for such a view.
+    void bundledPresetsOpenReadableInASmallWindow_data() { edgesOfArrangedPresetsPassNoOtherNode_data(); }
+
+    void bundledPresetsOpenReadableInASmallWindow()
+    {
+        QFETCH(QString, file);
+        tytest::Canvas canvas;
+        canvas.view->resize(740, 500);
+        QVERIFY(canvas.document->load(file).ok());
+        canvas.document->validateNow();
+        canvas.view->fitAll();
+        QVERIFY2(canvas.view->zoom() >= 0.38, qPrintable(QString::number(canvas.view->zoom())));
+        const QRectF visible = canvas.view->mapToScene(canvas.view->viewport()->rect()).boundingRect();
+        QVERIFY(visible.contains(canvas.scene->contentRect()));
     }
 
     void aRouteDetoursAroundANodeInTheWay()

@@ -77,10 +77,10 @@ private Q_SLOTS:
     {
         tytest::Canvas canvas;
         QVERIFY(canvas.document->load(tytest::presetPath(QStringLiteral("fashion-mnist-mlp"))).ok());
-        canvas.document->setSelectedNodes({QStringLiteral("fc1"), QStringLiteral("relu1")});
+        canvas.document->setSelectedNodes({QStringLiteral("fc2"), QStringLiteral("relu2")});
         canvas.scene->copySelection();
-        // Right on top of fc1: the copy goes below it, in the column of the point.
-        const QPointF at = canvas.scene->nodeItem(QStringLiteral("fc1"))->pos();
+        // Right on top of fc2: the copy goes below it, in the column of the point.
+        const QPointF at = canvas.scene->nodeItem(QStringLiteral("fc2"))->pos();
         const QStringList pasted = canvas.scene->paste(at);
         QCOMPARE(pasted.size(), 2);
         const QList<NodeItem *> items = canvas.scene->nodeItems();

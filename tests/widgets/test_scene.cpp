@@ -208,15 +208,15 @@ private Q_SLOTS:
 
     void rubberBandSelectsWithShiftDrag()
     {
-        const QPoint a = view()->mapFromScene(scene()->nodeItem(QStringLiteral("fc1"))->sceneBoundingRect().topLeft()) - QPoint(10, 10);
-        const QPoint b = view()->mapFromScene(scene()->nodeItem(QStringLiteral("relu1"))->sceneBoundingRect().bottomRight()) + QPoint(10, 10);
+        const QPoint a = view()->mapFromScene(scene()->nodeItem(QStringLiteral("fc2"))->sceneBoundingRect().topLeft()) - QPoint(10, 10);
+        const QPoint b = view()->mapFromScene(scene()->nodeItem(QStringLiteral("relu2"))->sceneBoundingRect().bottomRight()) + QPoint(10, 10);
         tytest::press(view()->viewport(), a, Qt::ShiftModifier);
         tytest::move(view()->viewport(), (a + b) / 2);
         tytest::move(view()->viewport(), b);
         tytest::release(view()->viewport(), b, Qt::ShiftModifier);
-        QVERIFY(doc()->selectedNodes().contains(QStringLiteral("fc1")));
-        QVERIFY(doc()->selectedNodes().contains(QStringLiteral("relu1")));
-        QVERIFY(!doc()->selectedNodes().contains(QStringLiteral("data")));
+        QVERIFY(doc()->selectedNodes().contains(QStringLiteral("fc2")));
+        QVERIFY(doc()->selectedNodes().contains(QStringLiteral("relu2")));
+        QVERIFY(!doc()->selectedNodes().contains(QStringLiteral("fc1")));
     }
 
     void zoomAndPanChangeOnlyTheView()

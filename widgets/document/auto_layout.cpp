@@ -50,28 +50,66 @@ QString firstSource(const PipelineGraph &graph, const Node &node)
     return in.first().from.node;
 }
 
-// Moves whole columns into rows laid one under the other, when one long row would be far wider than the
-// view's aspect: `columns` holds each column's node ids and `left`/`right` its extent, in column order.
+// How many columns per row show the layout largest in a view of `aspect` (width / height): each row is as
+// tall as its tallest column, rows stack with `rowGap` between them.
+int bestColumnsPerRow(const QList<qreal> &left, const QList<qreal> &right, const QList<qreal> &top,
+                      const QList<qreal> &bottom, const LayoutOptions &options)
+{
+    const int count = int(left.size());
+    const qreal aspect = std::max(options.aspect, 0.1);
+    // The zoom that fits `perRow` columns per row into a view 1 unit high and `aspect` units wide.
+    const auto fitFor = [&](int perRow) {
+        qreal width = 0, height = -options.rowGap;
+        for (int first = 0; first < count; first += perRow) {
+            const int last = std::min(count, first + perRow) - 1;
+            qreal rowTop = std::numeric_limits<qreal>::max(), rowBottom = std::numeric_limits<qreal>::lowest();
+            for (int c = first; c <= last; ++c) {
+                rowTop = std::min(rowTop, top.at(c));
+                rowBottom = std::max(rowBottom, bottom.at(c));
+            }
+            width = std::max(width, right.at(last) - left.at(first));
+            height += rowBottom - rowTop + options.rowGap;
+        }
+        return std::min(aspect / std::max(width, 1.0), 1.0 / std::max(height, 1.0));
+    };
+    int best = count;
+    qreal bestFit = fitFor(count);
+    const qreal oneRow = bestFit;
+    // Up to 256 rows: linear in the columns, however long the pipeline.
+    for (int rows = 2; rows <= std::min(count, 256); ++rows) {
+        const int perRow = (count + rows - 1) / rows;
+        if (const qreal fit = fitFor(perRow); perRow < best && fit > bestFit) {
+            best = perRow;
+            bestFit = fit;
+        }
+    }
+    // Each wrap costs an edge running back across the row: only worth it when the layout shows clearly larger.
+    return bestFit >= oneRow * 1.25 ? best : count;
+}
+
+// Moves whole columns into rows laid one under the other, when one long row would show far smaller than
+// rows in the view's aspect: `columns` holds each column's node ids and `left` its left edge, in column order.
 void wrapIntoRows(QHash<QString, QPointF> &positions, const QList<QStringList> &columns, const QList<qreal> &left,
-                  qreal right, const std::function<QSizeF(const QString &)> &sizeOf, const LayoutOptions &options)
+                  const std::function<QSizeF(const QString &)> &sizeOf, const LayoutOptions &options)
 {
     if (columns.size() < 2 || positions.isEmpty())
         return;
-    qreal top = std::numeric_limits<qreal>::max(), bottom = std::numeric_limits<qreal>::lowest();
-    for (auto it = positions.cbegin(); it != positions.cend(); ++it) {
-        top = std::min(top, it.value().y());
-        bottom = std::max(bottom, it.value().y() + sizeOf(it.key()).height());
+    QList<qreal> right, top, bottom;
+    for (int c = 0; c < columns.size(); ++c) {
+        qreal r = left.at(c), t = std::numeric_limits<qreal>::max(), b = std::numeric_limits<qreal>::lowest();
+        for (const QString &id : columns.at(c)) {
+            const QSizeF size = sizeOf(id);
+            r = std::max(r, positions.value(id).x() + size.width());
+            t = std::min(t, positions.value(id).y());
+            b = std::max(b, positions.value(id).y() + size.height());
+        }
+        right << r;
+        top << t;
+        bottom << b;
     }
-    const qreal width = right - left.first();
-    const qreal rowHeight = bottom - top + options.rowGap;
-    // r rows give a layout about (width / r) wide and (r * rowHeight) high; pick r for the wanted aspect.
-    const int rows = std::clamp(int(std::lround(std::sqrt(width / (rowHeight * std::max(options.aspect, 0.1))))), 1,
-                                int(columns.size()));
-    // Two rows would cost a back edge across the whole width for a layout only somewhat too wide (the bundled
-    // presets); wrapping pays for pipelines several times longer than the view.
-    if (rows < 3)
+    const int perRow = bestColumnsPerRow(left, right, top, bottom, options);
+    if (perRow >= columns.size())
         return;
-    const int perRow = int(std::ceil(double(columns.size()) / rows));
     qreal rowTop = options.origin.y();
     for (int first = 0; first < columns.size(); first += perRow) {
         const int last = std::min(int(columns.size()), first + perRow);
@@ -133,7 +171,7 @@ QHash<QString, QPointF> autoLayout(const PipelineGraph &graph, const QHash<QStri
         }
         x = roundUp(x + width + options.columnGap, options.grid);
     }
-    wrapIntoRows(positions, columnIds, columnLeft, x - options.columnGap, sizeOf, options);
+    wrapIntoRows(positions, columnIds, columnLeft, sizeOf, options);
     return positions;
 }
 
