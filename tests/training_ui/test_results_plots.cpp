@@ -1,12 +1,13 @@
 // The results side of the plots: the epoch axis from the run's recorded length (a run stopped in its first epoch,
 // one still running), one colour per run in every view, log-axis ticks for small losses, the hover box inside
-// the chart, and chart colours that follow a dark palette.
+// the chart, chart colours that follow a dark palette, and a layout whose controls stay whole in a small window.
 
 #include "test_suite.h"
 #include "common/run_colors.h"
 #include "plots/log_axis_ticker.h"
 #include "preset_format.h"
 #include "plots/metric_plot.h"
+#include "plots/metric_plot_panel.h"
 #include "plots/qcustomplot_include.h"
 #include "plots/run_epoch_length.h"
 #include "plots/run_metrics_feed.h"
@@ -18,6 +19,8 @@
 #include "training/training_panel.h"
 #include "training_ui_support.h"
 
+#include <QAbstractButton>
+#include <QComboBox>
 #include <QJsonArray>
 #include <QSignalSpy>
 #include <QTableView>
@@ -73,6 +76,7 @@ private Q_SLOTS:
     void logAxisLabelsSmallLosses();
     void hoverBoxStaysInsideTheChart();
     void chartFollowsADarkPalette();
+    void aSmallWindowStacksThePlotsAndWrapsTheControls();
 };
 
 // train/loss by epoch, fed from the database as the app's results view does (unsmoothed).
@@ -376,6 +380,57 @@ void TestResultsPlots::chartFollowsADarkPalette()
     plot.setPalette(light);
     QVERIFY(corner().lightness() > 200);
     QVERIFY(chart->yAxis->tickLabelColor().lightness() < 80);
+}
+
+
+namespace {
+
+// Each visible button, box and check box of `area` is shown whole: as wide as it asks and inside `area`.
+QStringList clippedControls(const QWidget *area)
+{
+    QStringList clipped;
+    for (const QWidget *w : area->findChildren<QWidget *>()) {
+        if (!w->isVisible() || !w->sizeHint().isValid()
+            || !(qobject_cast<const QAbstractButton *>(w) || qobject_cast<const QComboBox *>(w)))
+            continue;  // (a table's corner button has no size of its own)
+        const QRect inArea(w->mapTo(area, QPoint(0, 0)), w->size());
+        if (w->width() < w->sizeHint().width() || !area->rect().contains(inArea))
+            clipped << QStringLiteral("%1 '%2' %3 wide (asks %4) at %5,%6 in %7x%8")
+                           .arg(QString::fromLatin1(w->metaObject()->className()),
+                                qobject_cast<const QAbstractButton *>(w) ? qobject_cast<const QAbstractButton *>(w)->text()
+                                                                         : qobject_cast<const QComboBox *>(w)->currentText())
+                           .arg(w->width()).arg(w->sizeHint().width()).arg(inArea.x()).arg(inArea.y())
+                           .arg(area->width()).arg(area->height());
+    }
+    return clipped;
+}
+
+} // namespace
+
+void TestResultsPlots::aSmallWindowStacksThePlotsAndWrapsTheControls()
+{
+    RunsFixture f;
+    QVERIFY(f.open());
+    f.addRun(QStringLiteral("a run"), RunStatus::Finished, 20);
+    TrainingPanel panel;
+    QVERIFY(panel.openDatabase(f.path).ok());
+    // The Experiments page of a 1280 x 720 window.
+    panel.resize(1280, 620);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const QWidget *loss = panel.lossPlotPanel(), *metric = panel.metricPlotPanel();
+    QTRY_VERIFY2(metric->mapTo(&panel, QPoint(0, 0)).y() >= loss->mapTo(&panel, QPoint(0, loss->height())).y(),
+                 "the two plots stand one above the other");
+    // No control's minimum width pushes the split: the plots keep their 3 : 2 share of the width.
+    QVERIFY2(loss->width() >= panel.width() / 2, qPrintable(QString::number(loss->width())));
+    for (const QWidget *area : {loss, metric, static_cast<const QWidget *>(panel.browser())}) {
+        const QStringList clipped = clippedControls(area);
+        QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+    }
+    // A wide window puts them side by side again.
+    panel.resize(2400, 1000);
+    QTRY_COMPARE(metric->mapTo(&panel, QPoint(0, 0)).y(), loss->mapTo(&panel, QPoint(0, 0)).y());
+    QVERIFY(metric->mapTo(&panel, QPoint(0, 0)).x() >= loss->mapTo(&panel, QPoint(loss->width(), 0)).x());
 }
 
 TY_TEST_CLASS(TestResultsPlots)

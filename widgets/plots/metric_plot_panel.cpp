@@ -2,6 +2,7 @@
 
 #include "metric_plot.h"
 
+#include "common/flow_layout.h"
 #include "icons/icon_library.h"
 
 #include <QCheckBox>
@@ -35,14 +36,19 @@ MetricPlotPanel::MetricPlotPanel(const QString &groupLabel, const QStringList &g
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto *controls = new QHBoxLayout;
-    controls->addWidget(m_metricChoice, 1);
+    // The controls wrap onto a second line when the plot is narrow, instead of squeezing the choices unreadable.
+    auto *controls = new FlowLayout;
+    controls->addWidget(m_metricChoice);
     controls->addWidget(m_axisChoice);
-    auto *smoothingLabel = new QLabel(tr("Smooth"), this);
+    auto *smoothingBox = new QWidget(this);  // label, slider and value stay on one line
+    auto *smoothingRow = new QHBoxLayout(smoothingBox);
+    smoothingRow->setContentsMargins(0, 0, 0, 0);
+    auto *smoothingLabel = new QLabel(tr("Smooth"), smoothingBox);
     smoothingLabel->setToolTip(tr("Exponential moving average of each curve; the raw values stay faint behind it"));
-    controls->addWidget(smoothingLabel);
-    controls->addWidget(m_smoothing);
-    controls->addWidget(m_smoothingValue);
+    smoothingRow->addWidget(smoothingLabel);
+    smoothingRow->addWidget(m_smoothing);
+    smoothingRow->addWidget(m_smoothingValue);
+    controls->addWidget(smoothingBox);
     controls->addWidget(m_logY);
     controls->addWidget(m_reset);
     controls->addWidget(m_export);
@@ -50,7 +56,7 @@ MetricPlotPanel::MetricPlotPanel(const QString &groupLabel, const QStringList &g
     layout->addWidget(m_plot, 1);
 
     m_metricChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_metricChoice->setMinimumContentsLength(8);
+    m_metricChoice->setMinimumContentsLength(18);
     if (!group.isEmpty())
         m_metricChoice->addItem(groupText(groupLabel, group), group);
     for (PlotXAxis axis : {PlotXAxis::Step, PlotXAxis::Epoch, PlotXAxis::WallTime})

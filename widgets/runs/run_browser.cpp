@@ -6,6 +6,8 @@
 #include "runs_filter_proxy_model.h"
 #include "runs_table_model.h"
 
+#include "common/flow_layout.h"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -176,7 +178,8 @@ void RunBrowser::buildUi()
 
 void RunBrowser::buildActions(QWidget *bar)
 {
-    auto *row = new QHBoxLayout(bar);
+    // Wraps onto a second line in a narrow window rather than clipping the labels.
+    auto *row = new FlowLayout(bar);
     row->setContentsMargins(0, 0, 0, 0);
     auto add = [&](const QString &text, const QString &tip) {
         auto *button = new QPushButton(text, bar);
@@ -196,7 +199,6 @@ void RunBrowser::buildActions(QWidget *bar)
     m_diffButton = add(tr("Diff"), tr("What differs between the presets of two runs"));
     m_rename = add(tr("Rename"), tr("Edit the selected run's name in its cell (F2; Escape cancels)"));
     m_delete = add(tr("Delete…"), tr("Delete the selected runs, their metrics and their files"));
-    row->addStretch(1);
     connect(m_pin, &QPushButton::clicked, this, [this] {
         const QList<qint64> ids = selectedRunIds();
         setBaseline(ids.size() == 1 && ids.first() != m_baseline ? ids.first() : 0);

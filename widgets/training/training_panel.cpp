@@ -26,6 +26,7 @@ TrainingPanel::TrainingPanel(QWidget *parent)
     // Two columns when wide (the runs, the plots side by side), stacked when tall: see resizeEvent.
     m_outer = new QSplitter(Qt::Horizontal, this);
     m_outer->setChildrenCollapsible(false);
+    connect(m_outer, &QSplitter::splitterMoved, this, [this] { m_outerMoved = true; });
     auto *runs = new QSplitter(Qt::Vertical, m_outer);
     runs->setChildrenCollapsible(false);
     m_active = new ActiveRunsView(runs);
@@ -36,6 +37,7 @@ TrainingPanel::TrainingPanel(QWidget *parent)
     runs->setSizes({80, 420});
     m_plots = new QSplitter(Qt::Horizontal, m_outer);
     m_plots->setChildrenCollapsible(false);
+    m_plots->installEventFilter(this);  // side by side or stacked, by the width it gets
     m_lossPanel = new MetricPlotPanel(tr("loss"), {QStringLiteral("train/loss"), QStringLiteral("val/loss")}, m_plots);
     m_metricPanel = new MetricPlotPanel(tr("accuracy"), {QStringLiteral("train/accuracy"), QStringLiteral("val/accuracy")},
                                         m_plots);
@@ -108,11 +110,24 @@ void TrainingPanel::resizeEvent(QResizeEvent *event)
     QWidget::resizeEvent(event);
     // Wide (docked below the canvas): runs | plots. Tall (floating, or docked at a side): runs above the plots.
     const Qt::Orientation wanted = width() >= height() * 1.6 ? Qt::Horizontal : Qt::Vertical;
-    if (m_outer->orientation() == wanted)
+    if (m_outer->orientation() == wanted && m_outerMoved)
         return;
     m_outer->setOrientation(wanted);
     const int extent = wanted == Qt::Horizontal ? width() : height();
     m_outer->setSizes({extent * 2 / 5, extent * 3 / 5});
+}
+
+bool TrainingPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plots && event->type() == QEvent::Resize) {
+        const Qt::Orientation wanted = m_plots->width() >= 2 * kSideBySidePlotWidth ? Qt::Horizontal : Qt::Vertical;
+        if (m_plots->orientation() != wanted) {
+            m_plots->setOrientation(wanted);
+            const int extent = wanted == Qt::Horizontal ? m_plots->width() : m_plots->height();
+            m_plots->setSizes({extent / 2, extent - extent / 2});
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 MetricPlot *TrainingPanel::lossPlot() const { return m_lossPanel->plot(); }

@@ -69,6 +69,9 @@ public:
     RunMetricsFeed *feed() const { return m_feed; }
     QList<qint64> plottedRuns() const;
 
+    // The two plots stand side by side when each gets this width, else one above the other.
+    static constexpr int kSideBySidePlotWidth = 560;
+
 Q_SIGNALS:
     void runStarted(qint64 runId);
     void runFinished(qint64 runId, const QString &status);  // status: a run status name, or "rejected"
@@ -78,6 +81,7 @@ Q_SIGNALS:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     TrainingRunController *newController();
@@ -95,6 +99,7 @@ private:
 
     QString m_workerPath;
     QSplitter *m_outer;
+    bool m_outerMoved = false;  // the user dragged the handle: keep their share instead of 2 : 3
     QSplitter *m_plots;
     ActiveRunsView *m_active;
     MetricPlotPanel *m_lossPanel;
