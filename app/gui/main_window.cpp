@@ -119,7 +119,10 @@ void MainWindow::createStatusBar()
         const QString icon = errors ? QStringLiteral("status-error")
                                     : warnings ? QStringLiteral("status-warning") : QStringLiteral("status-ok");
         const int size = m_issuesLabel->fontMetrics().height();
-        m_issuesLabel->setPixmap(icons::statusIcon(icon).pixmap(QSize(size, size), devicePixelRatioF()));
+        if (m_document->graph().nodes.isEmpty())
+            m_issuesLabel->clear();  // an empty pipeline is neither fine nor broken
+        else
+            m_issuesLabel->setPixmap(icons::statusIcon(icon).pixmap(QSize(size, size), devicePixelRatioF()));
         m_issuesLabel->setToolTip(summary);
         updateStatistics();
     });

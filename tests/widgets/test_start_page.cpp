@@ -1,6 +1,6 @@
 // The start page: it lists every bundled preset with its name and description (read here through the real
 // preset loader), and choosing one opens it and puts the start page away; New does the same with an empty
-// canvas.
+// canvas, whose Issues list then hints what to add instead of listing the empty pipeline's errors.
 
 #include "test_suite.h"
 #include "widget_test_support.h"
@@ -10,6 +10,7 @@
 #include "start_page.h"
 
 #include "document/pipeline_document.h"
+#include "issues/issues_panel.h"
 
 #include "preset_format.h"
 
@@ -17,6 +18,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace ty;
 
@@ -82,6 +84,17 @@ private Q_SLOTS:
         newButton->click();
         QVERIFY(!window.startPage());
         QVERIFY(window.document()->graph().nodes.isEmpty());
+        // The Issues list says what to add, not the empty pipeline's "no dataset, no loss, no optimizer" errors.
+        QTRY_COMPARE(window.issues()->summary(), QStringLiteral("Empty pipeline"));
+        QCOMPARE(window.issues()->issueCount(), 0);
+        const auto *list = window.issues()->findChild<QTreeWidget *>();
+        QVERIFY(list);
+        QCOMPARE(list->topLevelItemCount(), 1);
+        QVERIFY(list->topLevelItem(0)->text(2).contains(QStringLiteral("empty pipeline")));
+        // The first node brings the real issues back.
+        window.document()->addNode(QStringLiteral("dataset.synthetic"), QPointF(0, 0));
+        QTRY_VERIFY(window.issues()->issueCount() > 0);
+        QVERIFY(window.issues()->summary().contains(QStringLiteral("error")));
     }
 };
 

@@ -50,6 +50,8 @@ QString IssuesPanel::summary() const
     int errors = 0, warnings = 0;
     for (const Issue &issue : m_issues)
         (issue.severity == Severity::Error ? errors : warnings)++;
+    if (m_document->graph().nodes.isEmpty())
+        return tr("Empty pipeline");
     if (errors == 0 && warnings == 0)
         return tr("No issues");
     QStringList parts;
@@ -62,8 +64,19 @@ QString IssuesPanel::summary() const
 
 void IssuesPanel::refresh()
 {
-    m_issues = m_document->report().issues;
     m_list->clear();
+    if (m_document->graph().nodes.isEmpty()) {
+        // Nothing built yet (a new document, the start page): a hint instead of "no dataset, no loss, ...".
+        m_issues.clear();
+        auto *item = new QTreeWidgetItem(m_list);
+        item->setText(MessageColumn, tr("An empty pipeline: drag a dataset, layers, a loss and an optimizer from "
+                                        "Blocks onto the canvas, or open a preset."));
+        item->setFlags(Qt::ItemIsEnabled);
+        item->setData(SeverityColumn, Qt::UserRole, -1);
+        Q_EMIT summaryChanged(tr("Empty pipeline"), 0, 0);
+        return;
+    }
+    m_issues = m_document->report().issues;
     int errors = 0, warnings = 0;
     for (int i = 0; i < m_issues.size(); ++i) {
         const Issue &issue = m_issues.at(i);

@@ -1,6 +1,6 @@
 #pragma once
 // The issues list: every issue of the document's latest validation report (severity, node, message), or a
-// single "No issues" row. Clicking an issue asks to select and centre its node (issueActivated).
+// single "No issues" row (for a pipeline with no node yet, a hint what to add instead of its errors). Clicking an issue asks to select and centre its node (issueActivated).
 // Ownership: the document is not owned and must outlive the panel. Thread affinity: the GUI thread.
 
 #include "issue.h"
