@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "printable_text.h"
 #include "run_database.h"
+#include "run_process_state.h"
 #include "terminal_progress.h"
 
 #include <QJsonArray>
@@ -41,6 +42,7 @@ QJsonObject runJson(const RunInfo &run, const QMap<QString, double> &summary)
         summaryJson.insert(it.key(), std::isfinite(it.value()) ? QJsonValue(it.value()) : QJsonValue());
     return QJsonObject{{QStringLiteral("id"), run.id}, {QStringLiteral("name"), run.name},
                        {QStringLiteral("status"), runStatusName(run.status)},
+                       {QStringLiteral("paused"), runStatusName(run.status) != shownRunStatus(run.status, run.host, run.pid)},
                        {QStringLiteral("status_message"), run.statusMessage}, {QStringLiteral("error_node"), run.errorNode},
                        {QStringLiteral("preset"), run.preset}, {QStringLiteral("preset_hash"), run.presetHash},
                        {QStringLiteral("created_at"), timeJson(run.createdAt)}, {QStringLiteral("started_at"), timeJson(run.startedAt)},
@@ -101,7 +103,7 @@ int listRuns(RunDatabase &db, const Args &args, Io &io)
             continue;
         }
         io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
-                      .arg(QString::number(run.id).rightJustified(5), runStatusName(run.status).leftJustified(11),
+                      .arg(QString::number(run.id).rightJustified(5), shownRunStatus(run.status, run.host, run.pid).leftJustified(11),
                            run.createdAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), durationText(run).rightJustified(8),
                            printableExcerpt(run.name, 60).leftJustified(24), keyMetric(summary));
     }
@@ -149,7 +151,7 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
     }
     const RunInfo &r = run.value();
     io.out << "run " << r.id << ": " << printableExcerpt(r.name, 1000) << "\n"
-           << "  status     " << runStatusName(r.status) << (r.statusMessage.isEmpty() ? QString() : QStringLiteral(" (") + printableExcerpt(r.statusMessage, 1000) + QLatin1Char(')')) << "\n"
+           << "  status     " << shownRunStatus(r.status, r.host, r.pid) << (r.statusMessage.isEmpty() ? QString() : QStringLiteral(" (") + printableExcerpt(r.statusMessage, 1000) + QLatin1Char(')')) << "\n"
            << "  created    " << r.createdAt.toString(Qt::ISODate) << "   duration " << durationText(r) << "\n"
            << "  device     " << r.device << " on " << r.host << ", seed " << r.seed << "\n"
            << "  versions   Trainyard " << r.appVersion << ", LibTorch " << r.torchVersion << ", Qt " << r.qtVersion << "\n"

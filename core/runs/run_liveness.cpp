@@ -1,5 +1,7 @@
 #include "run_liveness.h"
 
+#include "run_process_state.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
@@ -36,6 +38,9 @@ bool runLooksAbandoned(const QString &host, qint64 pid, const QDateTime &lastHea
 {
     if (!host.isEmpty() && host == thisHostName() && pid > 0 && !processMayBeAlive(pid))
         return true;
+    // Suspended (Ctrl-Z, the app's Pause): silent, but it goes on when continued.
+    if (runProcessIsSuspended(host, pid))
+        return false;
     if (!lastHeartbeat.isValid())
         return true;
     return lastHeartbeat.msecsTo(now) > qint64(kStaleHeartbeatSeconds) * 1000;

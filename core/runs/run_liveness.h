@@ -21,7 +21,7 @@ bool processMayBeAlive(qint64 pid);
 
 // True when a run recorded as running by (host, pid) with the given last heartbeat must be marked interrupted:
 // its host is this host and its pid is not alive, or its heartbeat is invalid or more than
-// kStaleHeartbeatSeconds older than `now`.
+// kStaleHeartbeatSeconds older than `now` and its process is not suspended on this host (run_process_state.h).
 bool runLooksAbandoned(const QString &host, qint64 pid, const QDateTime &lastHeartbeat, const QDateTime &now);
 
 // Asks the process recording a running run to stop as after Ctrl-C: SIGINT, so it writes a checkpoint and ends

@@ -1,13 +1,18 @@
-// Interrupted-run detection: dead pid on this host, stale heartbeat anywhere; live runs left alone.
+// Interrupted-run detection: dead pid on this host, stale heartbeat anywhere; live runs left alone, and so is a
+// run whose process is suspended (Ctrl-Z), which shows "paused".
 
 #include "test_suite.h"
 #include "run_database.h"
 #include "run_liveness.h"
+#include "run_process_state.h"
 #include "run_sqlite.h"
 #include "test_runs_support.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
 
 using namespace ty;
 using ty::testing::RawSqlite;
@@ -28,6 +33,7 @@ private Q_SLOTS:
     void openMarksStaleRuns();
     void onlyRunningRunsAreMarked();
     void stoppingARunsProcessIsRefusedWhenItIsNotTheRun();
+    void aSuspendedProcessIsPausedNotAbandoned();
 
 private:
     qint64 m_deadPid = 0;
@@ -186,6 +192,54 @@ void TestRunStaleness::stoppingARunsProcessIsRefusedWhenItIsNotTheRun()
     QVERIFY(!notTheRun.ok());
     QVERIFY2(notTheRun.error().message.contains(QStringLiteral("trainyard-cli")), qPrintable(notTheRun.error().message));
     QVERIFY(processMayBeAlive(thisProcessId()));
+}
+
+void TestRunStaleness::aSuspendedProcessIsPausedNotAbandoned()
+{
+    QProcess sleeper;
+    sleeper.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+    QVERIFY(sleeper.waitForStarted());
+    const qint64 pid = sleeper.processId();
+    QVERIFY(!processIsSuspended(pid));
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime oldHeartbeat = now.addSecs(-3600);
+    QVERIFY(ty::runLooksAbandoned(thisHostName(), pid, oldHeartbeat, now));  // silent for an hour and running
+    QCOMPARE(shownRunStatus(RunStatus::Running, thisHostName(), pid), QStringLiteral("running"));
+
+    ::kill(static_cast<pid_t>(pid), SIGSTOP);  // as Ctrl-Z in its terminal
+    QTRY_VERIFY(processIsSuspended(pid));
+    QVERIFY(!ty::runLooksAbandoned(thisHostName(), pid, oldHeartbeat, now));
+    QCOMPARE(shownRunStatus(RunStatus::Running, thisHostName(), pid), QStringLiteral("paused"));
+    QCOMPARE(shownRunStatus(RunStatus::Finished, thisHostName(), pid), QStringLiteral("finished"));
+    // Only this host's process table tells; elsewhere the heartbeat rule stands.
+    QCOMPARE(shownRunStatus(RunStatus::Running, kOtherHost, pid), QStringLiteral("running"));
+    QVERIFY(ty::runLooksAbandoned(kOtherHost, pid, oldHeartbeat, now));
+
+    // Opening the database leaves the suspended run alone.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
+    qint64 id = 0;
+    {
+        auto opened = RunDatabase::open(path);
+        QVERIFY(opened.ok());
+        id = opened.value()->createRun(testing::sampleNewRun()).value();
+        RawSqlite raw(path);
+        QCOMPARE(raw.exec(QStringLiteral("UPDATE runs SET status = 'running', host = ?, pid = ?, heartbeat_at = ?,"
+                                         " started_at = ? WHERE id = ?"),
+                          {thisHostName(), pid, toRunDbTime(oldHeartbeat), toRunDbTime(oldHeartbeat), id}),
+                 QString());
+    }
+    {
+        auto reopened = RunDatabase::open(path);
+        QVERIFY(reopened.ok());
+        QCOMPARE(reopened.value()->run(id).value().status, RunStatus::Running);
+    }
+
+    ::kill(static_cast<pid_t>(pid), SIGCONT);
+    QTRY_VERIFY(!processIsSuspended(pid));
+    sleeper.kill();
+    sleeper.waitForFinished();
+    QVERIFY(!processIsSuspended(pid));
 }
 
 TY_TEST_CLASS(TestRunStaleness)

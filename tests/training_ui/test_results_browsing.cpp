@@ -12,15 +12,21 @@
 #include "training/active_runs_view.h"
 #include "training/training_panel.h"
 #include "training_ui_support.h"
+#include "run_liveness.h"
 
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTableView>
 #include <QTreeWidget>
 #include <QtTest>
+
+#include <csignal>
 
 using namespace ty;
 using tytest::RunsFixture;
@@ -150,6 +156,34 @@ void TestResultsBrowsing::pausedRunsReadPausedInTheBrowser()
     QVERIFY(changed.size() >= 1);
     browser.model()->setPausedRuns({});
     QCOMPARE(statusCell(&browser, running), QStringLiteral("running"));
+
+    // A run suspended in its terminal (Ctrl-Z) by a process on this host: paused too, from the process table,
+    // though the database does not change.
+    QProcess worker;
+    worker.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+    QVERIFY(worker.waitForStarted());
+    {
+        QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("suspended-run"));
+        raw.setDatabaseName(f.path);
+        QVERIFY(raw.open());
+        QSqlQuery update(raw);
+        update.prepare(QStringLiteral("UPDATE runs SET host = ?, pid = ? WHERE id = ?"));
+        update.addBindValue(thisHostName());
+        update.addBindValue(worker.processId());
+        update.addBindValue(running);
+        QVERIFY(update.exec());
+        raw.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("suspended-run"));
+    browser.model()->reload();
+    browser.setPollInterval(20);
+    QCOMPARE(statusCell(&browser, running), QStringLiteral("running"));
+    ::kill(static_cast<pid_t>(worker.processId()), SIGSTOP);
+    QTRY_COMPARE(statusCell(&browser, running), QStringLiteral("paused"));
+    ::kill(static_cast<pid_t>(worker.processId()), SIGCONT);
+    QTRY_COMPARE(statusCell(&browser, running), QStringLiteral("running"));
+    worker.kill();
+    worker.waitForFinished();
 }
 
 void TestResultsBrowsing::renameInPlace()

@@ -271,6 +271,7 @@ void RunBrowser::setPollInterval(int milliseconds) { m_poll->setInterval(std::ma
 void RunBrowser::refresh()
 {
     const bool wasEmpty = m_model->rowCount() == 0;
+    m_model->updateSuspendedRuns();  // a run suspended in a terminal changes nothing in the database
     if (!m_model->refresh())
         return;
     if (wasEmpty && m_model->rowCount() > 0)

@@ -1,5 +1,7 @@
 #include "runs_table_model.h"
 
+#include "run_process_state.h"
+
 #include "common/duration_text.h"
 #include "common/run_colors.h"
 #include "run_lineage.h"
@@ -184,9 +186,25 @@ void RunsTableModel::setPausedRuns(const QSet<qint64> &ids)
             Q_EMIT dataChanged(index(row, StatusColumn), index(row, StatusColumn));
 }
 
+bool RunsTableModel::updateSuspendedRuns()
+{
+    QSet<qint64> suspended;
+    for (const RunSummaryRow &row : m_rows)
+        if (row.status == RunStatus::Running && runProcessIsSuspended(row.host, row.pid))
+            suspended.insert(row.id);
+    if (suspended == m_suspended)
+        return false;
+    const QSet<qint64> changed = (suspended - m_suspended) + (m_suspended - suspended);
+    m_suspended = suspended;
+    for (qint64 id : changed)
+        if (const int row = rowOfRun(id); row >= 0)
+            Q_EMIT dataChanged(index(row, StatusColumn), index(row, StatusColumn));
+    return true;
+}
+
 QString RunsTableModel::statusText(const RunSummaryRow &row) const
 {
-    if (row.status == RunStatus::Running && m_paused.contains(row.id))
+    if (row.status == RunStatus::Running && (m_paused.contains(row.id) || m_suspended.contains(row.id)))
         return QStringLiteral("paused");
     return runStatusName(row.status);
 }

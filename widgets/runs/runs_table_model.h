@@ -68,7 +68,10 @@ public:
     // Runs whose worker this app has paused (SIGSTOP): the database still says running, the status column says
     // "paused".
     void setPausedRuns(const QSet<qint64> &ids);
-    bool isPaused(qint64 id) const { return m_paused.contains(id); }
+    bool isPaused(qint64 id) const { return m_paused.contains(id) || m_suspended.contains(id); }
+    // Looks again which running runs' processes are suspended on this host (Ctrl-Z in a terminal): they show
+    // "paused" too. True when that changed. Called on every poll of the run browser.
+    bool updateSuspendedRuns();
     QString statusText(const RunSummaryRow &row) const;
 
     // Edits go to the database, then the row is read back. Errors come back and are also emitted.
@@ -107,7 +110,8 @@ private:
     int m_pageSize = kDefaultPageSize;
     QString m_lastError;
     QString m_loadError;
-    QSet<qint64> m_paused;
+    QSet<qint64> m_paused;     // paused by this app
+    QSet<qint64> m_suspended;  // suspended elsewhere, seen in the process table
 };
 
 } // namespace ty
