@@ -17,6 +17,7 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTest>
+#include <QScrollArea>
 #include <QToolButton>
 #include <QUndoStack>
 
@@ -59,6 +60,31 @@ private Q_SLOTS:
     {
         panel.reset();
         doc.reset();
+    }
+
+    // At the width the inspector has in a 1280 x 720 window, every page fits: no content wider than the
+    // scroll area showing it (which has no horizontal scroll bar), for a node with a long output line.
+    void pagesFitANarrowInspector()
+    {
+        panel->resize(290, 700);
+        for (const QStringList &selection : {QStringList{QStringLiteral("b1_conv1")}, QStringList{QStringLiteral("data")},
+                                             QStringList{}}) {
+            doc->setSelectedNodes(selection);
+            doc->validateNow();
+            QCoreApplication::processEvents();
+            int checked = 0;
+            for (const QScrollArea *area : panel->findChildren<QScrollArea *>()) {
+                if (!area->isVisible() || !area->widget())
+                    continue;
+                ++checked;
+                QVERIFY2(area->widget()->width() <= area->viewport()->width(),
+                         qPrintable(QStringLiteral("%1: content %2 wide in %3")
+                                        .arg(selection.value(0, QStringLiteral("training")))
+                                        .arg(area->widget()->width())
+                                        .arg(area->viewport()->width())));
+            }
+            QVERIFY(checked > 0);
+        }
     }
 
     void editorsFollowTheSpecs()

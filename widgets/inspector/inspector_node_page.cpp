@@ -43,6 +43,7 @@ void InspectorPanel::buildNodePage(const QString &id)
                                   : tr("<b>Unknown block</b><br>%1").arg(node->block.toHtmlEscaped()),
                             content);
     name->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    name->setWordWrap(true);
     title->addWidget(name, 1);
     layout->addLayout(title);
     if (block)
@@ -66,6 +67,7 @@ void InspectorPanel::buildNodePage(const QString &id)
     connect(m_idEdit, &QLineEdit::editingFinished, this, &InspectorPanel::commitId);
 
     m_shapeLabel = new QLabel(content);
+    m_shapeLabel->setWordWrap(true);  // shape, parameters and memory: wraps in a narrow inspector
     layout->addWidget(m_shapeLabel);
     m_issuesLabel = errorLabel(content);
     layout->addWidget(m_issuesLabel);
