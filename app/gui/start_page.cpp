@@ -8,7 +8,9 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
+#include <QPainter>
 #include <QPushButton>
+#include <QStyledItemDelegate>
 #include <QVBoxLayout>
 
 namespace ty {
@@ -24,8 +26,70 @@ QLabel *heading(const QString &text, QWidget *parent)
     font.setBold(true);
     font.setPointSizeF(font.pointSizeF() * 1.15);
     label->setFont(font);
+    label->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);  // the lists below take the height
     return label;
 }
+
+// An entry as a title in bold over up to three lines of muted text: the item's text is "title\ndetails".
+class TitledItemDelegate : public QStyledItemDelegate {
+public:
+    explicit TitledItemDelegate(QListWidget *list) : QStyledItemDelegate(list), m_list(list) {}
+
+    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QStyleOptionViewItem panel = option;
+        initStyleOption(&panel, index);
+        panel.text.clear();
+        option.widget->style()->drawControl(QStyle::CE_ItemViewItem, &panel, painter, option.widget);
+        const auto [title, details] = parts(index);
+        const QRect area = option.rect.adjusted(kPadding, kPadding, -kPadding, -kPadding);
+        const bool selected = option.state & QStyle::State_Selected;
+        const QPalette &palette = option.palette;
+        painter->save();
+        painter->setFont(titleFont(option.font));
+        painter->setPen(palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
+        const int titleHeight = QFontMetrics(painter->font()).height();
+        painter->drawText(QRect(area.topLeft(), QSize(area.width(), titleHeight)), Qt::AlignLeft | Qt::AlignVCenter,
+                          QFontMetrics(painter->font()).elidedText(title, Qt::ElideRight, area.width()));
+        painter->setFont(option.font);
+        QColor muted = palette.color(selected ? QPalette::HighlightedText : QPalette::Text);
+        muted.setAlphaF(selected ? 0.85 : 0.7);
+        painter->setPen(muted);
+        painter->drawText(area.adjusted(0, titleHeight + 2, 0, 0), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                          details);
+        painter->restore();
+    }
+
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        const auto [title, details] = parts(index);
+        const int width = std::max(120, m_list->viewport()->width() - 2 * kPadding - 2 * m_list->spacing());
+        const QFontMetrics metrics(option.font);
+        int detailsHeight = 0;
+        if (!details.isEmpty())
+            detailsHeight = std::min(metrics.boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, details).height(),
+                                     kMaxDetailLines * metrics.lineSpacing()) + 2;
+        return QSize(width, QFontMetrics(titleFont(option.font)).height() + detailsHeight + 2 * kPadding);
+    }
+
+private:
+    static constexpr int kPadding = 6;
+    static constexpr int kMaxDetailLines = 3;
+
+    static QFont titleFont(QFont font)
+    {
+        font.setBold(true);
+        return font;
+    }
+    static std::pair<QString, QString> parts(const QModelIndex &index)
+    {
+        const QString text = index.data(Qt::DisplayRole).toString();
+        const qsizetype newline = text.indexOf(QLatin1Char('\n'));
+        return newline < 0 ? std::pair{text, QString()} : std::pair{text.left(newline), text.mid(newline + 1)};
+    }
+
+    QListWidget *m_list;
+};
 
 } // namespace
 
@@ -87,9 +151,7 @@ StartPage::StartPage(const QStringList &recentFiles, const QString &presetsDir, 
         item->setData(kPathRole, preset.path);
         item->setToolTip(preset.path);
     }
-    m_presets->setWordWrap(true);
-    m_presets->setSpacing(3);
-    m_presets->setTextElideMode(Qt::ElideRight);
+
     presetColumn->addWidget(m_presets);
     columns->addLayout(presetColumn, 3);
 
@@ -98,7 +160,7 @@ StartPage::StartPage(const QStringList &recentFiles, const QString &presetsDir, 
     for (const QString &path : recentFiles) {
         // The folder too: presets of the same name in two folders are told apart.
         const QFileInfo info(path);
-        auto *item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(info.fileName(), QDir::toNativeSeparators(info.path())), m_recent);
+        auto *item = new QListWidgetItem(QStringLiteral("%1\n%2").arg(info.fileName(), QDir::toNativeSeparators(info.path())), m_recent);
         item->setData(kPathRole, path);
         item->setToolTip(path);
     }
@@ -111,6 +173,11 @@ StartPage::StartPage(const QStringList &recentFiles, const QString &presetsDir, 
     outer->addLayout(columns, 1);
 
     for (QListWidget *list : {m_presets, m_recent}) {
+        list->setItemDelegate(new TitledItemDelegate(list));
+        list->setSpacing(2);
+        list->setResizeMode(QListView::Adjust);  // heights follow the width the descriptions wrap to
+        list->setUniformItemSizes(false);
+        list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         list->setToolTip(tr("Click to open"));
         connect(list, &QListWidget::itemActivated, this, &StartPage::choose);
         connect(list, &QListWidget::itemClicked, this, &StartPage::choose);

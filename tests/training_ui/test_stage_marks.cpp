@@ -124,12 +124,12 @@ void TestStageMarks::runningRunGetsStagesAsTheyBegin()
 
     writer.recordStage({1, QStringLiteral("head"), 20, -1, 1, 1, {QStringLiteral("fc1")}});
     writer.appendMetrics(lossRows(21, 44));
-    writer.recordStage({2, QStringLiteral("all"), 44, -1, 2, 1, {}});
+    writer.recordStage({2, QStringLiteral("all"), 45, -1, 2, 1, {}});
     writer.appendMetrics(lossRows(45, 45));
     QVERIFY(writer.flush().ok());
     panel.feed()->poll();
     QCOMPARE(plot->sampleCount(id, QStringLiteral("train/loss")), qint64(45));
-    QCOMPARE(drawnMarks(plot, id), (QStringList{QStringLiteral("head@20"), QStringLiteral("all@44")}));
+    QCOMPARE(drawnMarks(plot, id), (QStringList{QStringLiteral("head@20"), QStringLiteral("all@45")}));
     // A stage that just began is at the chart's right edge: its name goes left of its line, where it can be read.
     QCOMPARE(plot->stageMarks(id).value(0).label->positionAlignment(), Qt::AlignTop | Qt::AlignLeft);
     QCOMPARE(plot->stageMarks(id).value(1).label->positionAlignment(), Qt::AlignTop | Qt::AlignRight);

@@ -142,6 +142,31 @@ private Q_SLOTS:
         QVERIFY(visible.contains(canvas.scene->contentRect()));
     }
 
+    // The edge from the end of a row to the start of the next runs through the gap between the rows, not
+    // diagonally across the graph.
+    void anEdgeIntoTheNextRowRunsThroughTheGap()
+    {
+        tytest::Canvas canvas;
+        QVERIFY(canvas.document->load(tytest::presetPath(QStringLiteral("fashion-mnist-mlp"))).ok());
+        canvas.document->validateNow();
+        canvas.scene->rerouteEdges();
+        const QRectF fc1 = canvas.scene->nodeItem(QStringLiteral("fc1"))->sceneBoundingRect();
+        const QRectF relu1 = canvas.scene->nodeItem(QStringLiteral("relu1"))->sceneBoundingRect();
+        QVERIFY2(relu1.top() > fc1.bottom() && relu1.right() < fc1.left(), "relu1 starts the next row");
+        const EdgeItem *edge = canvas.scene->edgeItem(tytest::edge(QStringLiteral("fc1.out"), QStringLiteral("relu1.in")));
+        QVERIFY(edge);
+        int between = 0;
+        for (int i = 0; i <= 200; ++i) {
+            const QPointF p = edge->path().pointAtPercent(i / 200.0);
+            if (p.x() > relu1.right() + 5 && p.x() < fc1.left() - 5) {
+                ++between;
+                QVERIFY2(p.y() > fc1.bottom() && p.y() < relu1.top(),
+                         qPrintable(QStringLiteral("(%1, %2) outside the gap").arg(p.x()).arg(p.y())));
+            }
+        }
+        QVERIFY(between > 0);
+    }
+
     void aRouteDetoursAroundANodeInTheWay()
     {
         const QPointF from(0, 100), to(600, 100);

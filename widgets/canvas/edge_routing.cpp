@@ -91,7 +91,10 @@ bool pathCrossesRect(const QPainterPath &path, const QRectF &rect)
 QPainterPath routeEdge(const QPointF &from, const QPointF &to, const QList<QRectF> &obstacles)
 {
     const QPainterPath curve = edgeCurve(from, to);
-    if (obstacles.isEmpty() || !crossesAny(curve, obstacles))
+    // An edge running back to the left (into the next row of a wrapped layout) takes right angles through the
+    // gap between the rows even where its curve would pass: a long diagonal across the graph reads as clutter.
+    const bool runsBack = to.x() < from.x() - 2 * kStub;
+    if (!runsBack && (obstacles.isEmpty() || !crossesAny(curve, obstacles)))
         return curve;
 
     // Lanes: level with either port, between them, and just above or below every node in the way.

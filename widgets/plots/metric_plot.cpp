@@ -60,6 +60,9 @@ MetricPlot::MetricPlot(QWidget *parent)
     connect(m_plot, &QCustomPlot::mouseMove, this, &MetricPlot::updateHover);
     connect(m_plot, &QCustomPlot::mouseWheel, this, &MetricPlot::userMovedView);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &MetricPlot::resetView);
+    // Stage labels go left or right of their line by where the chart ends: decided once the replot has laid the
+    // chart out at its current size (a resize replots without passing through replotNow()).
+    connect(m_plot, &QCustomPlot::afterLayout, this, &MetricPlot::placeStageMarks);
     m_plot->installEventFilter(this);
 
     m_replotTimer->setSingleShot(true);

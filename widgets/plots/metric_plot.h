@@ -156,7 +156,7 @@ private:
     void hideHover();
     // Stage marks (metric_plot_stages.cpp)
     void dropStageMarks(qint64 runId);
-    void placeStageMarks();                            // at the keys of the current x axis; before each replot
+    void placeStageMarks();                            // at the keys of the current x axis; at each replot
     double stageKey(const RunSeries &run, qint64 step) const;  // NaN while unknown (time axis, no sample yet)
 
     QCustomPlot *m_plot;
