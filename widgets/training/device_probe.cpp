@@ -14,6 +14,15 @@ QByteArray sessionAnswer;
 
 DeviceProbe::DeviceProbe(QObject *parent) : QObject(parent) {}
 
+DeviceProbe::~DeviceProbe()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->waitForFinished(1000);
+    }
+}
+
 void DeviceProbe::start(const QString &workerPath)
 {
     if (m_cuda.has_value() || m_process)

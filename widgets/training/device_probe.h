@@ -19,6 +19,7 @@ class DeviceProbe : public QObject {
     Q_OBJECT
 public:
     explicit DeviceProbe(QObject *parent = nullptr);
+    ~DeviceProbe() override;  // a question still under way is ended: the window is closing
 
     // Starts `workerPath devices --json` unless an answer is known or a question is under way.
     void start(const QString &workerPath);
