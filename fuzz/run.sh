@@ -17,7 +17,10 @@ work=$build/fuzz-corpus/$target
 artifacts=$build/fuzz-artifacts/$target
 mkdir -p "$work" "$artifacts"
 export QT_QPA_PLATFORM=offscreen
-# The targets rewrite their input to a file in /dev/shm per execution (fuzz_support.h): removed at the end.
-trap 'rm -rf /dev/shm/trainyard-fuzz-*' EXIT
 nice -n 10 "$binary" -runs="$runs" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 \
-  -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" "$work" "$repo/fuzz/corpus/$target"
+  -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" "$work" "$repo/fuzz/corpus/$target" &
+fuzzer=$!
+# The target rewrites its input to a file in /dev/shm per execution, named after its pid (fuzz_support.h):
+# removed at the end, leaving other targets running beside it alone.
+trap 'kill "$fuzzer" 2>/dev/null || true; rm -f /dev/shm/trainyard-fuzz-"$fuzzer"-*' EXIT
+wait "$fuzzer"

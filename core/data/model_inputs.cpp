@@ -35,6 +35,9 @@ bool isImageFile(const QString &suffix)
         || suffix == QStringLiteral("bmp");
 }
 
+constexpr qint64 kImagePixelsFloor = 1'000'000;  // any file may claim this many
+constexpr qint64 kImagePixelsPerByte = 16'384;  // and this many more per byte it has
+
 // One image, converted to the format's channels (gray or RGB) and size, as float samples in CHW order.
 Status readImage(const QString &path, const SampleFormat &format, ModelInputs *out)
 {
@@ -45,6 +48,18 @@ Status readImage(const QString &path, const SampleFormat &format, ModelInputs *o
         return regular;
     QImageReader reader(path);
     reader.setAllocationLimit(256);  // MiB: a decompression bomb is refused, not decoded
+    // The size its header claims, against what the file can hold: no format we read packs more than about 8,000
+    // pixels into a byte (a uniform 1-bit PNG), so a 58-byte BMP claiming 45 million pixels is refused before it
+    // is decoded (which would take seconds).
+    if (const QSize claimed = reader.size(); claimed.isValid()) {
+        const qint64 pixels = qint64(claimed.width()) * claimed.height();
+        const qint64 bytes = QFileInfo(path).size();
+        if (pixels > kImagePixelsFloor + kImagePixelsPerByte * bytes)
+            return Error::inFile(path, QStringLiteral("claims %1 x %2 pixels, more than a file of %3 bytes can hold")
+                                           .arg(claimed.width())
+                                           .arg(claimed.height())
+                                           .arg(bytes));
+    }
     QImage image = reader.read();
     if (image.isNull())
         return Error::inFile(path, QStringLiteral("cannot read the image: %1").arg(reader.errorString()));

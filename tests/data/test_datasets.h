@@ -1,6 +1,7 @@
 #pragma once
 // One Qt Test class for core/data; its slots are defined in test_idx.cpp, test_fashion_mnist.cpp,
-// test_csv.cpp, test_synthetic.cpp, test_split.cpp, test_keep_classes.cpp and test_safetensors.cpp.
+// test_csv.cpp, test_synthetic.cpp, test_split.cpp, test_keep_classes.cpp, test_safetensors.cpp and
+// test_model_inputs.cpp.
 
 #include <QObject>
 #include <QTemporaryDir>
@@ -77,6 +78,10 @@ private Q_SLOTS:
     void safetensorsDamagedFilesNeverCrash_data();
     void safetensorsDamagedFilesNeverCrash();
     void safetensorsOnlyRegularFilesOfBoundedSize();
+
+    // new inputs for a trained model (test_model_inputs.cpp)
+    void imageInputsTakeTheModelsShape();
+    void imageClaimingMorePixelsThanItHoldsIsRefused();
 
 private:
     QTemporaryDir m_dir;
