@@ -1,4 +1,4 @@
-// The preset loader: JSON with line and column errors, the format's migrations, composites and stages, then
+// The preset loader: JSON with line and column errors, the format's migrations and stages, then
 // what `validate` does with a loaded preset (validation, shape inference, memory estimate) and the preset's
 // flattening, hashing and saving. Data files a fuzzed preset names are only read if they exist.
 #include "fuzz_support.h"

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "json_io.h"
 #include "preset_format.h"
+#include "preset_overlay.h"
 #include "preset_overrides.h"
 #include "run_database.h"
 #include "training_commands.h"
@@ -19,8 +20,10 @@ const char *const kUsage =
     "\n"
     "commands:\n"
     "  blocks [--json]                          list every block with its ports and parameters\n"
-    "  validate PRESET [--set K=V]... [--json]  check a preset: issues, shapes, parameter counts\n"
-    "  run PRESET [--set K=V]... [--db PATH] [--name NAME] [--device auto|cpu|cuda] [--json|--events] [--quiet]\n"
+    "  validate PRESET [--overlay FILE]... [--set K=V]... [--json]\n"
+    "                                           check a preset: issues, shapes, parameter counts\n"
+    "  run PRESET [--overlay FILE]... [--set K=V]... [--db PATH] [--name NAME] [--device auto|cpu|cuda]\n"
+    "      [--json|--events] [--quiet]\n"
     "                                           train a preset and record the run\n"
     "  resume RUN_ID [--db PATH] [--json|--events] [--quiet]\n"
     "                                           continue an interrupted, stopped or failed run from its last checkpoint\n"
@@ -37,7 +40,8 @@ const char *const kUsage =
     "  export RUN_ID --output FILE [--format safetensors] [--checkpoint last|best|STEP] [--db PATH] [--json]\n"
     "                                           a run's weights under their node names, for other tools\n"
     "\n"
-    "--set addresses NODE_ID.PARAM or training.KEY, e.g. --set opt.lr=3e-4 --set training.epochs=20.\n"
+    "--set addresses NODE_ID.PARAM or training.KEY, e.g. --set opt.lr=3e-4 --set training.epochs=20;\n"
+    "--set NODE_ID.block=TYPE swaps a node's block. --overlay merges a JSON file over the preset first (RFC 7386).\n"
     "Exit codes: 0 success, 1 the run failed or diverged, 2 bad input or usage, 130 stopped.\n";
 
 std::atomic<bool> ownStopFlag{false};
@@ -92,7 +96,7 @@ int runCli(const QStringList &arguments, Io &io)
 
 bool loadPresetWithOverrides(const QString &path, const Args &args, Preset *preset, Io &io)
 {
-    Result<Preset> loaded = loadPreset(path);
+    Result<Preset> loaded = loadPresetWithOverlays(path, args.overlays);
     if (!loaded) {
         reportError(loaded.error(), args, io);
         return false;

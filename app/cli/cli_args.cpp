@@ -30,6 +30,8 @@ Args parseArgs(const QStringList &arguments, const QStringList &valued, const QS
             }
             if (name == QStringLiteral("set"))
                 args.sets << value;
+            else if (name == QStringLiteral("overlay"))
+                args.overlays << value;
             else
                 args.options.insert(name, value);
         } else if (flagNames.contains(name) && !hasValue) {

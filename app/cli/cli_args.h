@@ -1,5 +1,6 @@
 #pragma once
-// A small argument parser for the sub-commands: positionals, repeated --set, flags and valued options.
+// A small argument parser for the sub-commands: positionals, repeated --set and --overlay, flags and valued
+// options.
 
 #include <QMap>
 #include <QStringList>
@@ -9,6 +10,7 @@ namespace ty::cli {
 struct Args {
     QStringList positionals;
     QStringList sets;                 // every --set KEY=VALUE, in order
+    QStringList overlays;             // every --overlay FILE, in order (commands naming "overlay" as valued)
     QMap<QString, QString> options;   // --db PATH, --name NAME, --device D, --metric NAME
     QStringList flags;                // --json, --csv, --events
     QString error;                    // usage problem, if any

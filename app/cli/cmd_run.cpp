@@ -1,10 +1,11 @@
-// trainyard-cli run PRESET [--set K=V]... [--init-from RUN[:CHECKPOINT]|FILE] [--db PATH] [--name NAME]
+// trainyard-cli run PRESET [--overlay FILE]... [--set K=V]... [--init-from RUN[:CHECKPOINT]|FILE] [--db PATH] [--name NAME]
 //                  [--device auto|cpu|cuda] [--json] [--quiet]
 
 #include "commands.h"
 #include "training_module.h"
 #include "event_stream.h"
 #include "init_from_source.h"
+#include "json_io.h"
 #include "preset_format.h"
 #include "preset_overrides.h"
 #include "run_database.h"
@@ -13,6 +14,8 @@
 #include "training_settings.h"
 #include "version.h"
 
+#include <QCryptographicHash>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QSysInfo>
@@ -21,8 +24,21 @@ namespace ty::cli {
 
 namespace {
 
+// The overlay files merged into the preset, in order, each with the sha256 of what was read.
+QJsonArray overlaySources(const QStringList &overlays)
+{
+    QJsonArray sources;
+    for (const QString &file : overlays) {
+        QFile in(file);
+        const QByteArray bytes = in.open(QIODevice::ReadOnly) ? in.read(kMaxJsonFileBytes) : QByteArray();
+        sources.append(QJsonObject{{QStringLiteral("file"), QFileInfo(file).absoluteFilePath()},
+                                   {QStringLiteral("sha256"), QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex())}});
+    }
+    return sources;
+}
+
 NewRun describeRun(const Preset &preset, const TrainStart &start, const QString &path, const QString &name,
-                   const QStringList &arguments, const std::optional<InitFromSource> &initFrom)
+                   const QStringList &arguments, const QStringList &overlays, const std::optional<InitFromSource> &initFrom)
 {
     const TrainingSettings settings = TrainingSettings::fromJson(preset.training);
     NewRun run;
@@ -46,6 +62,8 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
                                                                          {QStringLiteral("test"), start.testSamples}}}};
     if (initFrom)
         run.provenance.insert(QStringLiteral("init_from"), initFrom->parent);
+    if (!overlays.isEmpty())
+        run.provenance.insert(QStringLiteral("overlays"), overlaySources(overlays));
     return run;
 }
 
@@ -53,11 +71,12 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
 
 int runCommand(const QStringList &arguments, Io &io)
 {
-    Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device"), QStringLiteral("init-from")},
+    Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device"), QStringLiteral("init-from"),
+                                      QStringLiteral("overlay")},
                           {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
     if (!args.error.isEmpty() || args.positionals.size() != 1) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
-               << "usage: trainyard-cli run PRESET [--set KEY=VALUE]... [--init-from RUN[:last|best|STEP]|FILE] [--db PATH] [--name NAME] "
+               << "usage: trainyard-cli run PRESET [--overlay FILE]... [--set KEY=VALUE]... [--init-from RUN[:last|best|STEP]|FILE] [--db PATH] [--name NAME] "
                   "[--device auto|cpu|cuda] [--json|--events] [--quiet]\n";
         return BadInput;
     }
@@ -110,7 +129,7 @@ int runCommand(const QStringList &arguments, Io &io)
         reportError(db.error(), args, io);
         return BadInput;
     }
-    Result<qint64> created = db.value()->createRun(describeRun(preset, training->info(), path, args.option(QStringLiteral("name")), arguments, initFrom.value()));
+    Result<qint64> created = db.value()->createRun(describeRun(preset, training->info(), path, args.option(QStringLiteral("name")), arguments, args.overlays, initFrom.value()));
     if (!created) {
         reportError(created.error(), args, io);
         return BadInput;

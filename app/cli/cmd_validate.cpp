@@ -1,4 +1,4 @@
-// trainyard-cli validate PRESET [--set K=V]... [--json]: without LibTorch (core/shapes), so it starts at once.
+// trainyard-cli validate PRESET [--overlay FILE]... [--set K=V]... [--json]: without LibTorch (core/shapes), so it starts at once.
 
 #include "available_memory.h"
 #include "block_registry.h"
@@ -70,7 +70,8 @@ QJsonObject memoryJson(const MemoryEstimate &m, qint64 available)
                        {QStringLiteral("available"), available}};
 }
 
-void printJsonReport(const QString &path, const Preset &preset, const ShapeReport &report, qint64 available, Io &io)
+void printJsonReport(const QString &path, const QStringList &overlays, const Preset &preset, const ShapeReport &report,
+                     qint64 available, Io &io)
 {
     QJsonArray issues, nodes;
     for (const Issue &issue : report.issues)
@@ -85,7 +86,8 @@ void printJsonReport(const QString &path, const Preset &preset, const ShapeRepor
                                  {QStringLiteral("params"), shape.paramCount},
                                  {QStringLiteral("memory"), nodeMemoryJson(shape.memory)}});
     }
-    printJson(io, QJsonObject{{QStringLiteral("file"), path}, {QStringLiteral("ok"), report.ok()},
+    printJson(io, QJsonObject{{QStringLiteral("file"), path}, {QStringLiteral("overlays"), QJsonArray::fromStringList(overlays)},
+                              {QStringLiteral("ok"), report.ok()},
                               {QStringLiteral("issues"), issues}, {QStringLiteral("nodes"), nodes},
                               {QStringLiteral("total_params"), report.totalParams},
                               {QStringLiteral("memory"), memoryJson(report.memory, available)},
@@ -133,10 +135,10 @@ void printTextReport(const QString &path, const Preset &preset, const ShapeRepor
 
 int validateCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments, {}, {QStringLiteral("json")});
+    const Args args = parseArgs(arguments, {QStringLiteral("overlay")}, {QStringLiteral("json")});
     if (!args.error.isEmpty() || args.positionals.size() != 1) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
-               << "usage: trainyard-cli validate PRESET [--set KEY=VALUE]... [--json]\n";
+               << "usage: trainyard-cli validate PRESET [--overlay FILE]... [--set KEY=VALUE]... [--json]\n";
         return BadInput;
     }
     const QString path = args.positionals.first();
@@ -160,9 +162,10 @@ int validateCommand(const QStringList &arguments, Io &io)
         report.issues.append(Issue{Severity::Warning, shortfall, largestMemoryNodes(report, 1).value(0), {}, {}});
 
     if (args.flag(QStringLiteral("json")))
-        printJsonReport(path, preset, report, available, io);
-    else
-        printTextReport(path, preset, report, available, io);
+        printJsonReport(path, args.overlays, preset, report, available, io);
+    else  // the issues name the preset merged with its overlays
+        printTextReport(args.overlays.isEmpty() ? path : QStringList(QStringList{path} + args.overlays).join(QStringLiteral(" + ")),
+                        preset, report, available, io);
     return report.ok() ? Success : BadInput;
 }
 

@@ -61,13 +61,16 @@ public:
     void setSwitchesToExperimentsOnTrain(bool on);
     // Evaluate mode showing the newest evaluation of `runId` (compared with `compareRunId` unless 0).
     void showEvaluation(qint64 runId, qint64 compareRunId = 0);
-    // The window's actions by name: new, open, save, save-as, undo, redo, cut, copy, paste, delete,
+    // The window's actions by name: new, open, open-overlays, save, save-as, undo, redo, cut, copy, paste, delete,
     // select-all, zoom-in, zoom-out, zoom-reset, fit, arrange, snap, quit, train, stop-all, run-database,
     // show-training, mode-design, mode-experiments, mode-evaluate, experiments-on-train.
     QAction *action(const QString &name) const { return m_actions.value(name); }
 
     // Opens a preset (after asking about unsaved edits). On failure shows why and keeps the current one.
     bool openFile(const QString &path);
+    // Opens `base` merged with the overlay files in order (as `--overlay`), as an unsaved document whose relative
+    // data paths are made absolute (Save asks where, and the base stays as it is). After asking about unsaved edits.
+    bool openWithOverlays(const QString &base, const QStringList &overlays);
     // Covers the canvas with the start page (New, Open…, recent files, the bundled presets) until a document
     // is opened, started or edited: what the app shows when it starts with nothing to open.
     StartPage *showStartPage();
@@ -86,6 +89,7 @@ public:
 public Q_SLOTS:
     void newDocument();
     void open();
+    void openWithOverlaysInteractively();  // File ▸ Open with Overlays…: the base, then the overlays
     bool save();
     bool saveAs();
     void showIssue(const ty::Issue &issue);

@@ -41,11 +41,13 @@ void MainWindow::createActions()
 {
     addAction(QStringLiteral("new"), tr("&New"), QStringLiteral("document-new"), {QKeySequence::New});
     addAction(QStringLiteral("open"), tr("&Open…"), QStringLiteral("document-open"), {QKeySequence::Open});
+    addAction(QStringLiteral("open-overlays"), tr("Open with O&verlays…"), QString(), {});
     addAction(QStringLiteral("save"), tr("&Save"), QStringLiteral("document-save"), {QKeySequence::Save});
     addAction(QStringLiteral("save-as"), tr("Save &As…"), QString(), {QKeySequence::SaveAs});
     addAction(QStringLiteral("quit"), tr("&Quit"), QString(), {QKeySequence::Quit});
     connect(action(QStringLiteral("new")), &QAction::triggered, this, &MainWindow::newDocument);
     connect(action(QStringLiteral("open")), &QAction::triggered, this, &MainWindow::open);
+    connect(action(QStringLiteral("open-overlays")), &QAction::triggered, this, &MainWindow::openWithOverlaysInteractively);
     connect(action(QStringLiteral("save")), &QAction::triggered, this, &MainWindow::save);
     connect(action(QStringLiteral("save-as")), &QAction::triggered, this, &MainWindow::saveAs);
     connect(action(QStringLiteral("quit")), &QAction::triggered, this, &MainWindow::close);
@@ -117,6 +119,7 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(action(QStringLiteral("new")));
     file->addAction(action(QStringLiteral("open")));
+    file->addAction(action(QStringLiteral("open-overlays")));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::populateRecentMenu);
     file->addSeparator();

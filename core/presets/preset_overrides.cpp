@@ -4,6 +4,8 @@
 #include "param_values.h"
 #include "training_settings.h"
 
+#include <algorithm>
+
 namespace ty {
 
 namespace {
@@ -64,6 +66,46 @@ void store(Preset *preset, const QString &path, const Node *node, const QJsonVal
 
 } // namespace
 
+namespace {
+
+bool hasPort(const QList<PortSpec> &ports, const QString &name)
+{
+    return std::any_of(ports.begin(), ports.end(), [&](const PortSpec &p) { return p.name == name; });
+}
+
+// `--set NODE.block=TYPE`: the node takes another block whose ports include every port its edges use; the
+// parameters both blocks have (with values the new block accepts) stay, the rest go.
+Status swapBlock(Preset *preset, const QString &assignment, const QString &nodeId, const QString &type)
+{
+    Node *node = preset->graph.node(nodeId);
+    const BlockDescriptor *to = BlockRegistry::builtin().find(type);
+    if (!to)
+        return overrideError(assignment, QStringLiteral("no block type \"%1\" (trainyard-cli blocks lists them)").arg(type),
+                             nodeId, QStringLiteral("block"));
+    const QString from = node->block;
+    for (const Edge &edge : preset->graph.edgesInto(nodeId))
+        if (!hasPort(to->inputs, edge.to.port))
+            return overrideError(assignment,
+                                 QStringLiteral("%1 cannot replace %2: it has no input \"%3\" (fed by %4)")
+                                     .arg(type, from, edge.to.port, edge.from.toString()),
+                                 nodeId, QStringLiteral("block"));
+    for (const Edge &edge : preset->graph.edgesFrom(nodeId))
+        if (!hasPort(to->outputs, edge.from.port))
+            return overrideError(assignment,
+                                 QStringLiteral("%1 cannot replace %2: it has no output \"%3\" (feeding %4)")
+                                     .arg(type, from, edge.from.port, edge.to.toString()),
+                                 nodeId, QStringLiteral("block"));
+    QJsonObject kept;
+    for (auto it = node->params.begin(); it != node->params.end(); ++it)
+        if (const ParamSpec *spec = to->param(it.key()); spec && checkParamValue(*spec, it.value()).isEmpty())
+            kept.insert(it.key(), it.value());
+    node->block = type;
+    node->params = kept;
+    return Status::success();
+}
+
+} // namespace
+
 Status applyOverride(Preset *preset, const QString &assignment)
 {
     const int eq = assignment.indexOf(QLatin1Char('='));
@@ -74,6 +116,13 @@ Status applyOverride(Preset *preset, const QString &assignment)
     const int dot = path.indexOf(QLatin1Char('.'));
     if (dot <= 0 || dot == path.size() - 1)
         return overrideError(assignment, QStringLiteral("expected NODE_ID.PARAM or training.KEY before '='"));
+    if (const QString owner = path.left(dot); path.mid(dot + 1) == QStringLiteral("block") && owner != QStringLiteral("training")) {
+        if (!preset->graph.node(owner)) {
+            const Node *none = nullptr;
+            return specOf(*preset, path, QStringLiteral("--set ") + assignment, &none).error();  // names the nodes
+        }
+        return swapBlock(preset, assignment, owner, text.trimmed());
+    }
     const Node *node = nullptr;
     const Result<const ParamSpec *> spec = specOf(*preset, path, QStringLiteral("--set ") + assignment, &node);
     if (!spec)

@@ -1,5 +1,7 @@
 #pragma once
-// `--set NODE_ID.PARAM=VALUE` and `--set training.KEY=VALUE`, typed by the parameter's own spec.
+// `--set NODE_ID.PARAM=VALUE` and `--set training.KEY=VALUE`, typed by the parameter's own spec, and
+// `--set NODE_ID.block=BLOCK_TYPE`, which swaps the node's block for another whose ports include every port the
+// node's edges use (keeping the parameters both blocks have; an incompatible block is refused, naming both).
 
 #include "error.h"
 #include "preset.h"

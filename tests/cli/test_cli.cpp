@@ -6,6 +6,7 @@
 #include "cli_in_process.h"
 #include "run_database.h"
 #include "idx_reader.h"
+#include "preset_format.h"
 #include "safetensors_file.h"
 #include "training_module.h"
 
@@ -300,6 +301,10 @@ private Q_SLOTS:
             {"id":"loss","block":"loss.cross_entropy"},{"id":"opt","block":"optimizer.sgd"}],
             "edges":[{"from":"data.images","to":"flat.in"},{"from":"flat.out","to":"fc.in"},{"from":"fc.out","to":"loss.input"},
             {"from":"data.labels","to":"loss.target"},{"from":"loss.loss","to":"opt.loss"}]})") << QStringList() << "images.idx: truncated";
+        QTest::newRow("missing overlay") << QByteArray() << QStringList{QStringLiteral("--overlay"), QStringLiteral("/nonexistent/gpu.json")}
+                                         << "/nonexistent/gpu.json: file not found";
+        QTest::newRow("incompatible swap") << QByteArray() << QStringList{QStringLiteral("--set"), QStringLiteral("act.block=loss.mse")}
+                                           << "loss.mse cannot replace layer.tanh: it has no input \"in\"";
         QTest::newRow("kept class beyond the data set") << QByteArray() << QStringList{QStringLiteral("--set"), QStringLiteral("data.keep_classes=1,4")}
                                                         << "node 'data', param 'keep_classes': class 4 is not a class of this data set (it has 4: 0 to 3)";
     }
@@ -366,6 +371,44 @@ private Q_SLOTS:
         QVERIFY(lines.at(1).startsWith(QStringLiteral("train/loss,1,1,")));
 
         QCOMPARE(trainyard({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("99"), QStringLiteral("--db"), db}).code, 2);
+    }
+
+    // A run from a preset merged with an overlay file and a block swapped by --set: the merged preset is what
+    // runs and is recorded, with the overlay's path and sha256; validate names the overlays it merged.
+    void runWithAnOverlayAndASwap()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSyntheticPreset(dir);
+        const QString overlay = dir.filePath(QStringLiteral("short.json"));
+        {
+            QFile file(overlay);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(R"({"name": "short", "training": {"epochs": 2}, "nodes": {"fc1": {"params": {"out_features": 12}}}})");
+        }
+        const Output validated = trainyard({QStringLiteral("validate"), path, QStringLiteral("--overlay"), overlay, QStringLiteral("--set"),
+                                            QStringLiteral("act.block=layer.relu")});
+        QCOMPARE(validated.code, 0);
+        QVERIFY2(validated.out.startsWith(path + QStringLiteral(" + ") + overlay + QStringLiteral(": short")), qPrintable(validated.out));
+        QVERIFY2(validated.out.contains(QStringLiteral("layer.relu")), qPrintable(validated.out));
+
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const Output run = trainyard({QStringLiteral("run"), path, QStringLiteral("--overlay"), overlay, QStringLiteral("--set"),
+                                      QStringLiteral("act.block=layer.relu"), QStringLiteral("--db"), db, QStringLiteral("--quiet")});
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.contains(QStringLiteral("run 1 finished after 2 epochs")), qPrintable(run.out + run.err));
+        const QJsonObject json = jsonObject(trainyard({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("1"), QStringLiteral("--db"), db,
+                                                       QStringLiteral("--json")}).out);
+        QCOMPARE(json.value(QStringLiteral("name")).toString(), QStringLiteral("short"));
+        const Result<Preset> ran = presetFromJson(json.value(QStringLiteral("preset")).toObject(), path);
+        QVERIFY(ran.ok());
+        QCOMPARE(ran.value().graph.node(QStringLiteral("fc1"))->params.value(QStringLiteral("out_features")).toInt(), 12);
+        QCOMPARE(ran.value().graph.node(QStringLiteral("act"))->block, QStringLiteral("layer.relu"));
+        const QJsonArray sources = json.value(QStringLiteral("provenance")).toObject().value(QStringLiteral("overlays")).toArray();
+        QCOMPARE(sources.size(), 1);
+        QCOMPARE(sources.at(0).toObject().value(QStringLiteral("file")).toString(), QFileInfo(overlay).absoluteFilePath());
+        QCOMPARE(sources.at(0).toObject().value(QStringLiteral("sha256")).toString().size(), 64);
+        // Commands that load no preset refuse the option.
+        QCOMPARE(trainyard({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--overlay"), overlay}).code, 2);
     }
 
     void divergedRunExitsOne()

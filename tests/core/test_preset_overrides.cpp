@@ -1,5 +1,5 @@
 // core/presets/preset_overrides: `--set NODE.PARAM=VALUE` and `--set training.KEY=VALUE`, typed by the
-// parameter's spec; errors name the assignment and leave the preset unchanged.
+// parameter's spec, and `--set NODE.block=TYPE` swaps; errors name the assignment and leave the preset unchanged.
 
 #include "test_suite.h"
 #include "core_test_support.h"
@@ -51,6 +51,9 @@ private Q_SLOTS:
     void applyOverridesInOrder();
     void applyOverridesIsAllOrNothing();
     void applyOverridesOfNothing();
+    void swapKeepsTheSharedParameters();
+    void swapToIncompatibleBlockIsRefused_data();
+    void swapToIncompatibleBlockIsRefused();
 };
 
 void TestPresetOverrides::basePresetIsValid()
@@ -211,6 +214,48 @@ void TestPresetOverrides::applyOverridesOfNothing()
 }
 
 } // namespace
+
+void TestPresetOverrides::swapKeepsTheSharedParameters()
+{
+    Preset p = overridePreset();
+    p.graph.node(QStringLiteral("opt"))->params = QJsonObject{{QStringLiteral("lr"), 0.05}, {QStringLiteral("momentum"), 0.9}};
+    // SGD -> Adam: lr is both blocks', momentum only SGD's.
+    QVERIFY(applyOverrides(&p, {QStringLiteral("opt.block=optimizer.adam"), QStringLiteral("drop.block=layer.gelu")}).ok());
+    const Node *opt = p.graph.node(QStringLiteral("opt"));
+    QCOMPARE(opt->block, QStringLiteral("optimizer.adam"));
+    QCOMPARE(opt->params, (QJsonObject{{QStringLiteral("lr"), 0.05}}));
+    QCOMPARE(p.graph.node(QStringLiteral("drop"))->block, QStringLiteral("layer.gelu"));
+    QCOMPARE(p.graph.edges.size(), overridePreset().graph.edges.size());  // the wiring stays
+    QVERIFY2(!hasErrors(validateGraph(p.graph)), qPrintable(tytest::dump(validateGraph(p.graph))));
+    // Parameters of the new block are set after the swap as usual.
+    QVERIFY(applyOverride(&p, QStringLiteral("opt.beta1=0.8")).ok());
+    QCOMPARE(p.graph.node(QStringLiteral("opt"))->params.value(QStringLiteral("beta1")).toDouble(), 0.8);
+}
+
+void TestPresetOverrides::swapToIncompatibleBlockIsRefused_data()
+{
+    QTest::addColumn<QString>("assignment");
+    QTest::addColumn<QString>("message");
+    // A linear layer's edges use "in" and "out"; a loss has "input", "target" and "loss".
+    QTest::newRow("no such input") << "fc1.block=loss.mse" << "loss.mse cannot replace layer.linear: it has no input \"in\"";
+    QTest::newRow("no such output") << "data.block=dataset.fashion_mnist"
+                                    << "dataset.fashion_mnist cannot replace dataset.synthetic: it has no output \"features\"";
+    QTest::newRow("unknown type") << "fc1.block=layer.nope" << "no block type \"layer.nope\"";
+    QTest::newRow("unknown node") << "fc9.block=layer.relu" << "no node \"fc9\"";
+}
+
+void TestPresetOverrides::swapToIncompatibleBlockIsRefused()
+{
+    QFETCH(QString, assignment);
+    QFETCH(QString, message);
+    Preset p = overridePreset();
+    const Status swapped = applyOverrides(&p, {QStringLiteral("fc1.out_features=7"), assignment});
+    QVERIFY(!swapped.ok());
+    QVERIFY2(swapped.error().message.contains(message), qPrintable(swapped.error().message));
+    QVERIFY(swapped.error().message.contains(assignment));
+    QCOMPARE(p.graph.node(QStringLiteral("fc1"))->block, QStringLiteral("layer.linear"));  // nothing changed
+    QCOMPARE(p.graph.node(QStringLiteral("fc1"))->params.value(QStringLiteral("out_features")).toInt(), 4);
+}
 
 TY_TEST_CLASS(TestPresetOverrides)
 

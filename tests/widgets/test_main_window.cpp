@@ -102,6 +102,36 @@ private Q_SLOTS:
         QCOMPARE(QFileInfo(doc()->fileName()).fileName(), QStringLiteral("wine-tabular.trainyard.json"));
     }
 
+    // File > Open with Overlays: the merged preset as an unsaved document, its data found beside the base.
+    void openWithOverlaysMergesIntoAnUnsavedDocument()
+    {
+        QVERIFY(window->openFile(tytest::presetPath(QStringLiteral("fashion-mnist-mlp"))));
+        const auto write = [&](const QString &name, const QByteArray &text) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        write(QStringLiteral("wide.json"), R"({"name": "Wine, wide", "nodes": {"fc1": {"params": {"out_features": 64}}}})");
+        write(QStringLiteral("short.json"), R"({"training": {"epochs": 5}})");
+        write(QStringLiteral("bad.json"), R"({"nodes": {"fc1": 3}})");
+        const QString base = tytest::presetPath(QStringLiteral("wine-tabular"));
+        QVERIFY(!window->openWithOverlays(base, {dir.filePath(QStringLiteral("bad.json"))}));
+        QCOMPARE(QFileInfo(doc()->fileName()).fileName(), QStringLiteral("fashion-mnist-mlp.trainyard.json"));  // kept
+
+        QVERIFY(window->openWithOverlays(base, {dir.filePath(QStringLiteral("wide.json")), dir.filePath(QStringLiteral("short.json"))}));
+        QVERIFY(doc()->fileName().isEmpty());  // Save asks where; the base stays as it is
+        QVERIFY(doc()->isModified());
+        QCOMPARE(doc()->preset().name, QStringLiteral("Wine, wide"));
+        QCOMPARE(doc()->graph().node(QStringLiteral("fc1"))->params.value(QStringLiteral("out_features")).toInt(), 64);
+        QCOMPARE(doc()->preset().training.value(QStringLiteral("epochs")).toInt(), 5);
+        const QString data = doc()->graph().node(QStringLiteral("data"))->params.value(QStringLiteral("path")).toString();
+        QVERIFY2(QFileInfo(data).isAbsolute() && QFileInfo::exists(data), qPrintable(data));
+        QStringList problems;
+        for (const Issue &issue : doc()->report().issues)
+            problems << issue.toString();
+        QVERIFY2(doc()->report().ok(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
     void droppingAPresetFileOpensIt()
     {
         QMimeData mime;
