@@ -83,6 +83,26 @@ void addLayerBlocks(BlockRegistry &registry)
     registry.add(layer(QStringLiteral("layer.gelu"), QStringLiteral("GELU"), QStringLiteral("Gaussian error linear unit")));
     registry.add(layer(QStringLiteral("layer.tanh"), QStringLiteral("Tanh"), QStringLiteral("Hyperbolic tangent, element-wise")));
     registry.add(layer(QStringLiteral("layer.sigmoid"), QStringLiteral("Sigmoid"), QStringLiteral("Logistic function, element-wise")));
+    registry.add(layer(QStringLiteral("layer.conv1d"), QStringLiteral("Conv 1D"),
+                       QStringLiteral("1-D convolution over [channels, length] samples (sequences, signals)"),
+                       {intParam(QStringLiteral("out_channels"), 32, 1, 1e6, QStringLiteral("Number of output channels")),
+                        intParam(QStringLiteral("kernel_size"), 3, 1, 1024, QStringLiteral("Kernel length")),
+                        intParam(QStringLiteral("stride"), 1, 1, 1024, QStringLiteral("Step between kernel positions")),
+                        intParam(QStringLiteral("padding"), 0, 0, 1024, QStringLiteral("Zero padding at both ends")),
+                        boolParam(QStringLiteral("bias"), true, QStringLiteral("Learn an additive bias"))}));
+    registry.add(layer(QStringLiteral("layer.layer_norm"), QStringLiteral("Layer norm"),
+                       QStringLiteral("Normalises each sample over its last dimension, with a learned scale and shift"),
+                       {floatParam(QStringLiteral("eps"), 1e-5, 0.0, 1.0, QStringLiteral("Added to the variance for stability"))}));
+    registry.add(layer(QStringLiteral("layer.reshape"), QStringLiteral("Reshape"),
+                       QStringLiteral("Gives each sample another shape with the same number of values ([784] to [1, 28, 28])"),
+                       {floatListParam(QStringLiteral("shape"), {-1},
+                                       QStringLiteral("Sample dimensions, e.g. 1,28,28; one of them may be -1: what is left"))}));
+    registry.add(layer(QStringLiteral("layer.softmax"), QStringLiteral("Softmax"),
+                       QStringLiteral("Exponentials normalised to sum to 1 over the last dimension (attention weights, "
+                                      "probabilities; a loss takes logits)")));
+    registry.add(layer(QStringLiteral("layer.silu"), QStringLiteral("SiLU"), QStringLiteral("x * sigmoid(x), element-wise (swish)")));
+    registry.add(layer(QStringLiteral("layer.elu"), QStringLiteral("ELU"), QStringLiteral("x for x > 0, alpha * (exp(x) - 1) otherwise"),
+                       {floatParam(QStringLiteral("alpha"), 1.0, 0.0, 1e6, QStringLiteral("Value approached for large negative inputs (negated)"))}));
     registry.add(twoInputLayer(QStringLiteral("layer.add"), QStringLiteral("Add"),
                                QStringLiteral("Element-wise sum of two batches of the same shape (residual connections)")));
     registry.add(twoInputLayer(QStringLiteral("layer.concat"), QStringLiteral("Concatenate"),

@@ -114,6 +114,54 @@ Result<QString> gelu(const PlannedOp &op, const QStringList &inputs, OnnxGraphBu
     return graph.apply(QStringLiteral("Mul"), id, {timesX, graph.scalar(0.5f, id + QStringLiteral("/half"))});
 }
 
+Result<QString> conv1d(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
+{
+    const Result<QString> weight = graph.weight(op.nodeId, QStringLiteral("weight"));
+    if (!weight)
+        return weight;
+    const Result<QString> bias = optionalBias(op, graph);
+    if (!bias)
+        return bias;
+    QStringList convInputs{inputs.value(0), weight.value()};
+    if (!bias.value().isEmpty())
+        convInputs.append(bias.value());
+    const SlidingWindow w = slidingWindow(op.params);
+    return graph.apply(QStringLiteral("Conv"), op.nodeId, convInputs,
+                       {Attr::integers(QStringLiteral("kernel_shape"), {w.kernel}), Attr::integers(QStringLiteral("strides"), {w.stride}),
+                        Attr::integers(QStringLiteral("pads"), {w.padding, w.padding})});
+}
+
+Result<QString> layerNorm(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
+{
+    const Result<QString> scale = graph.weight(op.nodeId, QStringLiteral("weight"));
+    if (!scale)
+        return scale;
+    const Result<QString> shift = graph.weight(op.nodeId, QStringLiteral("bias"));
+    if (!shift)
+        return shift;
+    return graph.apply(QStringLiteral("LayerNormalization"), op.nodeId, {inputs.value(0), scale.value(), shift.value()},
+                       {Attr::integer(QStringLiteral("axis"), -1),
+                        Attr::real(QStringLiteral("epsilon"), float(op.params.value(QStringLiteral("eps")).toDouble()))});
+}
+
+// The planned output shape after the batch dimension, which Reshape keeps (0: copy that input dimension).
+Result<QString> reshape(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
+{
+    std::vector<qint64> shape{0};
+    for (int64_t d : op.shape.output)
+        shape.push_back(d);
+    const QString target = graph.apply(QStringLiteral("Constant"), op.nodeId + QStringLiteral("/shape"), {},
+                                       {Attr::integers(QStringLiteral("value_ints"), shape)});
+    return graph.apply(QStringLiteral("Reshape"), op.nodeId, {inputs.value(0), target});
+}
+
+// x * sigmoid(x).
+Result<QString> silu(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
+{
+    const QString gate = graph.apply(QStringLiteral("Sigmoid"), op.nodeId + QStringLiteral("/sigmoid"), {inputs.value(0)});
+    return graph.apply(QStringLiteral("Mul"), op.nodeId, {inputs.value(0), gate});
+}
+
 Result<QString> add(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
 {
     return graph.apply(QStringLiteral("Add"), op.nodeId, {inputs.value(0), inputs.value(1)});
@@ -151,6 +199,16 @@ void addLayerExportRules(OnnxExportRules &rules)
     rules.add(QStringLiteral("layer.gelu"), gelu);
     rules.add(QStringLiteral("layer.tanh"), unary("Tanh"));
     rules.add(QStringLiteral("layer.sigmoid"), unary("Sigmoid"));
+    rules.add(QStringLiteral("layer.conv1d"), conv1d);
+    rules.add(QStringLiteral("layer.layer_norm"), layerNorm);
+    rules.add(QStringLiteral("layer.reshape"), reshape);
+    rules.add(QStringLiteral("layer.softmax"), unary("Softmax", [](const PlannedOp &) {
+                  return std::vector<OnnxAttribute>{Attr::integer(QStringLiteral("axis"), -1)};
+              }));
+    rules.add(QStringLiteral("layer.silu"), silu);
+    rules.add(QStringLiteral("layer.elu"), unary("Elu", [](const PlannedOp &op) {
+                  return std::vector<OnnxAttribute>{Attr::real(QStringLiteral("alpha"), float(op.params.value(QStringLiteral("alpha")).toDouble()))};
+              }));
     rules.add(QStringLiteral("layer.add"), add);
     rules.add(QStringLiteral("layer.concat"), concat);
 }

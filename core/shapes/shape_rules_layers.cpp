@@ -4,6 +4,10 @@
 #include "shape_rule_support.h"
 #include "shape_rules.h"
 
+#include <QJsonArray>
+
+#include <cmath>
+
 namespace ty {
 
 using namespace shaperules;
@@ -88,6 +92,63 @@ Result<OpShape> flattenShape(const QString &nodeId, const QJsonObject &, const s
     return OpShape{{size}, 0};
 }
 
+Result<OpShape> conv1dShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)
+{
+    const SampleShape in = firstInput(inputs);
+    if (in.size() != 2)
+        return Error::atNode(nodeId, QStringLiteral("expects [channels, length] samples, got %1 (add a reshape)").arg(shapeText(in)), kInPort);
+    const SlidingWindow w = slidingWindow(params);
+    const int64_t outChannels = intParam(params, "out_channels");
+    if (w.kernel > in[1] + 2 * w.padding)
+        return Error::atNode(nodeId, QStringLiteral("kernel %1 is longer than the padded input %2").arg(w.kernel).arg(shapeText(in)), QStringLiteral("kernel_size"));
+    return OpShape{{outChannels, windows(in[1], w)}, outChannels * in[0] * w.kernel + (boolParam(params, "bias") ? outChannels : 0)};
+}
+
+// A learned scale and shift per value of the last dimension.
+Result<OpShape> layerNormShape(const QString &nodeId, const QJsonObject &, const std::vector<SampleShape> &inputs)
+{
+    const SampleShape in = firstInput(inputs);
+    if (in.empty())
+        return Error::atNode(nodeId, QStringLiteral("needs samples with at least one dimension"), kInPort);
+    return OpShape{in, 2 * in.back()};
+}
+
+Result<OpShape> reshapeShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)
+{
+    const SampleShape in = firstInput(inputs);
+    int64_t size = 1;
+    for (int64_t d : in)
+        size *= d;
+    const QString field = QStringLiteral("shape");
+    SampleShape out;
+    int free = -1;
+    int64_t known = 1;
+    for (const QJsonValue &v : params.value(field).toArray()) {
+        const double d = v.toDouble();
+        if (d != std::floor(d) || (d < 1 && d != -1) || d > 1e9)
+            return Error::atNode(nodeId, QStringLiteral("dimensions are whole numbers of at least 1, or -1"), field);
+        if (d == -1) {
+            if (free >= 0)
+                return Error::atNode(nodeId, QStringLiteral("only one dimension may be -1"), field);
+            free = int(out.size());
+        } else {
+            known *= int64_t(d);
+        }
+        out.push_back(int64_t(d));
+    }
+    if (out.empty())
+        return Error::atNode(nodeId, QStringLiteral("needs at least one dimension"), field);
+    if (free >= 0 && known > 0 && size % known == 0)
+        out[size_t(free)] = size / known;
+    int64_t outSize = 1;
+    for (int64_t d : out)
+        outSize *= d;
+    if (outSize != size)
+        return Error::atNode(nodeId, QStringLiteral("cannot give the %1 values of a %2 sample the shape %3")
+                                         .arg(size).arg(shapeText(in), shapeText(out)), field);
+    return OpShape{out, 0};
+}
+
 // Activations and dropout act element by element.
 Result<OpShape> elementWiseShape(const QString &, const QJsonObject &, const std::vector<SampleShape> &inputs)
 {
@@ -132,7 +193,11 @@ void addLayerShapeRules(ShapeRules &rules)
     rules.ops.add(QStringLiteral("layer.avgpool2d"), poolShape);
     rules.ops.add(QStringLiteral("layer.global_avgpool"), globalAvgPoolShape);
     rules.ops.add(QStringLiteral("layer.flatten"), flattenShape);
-    for (const char *elementWise : {"layer.dropout", "layer.relu", "layer.leaky_relu", "layer.gelu", "layer.tanh", "layer.sigmoid"})
+    rules.ops.add(QStringLiteral("layer.conv1d"), conv1dShape);
+    rules.ops.add(QStringLiteral("layer.layer_norm"), layerNormShape);
+    rules.ops.add(QStringLiteral("layer.reshape"), reshapeShape);
+    for (const char *elementWise : {"layer.dropout", "layer.relu", "layer.leaky_relu", "layer.gelu", "layer.tanh", "layer.sigmoid",
+                                    "layer.softmax", "layer.silu", "layer.elu"})
         rules.ops.add(QString::fromLatin1(elementWise), elementWiseShape);
     rules.ops.add(QStringLiteral("layer.add"), addShape);
     rules.ops.add(QStringLiteral("layer.concat"), concatShape);

@@ -4,6 +4,8 @@
 
 #include "detail/block_ops.h"
 
+#include <QJsonArray>
+
 namespace ty::detail {
 
 namespace {
@@ -97,6 +99,49 @@ BuiltOp buildSigmoid(const QJsonObject &, const Shape &)
     return unaryOp([](const torch::Tensor &x, bool) { return torch::sigmoid(x); });
 }
 
+BuiltOp buildConv1d(const QJsonObject &params, const Shape &in)
+{
+    const SlidingWindow w = slidingWindow(params);
+    auto conv = torch::nn::Conv1d(torch::nn::Conv1dOptions(in[0], intParam(params, "out_channels"), w.kernel)
+                                      .stride(w.stride).padding(w.padding).bias(hasBias(params)));
+    return unaryOp([conv](const torch::Tensor &x, bool) mutable { return conv->forward(x); }, conv.ptr());
+}
+
+BuiltOp buildLayerNorm(const QJsonObject &params, const Shape &in)
+{
+    auto norm = torch::nn::LayerNorm(torch::nn::LayerNormOptions({in.back()}).eps(floatParam(params, "eps")));
+    return unaryOp([norm](const torch::Tensor &x, bool) mutable { return norm->forward(x); }, norm.ptr());
+}
+
+// The batch dimension, then the sample shape as given (torch resolves a -1 as the shape rule did).
+BuiltOp buildReshape(const QJsonObject &params, const Shape &)
+{
+    std::vector<int64_t> dims{-1};
+    for (const QJsonValue &v : params.value(QStringLiteral("shape")).toArray())
+        dims.push_back(int64_t(v.toDouble()));
+    return unaryOp([dims](const torch::Tensor &x, bool) {
+        std::vector<int64_t> shape = dims;
+        shape[0] = x.size(0);
+        return x.reshape(shape);
+    });
+}
+
+BuiltOp buildSoftmax(const QJsonObject &, const Shape &)
+{
+    return unaryOp([](const torch::Tensor &x, bool) { return torch::softmax(x, -1); });
+}
+
+BuiltOp buildSilu(const QJsonObject &, const Shape &)
+{
+    return unaryOp([](const torch::Tensor &x, bool) { return torch::silu(x); });
+}
+
+BuiltOp buildElu(const QJsonObject &params, const Shape &)
+{
+    const double alpha = floatParam(params, "alpha");
+    return unaryOp([alpha](const torch::Tensor &x, bool) { return torch::elu(x, alpha); });
+}
+
 BuiltOp buildAdd(const QJsonObject &, const Shape &)
 {
     BuiltOp op;
@@ -130,6 +175,12 @@ void addLayerBuilders(KindTable<OpBuilder> &builders)
     builders.add(QStringLiteral("layer.gelu"), buildGelu);
     builders.add(QStringLiteral("layer.tanh"), buildTanh);
     builders.add(QStringLiteral("layer.sigmoid"), buildSigmoid);
+    builders.add(QStringLiteral("layer.conv1d"), buildConv1d);
+    builders.add(QStringLiteral("layer.layer_norm"), buildLayerNorm);
+    builders.add(QStringLiteral("layer.reshape"), buildReshape);
+    builders.add(QStringLiteral("layer.softmax"), buildSoftmax);
+    builders.add(QStringLiteral("layer.silu"), buildSilu);
+    builders.add(QStringLiteral("layer.elu"), buildElu);
     builders.add(QStringLiteral("layer.add"), buildAdd);
     builders.add(QStringLiteral("layer.concat"), buildConcat);
 }
