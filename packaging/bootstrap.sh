@@ -24,7 +24,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-svg-dev qt6-qpa-plugins libqt6sql6-sqlite libqcustomplot-dev
   libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev libsqlite3-dev
-  dataset-fashion-mnist sqlite3 xvfb xauth
+  dataset-fashion-mnist wamerican sqlite3 xvfb xauth
   libonnx-dev libprotobuf-dev python3-onnx nodejs
 )
 # The ONNX export tests run the model with onnxruntime-node from the npm registry. Debian's npm is installed

@@ -32,6 +32,8 @@ const char *const kUsage =
     "                                           matrix, most confident mistakes; stored in the run database\n"
     "  predict RUN_ID INPUT... [--checkpoint last|best|STEP] [--top K] [--db PATH] [--json]\n"
     "                                           classify images (PNG, JPEG, BMP), IDX files or CSV rows with a run's weights\n"
+    "  predict RUN_ID --text TEXT [--generate N] [--temperature T] [--seed S] [--db PATH] [--json]\n"
+    "                                           a text model's next characters after TEXT; --generate N continues it\n"
     "  runs list [--db PATH] [--json]           the recorded runs, newest first\n"
     "  runs show ID [--db PATH] [--json]        one run: status, preset, summary, checkpoints\n"
     "  runs metrics ID [--metric NAME] [--db PATH] [--csv|--json]\n"

@@ -102,6 +102,21 @@ void addDatasetBlocks(BlockRegistry &registry)
             + splitParams()));
 
     registry.add(dataset(
+        QStringLiteral("dataset.text"), QStringLiteral("Text (characters)"),
+        QStringLiteral("A UTF-8 text file as windows of characters (their ids in the file's character set), each "
+                       "labelled with the character that follows: data for character-level sequence models"),
+        QStringLiteral("characters"), QStringLiteral("next"),
+        QList<ParamSpec>{
+            pathParam(QStringLiteral("path"), QStringLiteral("/usr/share/dict/words"),
+                      QStringLiteral("The text file; relative paths are relative to the preset")),
+            intParam(QStringLiteral("window"), 32, 1, 4096, QStringLiteral("Characters per sample")),
+            intParam(QStringLiteral("stride"), 1, 1, 1000000, QStringLiteral("Characters between the starts of two samples")),
+            boolParam(QStringLiteral("lowercase"), false, QStringLiteral("Lower-case the text first (a smaller character set)")),
+            floatParam(QStringLiteral("test_fraction"), 0.1, 0.0, 0.9,
+                       QStringLiteral("Share of the windows held out as the test split"))}
+            + splitParams()));
+
+    registry.add(dataset(
         QStringLiteral("dataset.synthetic"), QStringLiteral("Synthetic data"),
         QStringLiteral("Generated data for tests and demos: gaussian blobs, spirals, a linear regression, or small pattern images"),
         QStringLiteral("features"), QStringLiteral("target"),

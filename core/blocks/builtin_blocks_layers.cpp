@@ -3,6 +3,8 @@
 #include "block_registry.h"
 #include "param_values.h"
 
+#include <tuple>
+
 namespace ty {
 
 using namespace spec;
@@ -103,6 +105,61 @@ void addLayerBlocks(BlockRegistry &registry)
     registry.add(layer(QStringLiteral("layer.silu"), QStringLiteral("SiLU"), QStringLiteral("x * sigmoid(x), element-wise (swish)")));
     registry.add(layer(QStringLiteral("layer.elu"), QStringLiteral("ELU"), QStringLiteral("x for x > 0, alpha * (exp(x) - 1) otherwise"),
                        {floatParam(QStringLiteral("alpha"), 1.0, 0.0, 1e6, QStringLiteral("Value approached for large negative inputs (negated)"))}));
+    registry.add(layer(QStringLiteral("layer.embedding"), QStringLiteral("Embedding"),
+                       QStringLiteral("Looks each id of a [length] sample up in a learned table: [length, dim] (characters, "
+                                      "words, categories)"),
+                       {intParam(QStringLiteral("num_embeddings"), 256, 1, 1e7,
+                                 QStringLiteral("Number of distinct ids (0 to this minus 1), e.g. the data set's classes")),
+                        intParam(QStringLiteral("dim"), 32, 1, 1e5, QStringLiteral("Values per id"))}));
+    for (const auto &[id, name, doc] : {std::tuple{"layer.lstm", "LSTM", "Long short-term memory over [steps, features] samples"},
+                                        std::tuple{"layer.gru", "GRU", "Gated recurrent unit over [steps, features] samples"}})
+        registry.add(layer(QString::fromLatin1(id), QString::fromLatin1(name), QString::fromLatin1(doc),
+                           {intParam(QStringLiteral("hidden_size"), 64, 1, 1e5, QStringLiteral("Values of the state per direction")),
+                            intParam(QStringLiteral("num_layers"), 1, 1, 64, QStringLiteral("Recurrent layers stacked")),
+                            boolParam(QStringLiteral("bidirectional"), false,
+                                      QStringLiteral("Also run backwards and join both directions' outputs")),
+                            choiceParam(QStringLiteral("output"), QStringLiteral("last"),
+                                        {QStringLiteral("last"), QStringLiteral("sequence")},
+                                        QStringLiteral("last: the final state, [hidden]; sequence: every step's output, "
+                                                       "[steps, hidden] (times 2 when bidirectional)"))}));
+    registry.add(layer(QStringLiteral("layer.conv_transpose2d"), QStringLiteral("Transposed conv 2D"),
+                       QStringLiteral("Learned upsampling: the transpose of a 2-D convolution, (size - 1) * stride - 2 * padding + "
+                                      "kernel + output_padding"),
+                       {intParam(QStringLiteral("out_channels"), 16, 1, 1e6, QStringLiteral("Number of output channels")),
+                        intParam(QStringLiteral("kernel_size"), 2, 1, 1024, QStringLiteral("Kernel side in pixels")),
+                        intParam(QStringLiteral("stride"), 2, 1, 1024, QStringLiteral("Spacing of the input pixels in the output")),
+                        intParam(QStringLiteral("padding"), 0, 0, 1024, QStringLiteral("Pixels taken off each border of the output")),
+                        intParam(QStringLiteral("output_padding"), 0, 0, 1023, QStringLiteral("Pixels added to one side (below the stride)")),
+                        boolParam(QStringLiteral("bias"), true, QStringLiteral("Learn an additive bias"))}));
+    registry.add(layer(QStringLiteral("layer.upsample"), QStringLiteral("Upsample"),
+                       QStringLiteral("Enlarges [channels, height, width] samples by a whole factor"),
+                       {intParam(QStringLiteral("scale"), 2, 1, 64, QStringLiteral("Factor for height and width")),
+                        choiceParam(QStringLiteral("mode"), QStringLiteral("nearest"), {QStringLiteral("nearest"), QStringLiteral("bilinear")},
+                                    QStringLiteral("nearest repeats pixels; bilinear interpolates (corners not aligned)"))}));
+    registry.add(layer(QStringLiteral("layer.adaptive_avgpool2d"), QStringLiteral("Adaptive avg pool 2D"),
+                       QStringLiteral("Averages [channels, height, width] samples down to a fixed output size, whatever the input's"),
+                       {intParam(QStringLiteral("output_height"), 1, 1, 4096, QStringLiteral("Output height in pixels")),
+                        intParam(QStringLiteral("output_width"), 1, 1, 4096, QStringLiteral("Output width in pixels"))}));
+    registry.add(layer(QStringLiteral("layer.group_norm"), QStringLiteral("Group norm"),
+                       QStringLiteral("Normalises each sample over groups of channels, with a learned scale and shift per channel "
+                                      "(independent of the batch size)"),
+                       {intParam(QStringLiteral("groups"), 1, 1, 1e5, QStringLiteral("Groups the channels are divided into")),
+                        floatParam(QStringLiteral("eps"), 1e-5, 0.0, 1.0, QStringLiteral("Added to the variance for stability"))}));
+    registry.add(layer(QStringLiteral("layer.dropout2d"), QStringLiteral("Dropout 2D"),
+                       QStringLiteral("While training, zeroes whole channels of [channels, height, width] samples with probability p"),
+                       {floatParam(QStringLiteral("p"), 0.1, 0.0, 0.99, QStringLiteral("Probability of dropping a channel"))}));
+    registry.add(layer(QStringLiteral("layer.permute"), QStringLiteral("Permute"),
+                       QStringLiteral("Reorders a sample's dimensions ([channels, length] to [length, channels] with 1,0)"),
+                       {floatListParam(QStringLiteral("dims"), {1, 0}, QStringLiteral("The input dimension each output dimension takes, from 0"))}));
+    registry.add(layer(QStringLiteral("layer.squeeze"), QStringLiteral("Squeeze"),
+                       QStringLiteral("Removes a dimension of size 1 from each sample"),
+                       {intParam(QStringLiteral("dim"), 0, 0, 63, QStringLiteral("The sample dimension to remove, from 0"))}));
+    registry.add(layer(QStringLiteral("layer.unsqueeze"), QStringLiteral("Unsqueeze"),
+                       QStringLiteral("Inserts a dimension of size 1 into each sample ([784] to [1, 784] with 0)"),
+                       {intParam(QStringLiteral("dim"), 0, 0, 63, QStringLiteral("Where the new dimension goes, from 0"))}));
+    registry.add(layer(QStringLiteral("layer.positional_embedding"), QStringLiteral("Positional embedding"),
+                       QStringLiteral("Adds a learned vector per position to [steps, features] samples, so that order-blind "
+                                      "layers (attention) can tell positions apart")));
     registry.add(twoInputLayer(QStringLiteral("layer.add"), QStringLiteral("Add"),
                                QStringLiteral("Element-wise sum of two batches of the same shape (residual connections)")));
     registry.add(twoInputLayer(QStringLiteral("layer.concat"), QStringLiteral("Concatenate"),

@@ -5,6 +5,7 @@
 #include "dataset_split.h"
 #include "idx_datasets.h"
 #include "synthetic_data.h"
+#include "text_dataset.h"
 
 #include <exception>
 #include <new>
@@ -65,6 +66,7 @@ const KindTable<DatasetReader> &datasetReaders()
         t.add(QStringLiteral("dataset.idx"), {describeIdxDataset, loadIdxDataset});
         t.add(QStringLiteral("dataset.csv"), {describeCsvDataset, loadCsvDataset});
         t.add(QStringLiteral("dataset.synthetic"), {describeSyntheticDataset, loadSyntheticDataset});
+        t.add(QStringLiteral("dataset.text"), {describeTextDataset, loadTextDataset});
         return t;
     }();
     return readers;

@@ -10,6 +10,9 @@ const OnnxExportRules &OnnxExportRules::builtin()
         OnnxExportRules r;
         addTransformExportRules(r);
         addLayerExportRules(r);
+        addSequenceExportRules(r);
+        addImageLayerExportRules(r);
+        addDimensionExportRules(r);
         return r;
     }();
     return rules;

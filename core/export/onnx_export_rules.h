@@ -32,5 +32,8 @@ private:
 // The registrations, one file per category.
 void addTransformExportRules(OnnxExportRules &rules);
 void addLayerExportRules(OnnxExportRules &rules);
+void addSequenceExportRules(OnnxExportRules &rules);
+void addImageLayerExportRules(OnnxExportRules &rules);
+void addDimensionExportRules(OnnxExportRules &rules);
 
 } // namespace ty

@@ -59,11 +59,30 @@ OnnxAttribute OnnxAttribute::integers(const QString &name, std::vector<qint64> v
     return a;
 }
 
+OnnxAttribute OnnxAttribute::reals(const QString &name, std::vector<float> values)
+{
+    OnnxAttribute a;
+    a.name = name;
+    a.kind = Kind::Floats;
+    a.floatsValue = std::move(values);
+    return a;
+}
+
+OnnxAttribute OnnxAttribute::text(const QString &name, const QString &value)
+{
+    OnnxAttribute a;
+    a.name = name;
+    a.kind = Kind::String;
+    a.stringValue = value;
+    return a;
+}
+
 struct OnnxGraphBuilder::Impl {
     explicit Impl(const TensorFile &w) : weights(w) {}
     const TensorFile &weights;
     onnx::GraphProto graph;
     QSet<QString> usedValues;
+    QSet<QString> usedNodeNames;  // onnxruntime refuses a graph with two nodes of one name
     QStringList initializers;
     qint64 initializerValues = 0;
 };
@@ -86,7 +105,11 @@ void OnnxGraphBuilder::addNode(const QString &opType, const QString &name, const
 {
     onnx::NodeProto *node = d->graph.add_node();
     node->set_op_type(utf8(opType));
-    node->set_name(utf8(name));
+    QString unique = name;
+    for (int i = 2; d->usedNodeNames.contains(unique); ++i)
+        unique = name + QStringLiteral("_%1").arg(i);
+    d->usedNodeNames.insert(unique);
+    node->set_name(utf8(unique));
     for (const QString &input : inputs)
         node->add_input(utf8(input));
     for (const QString &output : outputs) {
@@ -109,6 +132,15 @@ void OnnxGraphBuilder::addNode(const QString &opType, const QString &name, const
             attribute->set_type(onnx::AttributeProto::INTS);
             for (qint64 v : a.intsValue)
                 attribute->add_ints(v);
+            break;
+        case OnnxAttribute::Kind::Floats:
+            attribute->set_type(onnx::AttributeProto::FLOATS);
+            for (float v : a.floatsValue)
+                attribute->add_floats(v);
+            break;
+        case OnnxAttribute::Kind::String:
+            attribute->set_type(onnx::AttributeProto::STRING);
+            attribute->set_s(utf8(a.stringValue));
             break;
         }
     }

@@ -19,18 +19,22 @@ namespace ty {
 
 constexpr int kOnnxOpset = 17;
 
-// One attribute of a node: an integer, a float or a list of integers.
+// One attribute of a node: an integer, a float, a list of integers or floats, or a string.
 struct OnnxAttribute {
-    enum class Kind { Int, Float, Ints };
+    enum class Kind { Int, Float, Ints, Floats, String };
     QString name;
     Kind kind = Kind::Int;
     qint64 intValue = 0;
     float floatValue = 0;
     std::vector<qint64> intsValue;
+    std::vector<float> floatsValue;
+    QString stringValue;
 
     static OnnxAttribute integer(const QString &name, qint64 value);
     static OnnxAttribute real(const QString &name, float value);
     static OnnxAttribute integers(const QString &name, std::vector<qint64> values);
+    static OnnxAttribute reals(const QString &name, std::vector<float> values);
+    static OnnxAttribute text(const QString &name, const QString &value);
 };
 
 class OnnxGraphBuilder {
@@ -43,7 +47,8 @@ public:
 
     // A value name not used yet, from `base` ("fc1", then "fc1_2", ...).
     QString freshValue(const QString &base);
-    // Adds a node computing `outputs` from `inputs` (an empty input name leaves an optional input out).
+    // Adds a node computing `outputs` from `inputs` (an empty input name leaves an optional input out). A `name`
+    // already given to a node gets a suffix ("_2", ...), as node names must be unique.
     void addNode(const QString &opType, const QString &name, const QStringList &inputs, const QStringList &outputs,
                  const std::vector<OnnxAttribute> &attributes = {});
     // Adds one node with a single fresh output named after `name` and returns that output's name.

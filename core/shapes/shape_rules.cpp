@@ -8,6 +8,9 @@ const ShapeRules &ShapeRules::builtin()
         ShapeRules r;
         addTransformShapeRules(r);
         addLayerShapeRules(r);
+        addSequenceShapeRules(r);
+        addImageLayerShapeRules(r);
+        addDimensionShapeRules(r);
         addHeadShapeRules(r);
         addOptimizerStateRules(r);
         return r;

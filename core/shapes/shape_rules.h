@@ -35,6 +35,9 @@ struct ShapeRules {
 // The built-in rules, by family (defined in shape_rules_*.cpp).
 void addTransformShapeRules(ShapeRules &rules);
 void addLayerShapeRules(ShapeRules &rules);
+void addSequenceShapeRules(ShapeRules &rules);
+void addImageLayerShapeRules(ShapeRules &rules);
+void addDimensionShapeRules(ShapeRules &rules);
 void addHeadShapeRules(ShapeRules &rules);
 void addOptimizerStateRules(ShapeRules &rules);
 

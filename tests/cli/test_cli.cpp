@@ -963,6 +963,73 @@ private Q_SLOTS:
         const Output refused = trainyard({QStringLiteral("predict"), QStringLiteral("1"), other, QStringLiteral("--db"), db});
         QCOMPARE(refused.code, 2);
         QVERIFY2(refused.err.contains(QFileInfo(other).fileName()), qPrintable(refused.err));
+        // Text is for character models only.
+        const Output text = trainyard({QStringLiteral("predict"), QStringLiteral("1"), QStringLiteral("--text"), QStringLiteral("abc"), QStringLiteral("--db"), db});
+        QCOMPARE(text.code, 2);
+        QVERIFY2(text.err.contains(QStringLiteral("needs a model trained on text (dataset.text)")), qPrintable(text.err));
+    }
+
+    // predict --text on a character model: the next characters after a prompt (lower-cased as the data set is),
+    // a continuation that the seed repeats, greedy at temperature 0, and clear refusals.
+    void predictContinuesTextWithACharacterModel()
+    {
+        if (!QFile::exists(QStringLiteral("/usr/share/dict/words")))
+            QSKIP("The word list is not installed (wamerican)");
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const Output run = trainyard({QStringLiteral("run"), preset("words-char-lstm"), QStringLiteral("--db"), db, QStringLiteral("--quiet"),
+                                      QStringLiteral("--set"), QStringLiteral("training.epochs=1"), QStringLiteral("--set"), QStringLiteral("training.device=cpu"),
+                                      QStringLiteral("--set"), QStringLiteral("data.limit=4000"), QStringLiteral("--set"), QStringLiteral("data.val_count=200"),
+                                      QStringLiteral("--set"), QStringLiteral("data.test_limit=500")});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        const auto predict = [&](const QStringList &extra) {
+            return trainyard(QStringList{QStringLiteral("predict"), QStringLiteral("1"), QStringLiteral("--db"), db} + extra);
+        };
+        const Output next = predict({QStringLiteral("--text"), QStringLiteral("Hel"), QStringLiteral("--top"), QStringLiteral("5"), QStringLiteral("--json")});
+        QVERIFY2(next.code == 0, qPrintable(next.err));
+        const QJsonObject n = jsonObject(next.out);
+        QCOMPARE(n.value(QStringLiteral("prompt")).toString(), QStringLiteral("hel"));
+        QCOMPARE(n.value(QStringLiteral("window")).toInt(), 16);
+        const QJsonArray top = n.value(QStringLiteral("next")).toArray();
+        QCOMPARE(top.size(), 5);
+        double sum = 0, previous = 1;
+        for (const QJsonValue &c : top) {
+            const double p = c.toObject().value(QStringLiteral("probability")).toDouble();
+            QVERIFY(p <= previous && p > 0);
+            previous = p;
+            sum += p;
+        }
+        QVERIFY(sum <= 1.0 + 1e-9);
+        QVERIFY(!n.contains(QStringLiteral("generated")));
+
+        const QStringList sampled{QStringLiteral("--text"), QStringLiteral("qu"), QStringLiteral("--generate"), QStringLiteral("60"), QStringLiteral("--json")};
+        const Output a = predict(sampled + QStringList{QStringLiteral("--seed"), QStringLiteral("3")});
+        const Output b = predict(sampled + QStringList{QStringLiteral("--seed"), QStringLiteral("3")});
+        const Output c = predict(sampled + QStringList{QStringLiteral("--seed"), QStringLiteral("4")});
+        QVERIFY2(a.code == 0 && c.code == 0, qPrintable(a.err + c.err));
+        const QString generated = jsonObject(a.out).value(QStringLiteral("generated")).toString();
+        QCOMPARE(generated.size(), 60);
+        QCOMPARE(jsonObject(b.out).value(QStringLiteral("generated")).toString(), generated);
+        QVERIFY(jsonObject(c.out).value(QStringLiteral("generated")).toString() != generated);
+        // Temperature 0 always takes the most probable character: the first one is the top of the list.
+        const Output greedy = predict({QStringLiteral("--text"), QStringLiteral("qu"), QStringLiteral("--generate"), QStringLiteral("5"),
+                                       QStringLiteral("--temperature"), QStringLiteral("0"), QStringLiteral("--json")});
+        QVERIFY2(greedy.code == 0, qPrintable(greedy.err));
+        const QJsonObject g = jsonObject(greedy.out);
+        const QString first = g.value(QStringLiteral("next")).toArray().first().toObject().value(QStringLiteral("class")).toString();
+        const QString firstGenerated = g.value(QStringLiteral("generated")).toString().left(1);
+        QCOMPARE(firstGenerated, first == QStringLiteral("\\n") ? QStringLiteral("\n") : first);
+        // The plain form: the list, then the prompt and its continuation on a line.
+        const Output plain = predict({QStringLiteral("--text"), QStringLiteral("qu"), QStringLiteral("--generate"), QStringLiteral("8"), QStringLiteral("--seed"), QStringLiteral("1")});
+        QVERIFY2(plain.code == 0 && plain.out.startsWith(QStringLiteral("next: ")) && plain.out.contains(QStringLiteral("\nqu")), qPrintable(plain.out));
+
+        const Output euro = predict({QStringLiteral("--text"), QStringLiteral("pric\u20ac")});
+        QCOMPARE(euro.code, 2);
+        QVERIFY2(euro.err.contains(QStringLiteral("--text")) && euro.err.contains(QStringLiteral("'\u20ac'")), qPrintable(euro.err));
+        QCOMPARE(predict({QStringLiteral("--generate"), QStringLiteral("5"), QStringLiteral("x.png")}).code, 2);
+        QCOMPARE(predict({QStringLiteral("--text"), QStringLiteral("a"), QStringLiteral("--generate"), QStringLiteral("-1")}).code, 2);
+        QCOMPARE(predict({QStringLiteral("--text"), QStringLiteral("a"), QStringLiteral("--temperature"), QStringLiteral("hot")}).code, 2);
+        QCOMPARE(predict({QStringLiteral("--text"), QStringLiteral("a"), QStringLiteral("extra.png")}).code, 2);
     }
 
     // Two databases in one folder keep their run folders apart.

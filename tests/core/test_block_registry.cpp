@@ -33,7 +33,13 @@ const QStringList kPromisedBlocks{
     QStringLiteral("optimizer.adam"), QStringLiteral("optimizer.adamw"), QStringLiteral("optimizer.rmsprop"),
     QStringLiteral("optimizer.adagrad"), QStringLiteral("schedule.step"), QStringLiteral("schedule.exponential"),
     QStringLiteral("schedule.cosine"), QStringLiteral("schedule.warmup_cosine"), QStringLiteral("metric.accuracy"),
-    QStringLiteral("metric.top_k_accuracy"), QStringLiteral("metric.mae")};
+    QStringLiteral("metric.top_k_accuracy"), QStringLiteral("metric.mae"), QStringLiteral("layer.conv1d"),
+    QStringLiteral("layer.layer_norm"), QStringLiteral("layer.reshape"), QStringLiteral("layer.softmax"),
+    QStringLiteral("layer.silu"), QStringLiteral("layer.elu"), QStringLiteral("dataset.text"),
+    QStringLiteral("layer.embedding"), QStringLiteral("layer.lstm"), QStringLiteral("layer.gru"),
+    QStringLiteral("layer.conv_transpose2d"), QStringLiteral("layer.upsample"), QStringLiteral("layer.adaptive_avgpool2d"),
+    QStringLiteral("layer.group_norm"), QStringLiteral("layer.dropout2d"), QStringLiteral("layer.permute"), QStringLiteral("layer.squeeze"),
+    QStringLiteral("layer.unsqueeze"), QStringLiteral("layer.positional_embedding")};
 
 class TestBlockRegistry : public QObject {
     Q_OBJECT

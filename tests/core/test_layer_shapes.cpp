@@ -1,6 +1,8 @@
 // Shape rules of layers whose parameters shape their output: reshape (a -1 resolved, every bad shape refused
 // naming the node and field), conv 1D (length arithmetic and parameter count) and layer norm (a scale and a shift
-// per value of the last dimension). The engine's grid test checks the same rules against the built modules.
+// per value of the last dimension), and the sequence blocks (embedding, LSTM, GRU: outputs and parameter
+// counts), the image layers (transposed convolution, upsampling, adaptive pooling, group norm, channel
+// dropout) and the dimension blocks (permute, squeeze, unsqueeze, positional embedding). The engine's grid test checks the same rules against the built modules.
 
 #include "test_suite.h"
 
@@ -85,6 +87,119 @@ private Q_SLOTS:
         QVERIFY(norm.ok());
         QCOMPARE(norm.value().output, (SampleShape{10, 32}));
         QCOMPARE(norm.value().params, 64);
+    }
+
+    // Parameter counts as PyTorch's nn.Embedding, nn.LSTM and nn.GRU report them (sum of p.numel()).
+    void sequenceBlocks_data()
+    {
+        QTest::addColumn<QString>("block");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::addColumn<SampleShape>("in");
+        QTest::addColumn<SampleShape>("out");
+        QTest::addColumn<qint64>("count");
+        QTest::newRow("embedding") << "layer.embedding" << QJsonObject{{"num_embeddings", 72}, {"dim", 16}} << SampleShape{32}
+                                   << SampleShape{32, 16} << qint64(72 * 16);
+        QTest::newRow("lstm last") << "layer.lstm" << QJsonObject{{"hidden_size", 64}} << SampleShape{32, 16} << SampleShape{64}
+                                   << qint64(4 * 64 * 16 + 4 * 64 * 64 + 2 * 4 * 64);
+        QTest::newRow("lstm sequence, 2 layers, both ways")
+            << "layer.lstm" << QJsonObject{{"hidden_size", 8}, {"num_layers", 2}, {"bidirectional", true}, {"output", "sequence"}}
+            << SampleShape{5, 3} << SampleShape{5, 16} << qint64(2 * (4 * 8 * 3 + 4 * 8 * 8 + 64) + 2 * (4 * 8 * 16 + 4 * 8 * 8 + 64));
+        QTest::newRow("gru last, both ways") << "layer.gru" << QJsonObject{{"hidden_size", 10}, {"bidirectional", true}} << SampleShape{7, 4}
+                                             << SampleShape{20} << qint64(2 * (3 * 10 * 4 + 3 * 10 * 10 + 2 * 3 * 10));
+    }
+
+    void sequenceBlocks() { checkFetchedShape(); }
+
+    void imageAndDimensionBlocks_data()
+    {
+        QTest::addColumn<QString>("block");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::addColumn<SampleShape>("in");
+        QTest::addColumn<SampleShape>("out");
+        QTest::addColumn<qint64>("count");
+        QTest::newRow("transposed conv doubles") << "layer.conv_transpose2d" << QJsonObject{{"out_channels", 4}} << SampleShape{3, 7, 5}
+                                                 << SampleShape{4, 14, 10} << qint64(3 * 4 * 2 * 2 + 4);
+        QTest::newRow("transposed conv padded") << "layer.conv_transpose2d"
+                                                << QJsonObject{{"out_channels", 2}, {"kernel_size", 3}, {"padding", 1}, {"output_padding", 1}, {"bias", false}}
+                                                << SampleShape{1, 4, 4} << SampleShape{2, 8, 8} << qint64(1 * 2 * 3 * 3);
+        QTest::newRow("upsample") << "layer.upsample" << QJsonObject{{"scale", 3}} << SampleShape{2, 4, 5} << SampleShape{2, 12, 15} << qint64(0);
+        QTest::newRow("adaptive pool") << "layer.adaptive_avgpool2d" << QJsonObject{{"output_height", 3}, {"output_width", 2}} << SampleShape{8, 7, 9}
+                                       << SampleShape{8, 3, 2} << qint64(0);
+        QTest::newRow("group norm") << "layer.group_norm" << QJsonObject{{"groups", 4}} << SampleShape{8, 5, 5} << SampleShape{8, 5, 5} << qint64(16);
+        QTest::newRow("group norm on sequences") << "layer.group_norm" << QJsonObject{{"groups", 2}} << SampleShape{6, 10} << SampleShape{6, 10} << qint64(12);
+        QTest::newRow("dropout 2d") << "layer.dropout2d" << QJsonObject{} << SampleShape{3, 4, 4} << SampleShape{3, 4, 4} << qint64(0);
+        QTest::newRow("permute") << "layer.permute" << QJsonObject{{"dims", QJsonArray{2, 0, 1}}} << SampleShape{3, 4, 5} << SampleShape{5, 3, 4} << qint64(0);
+        QTest::newRow("squeeze") << "layer.squeeze" << QJsonObject{{"dim", 1}} << SampleShape{4, 1, 6} << SampleShape{4, 6} << qint64(0);
+        QTest::newRow("unsqueeze at the end") << "layer.unsqueeze" << QJsonObject{{"dim", 1}} << SampleShape{784} << SampleShape{784, 1} << qint64(0);
+        QTest::newRow("positional embedding") << "layer.positional_embedding" << QJsonObject{} << SampleShape{16, 32} << SampleShape{16, 32} << qint64(512);
+    }
+
+    void imageAndDimensionBlocks() { checkFetchedShape(); }
+
+    void imageAndDimensionBlocksRefuse_data()
+    {
+        QTest::addColumn<QString>("block");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::addColumn<SampleShape>("in");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("output padding") << "layer.conv_transpose2d" << QJsonObject{{"output_padding", 2}} << SampleShape{1, 4, 4} << "output_padding"
+                                        << "output_padding 2 must be smaller than the stride 2";
+        QTest::newRow("upsample features") << "layer.upsample" << QJsonObject{} << SampleShape{8} << "in" << "expects [channels, height, width] samples, got [8]";
+        QTest::newRow("pool larger") << "layer.adaptive_avgpool2d" << QJsonObject{{"output_height", 9}} << SampleShape{1, 8, 8} << "output_height"
+                                     << "output 9 x 1 is larger than the input [1, 8, 8]";
+        QTest::newRow("groups") << "layer.group_norm" << QJsonObject{{"groups", 3}} << SampleShape{8, 4, 4} << "groups" << "8 channels do not divide into 3 groups";
+        QTest::newRow("permute short") << "layer.permute" << QJsonObject{{"dims", QJsonArray{1, 0}}} << SampleShape{3, 4, 5} << "dims"
+                                       << "lists 2 dimensions for a [3, 4, 5] sample of 3";
+        QTest::newRow("permute twice") << "layer.permute" << QJsonObject{{"dims", QJsonArray{0, 0}}} << SampleShape{3, 4} << "dims"
+                                       << "must list each of the dimensions 0 to 1 once";
+        QTest::newRow("squeeze size") << "layer.squeeze" << QJsonObject{{"dim", 0}} << SampleShape{3, 4} << "dim" << "dimension 0 of a [3, 4] sample is not of size 1";
+        QTest::newRow("squeeze last") << "layer.squeeze" << QJsonObject{{"dim", 0}} << SampleShape{1} << "dim" << "would leave a sample without dimensions";
+        QTest::newRow("unsqueeze past") << "layer.unsqueeze" << QJsonObject{{"dim", 3}} << SampleShape{3, 4} << "dim" << "has no position 3";
+        QTest::newRow("positions of images") << "layer.positional_embedding" << QJsonObject{} << SampleShape{1, 28, 28} << "in"
+                                             << "expects [steps, features] samples, got [1, 28, 28]";
+    }
+
+    void imageAndDimensionBlocksRefuse()
+    {
+        QFETCH(QString, block);
+        QFETCH(QJsonObject, params);
+        QFETCH(SampleShape, in);
+        QFETCH(QString, field);
+        QFETCH(QString, message);
+        const Result<OpShape> s = shapeOf(qPrintable(block), params, in);
+        QVERIFY(!s.ok());
+        QCOMPARE(s.error().node, QStringLiteral("n"));
+        QCOMPARE(s.error().field, field);
+        QVERIFY2(s.error().message.contains(message), qPrintable(s.error().message));
+    }
+
+    void sequenceBlocksRefuseOtherShapes()
+    {
+        const Result<OpShape> table = shapeOf("layer.embedding", {}, {4, 8});
+        QVERIFY(!table.ok());
+        QCOMPARE(table.error().field, QStringLiteral("in"));
+        QVERIFY2(table.error().message.contains(QStringLiteral("expects [length] samples of ids, got [4, 8]")), qPrintable(table.error().message));
+        for (const char *recurrent : {"layer.lstm", "layer.gru"}) {
+            const Result<OpShape> flat = shapeOf(recurrent, {}, {32});
+            QVERIFY(!flat.ok());
+            QVERIFY2(flat.error().message.contains(QStringLiteral("expects [steps, features] samples, got [32]")), qPrintable(flat.error().message));
+        }
+    }
+
+private:
+    // The rule of the current data row's block on its input: the output and parameter count of the row.
+    void checkFetchedShape()
+    {
+        QFETCH(QString, block);
+        QFETCH(QJsonObject, params);
+        QFETCH(SampleShape, in);
+        QFETCH(SampleShape, out);
+        QFETCH(qint64, count);
+        const Result<OpShape> s = shapeOf(qPrintable(block), params, in);
+        QVERIFY2(s.ok(), qPrintable(s.ok() ? QString() : s.error().toString()));
+        QCOMPARE(s.value().output, out);
+        QCOMPARE(qint64(s.value().params), count);
     }
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 // One Qt Test class for core/data; its slots are defined in test_idx.cpp, test_fashion_mnist.cpp,
-// test_csv.cpp, test_synthetic.cpp, test_split.cpp, test_keep_classes.cpp, test_safetensors.cpp and
-// test_model_inputs.cpp.
+// test_csv.cpp, test_synthetic.cpp, test_split.cpp, test_keep_classes.cpp, test_safetensors.cpp,
+// test_text.cpp and test_model_inputs.cpp.
 
 #include <QObject>
 #include <QTemporaryDir>
@@ -78,6 +78,14 @@ private Q_SLOTS:
     void safetensorsDamagedFilesNeverCrash_data();
     void safetensorsDamagedFilesNeverCrash();
     void safetensorsOnlyRegularFilesOfBoundedSize();
+
+    // Text files as characters (test_text.cpp)
+    void textWindowsAndLabels();
+    void textSplitsAreDisjointAndSeeded();
+    void textLowercaseAndCharacterNames();
+    void textErrors_data();
+    void textErrors();
+    void textOnlyFromRegularFiles();
 
     // new inputs for a trained model (test_model_inputs.cpp)
     void imageInputsTakeTheModelsShape();

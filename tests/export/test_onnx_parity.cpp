@@ -144,13 +144,20 @@ private Q_SLOTS:
         QTest::newRow("wine") << QStringLiteral("wine-tabular") << QStringList{};
         // The blocks the bundled presets leave out (leaky ReLU, padded average pooling, concat, GELU, ...).
         QTest::newRow("every-block") << QStringLiteral("every-block") << fashion;
+        // Embedding, LSTM and GRU (their gates reordered for ONNX), on text every Debian system has.
+        QTest::newRow("sequence-blocks") << QStringLiteral("sequence-blocks") << QStringList{};
+        QTest::newRow("words") << QStringLiteral("words-char-lstm") << QStringList{QStringLiteral("data.limit=5000"), QStringLiteral("data.val_count=500"),
+                                                                                QStringLiteral("data.test_limit=1000")};
     }
 
     void matchesTheEngine()
     {
         QFETCH(QString, preset);
         QFETCH(QStringList, overrides);
-        if (preset != QStringLiteral("wine-tabular") && !QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
+        if (preset == QStringLiteral("words-char-lstm") && !QFile::exists(QStringLiteral("/usr/share/dict/words")))
+            QSKIP("The word list is not installed (wamerican)");
+        const bool fashion = preset.startsWith(QStringLiteral("fashion")) || preset == QStringLiteral("every-block");
+        if (fashion && !QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
             QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         const QString db = m_dir.filePath(preset + QStringLiteral(".sqlite"));
         QStringList runArgs{QStringLiteral("run"), presetPath(preset), QStringLiteral("--db"), db, QStringLiteral("--quiet"),

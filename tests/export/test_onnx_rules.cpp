@@ -177,6 +177,37 @@ private Q_SLOTS:
         QCOMPARE(exported.value().initializers.size(), 4);  // the GELU's constants are nodes, not initializers
         QCOMPARE(dimValues(model.graph().output(0)), (std::vector<qint64>{-1, 1, 28, 4}));
     }
+
+    // Adaptive pooling with windows of unequal sizes (28 rows into 5) has no ONNX equivalent: the export stops
+    // naming the node and field; a whole multiple (28 into 7) exports as an average pool.
+    void unevenAdaptivePoolingIsRefused()
+    {
+        if (!haveFashionMnist())
+            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        for (const int side : {5, 7}) {
+            PipelinePlan p = plan("fashion-mnist-mlp");
+            PlannedOp pool;
+            pool.nodeId = QStringLiteral("pool");
+            pool.blockType = QStringLiteral("layer.adaptive_avgpool2d");
+            pool.params = QJsonObject{{QStringLiteral("output_height"), side}, {QStringLiteral("output_width"), side}};
+            pool.inputs = {QStringLiteral("norm")};
+            pool.inputShapes = {{1, 28, 28}};
+            pool.shape.output = {1, side, side};
+            p.ops = {p.ops.front(), pool};
+            p.losses.front().input = QStringLiteral("pool");
+            TensorFile weights;
+            weights.tensors = {filled(QStringLiteral("norm.mean"), {1, 1, 1, 1}, 0.25f), filled(QStringLiteral("norm.std"), {1, 1, 1, 1}, 0.5f)};
+            const Result<OnnxExport> exported = exportOnnx(p, weights, QStringLiteral("pool"), {});
+            if (side == 7) {
+                QVERIFY2(exported, exported ? "" : qPrintable(exported.error().toString()));
+                continue;
+            }
+            QVERIFY(!exported);
+            QCOMPARE(exported.error().node, QStringLiteral("pool"));
+            QCOMPARE(exported.error().field, QStringLiteral("output_height"));
+            QVERIFY2(exported.error().message.contains(QStringLiteral("whole multiples")), qPrintable(exported.error().message));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOnnxRules)

@@ -191,7 +191,7 @@ private Q_SLOTS:
     void thePaletteDragsWhatTheCanvasAccepts()
     {
         BlockPalette *palette = window->blockPalette();
-        palette->setFilterText(QStringLiteral("conv"));
+        palette->setFilterText(QStringLiteral("conv2d"));
         QCOMPARE(palette->visibleBlocks(), QStringList{QStringLiteral("layer.conv2d")});
         palette->setFilterText(QStringLiteral("loss"));
         QVERIFY(palette->visibleBlocks().contains(QStringLiteral("loss.huber")));  // by category

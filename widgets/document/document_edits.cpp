@@ -183,6 +183,7 @@ QString suggestedNodeId(const BlockDescriptor &block)
         {QStringLiteral("layer.maxpool2d"), QStringLiteral("pool")},
         {QStringLiteral("layer.avgpool2d"), QStringLiteral("avgpool")},
         {QStringLiteral("layer.global_avgpool"), QStringLiteral("gap")},
+        {QStringLiteral("layer.embedding"), QStringLiteral("embed")},
         {QStringLiteral("transform.normalize"), QStringLiteral("norm")},
         {QStringLiteral("transform.random_hflip"), QStringLiteral("flip")},
         {QStringLiteral("transform.random_crop"), QStringLiteral("crop")},

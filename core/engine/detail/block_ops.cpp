@@ -8,6 +8,9 @@ const KindTable<OpBuilder> &opBuilders()
         KindTable<OpBuilder> t;
         addTransformBuilders(t);
         addLayerBuilders(t);
+        addSequenceBuilders(t);
+        addImageLayerBuilders(t);
+        addDimensionBuilders(t);
         return t;
     }();
     return builders;

@@ -30,6 +30,9 @@ const KindTable<OpBuilder> &opBuilders();
 // The built-in builders, by family (defined in op_builders_*.cpp).
 void addTransformBuilders(KindTable<OpBuilder> &builders);
 void addLayerBuilders(KindTable<OpBuilder> &builders);
+void addSequenceBuilders(KindTable<OpBuilder> &builders);
+void addImageLayerBuilders(KindTable<OpBuilder> &builders);
+void addDimensionBuilders(KindTable<OpBuilder> &builders);
 
 // Builds the op of a planned node. Fails only for a block type that has no builder.
 Result<BuiltOp> buildOp(const PlannedOp &op);
