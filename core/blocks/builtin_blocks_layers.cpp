@@ -160,6 +160,20 @@ void addLayerBlocks(BlockRegistry &registry)
     registry.add(layer(QStringLiteral("layer.positional_embedding"), QStringLiteral("Positional embedding"),
                        QStringLiteral("Adds a learned vector per position to [steps, features] samples, so that order-blind "
                                       "layers (attention) can tell positions apart")));
+    registry.add(layer(QStringLiteral("layer.self_attention"), QStringLiteral("Self-attention"),
+                       QStringLiteral("Multi-head self-attention over [steps, features] samples: each step a weighted mix of the "
+                                      "steps, weights from learned queries and keys"),
+                       {intParam(QStringLiteral("heads"), 4, 1, 1024, QStringLiteral("Attention heads; they divide the features")),
+                        boolParam(QStringLiteral("causal"), false, QStringLiteral("Each step sees only itself and earlier steps"))}));
+    registry.add(layer(QStringLiteral("layer.transformer_encoder"), QStringLiteral("Transformer encoder"),
+                       QStringLiteral("A transformer encoder layer over [steps, features] samples: self-attention and a "
+                                      "feed-forward network, each with a residual sum and a layer norm after it"),
+                       {intParam(QStringLiteral("heads"), 4, 1, 1024, QStringLiteral("Attention heads; they divide the features")),
+                        intParam(QStringLiteral("ff_dim"), 128, 1, 1e6, QStringLiteral("Width of the feed-forward network")),
+                        floatParam(QStringLiteral("dropout"), 0.1, 0.0, 0.99, QStringLiteral("Dropout while training")),
+                        choiceParam(QStringLiteral("activation"), QStringLiteral("relu"), {QStringLiteral("relu"), QStringLiteral("gelu")},
+                                    QStringLiteral("Activation of the feed-forward network")),
+                        boolParam(QStringLiteral("causal"), false, QStringLiteral("Each step sees only itself and earlier steps"))}));
     registry.add(twoInputLayer(QStringLiteral("layer.add"), QStringLiteral("Add"),
                                QStringLiteral("Element-wise sum of two batches of the same shape (residual connections)")));
     registry.add(twoInputLayer(QStringLiteral("layer.concat"), QStringLiteral("Concatenate"),

@@ -1,6 +1,7 @@
 #include "onnx_export_rules.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ty {
 
@@ -13,6 +14,7 @@ const OnnxExportRules &OnnxExportRules::builtin()
         addSequenceExportRules(r);
         addImageLayerExportRules(r);
         addDimensionExportRules(r);
+        addAttentionExportRules(r);
         return r;
     }();
     return rules;
@@ -33,6 +35,16 @@ QStringList OnnxExportRules::blockTypes() const
     QStringList types = m_rules.keys();
     std::sort(types.begin(), types.end());
     return types;
+}
+
+QString exactGelu(OnnxGraphBuilder &graph, const QString &x, const QString &name)
+{
+    const QString scaled = graph.apply(QStringLiteral("Div"), name + QStringLiteral("/div_sqrt2"),
+                                       {x, graph.scalar(float(std::sqrt(2.0)), name + QStringLiteral("/sqrt2"))});
+    const QString erf = graph.apply(QStringLiteral("Erf"), name + QStringLiteral("/erf"), {scaled});
+    const QString plusOne = graph.apply(QStringLiteral("Add"), name + QStringLiteral("/add_one"), {erf, graph.scalar(1.0f, name + QStringLiteral("/one"))});
+    const QString timesX = graph.apply(QStringLiteral("Mul"), name + QStringLiteral("/mul_x"), {x, plusOne});
+    return graph.apply(QStringLiteral("Mul"), name, {timesX, graph.scalar(0.5f, name + QStringLiteral("/half"))});
 }
 
 } // namespace ty

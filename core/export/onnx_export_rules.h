@@ -29,11 +29,15 @@ private:
     QHash<QString, OnnxExportRule> m_rules;
 };
 
+// The exact GELU of `x` (opset 17 has no Gelu): 0.5 x (1 + erf(x / sqrt 2)), its last node named `name`.
+QString exactGelu(OnnxGraphBuilder &graph, const QString &x, const QString &name);
+
 // The registrations, one file per category.
 void addTransformExportRules(OnnxExportRules &rules);
 void addLayerExportRules(OnnxExportRules &rules);
 void addSequenceExportRules(OnnxExportRules &rules);
 void addImageLayerExportRules(OnnxExportRules &rules);
 void addDimensionExportRules(OnnxExportRules &rules);
+void addAttentionExportRules(OnnxExportRules &rules);
 
 } // namespace ty

@@ -103,15 +103,9 @@ std::vector<OnnxAttribute> averagePoolAttributes(const PlannedOp &op)
     return attributes;
 }
 
-// The exact GELU (opset 17 has no Gelu): 0.5 x (1 + erf(x / sqrt 2)).
 Result<QString> gelu(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
 {
-    const QString x = inputs.value(0), id = op.nodeId;
-    const QString scaled = graph.apply(QStringLiteral("Div"), id + QStringLiteral("/div_sqrt2"), {x, graph.scalar(float(std::sqrt(2.0)), id + QStringLiteral("/sqrt2"))});
-    const QString erf = graph.apply(QStringLiteral("Erf"), id + QStringLiteral("/erf"), {scaled});
-    const QString plusOne = graph.apply(QStringLiteral("Add"), id + QStringLiteral("/add_one"), {erf, graph.scalar(1.0f, id + QStringLiteral("/one"))});
-    const QString timesX = graph.apply(QStringLiteral("Mul"), id + QStringLiteral("/mul_x"), {x, plusOne});
-    return graph.apply(QStringLiteral("Mul"), id, {timesX, graph.scalar(0.5f, id + QStringLiteral("/half"))});
+    return exactGelu(graph, inputs.value(0), op.nodeId);
 }
 
 Result<QString> conv1d(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)

@@ -11,6 +11,7 @@ const ShapeRules &ShapeRules::builtin()
         addSequenceShapeRules(r);
         addImageLayerShapeRules(r);
         addDimensionShapeRules(r);
+        addAttentionShapeRules(r);
         addHeadShapeRules(r);
         addOptimizerStateRules(r);
         return r;

@@ -38,6 +38,7 @@ void addLayerShapeRules(ShapeRules &rules);
 void addSequenceShapeRules(ShapeRules &rules);
 void addImageLayerShapeRules(ShapeRules &rules);
 void addDimensionShapeRules(ShapeRules &rules);
+void addAttentionShapeRules(ShapeRules &rules);
 void addHeadShapeRules(ShapeRules &rules);
 void addOptimizerStateRules(ShapeRules &rules);
 

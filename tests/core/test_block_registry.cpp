@@ -39,7 +39,8 @@ const QStringList kPromisedBlocks{
     QStringLiteral("layer.embedding"), QStringLiteral("layer.lstm"), QStringLiteral("layer.gru"),
     QStringLiteral("layer.conv_transpose2d"), QStringLiteral("layer.upsample"), QStringLiteral("layer.adaptive_avgpool2d"),
     QStringLiteral("layer.group_norm"), QStringLiteral("layer.dropout2d"), QStringLiteral("layer.permute"), QStringLiteral("layer.squeeze"),
-    QStringLiteral("layer.unsqueeze"), QStringLiteral("layer.positional_embedding")};
+    QStringLiteral("layer.unsqueeze"), QStringLiteral("layer.positional_embedding"), QStringLiteral("layer.self_attention"),
+    QStringLiteral("layer.transformer_encoder")};
 
 class TestBlockRegistry : public QObject {
     Q_OBJECT

@@ -2,7 +2,8 @@
 // naming the node and field), conv 1D (length arithmetic and parameter count) and layer norm (a scale and a shift
 // per value of the last dimension), and the sequence blocks (embedding, LSTM, GRU: outputs and parameter
 // counts), the image layers (transposed convolution, upsampling, adaptive pooling, group norm, channel
-// dropout) and the dimension blocks (permute, squeeze, unsqueeze, positional embedding). The engine's grid test checks the same rules against the built modules.
+// dropout), the dimension blocks (permute, squeeze, unsqueeze, positional embedding) and attention. The engine's
+// grid test checks the same rules against the built modules.
 
 #include "test_suite.h"
 
@@ -131,6 +132,10 @@ private Q_SLOTS:
         QTest::newRow("permute") << "layer.permute" << QJsonObject{{"dims", QJsonArray{2, 0, 1}}} << SampleShape{3, 4, 5} << SampleShape{5, 3, 4} << qint64(0);
         QTest::newRow("squeeze") << "layer.squeeze" << QJsonObject{{"dim", 1}} << SampleShape{4, 1, 6} << SampleShape{4, 6} << qint64(0);
         QTest::newRow("unsqueeze at the end") << "layer.unsqueeze" << QJsonObject{{"dim", 1}} << SampleShape{784} << SampleShape{784, 1} << qint64(0);
+        QTest::newRow("self-attention") << "layer.self_attention" << QJsonObject{{"heads", 2}} << SampleShape{12, 8} << SampleShape{12, 8}
+                                        << qint64(4 * 8 * 8 + 4 * 8);
+        QTest::newRow("transformer encoder") << "layer.transformer_encoder" << QJsonObject{{"heads", 2}, {"ff_dim", 32}} << SampleShape{12, 8}
+                                             << SampleShape{12, 8} << qint64((4 * 8 * 8 + 4 * 8) + (8 * 32 + 32) + (32 * 8 + 8) + 4 * 8);
         QTest::newRow("positional embedding") << "layer.positional_embedding" << QJsonObject{} << SampleShape{16, 32} << SampleShape{16, 32} << qint64(512);
     }
 
@@ -156,6 +161,10 @@ private Q_SLOTS:
         QTest::newRow("squeeze size") << "layer.squeeze" << QJsonObject{{"dim", 0}} << SampleShape{3, 4} << "dim" << "dimension 0 of a [3, 4] sample is not of size 1";
         QTest::newRow("squeeze last") << "layer.squeeze" << QJsonObject{{"dim", 0}} << SampleShape{1} << "dim" << "would leave a sample without dimensions";
         QTest::newRow("unsqueeze past") << "layer.unsqueeze" << QJsonObject{{"dim", 3}} << SampleShape{3, 4} << "dim" << "has no position 3";
+        QTest::newRow("heads") << "layer.self_attention" << QJsonObject{{"heads", 3}} << SampleShape{12, 8} << "heads"
+                               << "8 features do not divide into 3 heads";
+        QTest::newRow("attention on features") << "layer.transformer_encoder" << QJsonObject{} << SampleShape{64} << "in"
+                                               << "expects [steps, features] samples, got [64]";
         QTest::newRow("positions of images") << "layer.positional_embedding" << QJsonObject{} << SampleShape{1, 28, 28} << "in"
                                              << "expects [steps, features] samples, got [1, 28, 28]";
     }

@@ -40,6 +40,7 @@ private Q_SLOTS:
     void regressionLossesLearn_data();
     void regressionLossesLearn();
     void cnnLearnsSyntheticImages();
+    void attentionLearnsText();
     void bundledPresetsLearnOnSmallData_data();
     void bundledPresetsLearnOnSmallData();
     void metricsHaveOneRowPerStep();

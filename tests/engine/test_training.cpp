@@ -113,6 +113,38 @@ void TestTraining::cnnLearnsSyntheticImages()
     QVERIFY(lr.last() < 0.01);
 }
 
+// A transformer on text: the next character of the GPL-3 (every Debian system has it) from the 8 before it, by
+// embedding, positional embedding, an encoder layer with causal attention and a linear head over all positions.
+void TestTraining::attentionLearnsText()
+{
+    const QString text = QStringLiteral("/usr/share/common-licenses/GPL-3");
+    if (!QFile::exists(text))
+        QSKIP("/usr/share/common-licenses/GPL-3 is not here (base-files)");
+    auto node = [](const char *id, const char *block, const QJsonObject &params = {}) {
+        return QJsonObject{{QStringLiteral("id"), QString::fromLatin1(id)}, {QStringLiteral("block"), QString::fromLatin1(block)},
+                           {QStringLiteral("params"), params}};
+    };
+    const Preset preset = test::makePreset(
+        {node("data", "dataset.text", {{QStringLiteral("path"), text}, {QStringLiteral("window"), 8}, {QStringLiteral("lowercase"), true},
+                                       {QStringLiteral("limit"), 12000}, {QStringLiteral("val_count"), 1000}, {QStringLiteral("test_limit"), 2000}}),
+         node("embed", "layer.embedding", {{QStringLiteral("num_embeddings"), 51}, {QStringLiteral("dim"), 32}}),
+         node("pos", "layer.positional_embedding"),
+         node("encoder", "layer.transformer_encoder", {{QStringLiteral("heads"), 4}, {QStringLiteral("ff_dim"), 64},
+                                                        {QStringLiteral("dropout"), 0.0}, {QStringLiteral("causal"), true}}),
+         node("flatten", "layer.flatten"), node("fc", "layer.linear", {{QStringLiteral("out_features"), 51}}),
+         node("loss", "loss.cross_entropy"), node("accuracy", "metric.accuracy"), node("opt", "optimizer.adam", {{QStringLiteral("lr"), 0.003}})},
+        {QStringLiteral("data.characters -> embed.in"), QStringLiteral("embed.out -> pos.in"), QStringLiteral("pos.out -> encoder.in"),
+         QStringLiteral("encoder.out -> flatten.in"), QStringLiteral("flatten.out -> fc.in"), QStringLiteral("fc.out -> loss.input"),
+         QStringLiteral("data.next -> loss.target"), QStringLiteral("fc.out -> accuracy.input"), QStringLiteral("data.next -> accuracy.target"),
+         QStringLiteral("loss.loss -> opt.loss")},
+        {{QStringLiteral("epochs"), 3}, {QStringLiteral("batch_size"), 64}, {QStringLiteral("device"), QStringLiteral("cpu")}});
+    test::RecordingObserver observer;
+    const TrainResult result = train(preset, observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
+    // A space, the most frequent character, is about 1 in 6.
+    QVERIFY2(result.lastMetrics.value(QStringLiteral("test/accuracy")) > 0.35, qPrintable(describe(result)));
+}
+
 void TestTraining::bundledPresetsLearnOnSmallData_data()
 {
     QTest::addColumn<QString>("name");

@@ -11,6 +11,7 @@ const KindTable<OpBuilder> &opBuilders()
         addSequenceBuilders(t);
         addImageLayerBuilders(t);
         addDimensionBuilders(t);
+        addAttentionBuilders(t);
         return t;
     }();
     return builders;

@@ -33,6 +33,7 @@ void addLayerBuilders(KindTable<OpBuilder> &builders);
 void addSequenceBuilders(KindTable<OpBuilder> &builders);
 void addImageLayerBuilders(KindTable<OpBuilder> &builders);
 void addDimensionBuilders(KindTable<OpBuilder> &builders);
+void addAttentionBuilders(KindTable<OpBuilder> &builders);
 
 // Builds the op of a planned node. Fails only for a block type that has no builder.
 Result<BuiltOp> buildOp(const PlannedOp &op);
