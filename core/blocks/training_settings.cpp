@@ -29,6 +29,10 @@ const QList<ParamSpec> &trainingSpecs()
         intParam(QStringLiteral("early_stop_patience"), 5, 1, 1e6,
                  QStringLiteral("Epochs without improvement before stopping")),
         intParam(QStringLiteral("threads"), 0, 0, 1024, QStringLiteral("CPU threads for LibTorch (0: its default)")),
+        floatParam(QStringLiteral("clip_grad_value"), 0.0, 0.0, 1e9,
+                   QStringLiteral("Clamp every gradient value to [-v, v] before each step (0: off)")),
+        floatParam(QStringLiteral("clip_grad_norm"), 0.0, 0.0, 1e9,
+                   QStringLiteral("Scale the gradients down so that their total L2 norm is at most this (0: off)")),
         intParam(QStringLiteral("checkpoint_keep"), 0, 0, 1e6,
                  QStringLiteral("Periodic checkpoints kept, the newest (0: all); the best one is kept apart")),
         stringParam(QStringLiteral("best_metric"), QString(),
@@ -67,6 +71,8 @@ TrainingSettings TrainingSettings::fromJson(const QJsonObject &training)
     s.earlyStopMode = value("early_stop_mode").toString();
     s.earlyStopPatience = value("early_stop_patience").toInt();
     s.threads = value("threads").toInt();
+    s.clipGradValue = value("clip_grad_value").toDouble();
+    s.clipGradNorm = value("clip_grad_norm").toDouble();
     s.checkpointKeep = value("checkpoint_keep").toInt();
     s.bestMetric = value("best_metric").toString();
     s.bestMode = value("best_mode").toString();

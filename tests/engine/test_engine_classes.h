@@ -49,6 +49,8 @@ private Q_SLOTS:
     void stopRequestEndsWithACheckpoint();
     void earlyStoppingEndsBeforeTheLastEpoch();
     void schedulesFollowTheirFormulas();
+    void gradientClipping();
+    void clippedTrainingBarelyMoves();
     void cudaRequestWithoutCudaFails();
 };
 

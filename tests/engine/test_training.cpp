@@ -297,6 +297,62 @@ void TestTraining::schedulesFollowTheirFormulas()
     QVERIFY(scheduledLearningRate(QStringLiteral("schedule.warmup_cosine"), warm, 1.0, 99, 10, 100) < 1e-9);
 }
 
+// Clamping each value, then scaling to a total norm: gradients [3, 4] and [12] have the norm 13.
+void TestTraining::gradientClipping()
+{
+    const auto withGrad = [](std::vector<float> values) {
+        torch::Tensor p = torch::zeros({int64_t(values.size())}, torch::requires_grad());
+        p.mutable_grad() = torch::tensor(values);
+        return p;
+    };
+    const auto grads = [](const std::vector<torch::Tensor> &ps) {
+        std::vector<float> out;
+        for (const torch::Tensor &p : ps)
+            for (int64_t i = 0; i < p.numel(); ++i)
+                out.push_back(p.grad()[i].item<float>());
+        return out;
+    };
+    const auto near = [](const std::vector<float> &a, const std::vector<float> &b) {
+        if (a.size() != b.size())
+            return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (std::abs(a[i] - b[i]) > 1e-5f)
+                return false;
+        return true;
+    };
+    const torch::Tensor frozen = torch::ones({3});  // no gradient: left out
+    std::vector<torch::Tensor> ps{withGrad({3, 4}), withGrad({12}), frozen};
+    ty::detail::clipGradients(ps, 0, 100);
+    QVERIFY(near(grads({ps[0], ps[1]}), {3, 4, 12}));  // within the bound: unchanged
+    ty::detail::clipGradients(ps, 0, 6.5);
+    QVERIFY(near(grads({ps[0], ps[1]}), {1.5f, 2, 6}));
+    ps = {withGrad({3, -4}), withGrad({12})};
+    ty::detail::clipGradients(ps, 2, 0);
+    QVERIFY(near(grads(ps), {2, -2, 2}));
+    ps = {withGrad({3, 4}), withGrad({12})};
+    ty::detail::clipGradients(ps, 2, 1);
+    const float third = float(1.0 / std::sqrt(12.0));
+    QVERIFY(near(grads(ps), {2 * third, 2 * third, 2 * third}));
+}
+
+// The training loop clips: gradients scaled to a norm of 1e-9 leave SGD's loss where it started, while the same
+// run without clipping learns.
+void TestTraining::clippedTrainingBarelyMoves()
+{
+    Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.sgd"), 0.1, 2);
+    preset.training.insert(QStringLiteral("log_every"), 1);
+    test::RecordingObserver free;
+    QCOMPARE(int(train(preset, free).outcome), int(TrainOutcome::Finished));
+    preset.training.insert(QStringLiteral("clip_grad_norm"), 1e-9);
+    test::RecordingObserver clipped;
+    QCOMPARE(int(train(preset, clipped).outcome), int(TrainOutcome::Finished));
+    const QList<double> freeLoss = free.values(QStringLiteral("train/loss")), clippedLoss = clipped.values(QStringLiteral("train/loss"));
+    QVERIFY(freeLoss.size() > 10 && clippedLoss.size() == freeLoss.size());
+    QCOMPARE(clippedLoss.first(), freeLoss.first());  // the same first batch, before any step
+    QVERIFY2(freeLoss.last() < 0.5 * freeLoss.first(), qPrintable(QString::number(freeLoss.last())));
+    QVERIFY2(std::abs(clippedLoss.last() - clippedLoss.first()) < 0.2 * clippedLoss.first(), qPrintable(QString::number(clippedLoss.last())));
+}
+
 void TestTraining::cudaRequestWithoutCudaFails()
 {
     if (torch::cuda::is_available())

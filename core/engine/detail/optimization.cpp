@@ -26,4 +26,28 @@ void setLearningRate(torch::optim::Optimizer &optimizer, double lr)
         group.options().set_lr(lr);
 }
 
+void clipGradients(const std::vector<torch::Tensor> &parameters, double maxValue, double maxNorm)
+{
+    torch::NoGradGuard noGrad;
+    std::vector<torch::Tensor> grads;
+    for (const torch::Tensor &p : parameters)
+        if (p.grad().defined())
+            grads.push_back(p.grad());
+    if (grads.empty())
+        return;
+    if (maxValue > 0)
+        for (torch::Tensor &g : grads)
+            g.clamp_(-maxValue, maxValue);
+    if (maxNorm > 0) {
+        std::vector<torch::Tensor> norms;
+        norms.reserve(grads.size());
+        for (const torch::Tensor &g : grads)
+            norms.push_back(g.norm(2));
+        const torch::Tensor total = torch::stack(norms).norm(2);
+        const torch::Tensor scale = (maxNorm / (total + 1e-6)).clamp_max(1.0);
+        for (torch::Tensor &g : grads)
+            g.mul_(scale);
+    }
+}
+
 } // namespace ty::detail

@@ -35,4 +35,9 @@ double scheduledLearningRate(const QString &scheduleType, const QJsonObject &sch
 
 void setLearningRate(torch::optim::Optimizer &optimizer, double lr);
 
+// Gradient clipping before an optimizer step, over the parameters that have a gradient: each value clamped to
+// [-maxValue, maxValue] (when maxValue > 0), then all of them scaled by min(1, maxNorm / total L2 norm) (when
+// maxNorm > 0). Computed on the device without reading the norm back, so a step never waits for it.
+void clipGradients(const std::vector<torch::Tensor> &parameters, double maxValue, double maxNorm);
+
 } // namespace ty::detail

@@ -260,6 +260,8 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         }
         m_pipeline.model->zero_grad(/*set_to_none=*/true);
         loss.backward();
+        if (m_settings.clipGradValue > 0 || m_settings.clipGradNorm > 0)
+            clipGradients(m_pipeline.model->parameters(), m_settings.clipGradValue, m_settings.clipGradNorm);
         m_optimizer->step();
 
         LoggedSteps::Step logged{m_position.step + 1, int(m_position.epoch) + 1, elapsed(), index.size(0), loss.detach(), {}};
