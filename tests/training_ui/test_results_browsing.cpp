@@ -13,6 +13,7 @@
 #include "training/training_panel.h"
 #include "training_ui_support.h"
 #include "run_liveness.h"
+#include "evaluation/split_samples.h"
 
 #include <QHeaderView>
 #include <QLineEdit>
@@ -64,6 +65,7 @@ private Q_SLOTS:
     void pausedRunsReadPausedInTheBrowser();
     void renameInPlace();
     void pausedEverywhereAndResumedOnce();
+    void textSamplesReadAsText();
 };
 
 void TestResultsBrowsing::plotFollowsTheSelection()
@@ -289,3 +291,23 @@ void TestResultsBrowsing::pausedEverywhereAndResumedOnce()
 TY_TEST_CLASS(TestResultsBrowsing)
 
 #include "test_results_browsing.moc"
+
+// The Evaluate view lists a text run's samples as the characters of their windows, not as ids.
+void TestResultsBrowsing::textSamplesReadAsText()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("words.txt"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("ab\ncab\n");
+    file.close();
+    const QJsonObject preset = QJsonDocument::fromJson(QStringLiteral(R"({"format": "trainyard-preset", "version": 1, "name": "t",
+        "nodes": [{"id": "data", "block": "dataset.text", "params": {"path": "%1", "window": 3, "test_fraction": 0.0, "val_fraction": 0.0}}],
+        "edges": []})").arg(path).toUtf8()).object();
+    const Result<std::shared_ptr<const SplitSamples>> samples = readSplitSamples(preset, dir.filePath(QStringLiteral("t.trainyard.json")), QStringLiteral("train"));
+    QVERIFY2(samples, samples ? "" : qPrintable(samples.error().toString()));
+    QCOMPARE(samples.value()->samples.count, qint64(4));
+    QCOMPARE(samples.value()->rowText(0), QStringLiteral("“ab⏎”"));
+    QCOMPARE(samples.value()->rowText(1), QStringLiteral("“b⏎c”"));
+    QVERIFY(!samples.value()->isImage());
+}

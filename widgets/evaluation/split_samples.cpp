@@ -3,6 +3,7 @@
 #include "block_registry.h"
 #include "dataset_loader.h"
 #include "preset_format.h"
+#include "text_dataset.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>
@@ -39,6 +40,15 @@ QString SplitSamples::rowText(qint64 index, int maxValues) const
     if (index < 0 || index >= samples.count)
         return {};
     const int64_t width = samples.sampleSize();
+    if (!characters.isEmpty()) {
+        QString text;
+        for (int64_t j = 0; j < width; ++j) {
+            const int id = int(samples.isFloat ? samples.floats[size_t(index * width + j)] : samples.bytes[size_t(index * width + j)]);
+            const char32_t c = characterOfClassName(characters.value(id));
+            text += c == U'\n' ? QStringLiteral("⏎") : c == U'\t' ? QStringLiteral("⇥") : c ? QString::fromUcs4(&c, 1) : QStringLiteral("?");
+        }
+        return QStringLiteral("“%1”").arg(text);
+    }
     QStringList parts;
     for (int64_t j = 0; j < width && j < maxValues; ++j) {
         const double value = samples.isFloat ? samples.floats[size_t(index * width + j)]
@@ -69,6 +79,8 @@ Result<std::shared_ptr<const SplitSamples>> readSplitSamples(const QJsonObject &
         LoadedDataset &data = loaded.value();
         out->samples = std::move(split == QStringLiteral("val") ? data.val.x : split == QStringLiteral("train") ? data.train.x : data.test.x);
         out->featureNames = data.featureNames;
+        if (node.block == QStringLiteral("dataset.text"))
+            out->characters = data.classNames;
         return std::shared_ptr<const SplitSamples>(std::move(out));
     }
     return Error(QStringLiteral("the run's preset has no dataset node"));

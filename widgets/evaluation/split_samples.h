@@ -17,9 +17,11 @@ namespace ty {
 struct SplitSamples {
     SampleArray samples;
     QStringList featureNames;  // tables: the columns
+    QStringList characters;    // text (dataset.text): the vocabulary, so that a sample reads as its characters
     bool isImage() const;      // [1 or 3, H, W] bytes
     QImage image(qint64 index) const;   // a null image when out of range or not an image
-    QString rowText(qint64 index, int maxValues = 6) const;  // "alcohol 13.2, malic_acid 1.78, ..."
+    // "alcohol 13.2, malic_acid 1.78, ..."; a text sample as its characters in quotes, line breaks as ⏎: "“aaron⏎aa”"
+    QString rowText(qint64 index, int maxValues = 6) const;
 };
 
 // Reads the split synchronously: the preset as recorded (`presetJson`, resolved against `presetFile`), its data
