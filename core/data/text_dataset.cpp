@@ -43,6 +43,10 @@ Result<TextSettings> readSettings(DatasetParams &params)
         return params.firstError();
     if (s.path.isEmpty())
         return params.error(kPath, QStringLiteral("no text file given"));
+    // The classes are the characters the windows are made of: keeping some would renumber the labels but not the
+    // ids in the windows.
+    if (!s.split.keepClassItems.isEmpty())
+        return params.error(QStringLiteral("keep_classes"), QStringLiteral("does not apply to text: its classes are the characters of the windows"));
     return s;
 }
 

@@ -85,6 +85,7 @@ private Q_SLOTS:
     void textLowercaseAndCharacterNames();
     void textErrors_data();
     void textErrors();
+    void textRefusesKeptClasses();
     void textOnlyFromRegularFiles();
 
     // new inputs for a trained model (test_model_inputs.cpp)

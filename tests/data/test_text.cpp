@@ -158,6 +158,20 @@ void TestDatasets::textErrors()
     QCOMPARE(described.error().toString(), e.toString());
 }
 
+void TestDatasets::textRefusesKeptClasses()
+{
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("kept.txt")), "abcabc"));
+    const ty::DatasetRequest r = request(QStringLiteral("dataset.text"),
+                                         {{QStringLiteral("path"), QStringLiteral("kept.txt")}, {QStringLiteral("window"), 2},
+                                          {QStringLiteral("keep_classes"), QStringLiteral("a,b")}},
+                                         m_dir.path(), QStringLiteral("corpus"));
+    for (const ty::Error &e : {ty::describeDataset(r).error(), ty::loadDataset(r).error()}) {
+        QCOMPARE(e.node, QStringLiteral("corpus"));
+        QCOMPARE(e.field, QStringLiteral("keep_classes"));
+        QVERIFY2(e.message.contains(QStringLiteral("does not apply to text")), qPrintable(e.toString()));
+    }
+}
+
 void TestDatasets::textOnlyFromRegularFiles()
 {
     const QString fifo = m_dir.filePath(QStringLiteral("pipe.txt"));
