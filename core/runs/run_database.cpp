@@ -3,6 +3,8 @@
 
 #include "run_database.h"
 
+#include "run_liveness.h"
+
 #include "run_metric_summaries.h"
 #include "run_sqlite.h"
 
@@ -127,7 +129,7 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
         QSqlQuery insert(m_db);
         insert.prepare(QStringLiteral(
             "INSERT INTO runs (name, status, preset_json, preset_hash, created_at, app_version, torch_version,"
-            " qt_version, device, seed, provenance_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+            " qt_version, device, seed, provenance_json, host, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         insert.addBindValue(nullIfEmpty(run.name));
         insert.addBindValue(runStatusName(RunStatus::Queued));
         insert.addBindValue(compactJson(run.preset));
@@ -139,6 +141,9 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
         insert.addBindValue(nullIfEmpty(run.device));
         insert.addBindValue(run.seed);
         insert.addBindValue(compactJson(run.provenance));
+        // The creating process trains the run: a queued run whose process died is interrupted, not queued for ever.
+        insert.addBindValue(thisHostName());
+        insert.addBindValue(thisProcessId());
         if (!insert.exec())
             return runDbError(QStringLiteral("cannot create a run"), m_path, insert.lastError());
         id = insert.lastInsertId().toLongLong();

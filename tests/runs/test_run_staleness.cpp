@@ -32,6 +32,7 @@ private Q_SLOTS:
     void markStaleRuns();
     void openMarksStaleRuns();
     void onlyRunningRunsAreMarked();
+    void aQueuedRunWhoseProcessDiedIsInterrupted();
     void stoppingARunsProcessIsRefusedWhenItIsNotTheRun();
     void aSuspendedProcessIsPausedNotAbandoned();
 
@@ -161,8 +162,7 @@ void TestRunStaleness::onlyRunningRunsAreMarked()
     auto opened = RunDatabase::open(dir.filePath(QStringLiteral("runs.sqlite")));
     QVERIFY(opened.ok());
     RunDatabase &db = *opened.value();
-    const QList<RunStatus> others = {RunStatus::Queued, RunStatus::Finished, RunStatus::Failed, RunStatus::Diverged,
-                                     RunStatus::Stopped};
+    const QList<RunStatus> others = {RunStatus::Finished, RunStatus::Failed, RunStatus::Diverged, RunStatus::Stopped};
     QList<qint64> ids;
     RawSqlite raw(db.path());
     for (RunStatus status : others) {
@@ -176,6 +176,36 @@ void TestRunStaleness::onlyRunningRunsAreMarked()
     QCOMPARE(db.markStaleRunsInterrupted(), 0);
     for (int i = 0; i < others.size(); ++i)
         QCOMPARE(db.run(ids.at(i)).value().status, others.at(i));
+}
+
+// A run is queued from its creation until training begins (data loading): killed in between, it is marked
+// interrupted when its process is gone from this host; a live process keeps it queued however old, and one on
+// another host cannot be checked.
+void TestRunStaleness::aQueuedRunWhoseProcessDiedIsInterrupted()
+{
+    QTemporaryDir dir;
+    auto opened = RunDatabase::open(dir.filePath(QStringLiteral("runs.sqlite")));
+    QVERIFY(opened.ok());
+    RunDatabase &db = *opened.value();
+    RawSqlite raw(db.path());
+    const qint64 mine = db.createRun(testing::sampleNewRun(QStringLiteral("mine"))).value();
+    const RunInfo created = db.run(mine).value();
+    QCOMPARE(created.status, RunStatus::Queued);
+    QCOMPARE(created.host, thisHostName());  // recorded at creation
+    QCOMPARE(created.pid, thisProcessId());
+    const qint64 dead = db.createRun(testing::sampleNewRun(QStringLiteral("dead"))).value();
+    const qint64 elsewhere = db.createRun(testing::sampleNewRun(QStringLiteral("elsewhere"))).value();
+    const QString old = QStringLiteral("2000-01-01T00:00:00.000Z");
+    QCOMPARE(raw.exec(QStringLiteral("UPDATE runs SET created_at = ? WHERE id = ?"), {old, mine}), QString());
+    QCOMPARE(raw.exec(QStringLiteral("UPDATE runs SET pid = ?, created_at = ? WHERE id = ?"), {m_deadPid, old, dead}), QString());
+    QCOMPARE(raw.exec(QStringLiteral("UPDATE runs SET host = ?, pid = ?, created_at = ? WHERE id = ?"), {kOtherHost, m_deadPid, old, elsewhere}),
+             QString());
+    QCOMPARE(db.markStaleRunsInterrupted(), 1);
+    QCOMPARE(db.run(mine).value().status, RunStatus::Queued);
+    QCOMPARE(db.run(elsewhere).value().status, RunStatus::Queued);
+    const RunInfo interrupted = db.run(dead).value();
+    QCOMPARE(interrupted.status, RunStatus::Interrupted);
+    QVERIFY2(interrupted.statusMessage.contains(QStringLiteral("before training began")), qPrintable(interrupted.statusMessage));
 }
 
 // The browser's Stop signals the recorded process only when it is a trainyard-cli on this host; otherwise it
