@@ -18,6 +18,7 @@ namespace ty {
 namespace {
 
 constexpr qint64 kMaxTextBytes = qint64(256) << 20;  // read whole, and each window is stored
+constexpr qint64 kMaxWindowValues = qint64(2) << 30;  // all windows together, before limit: 2 GiB as bytes
 const QString kPath = QStringLiteral("path");
 const QString kWindow = QStringLiteral("window");
 
@@ -103,9 +104,15 @@ int64_t windowCount(int64_t characters, const TextSettings &s)
 
 Status checkLength(int64_t characters, const TextSettings &s, const DatasetParams &params)
 {
-    if (windowCount(characters, s) < 1)
+    const int64_t windows = windowCount(characters, s);
+    if (windows < 1)
         return params.error(kWindow, QStringLiteral("the text has %1 characters, too few for one window of %2 and the character after it")
                                          .arg(characters).arg(s.window), s.path);
+    // Every window is stored before the splits and limits choose among them.
+    if (windows * s.window > kMaxWindowValues)
+        return params.error(QStringLiteral("stride"), QStringLiteral("%1 windows of %2 characters would hold %3 values, more than the %4 "
+                                                                      "a text data set may: raise the stride or use a shorter file")
+                                                          .arg(windows).arg(s.window).arg(windows * s.window).arg(kMaxWindowValues), s.path);
     return Status::success();
 }
 

@@ -131,6 +131,8 @@ void TestDatasets::textErrors_data()
     QTest::newRow("short") << QByteArray("abcd") << 4 << "window" << 0 << "the text has 4 characters";
     QTest::newRow("not utf-8") << QByteArray("one\ntwo\nthr\xff\xfe") << 2 << "path" << 3 << "is not UTF-8 text";
     QTest::newRow("truncated utf-8") << QByteArray("ok\n\xc3") << 2 << "path" << 2 << "is not UTF-8 text";
+    // 1 MiB in windows of 4,096 would store 4.3 G values: refused before any is stored.
+    QTest::newRow("too many windows") << QByteArray(1 << 20, 'a') << 4096 << "stride" << 0 << "windows of 4096 characters would hold";
 }
 
 void TestDatasets::textErrors()
