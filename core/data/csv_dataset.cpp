@@ -3,7 +3,6 @@
 #include "csv_reader.h"
 #include "dataset_params.h"
 #include "dataset_split.h"
-#include "portable_random.h"
 #include "printable_text.h"
 #include "regular_file.h"
 
@@ -334,14 +333,8 @@ Result<LoadedDataset> loadCsvDataset(const DatasetRequest &request)
                             QStringLiteral("test_fraction %1 leaves no training rows: it holds out %2 of the %3 rows")
                                 .arg(s.testFraction).arg(testCount).arg(n),
                             s.path);
-    const std::vector<int64_t> order = shuffledIndices(n, s.split.splitSeed, 1);
-    std::vector<int64_t> testRows(order.begin(), order.begin() + testCount);
-    std::vector<int64_t> trainRows(order.begin() + testCount, order.end());
-    std::sort(testRows.begin(), testRows.end());
-    std::sort(trainRows.begin(), trainRows.end());
-    DataSplit test = gatherSamples(all, testRows);
-    DataSplit pool = gatherSamples(all, trainRows);
-    all = DataSplit();
+    DataSplit test = holdOutTest(all, testCount, s.split.splitSeed);
+    DataSplit pool = std::move(all);
 
     dataset.shape.sampleShape = {width};
     dataset.shape.classification = s.classification;

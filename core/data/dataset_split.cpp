@@ -108,6 +108,19 @@ QStringList keptClassNames(const SplitSettings &settings, const QStringList &cla
     return out;
 }
 
+DataSplit holdOutTest(DataSplit &all, int64_t testCount, uint64_t seed, bool keepDrawnOrder)
+{
+    const std::vector<int64_t> order = shuffledIndices(all.size(), seed, 1);
+    std::vector<int64_t> testRows(order.begin(), order.begin() + testCount);
+    std::vector<int64_t> trainRows(order.begin() + testCount, order.end());
+    if (!keepDrawnOrder)
+        std::sort(testRows.begin(), testRows.end());
+    std::sort(trainRows.begin(), trainRows.end());
+    DataSplit test = gatherSamples(all, testRows);
+    all = gatherSamples(all, trainRows);
+    return test;
+}
+
 DataSplit gatherSamples(const DataSplit &from, const std::vector<int64_t> &indices)
 {
     DataSplit out;

@@ -38,6 +38,11 @@ SplitSettings readSplitSettings(DatasetParams &params);
 // regression data set.
 Status resolveKeptClasses(SplitSettings &settings, const DatasetParams &params, const DatasetShape &shape);
 
+// Holds `testCount` of `all`'s samples out as the test split, drawn by a shuffle seeded with `seed` (its stream 1,
+// apart from the train/validation shuffle): in file order, or with `keepDrawnOrder` in the order drawn. `all`
+// keeps the rest, in file order (the training pool). What the readers with a test_fraction share.
+DataSplit holdOutTest(DataSplit &all, int64_t testCount, uint64_t seed, bool keepDrawnOrder = false);
+
 // The samples at `indices` (in that order) of `from`.
 DataSplit gatherSamples(const DataSplit &from, const std::vector<int64_t> &indices);
 

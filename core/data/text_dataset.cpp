@@ -2,7 +2,6 @@
 
 #include "dataset_params.h"
 #include "dataset_split.h"
-#include "portable_random.h"
 #include "regular_file.h"
 
 #include <QCryptographicHash>
@@ -244,15 +243,10 @@ Result<LoadedDataset> loadTextDataset(const DatasetRequest &request)
         return params.error(QStringLiteral("test_fraction"),
                             QStringLiteral("test_fraction %1 leaves no training windows: it holds out %2 of the %3")
                                 .arg(s.testFraction).arg(testCount).arg(windows), s.path);
-    const std::vector<int64_t> order = shuffledIndices(windows, s.split.splitSeed, 1);
-    // The test windows stay in the shuffled order, so that test_limit keeps a sample of the whole text rather than
+    // The test windows stay in the drawn order, so that test_limit keeps a sample of the whole text rather than
     // its beginning (a sorted word list starts with its proper names).
-    const std::vector<int64_t> testRows(order.begin(), order.begin() + testCount);
-    std::vector<int64_t> trainRows(order.begin() + testCount, order.end());
-    std::sort(trainRows.begin(), trainRows.end());
-    DataSplit test = gatherSamples(all, testRows);
-    DataSplit pool = gatherSamples(all, trainRows);
-    all = DataSplit();
+    DataSplit test = holdOutTest(all, testCount, s.split.splitSeed, true);
+    DataSplit pool = std::move(all);
 
     LoadedDataset dataset;
     dataset.sourceFiles << s.path;

@@ -37,6 +37,18 @@ QStringList OnnxExportRules::blockTypes() const
     return types;
 }
 
+qint64 intParamOf(const PlannedOp &op, const char *key) { return qint64(op.params.value(QLatin1String(key)).toDouble()); }
+
+QString intsConstant(OnnxGraphBuilder &graph, const QString &name, std::vector<qint64> values)
+{
+    return graph.apply(QStringLiteral("Constant"), name, {}, {OnnxAttribute::integers(QStringLiteral("value_ints"), std::move(values))});
+}
+
+Result<QString> identityInEvaluation(const PlannedOp &, const QStringList &inputs, OnnxGraphBuilder &)
+{
+    return inputs.value(0);
+}
+
 QString exactGelu(OnnxGraphBuilder &graph, const QString &x, const QString &name)
 {
     const QString scaled = graph.apply(QStringLiteral("Div"), name + QStringLiteral("/div_sqrt2"),

@@ -29,6 +29,12 @@ private:
     QHash<QString, OnnxExportRule> m_rules;
 };
 
+// Helpers shared by the rules: an integer parameter of the op; a Constant node holding a list of int64 (shapes,
+// axes); the rule of an op that is the identity in evaluation mode (dropout).
+qint64 intParamOf(const PlannedOp &op, const char *key);
+QString intsConstant(OnnxGraphBuilder &graph, const QString &name, std::vector<qint64> values);
+Result<QString> identityInEvaluation(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph);
+
 // The exact GELU of `x` (opset 17 has no Gelu): 0.5 x (1 + erf(x / sqrt 2)), its last node named `name`.
 QString exactGelu(OnnxGraphBuilder &graph, const QString &x, const QString &name);
 

@@ -14,13 +14,6 @@ namespace {
 
 using Attr = OnnxAttribute;
 
-qint64 intParam(const PlannedOp &op, const char *key) { return qint64(op.params.value(QLatin1String(key)).toDouble()); }
-
-QString intsConstant(OnnxGraphBuilder &graph, const QString &name, std::vector<qint64> values)
-{
-    return graph.apply(QStringLiteral("Constant"), name, {}, {Attr::integers(QStringLiteral("value_ints"), std::move(values))});
-}
-
 // x W^T + b over the last dimension, W and b the checkpoint's `<node>.<prefix>weight` and `...bias`.
 Result<QString> projection(const PlannedOp &op, const QString &x, const QString &weightName, const QString &biasName, const QString &name,
                            OnnxGraphBuilder &graph)
@@ -43,7 +36,7 @@ Result<QString> selfAttention(const PlannedOp &op, const QString &x, const QStri
     const SampleShape in = op.inputShapes.empty() ? SampleShape{} : op.inputShapes[0];
     if (in.size() != 2)
         return Error::atNode(op.nodeId, QStringLiteral("expects [steps, features] samples"), QStringLiteral("in"));
-    const qint64 steps = in[0], features = in[1], heads = intParam(op, "heads"), perHead = features / heads;
+    const qint64 steps = in[0], features = in[1], heads = intParamOf(op, "heads"), perHead = features / heads;
     const QString id = op.nodeId + QLatin1Char('/') + prefix + QStringLiteral("attention");
     const Result<QString> packed = projection(op, x, prefix + QStringLiteral("in_proj_weight"), prefix + QStringLiteral("in_proj_bias"),
                                               id + QStringLiteral("/qkv"), graph);

@@ -25,9 +25,7 @@ OnnxExportRule axisOp(const char *opType)
 {
     const QString type = QString::fromLatin1(opType);
     return [type](const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph) -> Result<QString> {
-        const QString axes = graph.apply(QStringLiteral("Constant"), op.nodeId + QStringLiteral("/axes"), {},
-                                         {Attr::integers(QStringLiteral("value_ints"), {sampleAxis(op)})});
-        return graph.apply(type, op.nodeId, {inputs.value(0), axes});
+        return graph.apply(type, op.nodeId, {inputs.value(0), intsConstant(graph, op.nodeId + QStringLiteral("/axes"), {sampleAxis(op)})});
     };
 }
 

@@ -9,8 +9,6 @@ namespace {
 
 using Attr = OnnxAttribute;
 
-qint64 intParam(const PlannedOp &op, const char *key) { return qint64(op.params.value(QLatin1String(key)).toDouble()); }
-
 // ConvTranspose keeps LibTorch's weight layout [in, out, kernel, kernel].
 Result<QString> convTranspose2d(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
 {
@@ -25,7 +23,7 @@ Result<QString> convTranspose2d(const PlannedOp &op, const QStringList &inputs, 
         convInputs.append(bias.value());
     }
     const SlidingWindow w = slidingWindow(op.params);
-    const qint64 extra = intParam(op, "output_padding");
+    const qint64 extra = intParamOf(op, "output_padding");
     return graph.apply(QStringLiteral("ConvTranspose"), op.nodeId, convInputs,
                        {Attr::integers(QStringLiteral("kernel_shape"), {w.kernel, w.kernel}),
                         Attr::integers(QStringLiteral("strides"), {w.stride, w.stride}),
@@ -36,7 +34,7 @@ Result<QString> convTranspose2d(const PlannedOp &op, const QStringList &inputs, 
 // Resize by whole factors: nearest as LibTorch's (floor of output / scale), bilinear without corner alignment.
 Result<QString> upsample(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
 {
-    const float scale = float(intParam(op, "scale"));
+    const float scale = float(intParamOf(op, "scale"));
     const QString scales = graph.apply(QStringLiteral("Constant"), op.nodeId + QStringLiteral("/scales"), {},
                                        {Attr::reals(QStringLiteral("value_floats"), {1.0f, 1.0f, scale, scale})});
     const bool bilinear = op.params.value(QStringLiteral("mode")).toString() == QStringLiteral("bilinear");
@@ -55,7 +53,7 @@ Result<QString> upsample(const PlannedOp &op, const QStringList &inputs, OnnxGra
 Result<QString> adaptiveAvgPool2d(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
 {
     const SampleShape in = op.inputShapes.empty() ? SampleShape{} : op.inputShapes[0];
-    const qint64 h = intParam(op, "output_height"), w = intParam(op, "output_width");
+    const qint64 h = intParamOf(op, "output_height"), w = intParamOf(op, "output_width");
     if (in.size() != 3 || in[1] % h != 0 || in[2] % w != 0)
         return Error::atNode(op.nodeId, QStringLiteral("exports to ONNX only when the input's height and width are whole multiples of the "
                                                        "output's (%1 to %2 x %3)").arg(shapeText(in)).arg(h).arg(w), QStringLiteral("output_height"));
@@ -76,11 +74,9 @@ Result<QString> groupNorm(const PlannedOp &op, const QStringList &inputs, OnnxGr
         return shift;
     const SampleShape in = op.inputShapes.empty() ? SampleShape{} : op.inputShapes[0];
     const QString id = op.nodeId, x = inputs.value(0);
-    const auto constant = [&](const QString &name, std::vector<qint64> values) {
-        return graph.apply(QStringLiteral("Constant"), id + name, {}, {Attr::integers(QStringLiteral("value_ints"), std::move(values))});
-    };
+    const auto constant = [&](const QString &name, std::vector<qint64> values) { return intsConstant(graph, id + name, std::move(values)); };
     const std::vector<OnnxAttribute> overGroup{Attr::integers(QStringLiteral("axes"), {2}), Attr::integer(QStringLiteral("keepdims"), 1)};
-    const QString grouped = graph.apply(QStringLiteral("Reshape"), id + QStringLiteral("/grouped"), {x, constant(QStringLiteral("/group_shape"), {0, intParam(op, "groups"), -1})});
+    const QString grouped = graph.apply(QStringLiteral("Reshape"), id + QStringLiteral("/grouped"), {x, constant(QStringLiteral("/group_shape"), {0, intParamOf(op, "groups"), -1})});
     const QString mean = graph.apply(QStringLiteral("ReduceMean"), id + QStringLiteral("/mean"), {grouped}, overGroup);
     const QString centred = graph.apply(QStringLiteral("Sub"), id + QStringLiteral("/centred"), {grouped, mean});
     const QString squares = graph.apply(QStringLiteral("Mul"), id + QStringLiteral("/squares"), {centred, centred});
@@ -98,11 +94,6 @@ Result<QString> groupNorm(const PlannedOp &op, const QStringList &inputs, OnnxGr
     const QString scaled = graph.apply(QStringLiteral("Mul"), id + QStringLiteral("/scaled"),
                                        {restored, graph.apply(QStringLiteral("Reshape"), id + QStringLiteral("/weight_c"), {scale.value(), channelShape})});
     return graph.apply(QStringLiteral("Add"), id, {scaled, graph.apply(QStringLiteral("Reshape"), id + QStringLiteral("/bias_c"), {shift.value(), channelShape})});
-}
-
-Result<QString> identityInEvaluation(const PlannedOp &, const QStringList &inputs, OnnxGraphBuilder &)
-{
-    return inputs.value(0);
 }
 
 } // namespace

@@ -11,8 +11,6 @@ namespace {
 
 using Attr = OnnxAttribute;
 
-qint64 intParam(const PlannedOp &op, const char *key) { return qint64(op.params.value(QLatin1String(key)).toDouble()); }
-
 bool hasBias(const PlannedOp &op) { return op.params.value(QStringLiteral("bias")).toBool(); }
 
 // The optional bias of a linear or convolution node: its initializer, or an empty name when the node has none.
@@ -90,11 +88,6 @@ Result<QString> batchNorm(const PlannedOp &op, const QStringList &inputs, OnnxGr
                        {Attr::real(QStringLiteral("epsilon"), float(op.params.value(QStringLiteral("eps")).toDouble()))});
 }
 
-Result<QString> identityInEvaluation(const PlannedOp &, const QStringList &inputs, OnnxGraphBuilder &)
-{
-    return inputs.value(0);
-}
-
 // torch's avg_pool2d counts the zero padding in each window's mean.
 std::vector<OnnxAttribute> averagePoolAttributes(const PlannedOp &op)
 {
@@ -144,9 +137,7 @@ Result<QString> reshape(const PlannedOp &op, const QStringList &inputs, OnnxGrap
     std::vector<qint64> shape{0};
     for (int64_t d : op.shape.output)
         shape.push_back(d);
-    const QString target = graph.apply(QStringLiteral("Constant"), op.nodeId + QStringLiteral("/shape"), {},
-                                       {Attr::integers(QStringLiteral("value_ints"), shape)});
-    return graph.apply(QStringLiteral("Reshape"), op.nodeId, {inputs.value(0), target});
+    return graph.apply(QStringLiteral("Reshape"), op.nodeId, {inputs.value(0), intsConstant(graph, op.nodeId + QStringLiteral("/shape"), shape)});
 }
 
 // x * sigmoid(x).
@@ -165,7 +156,7 @@ Result<QString> add(const PlannedOp &op, const QStringList &inputs, OnnxGraphBui
 Result<QString> concat(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
 {
     return graph.apply(QStringLiteral("Concat"), op.nodeId, {inputs.value(0), inputs.value(1)},
-                       {Attr::integer(QStringLiteral("axis"), intParam(op, "dim") + 1)});
+                       {Attr::integer(QStringLiteral("axis"), intParamOf(op, "dim") + 1)});
 }
 
 } // namespace

@@ -13,13 +13,6 @@ using Attr = OnnxAttribute;
 
 constexpr qint64 kOnnxInt64 = 7;  // TensorProto::INT64
 
-qint64 intParam(const PlannedOp &op, const char *key) { return qint64(op.params.value(QLatin1String(key)).toDouble()); }
-
-QString intsConstant(OnnxGraphBuilder &graph, const QString &name, std::vector<qint64> values)
-{
-    return graph.apply(QStringLiteral("Constant"), name, {}, {Attr::integers(QStringLiteral("value_ints"), std::move(values))});
-}
-
 // Float ids to int64, then rows of the table.
 Result<QString> embedding(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
 {
@@ -85,8 +78,8 @@ Result<QStringList> layerWeights(const PlannedOp &op, int64_t layer, int64_t dir
 OnnxExportRule recurrent(Recurrent kind)
 {
     return [kind](const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph) -> Result<QString> {
-        const int64_t hidden = intParam(op, "hidden_size");
-        const int64_t layers = intParam(op, "num_layers");
+        const int64_t hidden = intParamOf(op, "hidden_size");
+        const int64_t layers = intParamOf(op, "num_layers");
         const int64_t directions = op.params.value(QStringLiteral("bidirectional")).toBool() ? 2 : 1;
         const bool sequence = op.params.value(QStringLiteral("output")).toString() == QStringLiteral("sequence");
         std::vector<OnnxAttribute> attributes{Attr::integer(QStringLiteral("hidden_size"), hidden),

@@ -15,12 +15,14 @@ BuiltOp buildEmbedding(const QJsonObject &params, const Shape &)
     auto table = torch::nn::Embedding(torch::nn::EmbeddingOptions(rows, intParam(params, "dim")));
     return unaryOp([table, rows](const torch::Tensor &x, bool) mutable {
         const torch::Tensor ids = x.to(torch::kLong);
+        // One read from the device per batch: the smallest and largest id together.
         if (ids.numel() > 0) {
             const auto [low, high] = torch::aminmax(ids);
-            if (low.item<int64_t>() < 0 || high.item<int64_t>() >= rows)
-                throw std::runtime_error("id " + std::to_string(low.item<int64_t>() < 0 ? low.item<int64_t>() : high.item<int64_t>()) +
-                                         " is outside the embedding's table of " + std::to_string(rows) +
-                                         " rows (raise num_embeddings to the number of distinct ids)");
+            const torch::Tensor bounds = torch::stack({low, high}).cpu();
+            const int64_t lowest = bounds[0].item<int64_t>(), highest = bounds[1].item<int64_t>();
+            if (lowest < 0 || highest >= rows)
+                throw std::runtime_error("id " + std::to_string(lowest < 0 ? lowest : highest) + " is outside the embedding's table of " +
+                                         std::to_string(rows) + " rows (raise num_embeddings to the number of distinct ids)");
         }
         return table->forward(ids);
     }, table.ptr());
