@@ -30,6 +30,25 @@ QList<ParamSpec> splitParams()
     };
 }
 
+// How an image data set decodes, sizes and splits its images (core/data/image_datasets.h).
+QList<ParamSpec> imageParams()
+{
+    return {
+        choiceParam(QStringLiteral("channels"), QStringLiteral("rgb"), {QStringLiteral("gray"), QStringLiteral("rgb")},
+                    QStringLiteral("Decode every image to grey (1 channel) or colour (3 channels)")),
+        intParam(QStringLiteral("height"), 32, 1, 4096, QStringLiteral("Height of the samples, in pixels")),
+        intParam(QStringLiteral("width"), 32, 1, 4096, QStringLiteral("Width of the samples, in pixels")),
+        choiceParam(QStringLiteral("fit"), QStringLiteral("stretch"), {QStringLiteral("stretch"), QStringLiteral("crop")},
+                    QStringLiteral("An image of another size is stretched to the sample size, or scaled to cover it and cut to its centre")),
+        floatParam(QStringLiteral("test_fraction"), 0.2, 0.0, 0.9,
+                   QStringLiteral("Share of the training images held out as the test split when there is no test/ folder "
+                                  "(or split column)")),
+        intParam(QStringLiteral("threads"), 0, 0, 256, QStringLiteral("Threads decoding the images (0: one per core)")),
+        boolParam(QStringLiteral("cache"), true,
+                  QStringLiteral("Keep the decoded images in ~/.cache/trainyard/images, so that the next run starts fast")),
+    };
+}
+
 BlockDescriptor dataset(const QString &id, const QString &name, const QString &doc, const QString &xPort,
                         const QString &yPort, QList<ParamSpec> params)
 {
@@ -115,6 +134,28 @@ void addDatasetBlocks(BlockRegistry &registry)
             floatParam(QStringLiteral("test_fraction"), 0.1, 0.0, 0.9,
                        QStringLiteral("Share of the windows held out as the test split"))}
             + splitParams()));
+
+    registry.add(dataset(
+        QStringLiteral("dataset.image_folder"), QStringLiteral("Image folder"),
+        QStringLiteral("Your own images (PNG, JPEG, BMP): a folder with one sub-folder per class, optionally inside "
+                       "train/, val/ and test/ folders; decoded on worker threads and cached"),
+        QStringLiteral("images"), QStringLiteral("labels"),
+        QList<ParamSpec>{pathParam(QStringLiteral("dir"), QString(),
+                                   QStringLiteral("The folder of class folders (or of train/, val/, test/); relative paths are relative to the preset"))}
+            + imageParams() + splitParams()));
+
+    registry.add(dataset(
+        QStringLiteral("dataset.image_list"), QStringLiteral("Image list (CSV)"),
+        QStringLiteral("Images listed in a CSV file: a column of image paths, one of labels and optionally one of "
+                       "splits (train, val, test)"),
+        QStringLiteral("images"), QStringLiteral("labels"),
+        QList<ParamSpec>{
+            pathParam(QStringLiteral("path"), QString(), QStringLiteral("The CSV file; image paths in it are relative to its folder")),
+            stringParam(QStringLiteral("image_column"), QString(), QStringLiteral("Name of the column of image paths (empty: the first)")),
+            stringParam(QStringLiteral("label_column"), QString(), QStringLiteral("Name of the column of labels (empty: the second)")),
+            stringParam(QStringLiteral("split_column"), QString(),
+                        QStringLiteral("Name of a column saying each row's split: train, val or test (empty: none)"))}
+            + imageParams() + splitParams()));
 
     registry.add(dataset(
         QStringLiteral("dataset.synthetic"), QStringLiteral("Synthetic data"),

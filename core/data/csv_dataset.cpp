@@ -122,7 +122,6 @@ Result<QStringList> classLabels(const CsvTable &table, int target, const CsvSett
 {
     QStringList labels;
     QSet<QString> seen;
-    bool numeric = true;
     for (const CsvRow &row : table.rows) {
         if (target >= row.cells.size())
             return lineError(params, kPath, s.path, row.line, QStringLiteral("the row has %1 cells, the header has %2")
@@ -135,18 +134,9 @@ Result<QStringList> classLabels(const CsvTable &table, int target, const CsvSett
         if (!seen.contains(label)) {
             seen.insert(label);
             labels << label;
-            double ignored = 0;
-            numeric = numeric && parseCsvNumber(cell, &ignored);
         }
     }
-    if (numeric) {
-        std::sort(labels.begin(), labels.end(), [](const QString &a, const QString &b) {
-            const double x = a.toDouble(), y = b.toDouble();
-            return x != y ? x < y : a < b;
-        });
-    } else {
-        std::sort(labels.begin(), labels.end());
-    }
+    sortClassLabels(labels);
     return labels;
 }
 

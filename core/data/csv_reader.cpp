@@ -2,6 +2,7 @@
 
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -156,6 +157,20 @@ Result<CsvTable> parseCsv(const QByteArray &text, const QString &file, int64_t m
         p = next;
     }
     return table;
+}
+
+void sortClassLabels(QStringList &labels)
+{
+    double ignored = 0;
+    const bool numeric = std::all_of(labels.begin(), labels.end(), [&](const QString &label) { return parseCsvNumber(label.toUtf8(), &ignored); });
+    if (numeric) {
+        std::sort(labels.begin(), labels.end(), [](const QString &a, const QString &b) {
+            const double x = a.toDouble(), y = b.toDouble();
+            return x != y ? x < y : a < b;
+        });
+    } else {
+        std::sort(labels.begin(), labels.end());
+    }
 }
 
 } // namespace ty

@@ -35,4 +35,7 @@ bool parseCsvNumber(const QByteArray &cell, double *value);
 // Why parseCsvNumber refused `cell`: "is not a number" or "is beyond the range of a 32-bit float (±3.4e38)".
 QString csvNumberProblem(const QByteArray &cell);
 
+// Sorts distinct class labels into class order: numerically when every label is a number, else by code point.
+void sortClassLabels(QStringList &labels);
+
 } // namespace ty

@@ -2,6 +2,8 @@
 // Datasets decoded once into plain contiguous arrays (no torch types here): the engine turns each array into
 // one tensor on the training device and batches it by index_select.
 
+#include "image_decoding.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -63,6 +65,8 @@ struct LoadedDataset {
     // dataset.csv: the feature columns in sample order and the target column, for reading new rows alike.
     QStringList featureNames;
     QString targetName;
+    // Image data sets: how an image of another size is fitted to the sample size (new inputs are fitted alike).
+    ImageFit imageFit = ImageFit::Stretch;
 };
 
 } // namespace ty

@@ -4,6 +4,7 @@
 #include "dataset_params.h"
 #include "dataset_split.h"
 #include "idx_datasets.h"
+#include "image_datasets.h"
 #include "synthetic_data.h"
 #include "text_dataset.h"
 
@@ -67,6 +68,8 @@ const KindTable<DatasetReader> &datasetReaders()
         t.add(QStringLiteral("dataset.csv"), {describeCsvDataset, loadCsvDataset});
         t.add(QStringLiteral("dataset.synthetic"), {describeSyntheticDataset, loadSyntheticDataset});
         t.add(QStringLiteral("dataset.text"), {describeTextDataset, loadTextDataset});
+        t.add(QStringLiteral("dataset.image_folder"), {describeImageFolder, loadImageFolder});
+        t.add(QStringLiteral("dataset.image_list"), {describeImageList, loadImageList});
         return t;
     }();
     return readers;

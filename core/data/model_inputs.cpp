@@ -2,12 +2,11 @@
 
 #include "csv_reader.h"
 #include "idx_reader.h"
+#include "image_decoding.h"
 #include "regular_file.h"
 
 #include <QFile>
 #include <QFileInfo>
-#include <QImage>
-#include <QImageReader>
 
 namespace ty {
 
@@ -29,52 +28,24 @@ int64_t sampleSize(const std::vector<int64_t> &shape)
     return n;
 }
 
-bool isImageFile(const QString &suffix)
-{
-    return suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") || suffix == QStringLiteral("jpeg")
-        || suffix == QStringLiteral("bmp");
-}
-
-constexpr qint64 kImagePixelsFloor = 1'000'000;  // any file may claim this many
-constexpr qint64 kImagePixelsPerByte = 16'384;  // and this many more per byte it has
-
 // One image, converted to the format's channels (gray or RGB) and size, as float samples in CHW order.
 Status readImage(const QString &path, const SampleFormat &format, ModelInputs *out)
 {
     const std::vector<int64_t> &shape = format.sampleShape;
     if (shape.size() != 3 || (shape[0] != 1 && shape[0] != 3))
         return Error::inFile(path, QStringLiteral("this model takes samples of shape %1, not images").arg(shapeText(shape)));
-    if (Status regular = requireRegularFile(path); !regular)
-        return regular;
-    QImageReader reader(path);
-    reader.setAllocationLimit(256);  // MiB: a decompression bomb is refused, not decoded
-    // The size its header claims, against what the file can hold: no format we read packs more than about 8,000
-    // pixels into a byte (a uniform 1-bit PNG), so a 58-byte BMP claiming 45 million pixels is refused before it
-    // is decoded (which would take seconds).
-    if (const QSize claimed = reader.size(); claimed.isValid()) {
-        const qint64 pixels = qint64(claimed.width()) * claimed.height();
-        const qint64 bytes = QFileInfo(path).size();
-        if (pixels > kImagePixelsFloor + kImagePixelsPerByte * bytes)
-            return Error::inFile(path, QStringLiteral("claims %1 x %2 pixels, more than a file of %3 bytes can hold")
-                                           .arg(claimed.width())
-                                           .arg(claimed.height())
-                                           .arg(bytes));
-    }
-    QImage image = reader.read();
-    if (image.isNull())
-        return Error::inFile(path, QStringLiteral("cannot read the image: %1").arg(reader.errorString()));
-    const int64_t channels = shape[0], height = shape[1], width = shape[2];
-    image = image.convertToFormat(channels == 1 ? QImage::Format_Grayscale8 : QImage::Format_RGB888)
-                .scaled(int(width), int(height), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    ImageFormat image;
+    image.channels = int(shape[0]);
+    image.height = int(shape[1]);
+    image.width = int(shape[2]);
+    image.fit = format.imageFit;
+    std::vector<uint8_t> pixels(size_t(image.sampleSize()));
+    if (Status read = readImageFile(path, image, pixels.data()); !read)
+        return read;
     std::vector<float> &floats = out->samples.floats;
-    const size_t base = floats.size();
-    floats.resize(base + size_t(channels * height * width));
-    for (int64_t y = 0; y < height; ++y) {
-        const uchar *line = image.constScanLine(int(y));
-        for (int64_t x = 0; x < width; ++x)
-            for (int64_t c = 0; c < channels; ++c)
-                floats[base + size_t((c * height + y) * width + x)] = float(line[x * channels + c]) * format.scale;
-    }
+    floats.reserve(floats.size() + pixels.size());
+    for (const uint8_t value : pixels)
+        floats.push_back(float(value) * format.scale);
     out->names << QFileInfo(path).fileName();
     out->samples.count += 1;
     return Status::success();
@@ -158,6 +129,7 @@ SampleFormat sampleFormatOf(const LoadedDataset &dataset)
     format.targetName = dataset.targetName;
     format.featureMean = dataset.featureMean;
     format.featureStd = dataset.featureStd;
+    format.imageFit = dataset.imageFit;
     return format;
 }
 
@@ -173,7 +145,7 @@ Result<ModelInputs> readModelInputs(const QStringList &paths, const SampleFormat
             return Error::inFile(path, QStringLiteral("no such file"));
         const QString suffix = QFileInfo(path).suffix().toLower();
         Status read = Status::success();
-        if (isImageFile(suffix))
+        if (isImageSuffix(suffix))
             read = readImage(path, format, &out);
         else if (suffix == QStringLiteral("csv"))
             read = readCsv(path, format, maxSamples - out.samples.count, &out);

@@ -6,6 +6,7 @@
 // QImage, which needs no display.
 
 #include "dataset_arrays.h"
+#include "image_decoding.h"
 #include "error.h"
 
 #include <QStringList>
@@ -19,6 +20,7 @@ struct SampleFormat {
     QStringList featureNames;          // CSV data sets: feature columns in sample order
     QString targetName;                // CSV data sets: the target column
     std::vector<float> featureMean, featureStd;  // standardization, when the data set applied it
+    ImageFit imageFit = ImageFit::Stretch;      // image data sets: how an image of another size is fitted
 };
 SampleFormat sampleFormatOf(const LoadedDataset &dataset);
 

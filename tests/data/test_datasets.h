@@ -1,7 +1,7 @@
 #pragma once
 // One Qt Test class for core/data; its slots are defined in test_idx.cpp, test_fashion_mnist.cpp,
 // test_csv.cpp, test_synthetic.cpp, test_split.cpp, test_keep_classes.cpp, test_safetensors.cpp,
-// test_text.cpp and test_model_inputs.cpp.
+// test_text.cpp, test_model_inputs.cpp and test_image_datasets.cpp.
 
 #include <QObject>
 #include <QTemporaryDir>
@@ -91,6 +91,18 @@ private Q_SLOTS:
     // new inputs for a trained model (test_model_inputs.cpp)
     void imageInputsTakeTheModelsShape();
     void imageClaimingMorePixelsThanItHoldsIsRefused();
+    // image folders and lists (test_image_datasets.cpp)
+    void imageFolderClassesAndPixels();
+    void imageFolderSplitFolders();
+    void imageFolderTestFractionIsSeeded();
+    void imageFolderColourAndFit();
+    void imageFolderErrors_data();
+    void imageFolderErrors();
+    void imageListRowsAndSplits();
+    void imageListErrors_data();
+    void imageListErrors();
+    void imageDecodingThreadsAndCache();
+    void imageScriptMatchesFashionMnist();
 
 private:
     QTemporaryDir m_dir;

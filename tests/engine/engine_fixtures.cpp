@@ -78,6 +78,22 @@ Preset bundledPreset(const QString &name)
     return preset.value();
 }
 
+bool useSmallImageFolder(Preset &preset, const QString &outDir, int limit)
+{
+    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    if (python.isEmpty() || !QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
+        return false;
+    QProcess script;
+    script.start(python, {QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/fashion_mnist_to_png.py"), outDir,
+                          QStringLiteral("--limit"), QString::number(limit)});
+    if (!script.waitForFinished(300000) || script.exitStatus() != QProcess::NormalExit || script.exitCode() != 0) {
+        qWarning("fashion_mnist_to_png.py failed: %s", script.readAllStandardError().constData());
+        return false;
+    }
+    preset.graph.node(QStringLiteral("data"))->params.insert(QStringLiteral("dir"), outDir);
+    return true;
+}
+
 QList<double> RecordingObserver::values(const QString &name) const
 {
     QList<double> out;

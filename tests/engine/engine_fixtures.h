@@ -22,6 +22,10 @@ Preset regressionPreset(const QString &loss, double lr, int epochs = 3);
 
 // The bundled preset presets/NAME.trainyard.json.
 Preset bundledPreset(const QString &name);
+// Writes the first `limit` Fashion-MNIST images of each split as PNG files under `outDir` with the bundled script
+// (presets/fashion_mnist_to_png.py) and points the preset's data node there. False (nothing changed) when
+// Fashion-MNIST or python3 is missing, or the script fails (with a warning).
+bool useSmallImageFolder(Preset &preset, const QString &outDir, int limit);
 
 // Records everything a run reports; can ask for a stop after `stopAfterSteps` steps.
 class RecordingObserver : public TrainObserver {

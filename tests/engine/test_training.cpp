@@ -8,7 +8,6 @@
 #include "trainer.h"
 
 #include <QDir>
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace ty;
@@ -155,6 +154,7 @@ void TestTraining::bundledPresetsLearnOnSmallData_data()
     QTest::newRow("wine") << "wine-tabular" << 0.85;
     // The next of 43 characters: the most frequent one alone is right about 1 time in 10 (20,000 windows, 2 epochs).
     QTest::newRow("words") << "words-char-lstm" << 0.2;
+    QTest::newRow("image folder") << "image-folder-cnn" << 0.6;
 }
 
 void TestTraining::bundledPresetsLearnOnSmallData()
@@ -178,6 +178,17 @@ void TestTraining::bundledPresetsLearnOnSmallData()
         params.insert(QStringLiteral("limit"), 20000);
         params.insert(QStringLiteral("val_count"), 1000);
         params.insert(QStringLiteral("test_limit"), 2000);
+        preset.training.insert(QStringLiteral("epochs"), 2);
+    }
+    QTemporaryDir images;
+    if (name == QStringLiteral("image-folder-cnn")) {
+        // 2,000 PNG files of each split, written by the bundled script
+        if (!test::useSmallImageFolder(preset, images.path(), 2000))
+            QSKIP("needs Fashion-MNIST (dataset-fashion-mnist) and python3 to write the PNG files");
+        QJsonObject &params = preset.graph.node(QStringLiteral("data"))->params;
+        params.insert(QStringLiteral("val_count"), 500);
+        params.insert(QStringLiteral("test_limit"), 1000);
+        params.insert(QStringLiteral("cache"), false);
         preset.training.insert(QStringLiteral("epochs"), 2);
     }
     preset.training.insert(QStringLiteral("device"), QStringLiteral("cpu"));

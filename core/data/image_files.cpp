@@ -1,0 +1,168 @@
+#include "image_files.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include <sys/stat.h>
+
+namespace ty {
+
+namespace {
+
+const QByteArray kCacheMagic = QByteArrayLiteral("trainyard-decoded-images 1\n");
+
+int workerCount(int threads, qsizetype files)
+{
+    int n = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    return int(std::max<qsizetype>(1, std::min<qsizetype>(n, files)));
+}
+
+// The cache key: the format and every file's path, size and modification time.
+QString cacheKey(const QStringList &paths, const ImageFormat &format)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(QStringLiteral("%1 %2 %3 %4\n").arg(format.channels).arg(format.height).arg(format.width)
+                     .arg(format.fit == ImageFit::Crop ? QStringLiteral("crop") : QStringLiteral("stretch")).toUtf8());
+    const QDir current;
+    for (const QString &path : paths) {
+        // stat(2) directly: QFileInfo's modification time is a local-time QDateTime, slow to build 70,000 times.
+        const QByteArray name = QFile::encodeName(current.absoluteFilePath(path));
+        struct stat info {};
+        if (::stat(name.constData(), &info) != 0)
+            return QString();  // the decode reports the missing file
+        hash.addData(name);
+        const qint64 fields[] = {qint64(info.st_size), qint64(info.st_mtim.tv_sec), qint64(info.st_mtim.tv_nsec), qint64(info.st_ino)};
+        hash.addData(QByteArrayView(reinterpret_cast<const char *>(fields), sizeof fields));
+    }
+    return QString::fromLatin1(hash.result().toHex());
+}
+
+QString cachePath(const QString &key) { return imageCacheDir() + QLatin1Char('/') + key + QStringLiteral(".images"); }
+
+bool readCache(const QString &key, int64_t expectedBytes, DecodedImages *out)
+{
+    QFile file(cachePath(key));
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    if (file.read(kCacheMagic.size()) != kCacheMagic)
+        return false;
+    const QByteArray fingerprint = file.readLine(80).trimmed();
+    const QByteArray count = file.readLine(40).trimmed();
+    bool ok = false;
+    if (fingerprint.size() != 64 || count.toLongLong(&ok) != expectedBytes || !ok)
+        return false;
+    if (file.size() - file.pos() != expectedBytes)
+        return false;
+    out->bytes.resize(size_t(expectedBytes));
+    if (file.read(reinterpret_cast<char *>(out->bytes.data()), expectedBytes) != expectedBytes)
+        return false;
+    out->fingerprint = QString::fromLatin1(fingerprint);
+    out->fromCache = true;
+    return true;
+}
+
+void writeCache(const QString &key, const DecodedImages &images)
+{
+    if (!QDir().mkpath(imageCacheDir()))
+        return;
+    QSaveFile file(cachePath(key));
+    if (!file.open(QIODevice::WriteOnly))
+        return;
+    file.write(kCacheMagic);
+    file.write(images.fingerprint.toLatin1() + '\n');
+    file.write(QByteArray::number(qint64(images.bytes.size())) + '\n');
+    file.write(reinterpret_cast<const char *>(images.bytes.data()), qint64(images.bytes.size()));
+    file.commit();  // best effort: a failed write leaves no file behind
+}
+
+// Decodes on worker threads. Files are claimed in order, and after a failure no new one is claimed: every file
+// before the failed one was claimed already and finishes, so the Error kept (the lowest index) is the list's
+// first bad file whatever the timing.
+Result<DecodedImages> decode(const QStringList &paths, const ImageFormat &format, int threads)
+{
+    const int64_t sampleSize = format.sampleSize();
+    DecodedImages out;
+    out.bytes.resize(size_t(sampleSize * paths.size()));
+    std::vector<QByteArray> digests(size_t(paths.size()));
+    std::atomic<qsizetype> next{0};
+    std::atomic<bool> failed{false};
+    std::mutex errorMutex;
+    qsizetype errorIndex = paths.size();
+    Error error;
+    auto work = [&] {
+        for (;;) {
+            if (failed.load())
+                return;
+            const qsizetype i = next.fetch_add(1);
+            if (i >= paths.size())
+                return;
+            QByteArray bytes;
+            const Status read = readImageFile(paths[i], format, out.bytes.data() + sampleSize * i, &bytes);
+            if (!read) {
+                std::lock_guard<std::mutex> lock(errorMutex);
+                if (i < errorIndex) {
+                    errorIndex = i;
+                    error = read.error();
+                }
+                failed.store(true);
+                return;
+            }
+            digests[size_t(i)] = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
+        }
+    };
+    std::vector<std::thread> workers;
+    const int n = workerCount(threads, paths.size());
+    for (int t = 1; t < n; ++t)
+        workers.emplace_back(work);
+    work();
+    for (std::thread &worker : workers)
+        worker.join();
+    if (failed.load())
+        return error;
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const QByteArray &digest : digests)
+        hash.addData(digest);
+    out.fingerprint = QString::fromLatin1(hash.result().toHex());
+    return out;
+}
+
+} // namespace
+
+QString imageCacheDir()
+{
+    QString base = qEnvironmentVariable("TRAINYARD_CACHE_DIR");
+    if (base.isEmpty()) {
+        const QString xdg = qEnvironmentVariable("XDG_CACHE_HOME");
+        base = (xdg.isEmpty() ? QDir::homePath() + QStringLiteral("/.cache") : xdg) + QStringLiteral("/trainyard");
+    }
+    return base + QStringLiteral("/images");
+}
+
+Result<DecodedImages> decodeImageFiles(const QStringList &paths, const ImageFormat &format, int threads, bool useCache)
+{
+    const int64_t expected = format.sampleSize() * paths.size();
+    QString key;
+    if (useCache) {
+        key = cacheKey(paths, format);
+        if (key.isEmpty())
+            useCache = false;
+    }
+    if (useCache) {
+        DecodedImages cached;
+        if (readCache(key, expected, &cached))
+            return cached;
+    }
+    Result<DecodedImages> decoded = decode(paths, format, threads);
+    if (decoded && useCache)
+        writeCache(key, decoded.value());
+    return decoded;
+}
+
+} // namespace ty
