@@ -192,6 +192,27 @@ void addTransformBlocks(BlockRegistry &registry)
     registry.add(transform(QStringLiteral("transform.gaussian_noise"), QStringLiteral("Gaussian noise"),
                            QStringLiteral("Adds zero-mean gaussian noise to training samples"),
                            {floatParam(QStringLiteral("std"), 0.1, 0.0, kInf, QStringLiteral("Standard deviation of the noise"))}));
+    registry.add(transform(
+        QStringLiteral("transform.random_affine"), QStringLiteral("Random rotation, scale, shift"),
+        QStringLiteral("Rotates, scales and shifts each training image by random amounts (0 fills what moves in); "
+                       "place it before normalize"),
+        {floatParam(QStringLiteral("degrees"), 10.0, 0.0, 180.0, QStringLiteral("Largest rotation either way, in degrees")),
+         floatParam(QStringLiteral("translate"), 0.1, 0.0, 0.5, QStringLiteral("Largest shift either way, as a share of the width and height")),
+         floatParam(QStringLiteral("scale_min"), 0.9, 0.1, 1.0, QStringLiteral("Smallest zoom factor")),
+         floatParam(QStringLiteral("scale_max"), 1.1, 1.0, 10.0, QStringLiteral("Largest zoom factor"))}));
+    registry.add(transform(
+        QStringLiteral("transform.color_jitter"), QStringLiteral("Random brightness, contrast"),
+        QStringLiteral("Multiplies each training sample's brightness and scales its contrast around its mean by random "
+                       "factors in [1 - amount, 1 + amount]"),
+        {floatParam(QStringLiteral("brightness"), 0.2, 0.0, 1.0, QStringLiteral("Brightness amount (0: unchanged)")),
+         floatParam(QStringLiteral("contrast"), 0.2, 0.0, 1.0, QStringLiteral("Contrast amount (0: unchanged)")),
+         boolParam(QStringLiteral("clamp"), true,
+                   QStringLiteral("Clamp the result to [0, 1], for data before normalize; turn off after normalize"))}));
+    registry.add(transform(
+        QStringLiteral("transform.cutout"), QStringLiteral("Cutout"),
+        QStringLiteral("Sets a square at a random place of each training image to 0, in every channel (cut by the border)"),
+        {intParam(QStringLiteral("size"), 8, 1, 4096, QStringLiteral("Side of the square, in pixels")),
+         floatParam(QStringLiteral("p"), 0.5, 0.0, 1.0, QStringLiteral("Probability that an image gets a square"))}));
 }
 
 } // namespace ty

@@ -33,6 +33,9 @@ void addTransformExportRules(OnnxExportRules &rules)
     rules.add(QStringLiteral("transform.random_hflip"), passThrough);
     rules.add(QStringLiteral("transform.random_crop"), passThrough);
     rules.add(QStringLiteral("transform.gaussian_noise"), passThrough);
+    rules.add(QStringLiteral("transform.random_affine"), passThrough);
+    rules.add(QStringLiteral("transform.color_jitter"), passThrough);
+    rules.add(QStringLiteral("transform.cutout"), passThrough);
 }
 
 } // namespace ty

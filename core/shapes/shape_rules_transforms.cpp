@@ -43,6 +43,15 @@ Result<OpShape> randomCropShape(const QString &nodeId, const QJsonObject &, cons
     return OpShape{in, 0};
 }
 
+Result<OpShape> randomAffineShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)
+{
+    if (params.value(QStringLiteral("scale_min")).toDouble() > params.value(QStringLiteral("scale_max")).toDouble())
+        return Error::atNode(nodeId, QStringLiteral("scale_min %1 is above scale_max %2")
+                                         .arg(params.value(QStringLiteral("scale_min")).toDouble())
+                                         .arg(params.value(QStringLiteral("scale_max")).toDouble()), QStringLiteral("scale_min"));
+    return randomCropShape(nodeId, params, inputs);
+}
+
 Result<OpShape> sameShape(const QString &, const QJsonObject &, const std::vector<SampleShape> &inputs)
 {
     return OpShape{firstInput(inputs), 0};
@@ -56,6 +65,9 @@ void addTransformShapeRules(ShapeRules &rules)
     rules.ops.add(QStringLiteral("transform.random_hflip"), randomHflipShape);
     rules.ops.add(QStringLiteral("transform.random_crop"), randomCropShape);
     rules.ops.add(QStringLiteral("transform.gaussian_noise"), sameShape);
+    rules.ops.add(QStringLiteral("transform.random_affine"), randomAffineShape);
+    rules.ops.add(QStringLiteral("transform.color_jitter"), sameShape);
+    rules.ops.add(QStringLiteral("transform.cutout"), randomCropShape);
 }
 
 } // namespace ty

@@ -40,7 +40,8 @@ const QStringList kPromisedBlocks{
     QStringLiteral("layer.conv_transpose2d"), QStringLiteral("layer.upsample"), QStringLiteral("layer.adaptive_avgpool2d"),
     QStringLiteral("layer.group_norm"), QStringLiteral("layer.dropout2d"), QStringLiteral("layer.permute"), QStringLiteral("layer.squeeze"),
     QStringLiteral("layer.unsqueeze"), QStringLiteral("layer.positional_embedding"), QStringLiteral("layer.self_attention"),
-    QStringLiteral("layer.transformer_encoder"), QStringLiteral("dataset.image_folder"), QStringLiteral("dataset.image_list")};
+    QStringLiteral("layer.transformer_encoder"), QStringLiteral("dataset.image_folder"), QStringLiteral("dataset.image_list"),
+    QStringLiteral("transform.random_affine"), QStringLiteral("transform.color_jitter"), QStringLiteral("transform.cutout")};
 
 class TestBlockRegistry : public QObject {
     Q_OBJECT

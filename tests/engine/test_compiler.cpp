@@ -130,3 +130,86 @@ void TestCompiler::randomCropKeepsShapeAndContent()
     QVERIFY(!torch::equal(cropped, x));
     QVERIFY(torch::equal(op.value().forward({x}, false), x));
 }
+
+namespace {
+
+ty::detail::BuiltOp augmentation(const char *block, const QJsonObject &params, const SampleShape &in)
+{
+    const Result<OpShape> shape = inferOpShape(QString::fromLatin1(block), QStringLiteral("aug"), params, {in});
+    if (!shape)
+        qFatal("%s", qPrintable(shape.error().toString()));
+    Result<ty::detail::BuiltOp> op =
+        ty::detail::buildOp(PlannedOp{QStringLiteral("aug"), QString::fromLatin1(block), params, {}, {in}, shape.value()});
+    if (!op)
+        qFatal("%s", qPrintable(op.error().toString()));
+    return op.value();
+}
+
+} // namespace
+
+void TestCompiler::imageAugmentationsActOnTheBatch()
+{
+    torch::manual_seed(3);
+    // A bright disc of radius 5 in the centre of a 21 x 21 image (a 21 x 15 one: rotation must not skew it).
+    const torch::Tensor r = torch::arange(21, torch::kFloat) - 10;
+    const torch::Tensor disc = (r.view({21, 1}).pow(2) + r.view({1, 21}).pow(2)).le(25).to(torch::kFloat);
+    const torch::Tensor x = disc.view({1, 1, 21, 21}).repeat({64, 2, 1, 1});
+
+    // Rotation and zoom about the centre keep the centre bright; the disc's area follows the zoom.
+    ty::detail::BuiltOp rotate = augmentation("transform.random_affine", {{QStringLiteral("degrees"), 180.0}, {QStringLiteral("translate"), 0.0},
+                                                                           {QStringLiteral("scale_min"), 1.0}, {QStringLiteral("scale_max"), 1.0}}, {2, 21, 21});
+    const torch::Tensor rotated = rotate.forward({x}, true);
+    QCOMPARE(rotated.sizes().vec(), x.sizes().vec());
+    QVERIFY(torch::allclose(rotated.index({torch::indexing::Slice(), torch::indexing::Slice(), 10, 10}), torch::ones({64, 2})));
+    const torch::Tensor area = rotated.sum({1, 2, 3}) / 2;  // a disc stays a disc of about 81 pixels
+    QVERIFY2(area.min().item<double>() > 70 && area.max().item<double>() < 92, qPrintable(QString::number(area.min().item<double>())));
+    QVERIFY(!torch::allclose(rotated, x));
+    QVERIFY(torch::equal(rotate.forward({x}, false), x));
+    torch::Tensor wide = torch::zeros({64, 1, 15, 21});
+    wide.index_put_({torch::indexing::Slice(), 0, 7, torch::indexing::Slice(3, 18)}, 1.0);  // a horizontal bar of 15
+    ty::detail::BuiltOp rotateWide = augmentation("transform.random_affine", {{QStringLiteral("degrees"), 180.0}, {QStringLiteral("translate"), 0.0},
+                                                                               {QStringLiteral("scale_min"), 1.0}, {QStringLiteral("scale_max"), 1.0}}, {1, 15, 21});
+    const torch::Tensor bar = rotateWide.forward({wide}, true).sum({1, 2, 3});  // its length is kept at any angle
+    QVERIFY2(bar.min().item<double>() > 12 && bar.max().item<double>() < 18, qPrintable(QString::number(bar.min().item<double>())));
+    ty::detail::BuiltOp zoom = augmentation("transform.random_affine", {{QStringLiteral("degrees"), 0.0}, {QStringLiteral("translate"), 0.0},
+                                                                         {QStringLiteral("scale_min"), 2.0}, {QStringLiteral("scale_max"), 2.0}}, {2, 21, 21});
+    const double zoomed = (zoom.forward({x}, true).sum({1, 2, 3}) / 2).mean().item<double>();
+    QVERIFY2(zoomed > 4 * 70 && zoomed < 4 * 92, qPrintable(QString::number(zoomed)));
+    const Result<OpShape> backwards = inferOpShape(QStringLiteral("transform.random_affine"), QStringLiteral("aug"),
+                                                   {{QStringLiteral("scale_min"), 1.0}, {QStringLiteral("scale_max"), 1.0}, {QStringLiteral("degrees"), 0.0},
+                                                    {QStringLiteral("translate"), 0.0}}, {{64}});
+    QVERIFY(!backwards.ok());  // not an image
+
+    // Brightness alone: each sample is the input times one factor in [0.5, 1.5], the factors differ.
+    const torch::Tensor grey = torch::rand({64, 1, 4, 4}) * 0.5 + 0.1;
+    ty::detail::BuiltOp bright = augmentation("transform.color_jitter", {{QStringLiteral("brightness"), 0.5}, {QStringLiteral("contrast"), 0.0},
+                                                                          {QStringLiteral("clamp"), true}}, {1, 4, 4});
+    const torch::Tensor ratio = bright.forward({grey}, true) / grey;
+    const torch::Tensor perSample = ratio.flatten(1);
+    QVERIFY(torch::allclose(std::get<0>(perSample.min(1)), std::get<0>(perSample.max(1)), 1e-5, 1e-5));
+    QVERIFY(perSample.min().item<double>() >= 0.5 - 1e-6 && perSample.max().item<double>() <= 1.5 + 1e-6);
+    QVERIFY(perSample.max().item<double>() - perSample.min().item<double>() > 0.5);
+    // Contrast alone keeps each sample's mean; clamping keeps [0, 1].
+    ty::detail::BuiltOp contrast = augmentation("transform.color_jitter", {{QStringLiteral("brightness"), 0.0}, {QStringLiteral("contrast"), 0.9},
+                                                                            {QStringLiteral("clamp"), false}}, {1, 4, 4});
+    QVERIFY(torch::allclose(contrast.forward({grey}, true).flatten(1).mean(1), grey.flatten(1).mean(1), 1e-5, 1e-5));
+    ty::detail::BuiltOp clamped = augmentation("transform.color_jitter", {{QStringLiteral("brightness"), 1.0}, {QStringLiteral("contrast"), 1.0},
+                                                                           {QStringLiteral("clamp"), true}}, {1, 4, 4});
+    const torch::Tensor jittered = clamped.forward({torch::rand({64, 1, 4, 4})}, true);
+    QVERIFY(jittered.min().item<double>() >= 0 && jittered.max().item<double>() <= 1);
+    QVERIFY(torch::equal(clamped.forward({grey}, false), grey));
+
+    // Cutout with p = 1 on ones: each image loses one square (cut by the border), the same in every channel.
+    const torch::Tensor ones = torch::ones({200, 3, 12, 12});
+    ty::detail::BuiltOp cut = augmentation("transform.cutout", {{QStringLiteral("size"), 4}, {QStringLiteral("p"), 1.0}}, {3, 12, 12});
+    const torch::Tensor holes = cut.forward({ones}, true).eq(0);
+    QVERIFY(torch::equal(holes.index({torch::indexing::Slice(), 0}), holes.index({torch::indexing::Slice(), 2})));
+    const torch::Tensor zeros = holes.index({torch::indexing::Slice(), 0}).sum({1, 2});
+    QVERIFY(zeros.min().item<int64_t>() >= 4 && zeros.max().item<int64_t>() == 16);  // a corner keeps at least 2 x 2
+    const torch::Tensor rowsHit = holes.index({torch::indexing::Slice(), 0}).any(2).sum(1), colsHit = holes.index({torch::indexing::Slice(), 0}).any(1).sum(1);
+    QVERIFY(torch::equal(rowsHit * colsHit, zeros));  // a rectangle
+    ty::detail::BuiltOp sometimes = augmentation("transform.cutout", {{QStringLiteral("size"), 4}, {QStringLiteral("p"), 0.5}}, {3, 12, 12});
+    const double share = sometimes.forward({ones}, true).eq(0).flatten(1).any(1).to(torch::kFloat).mean().item<double>();
+    QVERIFY2(share > 0.3 && share < 0.7, qPrintable(QString::number(share)));
+    QVERIFY(torch::equal(cut.forward({ones}, false), ones));
+}

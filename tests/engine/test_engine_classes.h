@@ -10,6 +10,7 @@ private Q_SLOTS:
     void residualCnnEqualsHandBuiltFunctional();
     void transformsOnlyActWhileTraining();
     void randomCropKeepsShapeAndContent();
+    void imageAugmentationsActOnTheBatch();
 };
 
 class TestShapes : public QObject {

@@ -15,7 +15,12 @@
 #include "block_descriptor.h"
 #include "memory_estimate.h"
 
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QTest>
 #include <QTreeWidget>
@@ -38,6 +43,20 @@ private Q_SLOTS:
         QFETCH(QString, file);
         if ((file.contains(QStringLiteral("fashion-mnist")) || file.contains(QStringLiteral("transfer-"))) && !tytest::fashionMnistAvailable())
             QSKIP("dataset-fashion-mnist is not installed");
+        // The image folder preset reads PNG files next to it: a copy of it beside a few, written by its script.
+        QTemporaryDir images;
+        if (file.contains(QStringLiteral("image-folder"))) {
+            const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+            if (!tytest::fashionMnistAvailable() || python.isEmpty())
+                QSKIP("needs dataset-fashion-mnist and python3 to write the PNG files");
+            QProcess script;
+            script.start(python, {QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/fashion_mnist_to_png.py"),
+                                  images.filePath(QStringLiteral("fashion-mnist-png")), QStringLiteral("--limit"), QStringLiteral("30")});
+            QVERIFY(script.waitForFinished(60000) && script.exitCode() == 0);
+            const QString copy = images.filePath(QFileInfo(file).fileName());
+            QVERIFY(QFile::copy(file, copy));
+            file = copy;
+        }
         tytest::Canvas canvas;
         IssuesPanel issues(canvas.document.get());
         QVERIFY(canvas.document->load(file).ok());

@@ -5,6 +5,8 @@
 
 #include <QJsonArray>
 
+#include <cmath>
+
 namespace ty::detail {
 
 namespace {
@@ -73,6 +75,77 @@ BuiltOp buildGaussianNoise(const QJsonObject &params, const Shape &)
     });
 }
 
+
+// Rotation, scale and translation, one random draw per sample, by one affine grid and one bilinear sampling of the
+// whole batch; what moves in from outside the image is 0. The rotation is in pixel space (a non-square image is
+// not skewed): in the normalised coordinates of the grid, x and y are scaled by the image's aspect ratio.
+torch::Tensor randomAffine(const torch::Tensor &x, double degrees, double translate, double scaleMin, double scaleMax)
+{
+    const int64_t b = x.size(0), h = x.size(2), w = x.size(3);
+    const auto opts = x.options();
+    const torch::Tensor angle = (torch::rand({b}, opts) * 2 - 1) * (degrees * M_PI / 180.0);
+    const torch::Tensor scale = torch::rand({b}, opts) * (scaleMax - scaleMin) + scaleMin;
+    const torch::Tensor tx = (torch::rand({b}, opts) * 2 - 1) * (2 * translate);
+    const torch::Tensor ty = (torch::rand({b}, opts) * 2 - 1) * (2 * translate);
+    const torch::Tensor c = torch::cos(angle) / scale, sn = torch::sin(angle) / scale;
+    const double hw = double(h) / double(w), wh = double(w) / double(h);
+    const torch::Tensor theta = torch::stack({c, -sn * hw, tx, sn * wh, c, ty}, 1).view({b, 2, 3});
+    const torch::Tensor grid = torch::affine_grid_generator(theta, {b, x.size(1), h, w}, false);
+    return torch::grid_sampler(x, grid, /*bilinear*/ 0, /*zeros*/ 0, false);
+}
+
+BuiltOp buildRandomAffine(const QJsonObject &params, const Shape &)
+{
+    const double degrees = floatParam(params, "degrees"), translate = floatParam(params, "translate");
+    const double scaleMin = floatParam(params, "scale_min"), scaleMax = floatParam(params, "scale_max");
+    const bool identity = degrees == 0 && translate == 0 && scaleMin == 1 && scaleMax == 1;
+    return unaryOp([=](const torch::Tensor &x, bool training) {
+        return training && !identity ? randomAffine(x, degrees, translate, scaleMin, scaleMax) : x;
+    });
+}
+
+// Brightness then contrast, a factor per sample drawn from [1 - amount, 1 + amount]: x * brightness, then
+// (x - the sample's mean) * contrast + the mean; optionally clamped to [0, 1] (data before normalisation).
+BuiltOp buildColorJitter(const QJsonObject &params, const Shape &)
+{
+    const double brightness = floatParam(params, "brightness"), contrast = floatParam(params, "contrast");
+    const bool clamp = params.value(QStringLiteral("clamp")).toBool();
+    return unaryOp([=](const torch::Tensor &x, bool training) {
+        if (!training || (brightness == 0 && contrast == 0))
+            return x;
+        std::vector<int64_t> view(size_t(x.dim()), 1);
+        view[0] = x.size(0);
+        const auto factor = [&](double amount) { return (torch::rand({x.size(0)}, x.options()) * 2 - 1).mul_(amount).add_(1).view(view); };
+        torch::Tensor y = brightness > 0 ? x * factor(brightness) : x;
+        if (contrast > 0) {
+            const torch::Tensor mean = y.flatten(1).mean(1).view(view);
+            y = (y - mean) * factor(contrast) + mean;
+        }
+        return clamp ? y.clamp(0.0, 1.0) : y;
+    });
+}
+
+// Cutout: with probability p a square of `size` pixels, centred at a random pixel and cut by the border, is set
+// to 0 in every channel: a mask from two comparisons per sample, no per-sample loop.
+BuiltOp buildCutout(const QJsonObject &params, const Shape &)
+{
+    const int64_t size = intParam(params, "size");
+    const double p = floatParam(params, "p");
+    return unaryOp([=](const torch::Tensor &x, bool training) {
+        if (!training || p <= 0 || size <= 0)
+            return x;
+        const int64_t b = x.size(0), h = x.size(2), w = x.size(3);
+        const auto longOpts = torch::TensorOptions().dtype(torch::kLong).device(x.device());
+        const torch::Tensor top = torch::randint(0, h, {b, 1}, longOpts) - size / 2;
+        const torch::Tensor left = torch::randint(0, w, {b, 1}, longOpts) - size / 2;
+        const torch::Tensor rows = torch::arange(h, longOpts).view({1, h}), cols = torch::arange(w, longOpts).view({1, w});
+        const torch::Tensor inRows = rows.ge(top).logical_and(rows.lt(top + size)).view({b, 1, h, 1});
+        const torch::Tensor inCols = cols.ge(left).logical_and(cols.lt(left + size)).view({b, 1, 1, w});
+        const torch::Tensor chosen = torch::rand({b}, x.options()).lt(p).view({b, 1, 1, 1});
+        return x.masked_fill(inRows.logical_and(inCols).logical_and(chosen), 0.0);
+    });
+}
+
 } // namespace
 
 void addTransformBuilders(KindTable<OpBuilder> &builders)
@@ -81,6 +154,9 @@ void addTransformBuilders(KindTable<OpBuilder> &builders)
     builders.add(QStringLiteral("transform.random_hflip"), buildRandomHflip);
     builders.add(QStringLiteral("transform.random_crop"), buildRandomCrop);
     builders.add(QStringLiteral("transform.gaussian_noise"), buildGaussianNoise);
+    builders.add(QStringLiteral("transform.random_affine"), buildRandomAffine);
+    builders.add(QStringLiteral("transform.color_jitter"), buildColorJitter);
+    builders.add(QStringLiteral("transform.cutout"), buildCutout);
 }
 
 } // namespace ty::detail
