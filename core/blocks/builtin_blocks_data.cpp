@@ -136,6 +136,20 @@ void addDatasetBlocks(BlockRegistry &registry)
             + splitParams()));
 
     registry.add(dataset(
+        QStringLiteral("dataset.cifar"), QStringLiteral("CIFAR-10 / CIFAR-100"),
+        QStringLiteral("The CIFAR-10 or CIFAR-100 binary files: 32x32 colour images in 10 or 100 classes (or CIFAR-100's 20 super-classes)"),
+        QStringLiteral("images"), QStringLiteral("labels"),
+        QList<ParamSpec>{
+            pathParam(QStringLiteral("dir"), QString(),
+                      QStringLiteral("Folder of data_batch_1.bin ... test_batch.bin (CIFAR-10) or train.bin and test.bin (CIFAR-100)")),
+            choiceParam(QStringLiteral("variant"), QStringLiteral("auto"),
+                        {QStringLiteral("auto"), QStringLiteral("cifar10"), QStringLiteral("cifar100")},
+                        QStringLiteral("Which format the folder holds (auto: by its file names)")),
+            choiceParam(QStringLiteral("labels"), QStringLiteral("fine"), {QStringLiteral("fine"), QStringLiteral("coarse")},
+                        QStringLiteral("CIFAR-100: the 100 classes or the 20 super-classes"))}
+            + splitParams()));
+
+    registry.add(dataset(
         QStringLiteral("dataset.image_folder"), QStringLiteral("Image folder"),
         QStringLiteral("Your own images (PNG, JPEG, BMP): a folder with one sub-folder per class, optionally inside "
                        "train/, val/ and test/ folders; decoded on worker threads and cached"),

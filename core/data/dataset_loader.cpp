@@ -1,5 +1,6 @@
 #include "dataset_loader.h"
 
+#include "cifar_dataset.h"
 #include "csv_dataset.h"
 #include "dataset_params.h"
 #include "dataset_split.h"
@@ -70,6 +71,7 @@ const KindTable<DatasetReader> &datasetReaders()
         t.add(QStringLiteral("dataset.text"), {describeTextDataset, loadTextDataset});
         t.add(QStringLiteral("dataset.image_folder"), {describeImageFolder, loadImageFolder});
         t.add(QStringLiteral("dataset.image_list"), {describeImageList, loadImageList});
+        t.add(QStringLiteral("dataset.cifar"), {describeCifarDataset, loadCifarDataset});
         return t;
     }();
     return readers;

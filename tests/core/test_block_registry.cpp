@@ -41,7 +41,8 @@ const QStringList kPromisedBlocks{
     QStringLiteral("layer.group_norm"), QStringLiteral("layer.dropout2d"), QStringLiteral("layer.permute"), QStringLiteral("layer.squeeze"),
     QStringLiteral("layer.unsqueeze"), QStringLiteral("layer.positional_embedding"), QStringLiteral("layer.self_attention"),
     QStringLiteral("layer.transformer_encoder"), QStringLiteral("dataset.image_folder"), QStringLiteral("dataset.image_list"),
-    QStringLiteral("transform.random_affine"), QStringLiteral("transform.color_jitter"), QStringLiteral("transform.cutout")};
+    QStringLiteral("transform.random_affine"), QStringLiteral("transform.color_jitter"), QStringLiteral("transform.cutout"),
+    QStringLiteral("dataset.cifar")};
 
 class TestBlockRegistry : public QObject {
     Q_OBJECT

@@ -1,7 +1,7 @@
 #pragma once
 // One Qt Test class for core/data; its slots are defined in test_idx.cpp, test_fashion_mnist.cpp,
 // test_csv.cpp, test_synthetic.cpp, test_split.cpp, test_keep_classes.cpp, test_safetensors.cpp,
-// test_text.cpp, test_model_inputs.cpp and test_image_datasets.cpp.
+// test_text.cpp, test_model_inputs.cpp, test_image_datasets.cpp and test_cifar.cpp.
 
 #include <QObject>
 #include <QTemporaryDir>
@@ -103,6 +103,11 @@ private Q_SLOTS:
     void imageListErrors();
     void imageDecodingThreadsAndCache();
     void imageScriptMatchesFashionMnist();
+    // CIFAR binary files (test_cifar.cpp)
+    void cifar10Records();
+    void cifar100CoarseAndFine();
+    void cifarDamagedFiles_data();
+    void cifarDamagedFiles();
 
 private:
     QTemporaryDir m_dir;
