@@ -55,6 +55,9 @@ BlockDescriptor optimizer(const QString &id, const QString &name, const QString 
 
 BlockDescriptor schedule(const QString &id, const QString &name, const QString &doc, QList<ParamSpec> params)
 {
+    // Every schedule may start with a linear warm-up.
+    params << intParam(QStringLiteral("warmup_steps"), 0, 0, 1e9,
+                       QStringLiteral("Steps of linear warm-up: step n takes (n + 1) / warmup_steps of the scheduled rate (0: none)"));
     BlockDescriptor d = block(id, BlockCategory::Schedule, name, doc, std::move(params));
     d.outputs = {port(QStringLiteral("schedule"), PortKind::Schedule, QStringLiteral("Connect to an optimizer"))};
     return d;
@@ -133,6 +136,18 @@ void addScheduleBlocks(BlockRegistry &registry)
                           {floatParam(QStringLiteral("warmup_fraction"), 0.1, 0.0, 1.0,
                                       QStringLiteral("Share of all steps spent warming up")),
                            floatParam(QStringLiteral("min_lr"), 0.0, 0.0, 10.0, QStringLiteral("Learning rate at the end"))}));
+    registry.add(schedule(QStringLiteral("schedule.multi_step"), QStringLiteral("Multi-step decay"),
+                          QStringLiteral("Multiplies the learning rate by gamma at each milestone epoch"),
+                          {floatListParam(QStringLiteral("milestones"), {30.0, 60.0, 90.0},
+                                          QStringLiteral("Epochs (counted from 0) at which the rate is multiplied by gamma")),
+                           floatParam(QStringLiteral("gamma"), 0.1, 0.0, 1.0, QStringLiteral("Decay factor"))}));
+    registry.add(schedule(QStringLiteral("schedule.one_cycle"), QStringLiteral("One cycle"),
+                          QStringLiteral("Smith's one cycle: up from lr / div_factor to the optimizer's lr, then down to "
+                                         "lr / div_factor / final_div_factor, along cosines"),
+                          {floatParam(QStringLiteral("pct_start"), 0.3, 0.0, 1.0, QStringLiteral("Share of the steps spent rising")),
+                           floatParam(QStringLiteral("div_factor"), 25.0, 1.0, 1e6, QStringLiteral("The first rate is lr / div_factor")),
+                           floatParam(QStringLiteral("final_div_factor"), 1e4, 1.0, 1e9,
+                                      QStringLiteral("The last rate is the first / final_div_factor"))}));
 }
 
 void addMetricBlocks(BlockRegistry &registry)

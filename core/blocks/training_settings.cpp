@@ -33,6 +33,9 @@ const QList<ParamSpec> &trainingSpecs()
                    QStringLiteral("Clamp every gradient value to [-v, v] before each step (0: off)")),
         floatParam(QStringLiteral("clip_grad_norm"), 0.0, 0.0, 1e9,
                    QStringLiteral("Scale the gradients down so that their total L2 norm is at most this (0: off)")),
+        intParam(QStringLiteral("accumulate_steps"), 1, 1, 1e6,
+                 QStringLiteral("Split each training batch into this many parts, run one after another, their gradients summed "
+                                "into one step: the whole batch's step with a fraction of its activation memory")),
         intParam(QStringLiteral("checkpoint_keep"), 0, 0, 1e6,
                  QStringLiteral("Periodic checkpoints kept, the newest (0: all); the best one is kept apart")),
         stringParam(QStringLiteral("best_metric"), QString(),
@@ -73,6 +76,7 @@ TrainingSettings TrainingSettings::fromJson(const QJsonObject &training)
     s.threads = value("threads").toInt();
     s.clipGradValue = value("clip_grad_value").toDouble();
     s.clipGradNorm = value("clip_grad_norm").toDouble();
+    s.accumulateSteps = value("accumulate_steps").toInt();
     s.checkpointKeep = value("checkpoint_keep").toInt();
     s.bestMetric = value("best_metric").toString();
     s.bestMode = value("best_mode").toString();

@@ -28,6 +28,7 @@ struct TrainingSettings {
     int threads = 0;               // CPU threads for LibTorch; 0: its default
     double clipGradValue = 0;      // each gradient value clamped to [-v, v]; 0: off
     double clipGradNorm = 0;       // gradients scaled to a total L2 norm of at most this (after the clamp); 0: off
+    int accumulateSteps = 1;       // parts of each training batch run one after another into one step's gradients
     int checkpointKeep = 0;        // periodic checkpoints kept (the newest); 0: all
     QString bestMetric;            // picks the best checkpoint; empty: earlyStopMetric, else val/loss
     QString bestMode = QStringLiteral("auto");  // auto, min, max

@@ -38,7 +38,9 @@ void estimatePlanMemory(PipelinePlan &plan, const TrainingSettings &settings)
         const double batch = std::max(1, size);
         return data.sampleCount > 0 ? std::min(batch, double(data.sampleCount)) : batch;
     };
-    const double batch = batchOf(settings.batchSize), evalBatch = batchOf(settings.evalBatchSize);
+    // With accumulate_steps, a training batch runs in parts: one part's activations are held at a time.
+    const int part = (settings.batchSize + std::max(1, settings.accumulateSteps) - 1) / std::max(1, settings.accumulateSteps);
+    const double batch = batchOf(part), evalBatch = batchOf(settings.evalBatchSize);
     const OptimizerStateRule *stateRule = ShapeRules::builtin().optimizers.find(plan.optimizerType);
     const double stateValues = stateRule ? (*stateRule)(plan.optimizerParams) : 0;
 

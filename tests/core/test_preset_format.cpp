@@ -479,6 +479,7 @@ void TestPresetFormat::flattenParamsIncludesDefaults()
         {QStringLiteral("training.threads"), QStringLiteral("0")},
         {QStringLiteral("training.clip_grad_value"), QStringLiteral("0")},
         {QStringLiteral("training.clip_grad_norm"), QStringLiteral("0")},
+        {QStringLiteral("training.accumulate_steps"), QStringLiteral("1")},
         {QStringLiteral("training.checkpoint_keep"), QStringLiteral("0")},
         {QStringLiteral("training.best_metric"), QString()},
         {QStringLiteral("training.best_mode"), QStringLiteral("auto")},

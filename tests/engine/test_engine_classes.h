@@ -51,6 +51,7 @@ private Q_SLOTS:
     void earlyStoppingEndsBeforeTheLastEpoch();
     void schedulesFollowTheirFormulas();
     void gradientClipping();
+    void gradientAccumulationMatchesTheWholeBatch();
     void clippedTrainingBarelyMoves();
     void cudaRequestWithoutCudaFails();
 };

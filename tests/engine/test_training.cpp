@@ -306,6 +306,80 @@ void TestTraining::schedulesFollowTheirFormulas()
     QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.warmup_cosine"), warm, 1.0, 9, 10, 100), 1.0));
     QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.warmup_cosine"), warm, 1.0, 10, 10, 100), 1.0));
     QVERIFY(scheduledLearningRate(QStringLiteral("schedule.warmup_cosine"), warm, 1.0, 99, 10, 100) < 1e-9);
+
+    // Multi-step: 0.1 at epochs 2 and 5 (10 steps an epoch), milestones in any order.
+    const QJsonObject multi{{QStringLiteral("milestones"), QJsonArray{5, 2}}, {QStringLiteral("gamma"), 0.1}};
+    QCOMPARE(scheduledLearningRate(QStringLiteral("schedule.multi_step"), multi, 1.0, 19, 10, 100), 1.0);
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.multi_step"), multi, 1.0, 20, 10, 100), 0.1));
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.multi_step"), multi, 1.0, 49, 10, 100), 0.1));
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.multi_step"), multi, 1.0, 50, 10, 100), 0.01));
+
+    // One cycle over 100 steps: 0.04 -> 1 at step 29 (rising), then down to 0.04 / 1e4 at step 99; half way up
+    // at the cosine's middle.
+    const QJsonObject cycle{{QStringLiteral("pct_start"), 0.3}, {QStringLiteral("div_factor"), 25.0}, {QStringLiteral("final_div_factor"), 1e4}};
+    const auto oneCycle = [&](int64_t step) { return scheduledLearningRate(QStringLiteral("schedule.one_cycle"), cycle, 1.0, step, 10, 100); };
+    QVERIFY(qFuzzyCompare(oneCycle(0), 0.04));
+    QVERIFY(qFuzzyCompare(oneCycle(29), 1.0));
+    QVERIFY(qFuzzyCompare(oneCycle(99), 0.04 / 1e4));
+    QVERIFY(std::abs(oneCycle(14) - 0.494) < 0.01);  // 1 - 0.96 * (1 + cos(pi * 14 / 29)) / 2
+    for (int64_t i = 1; i < 100; ++i)
+        QVERIFY2(i <= 29 ? oneCycle(i) > oneCycle(i - 1) : oneCycle(i) < oneCycle(i - 1), qPrintable(QString::number(i)));
+
+    // Warm-up in front of any schedule: 1/4, 2/4, 3/4 of the scheduled rate, then the schedule itself.
+    QJsonObject warmStep = step;
+    warmStep.insert(QStringLiteral("warmup_steps"), 4);
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.step"), warmStep, 1.0, 0, 10, 100), 0.25));
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.step"), warmStep, 1.0, 2, 10, 100), 0.75));
+    QCOMPARE(scheduledLearningRate(QStringLiteral("schedule.step"), warmStep, 1.0, 4, 10, 100), 1.0);
+    QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.step"), warmStep, 1.0, 20, 10, 100), 0.5));
+}
+
+// A batch of 32 in 4 parts of 8 takes the step of the whole batch: the same loss and accuracy at every step (a
+// batch of 30 in 4 parts: 8, 8, 8, 6, weighted by size), and the same weights at the end, up to float rounding.
+void TestTraining::gradientAccumulationMatchesTheWholeBatch()
+{
+    for (int batch : {32, 30}) {
+        auto run = [&](int parts) {
+            Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.adam"), 0.01, 2);
+            preset.training.insert(QStringLiteral("batch_size"), batch);
+            preset.training.insert(QStringLiteral("accumulate_steps"), parts);
+            preset.training.insert(QStringLiteral("device"), QStringLiteral("cpu"));
+            auto observer = std::make_shared<test::RecordingObserver>();
+            const TrainResult result = train(preset, *observer);
+            if (result.outcome != TrainOutcome::Finished)
+                qFatal("%s", qPrintable(result.message));
+            return observer;
+        };
+        const auto whole = run(1), parts = run(4);
+        const QList<double> a = whole->values(QStringLiteral("train/loss")), b = parts->values(QStringLiteral("train/loss"));
+        QCOMPARE(a.size(), b.size());
+        QVERIFY(a.size() > 50);
+        for (int i = 0; i < a.size(); ++i)
+            QVERIFY2(std::abs(a[i] - b[i]) <= 1e-4 * std::max(1.0, std::abs(a[i])),
+                     qPrintable(QStringLiteral("batch %1, step %2: %3 against %4").arg(batch).arg(i + 1).arg(a[i]).arg(b[i])));
+        QCOMPARE(whole->values(QStringLiteral("train/accuracy")), parts->values(QStringLiteral("train/accuracy")));
+        QVERIFY(whole->values(QStringLiteral("train/accuracy")).last() > 0.8);
+    }
+    // The parts really run apart: batch norm normalises each part by its own statistics, so with it the steps differ.
+    auto withBatchNorm = [](int parts) {
+        auto node = [](const char *id, const char *block, const QJsonObject &params = {}) {
+            return QJsonObject{{QStringLiteral("id"), QString::fromLatin1(id)}, {QStringLiteral("block"), QString::fromLatin1(block)},
+                               {QStringLiteral("params"), params}};
+        };
+        Preset preset = test::makePreset(
+            {node("data", "dataset.synthetic"), node("bn", "layer.batchnorm1d"), node("fc", "layer.linear", {{QStringLiteral("out_features"), 4}}),
+             node("loss", "loss.cross_entropy"), node("opt", "optimizer.sgd", {{QStringLiteral("lr"), 0.1}})},
+            {QStringLiteral("data.features -> bn.in"), QStringLiteral("bn.out -> fc.in"), QStringLiteral("fc.out -> loss.input"),
+             QStringLiteral("data.target -> loss.target"), QStringLiteral("loss.loss -> opt.loss")},
+            {{QStringLiteral("epochs"), 1}, {QStringLiteral("batch_size"), 32}, {QStringLiteral("accumulate_steps"), parts},
+             {QStringLiteral("device"), QStringLiteral("cpu")}});
+        test::RecordingObserver observer;
+        const TrainResult result = train(preset, observer);
+        return result.outcome == TrainOutcome::Finished ? observer.values(QStringLiteral("train/loss")) : QList<double>{};
+    };
+    const QList<double> together = withBatchNorm(1), apart = withBatchNorm(4);
+    QVERIFY(!together.isEmpty() && together.size() == apart.size());
+    QVERIFY(std::abs(together[1] - apart[1]) > 1e-4);
 }
 
 // Clamping each value, then scaling to a total norm: gradients [3, 4] and [12] have the norm 13.

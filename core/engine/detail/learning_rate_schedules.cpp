@@ -1,7 +1,10 @@
 // The learning-rate function of every schedule.* block, one registration per kind. Each is a pure function of
-// the step, so a resumed run continues its schedule exactly.
+// the step, so a resumed run continues its schedule exactly. Every one may start with a linear warm-up
+// (warmup_steps).
 
 #include "detail/optimization.h"
+
+#include <QJsonArray>
 
 #include <algorithm>
 #include <cmath>
@@ -51,16 +54,56 @@ double warmupCosine(const QJsonObject &p, double baseLr, int64_t step, int64_t, 
     return minLr + (baseLr - minLr) * 0.5 * (1.0 + std::cos(kPi * t));
 }
 
+// Multiplies by gamma at each milestone epoch reached (milestones in any order).
+double multiStep(const QJsonObject &p, double baseLr, int64_t step, int64_t stepsPerEpoch, int64_t)
+{
+    const int64_t epoch = epochOf(step, stepsPerEpoch);
+    int passed = 0;
+    for (const QJsonValue &milestone : p.value(QStringLiteral("milestones")).toArray())
+        passed += double(epoch) >= milestone.toDouble() ? 1 : 0;
+    return baseLr * std::pow(num(p, "gamma"), double(passed));
+}
+
+// From `start` to `end` along a half cosine, as `t` goes from 0 to 1.
+double cosineBetween(double start, double end, double t)
+{
+    return end + (start - end) * 0.5 * (1.0 + std::cos(kPi * std::clamp(t, 0.0, 1.0)));
+}
+
+// Smith's one cycle, by the formula of PyTorch's OneCycleLR (cosine annealing) with the optimizer's rate as the peak: from
+// lr / div_factor up to lr over the first pct_start of the steps, then down to lr / div_factor / final_div_factor.
+double oneCycle(const QJsonObject &p, double baseLr, int64_t step, int64_t, int64_t totalSteps)
+{
+    const double initial = baseLr / num(p, "div_factor");
+    const double final = initial / num(p, "final_div_factor");
+    const double peakStep = num(p, "pct_start") * double(totalSteps) - 1.0, lastStep = double(totalSteps) - 1.0;
+    if (double(step) <= peakStep)
+        return cosineBetween(initial, baseLr, peakStep > 0 ? double(step) / peakStep : 1.0);
+    return cosineBetween(baseLr, final, lastStep > peakStep ? (double(step) - peakStep) / (lastStep - peakStep) : 1.0);
+}
+
+// Linear warm-up in front of any schedule: the first warmup_steps steps take (step + 1) / warmup_steps of the
+// schedule's rate.
+template <ScheduleFunction schedule>
+double withWarmup(const QJsonObject &p, double baseLr, int64_t step, int64_t stepsPerEpoch, int64_t totalSteps)
+{
+    const double lr = schedule(p, baseLr, step, stepsPerEpoch, totalSteps);
+    const int64_t warmup = int64_t(num(p, "warmup_steps"));
+    return step < warmup ? lr * double(step + 1) / double(warmup) : lr;
+}
+
 } // namespace
 
 const KindTable<ScheduleFunction> &scheduleFunctions()
 {
     static const KindTable<ScheduleFunction> schedules = [] {
         KindTable<ScheduleFunction> t;
-        t.add(QStringLiteral("schedule.step"), stepDecay);
-        t.add(QStringLiteral("schedule.exponential"), exponentialDecay);
-        t.add(QStringLiteral("schedule.cosine"), cosine);
-        t.add(QStringLiteral("schedule.warmup_cosine"), warmupCosine);
+        t.add(QStringLiteral("schedule.step"), withWarmup<stepDecay>);
+        t.add(QStringLiteral("schedule.exponential"), withWarmup<exponentialDecay>);
+        t.add(QStringLiteral("schedule.cosine"), withWarmup<cosine>);
+        t.add(QStringLiteral("schedule.warmup_cosine"), withWarmup<warmupCosine>);
+        t.add(QStringLiteral("schedule.multi_step"), withWarmup<multiStep>);
+        t.add(QStringLiteral("schedule.one_cycle"), withWarmup<oneCycle>);
         return t;
     }();
     return schedules;

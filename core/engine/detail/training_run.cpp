@@ -246,30 +246,43 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
                                                               m_position.step - m_position.stageStartStep, m_stepsPerEpoch, m_stageSteps));
         const int64_t begin = m_position.batchInEpoch * batch;
         const torch::Tensor index = m_position.permutation.slice(0, begin, std::min(n, begin + batch));
-        const torch::Tensor x = m_train.x.index_select(0, index);
-        const torch::Tensor y = m_train.y.index_select(0, index);
-        const std::vector<torch::Tensor> slots = m_pipeline.model->forwardAll(x);
-        torch::Tensor loss;
-        for (const LossHead &head : m_pipeline.losses) {
-            if (!head.optimized)
-                continue;
-            torch::Tensor term = headLoss(head, slots[head.slot], y);
-            if (head.weight != 1.0)
-                term = term * head.weight;
-            loss = loss.defined() ? loss + term : term;
-        }
         m_pipeline.model->zero_grad(/*set_to_none=*/true);
-        loss.backward();
+        // The batch in accumulate_steps parts, one after another: each part's loss weighted by its share of the
+        // batch, so the summed gradients (and the logged loss and metrics) are the whole batch's.
+        const int64_t count = index.size(0);
+        const int64_t part = (count + m_settings.accumulateSteps - 1) / m_settings.accumulateSteps;
+        torch::Tensor batchLoss;
+        std::vector<torch::Tensor> metricSums(m_pipeline.metrics.size());
+        for (int64_t from = 0; from < count; from += part) {
+            const torch::Tensor partIndex = part == count ? index : index.slice(0, from, std::min(count, from + part));
+            const torch::Tensor x = m_train.x.index_select(0, partIndex);
+            const torch::Tensor y = m_train.y.index_select(0, partIndex);
+            const std::vector<torch::Tensor> slots = m_pipeline.model->forwardAll(x);
+            torch::Tensor loss;
+            for (const LossHead &head : m_pipeline.losses) {
+                if (!head.optimized)
+                    continue;
+                torch::Tensor term = headLoss(head, slots[head.slot], y);
+                if (head.weight != 1.0)
+                    term = term * head.weight;
+                loss = loss.defined() ? loss + term : term;
+            }
+            if (part != count)
+                loss = loss * (double(partIndex.size(0)) / double(count));
+            loss.backward();
+            batchLoss = batchLoss.defined() ? batchLoss + loss.detach() : loss.detach();
+            torch::NoGradGuard noGrad;
+            for (size_t m = 0; m < m_pipeline.metrics.size(); ++m) {
+                const MetricHead &metric = m_pipeline.metrics[m];
+                const torch::Tensor sum = metricSum(metric, slots[metric.slot].detach(), y);
+                metricSums[m] = metricSums[m].defined() ? metricSums[m] + sum : sum;
+            }
+        }
         if (m_settings.clipGradValue > 0 || m_settings.clipGradNorm > 0)
             clipGradients(m_pipeline.model->parameters(), m_settings.clipGradValue, m_settings.clipGradNorm);
         m_optimizer->step();
 
-        LoggedSteps::Step logged{m_position.step + 1, int(m_position.epoch) + 1, elapsed(), index.size(0), loss.detach(), {}};
-        {
-            torch::NoGradGuard noGrad;
-            for (const MetricHead &metric : m_pipeline.metrics)
-                logged.metrics.push_back(metricSum(metric, slots[metric.slot].detach(), y));
-        }
+        LoggedSteps::Step logged{m_position.step + 1, int(m_position.epoch) + 1, elapsed(), count, batchLoss, std::move(metricSums)};
         m_logged->add(std::move(logged));
         ++m_position.step;
         // Read intervals end at fixed batches of the epoch (every log_every-th and the last), wherever the run
