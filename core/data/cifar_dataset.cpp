@@ -137,7 +137,7 @@ Result<DataSplit> readRecords(const QStringList &files, const CifarLayout &layou
             return params.error(kDir, QStringLiteral("cannot open: %1").arg(file.errorString()), path);
         const QByteArray bytes = file.readAll();
         const int64_t records = int64_t(bytes.size()) / layout.recordSize();
-        if (records * layout.recordSize() != bytes.size())
+        if (records * layout.recordSize() != bytes.size() || at + records > total.value())
             return params.error(kDir, QStringLiteral("changed while it was read"), path);
         for (int64_t r = 0; r < records; ++r, ++at) {
             const uchar *record = reinterpret_cast<const uchar *>(bytes.constData()) + r * layout.recordSize();
@@ -149,6 +149,8 @@ Result<DataSplit> readRecords(const QStringList &files, const CifarLayout &layou
             std::copy(record + layout.recordSize() - kPixels, record + layout.recordSize(), split.x.bytes.begin() + at * kPixels);
         }
     }
+    if (at != total.value())
+        return params.error(kDir, QStringLiteral("changed while it was read"), files.value(0));
     return split;
 }
 

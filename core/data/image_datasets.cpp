@@ -152,14 +152,17 @@ Result<ImageListing> listFolder(const ImageSettings &s, DatasetParams &params)
     const QString root = s.source + QLatin1Char('/');
     if (Status listed = listClassFolders(root + QStringLiteral("train"), listing.classNames, listing.pool, s, params); !listed)
         return listed.error();
-    listing.hasVal = top.contains(QStringLiteral("val"));
-    listing.hasTest = top.contains(QStringLiteral("test"));
-    if (listing.hasVal)
+    if (top.contains(QStringLiteral("val")))
         if (Status listed = listClassFolders(root + QStringLiteral("val"), listing.classNames, listing.val, s, params); !listed)
             return listed.error();
-    if (listing.hasTest)
+    if (top.contains(QStringLiteral("test")))
         if (Status listed = listClassFolders(root + QStringLiteral("test"), listing.classNames, listing.test, s, params); !listed)
             return listed.error();
+    // An empty val/ or test/ is as good as none: the fractions draw those splits then.
+    listing.hasVal = !listing.val.files.isEmpty();
+    listing.hasTest = !listing.test.files.isEmpty();
+    if (listing.pool.files.size() + listing.val.files.size() + listing.test.files.size() > kMaxFiles)
+        return params.error(kDir, QStringLiteral("holds more than %1 images").arg(kMaxFiles), s.source);
     return listing;
 }
 
@@ -236,7 +239,6 @@ Result<ImageListing> listCsv(const ImageSettings &s, DatasetParams &params)
 
     ImageListing listing;
     listing.classNames = classes;
-    listing.hasTest = split.value() >= 0;
     const QDir base = QFileInfo(s.source).absoluteDir();
     for (const CsvRow &row : table.rows) {
         const QString cell = QString::fromUtf8(row.cells[image.value()]);
@@ -260,6 +262,7 @@ Result<ImageListing> listCsv(const ImageSettings &s, DatasetParams &params)
         part->add(path, c);
     }
     listing.hasVal = !listing.val.files.isEmpty();
+    listing.hasTest = !listing.test.files.isEmpty();
     if (listing.classNames.size() < 2)
         return params.error(kLabelColumn, QStringLiteral("needs at least two classes; every row is labelled '%1'").arg(classes.value(0)), s.source);
     return listing;
@@ -369,6 +372,9 @@ Result<LoadedDataset> load(const DatasetRequest &request, const QString &sourceF
         SplitSettings keepOnly = split;
         keepOnly.testLimit = 0;
         applyTestSettings(val, keepOnly);
+        if (val.size() == 0)
+            return params.error(QStringLiteral("keep_classes"), QStringLiteral("the validation images (val/ or the rows marked val) hold none of the kept classes"),
+                                s.source);
     }
     applyTestSettings(test, split);
 

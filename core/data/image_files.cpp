@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include <sys/stat.h>
@@ -38,7 +39,8 @@ QString cacheKey(const QStringList &paths, const ImageFormat &format)
         if (::stat(name.constData(), &info) != 0)
             return QString();  // the decode reports the missing file
         hash.addData(name);
-        const qint64 fields[] = {qint64(info.st_size), qint64(info.st_mtim.tv_sec), qint64(info.st_mtim.tv_nsec), qint64(info.st_ino)};
+        const qint64 fields[] = {qint64(info.st_size), qint64(info.st_mtim.tv_sec), qint64(info.st_mtim.tv_nsec),
+                                 qint64(info.st_ctim.tv_sec), qint64(info.st_ctim.tv_nsec), qint64(info.st_ino), qint64(info.st_dev)};
         hash.addData(QByteArrayView(reinterpret_cast<const char *>(fields), sizeof fields));
     }
     return QString::fromLatin1(hash.result().toHex());
@@ -104,7 +106,12 @@ Result<DecodedImages> decode(const QStringList &paths, const ImageFormat &format
             if (i >= paths.size())
                 return;
             QByteArray bytes;
-            const Status read = readImageFile(paths[i], format, out.bytes.data() + sampleSize * i, &bytes);
+            Status read = Status::success();
+            try {
+                read = readImageFile(paths[i], format, out.bytes.data() + sampleSize * i, &bytes);
+            } catch (const std::exception &exception) {  // out of memory in a decoder: this file's error
+                read = Error::inFile(paths[i], QStringLiteral("cannot decode: %1").arg(QString::fromLocal8Bit(exception.what())));
+            }
             if (!read) {
                 std::lock_guard<std::mutex> lock(errorMutex);
                 if (i < errorIndex) {
@@ -119,8 +126,12 @@ Result<DecodedImages> decode(const QStringList &paths, const ImageFormat &format
     };
     std::vector<std::thread> workers;
     const int n = workerCount(threads, paths.size());
-    for (int t = 1; t < n; ++t)
-        workers.emplace_back(work);
+    try {
+        for (int t = 1; t < n; ++t)
+            workers.emplace_back(work);
+    } catch (const std::system_error &) {
+        // no more threads to be had: those started and this one do the work
+    }
     work();
     for (std::thread &worker : workers)
         worker.join();
@@ -160,7 +171,8 @@ Result<DecodedImages> decodeImageFiles(const QStringList &paths, const ImageForm
             return cached;
     }
     Result<DecodedImages> decoded = decode(paths, format, threads);
-    if (decoded && useCache)
+    // A file changed while it was decoded gets another key now: what was decoded is not kept under the old one.
+    if (decoded && useCache && cacheKey(paths, format) == key)
         writeCache(key, decoded.value());
     return decoded;
 }

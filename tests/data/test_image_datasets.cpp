@@ -154,6 +154,21 @@ void TestDatasets::imageFolderSplitFolders()
     unknown = ty::describeDataset(r);
     QVERIFY(!unknown.ok());
     QVERIFY2(unknown.error().message.contains(QStringLiteral("'extra' is none of them")), qPrintable(errorText(unknown.error())));
+
+    // An empty val/ or test/ is as good as none: val_fraction and test_fraction draw those splits.
+    const QString bare = m_dir.filePath(QStringLiteral("empty-splits"));
+    for (int i = 0; i < 10; ++i)
+        QVERIFY(writeGrey(bare + QStringLiteral("/train/%1/%2.png").arg(i % 2 ? QStringLiteral("a") : QStringLiteral("b")).arg(i), i));
+    QVERIFY(QDir().mkpath(bare + QStringLiteral("/val/a")));
+    QVERIFY(QDir().mkpath(bare + QStringLiteral("/test")));
+    const ty::DatasetRequest drawn = request(kFolder, greyParams({{QStringLiteral("dir"), bare}, {QStringLiteral("test_fraction"), 0.2},
+                                                                  {QStringLiteral("val_count"), 2}}));
+    const ty::Result<ty::LoadedDataset> fromFractions = ty::loadDataset(drawn);
+    QVERIFY2(fromFractions.ok(), qPrintable(errorText(fromFractions.error())));
+    QCOMPARE(fromFractions.value().test.size(), int64_t(2));
+    QCOMPARE(fromFractions.value().val.size(), int64_t(2));
+    QCOMPARE(fromFractions.value().train.size(), int64_t(6));
+    QCOMPARE(ty::describeDataset(drawn).value().sampleCount, int64_t(10));
 }
 
 void TestDatasets::imageFolderTestFractionIsSeeded()
@@ -213,6 +228,15 @@ void TestDatasets::imageFolderColourAndFit()
     const std::vector<uint8_t> grey = sampleBytes(crop.value().train, 1);  // grey read as RGB: three equal channels
     QCOMPARE(std::vector<uint8_t>(grey.begin(), grey.begin() + 16), pattern(3));
     QCOMPARE(std::vector<uint8_t>(grey.begin() + 32, grey.end()), pattern(3));
+
+    // A long, thin image is cut to the sample's aspect ratio before it is scaled (never scaled up whole first).
+    QImage thin(3000, 2, QImage::Format_Grayscale8);
+    thin.fill(90);
+    QVERIFY(thin.save(root + QStringLiteral("/grey/thin.png")));
+    const ty::Result<ty::LoadedDataset> withThin = load(QStringLiteral("crop"));
+    QVERIFY2(withThin.ok(), qPrintable(errorText(withThin.error())));
+    QCOMPARE(sampleBytes(withThin.value().train, 2), std::vector<uint8_t>(48, 90));
+    QVERIFY(QFile::remove(root + QStringLiteral("/grey/thin.png")));
 
     const ty::Result<ty::LoadedDataset> stretch = load(QStringLiteral("stretch"));
     QVERIFY2(stretch.ok(), qPrintable(errorText(stretch.error())));
