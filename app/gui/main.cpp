@@ -1,5 +1,6 @@
 // trainyard: the desktop app. `trainyard` shows the start page (New, Open, recent files, the bundled presets),
 // `trainyard FILE` opens FILE; --db PATH chooses the run database and --train starts training at once; --mode and --evaluate RUN open a mode.
+// --preview-data previews the selected dataset node's data in the inspector.
 // --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
 // under Xvfb or QT_QPA_PLATFORM=offscreen).
 
@@ -9,12 +10,14 @@
 #include "canvas/canvas_view.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
+#include "inspector/dataset_preview.h"
 #include "runs/run_browser.h"
 #include "training/training_panel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QScrollArea>
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTimer>
@@ -89,7 +92,9 @@ int main(int argc, char **argv)
                                   QStringLiteral("Select these runs in the run browser (comma-separated ids): their curves "
                                                  "are plotted and compared."),
                                   QStringLiteral("ids"));
-    parser.addOptions({screenshot, size, select, scheme, empty, arrange, database, train, mode, evaluate, runs});
+    const QCommandLineOption previewData(QStringLiteral("preview-data"),
+                                         QStringLiteral("Preview the data of the selected dataset node in the inspector (as its button does)."));
+    parser.addOptions({screenshot, size, select, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData});
     parser.process(app);
 
     if (parser.isSet(scheme)) {
@@ -143,17 +148,49 @@ int main(int argc, char **argv)
         window.showEvaluation(runs.value(0).toLongLong(), runs.value(1).toLongLong());
     }
 
+    // The data preview reads the data set on a worker thread, once the window has settled (the inspector may
+    // rebuild its page meanwhile): a screenshot waits for it, scrolled into view.
+    const bool previewing = parser.isSet(previewData);
+    if (previewing) {
+        QTimer::singleShot(500, &window, [&window] {
+            auto *preview = window.findChild<ty::DatasetPreview *>();
+            if (!preview) {
+                std::fprintf(stderr, "trainyard: --preview-data needs one selected dataset node (--select)\n");
+                window.setProperty("previewDone", true);
+                return;
+            }
+            QObject::connect(preview, &ty::DatasetPreview::finished, &window, [&window, preview] {
+                QTimer::singleShot(100, &window, [&window, preview] {
+                    for (QWidget *w = preview->parentWidget(); w; w = w->parentWidget())
+                        if (auto *scroll = qobject_cast<QScrollArea *>(w)) {
+                            scroll->ensureWidgetVisible(preview, 0, 0);
+                            break;
+                        }
+                    window.setProperty("previewDone", true);
+                });
+            });
+            preview->load();
+        });
+    }
+
     if (shooting) {
-        // Let the window lay out, validate and paint, then render it.
+        // Let the window lay out, validate and paint (and the data preview load), then render it.
         QTimer::singleShot(parser.isSet(evaluate) ? 2500 : 600, &window, [&] {
             if (parser.isSet(select) && !window.document()->selectedNodes().isEmpty())
                 window.view()->ensureNodeVisible(window.document()->selectedNodes().first());
-            QTimer::singleShot(200, &window, [&] {
-                const bool ok = window.grab().save(parser.value(screenshot));
-                std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write",
-                             qPrintable(parser.value(screenshot)));
-                QApplication::exit(ok ? 0 : 1);
+            auto *poll = new QTimer(&window);
+            QObject::connect(poll, &QTimer::timeout, &window, [&, poll] {
+                if (previewing && !window.property("previewDone").toBool())
+                    return;
+                poll->stop();
+                QTimer::singleShot(200, &window, [&] {
+                    const bool ok = window.grab().save(parser.value(screenshot));
+                    std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write",
+                                 qPrintable(parser.value(screenshot)));
+                    QApplication::exit(ok ? 0 : 1);
+                });
             });
+            poll->start(100);
         });
     }
     return app.exec();

@@ -1,11 +1,14 @@
 // dataset.cifar: CIFAR-10 and CIFAR-100 binary files written here (records of label bytes and three 32 x 32
 // planes), read back with their pixels, labels and class names; damaged files named with the node and field.
+// Also the summary of a loaded data set that the app shows (dataset_summary.h).
 
 #include "test_datasets.h"
 
 #include "dataset_fixtures.h"
+#include "dataset_summary.h"
 
 #include <QDir>
+#include <QImage>
 #include <QTest>
 
 using namespace fixtures;
@@ -160,4 +163,29 @@ void TestDatasets::cifarDamagedFiles()
         QVERIFY(!shape.ok());
         QCOMPARE(shape.error().file, path);
     }
+}
+
+// The class counts and per-channel statistics the app shows and sets: two samples of [2, 1, 2] bytes.
+void TestDatasets::datasetSummaryCountsAndStatistics()
+{
+    ty::SampleArray x;
+    x.sampleShape = {2, 1, 2};
+    x.count = 2;
+    x.scale = 0.5f;
+    x.bytes = {0, 2, 4, 4,   2, 4, 0, 0};  // channel 0: 0 2 2 4 -> 0 1 1 2 (mean 1, std sqrt(0.5)); channel 1: 4 4 0 0 -> mean 1, std 1
+    const ty::ChannelStatistics stats = ty::channelStatistics(x);
+    QCOMPARE(stats.mean.size(), size_t(2));
+    QVERIFY(qFuzzyCompare(stats.mean[0], 1.0));
+    QVERIFY(qFuzzyCompare(stats.stddev[0], std::sqrt(0.5)));
+    QVERIFY(qFuzzyCompare(stats.mean[1], 1.0));
+    QVERIFY(qFuzzyCompare(stats.stddev[1], 1.0));
+    QCOMPARE(ty::sampleImage(x, 0).isNull(), true);  // two channels: not an image
+    x.sampleShape = {1, 2, 2};
+    const QImage image = ty::sampleImage(x, 1);
+    QCOMPARE(image.size(), QSize(2, 2));
+    QCOMPARE(qGray(image.pixel(1, 0)), 4);
+
+    ty::TargetArray y;
+    y.classes = {0, 2, 2, 5, -1};
+    QCOMPARE(ty::classCounts(y, 3), (std::vector<int64_t>{1, 0, 2}));
 }

@@ -108,6 +108,7 @@ private Q_SLOTS:
     void cifar100CoarseAndFine();
     void cifarDamagedFiles_data();
     void cifarDamagedFiles();
+    void datasetSummaryCountsAndStatistics();
 
 private:
     QTemporaryDir m_dir;

@@ -2,6 +2,7 @@
 
 #include "block_registry.h"
 #include "dataset_loader.h"
+#include "dataset_summary.h"
 #include "preset_format.h"
 #include "text_dataset.h"
 
@@ -21,18 +22,7 @@ bool SplitSamples::isImage() const
 
 QImage SplitSamples::image(qint64 index) const
 {
-    if (!isImage() || index < 0 || index >= samples.count)
-        return {};
-    const int channels = int(samples.sampleShape[0]), height = int(samples.sampleShape[1]), width = int(samples.sampleShape[2]);
-    const uint8_t *data = samples.bytes.data() + index * samples.sampleSize();
-    QImage image(width, height, channels == 1 ? QImage::Format_Grayscale8 : QImage::Format_RGB888);
-    for (int y = 0; y < height; ++y) {
-        uchar *line = image.scanLine(y);
-        for (int x = 0; x < width; ++x)
-            for (int c = 0; c < channels; ++c)
-                line[x * channels + c] = data[(c * height + y) * width + x];
-    }
-    return image;
+    return isImage() ? sampleImage(samples, index) : QImage();
 }
 
 QString SplitSamples::rowText(qint64 index, int maxValues) const

@@ -3,6 +3,7 @@
 #include "inspector_helpers.h"
 #include "inspector_panel.h"
 
+#include "dataset_preview.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
 #include "param_form.h"
@@ -91,6 +92,12 @@ void InspectorPanel::buildNodePage(const QString &id)
         });
     } else if (block) {
         layout->addWidget(mutedLabel(tr("This block has no parameters."), content));
+    }
+    if (block && block->category == BlockCategory::Dataset) {
+        layout->addWidget(sectionLabel(tr("Data"), content));
+        layout->addWidget(new DatasetPreview(m_document, id, content));
+    } else if (node->block == QStringLiteral("transform.normalize")) {
+        layout->addWidget(new NormalizeFromData(m_document, id, content));
     }
     layout->addStretch(1);
 
