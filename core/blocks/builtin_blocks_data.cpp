@@ -103,7 +103,7 @@ void addDatasetBlocks(BlockRegistry &registry)
 
     registry.add(dataset(
         QStringLiteral("dataset.csv"), QStringLiteral("CSV table"),
-        QStringLiteral("Rows of a CSV file: numeric feature columns and one label or target column"),
+        QStringLiteral("Rows of a CSV file: numeric and categorical feature columns and one label or target column"),
         QStringLiteral("features"), QStringLiteral("target"),
         QList<ParamSpec>{
             pathParam(QStringLiteral("path"), QString(), QStringLiteral("The CSV file; relative paths are relative to the preset")),
@@ -115,7 +115,14 @@ void addDatasetBlocks(BlockRegistry &registry)
                         {QStringLiteral("classification"), QStringLiteral("regression")},
                         QStringLiteral("Classification maps each distinct label to a class; regression keeps numbers")),
             boolParam(QStringLiteral("standardize"), true,
-                      QStringLiteral("Scale each feature to zero mean and unit variance (training statistics)")),
+                      QStringLiteral("Scale each numeric feature to zero mean and unit variance (training statistics)")),
+            stringParam(QStringLiteral("categorical"), QString(),
+                        QStringLiteral("Comma-separated feature columns read as categories (their distinct values), or auto: "
+                                       "every feature column holding text (empty: none)")),
+            choiceParam(QStringLiteral("encoding"), QStringLiteral("one_hot"), {QStringLiteral("one_hot"), QStringLiteral("ids")},
+                        QStringLiteral("A category as one-hot features (one per category), or as one integer id (for an embedding)")),
+            boolParam(QStringLiteral("drop_missing"), false,
+                      QStringLiteral("Drop the rows with a missing value (empty, NA, N/A, NaN, null, ?) in a column used")),
             floatParam(QStringLiteral("test_fraction"), 0.2, 0.0, 0.9,
                        QStringLiteral("Share of the rows held out as the test split"))}
             + splitParams()));

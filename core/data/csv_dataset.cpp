@@ -27,6 +27,9 @@ struct CsvSettings {
     QString path;
     QString target;
     QStringList features;
+    QStringList categorical;     // columns read as categories; "auto": every feature column with a text cell
+    bool oneHot = true;          // categories as one-hot features, or as one integer id
+    bool dropMissing = false;
     bool classification = true;
     bool standardize = true;
     double testFraction = 0.2;
@@ -36,7 +39,27 @@ struct CsvSettings {
 struct CsvColumns {
     int target = -1;
     std::vector<int> features;
+    std::vector<QStringList> categories;  // per feature: its categories (sorted) when categorical, else empty
+    bool oneHot = true;
+
+    // Values per sample: a one-hot column takes one per category.
+    int64_t width() const
+    {
+        int64_t w = 0;
+        for (const QStringList &c : categories)
+            w += c.isEmpty() || !oneHot ? 1 : c.size();
+        return w;
+    }
 };
+
+const QString kCategorical = QStringLiteral("categorical");
+
+// What a missing value looks like in a CSV file.
+bool isMissing(const QByteArray &cell)
+{
+    const QByteArray c = cell.trimmed().toLower();
+    return c.isEmpty() || c == "na" || c == "n/a" || c == "nan" || c == "null" || c == "?";
+}
 
 Result<CsvSettings> readSettings(DatasetParams &params)
 {
@@ -51,6 +74,12 @@ Result<CsvSettings> readSettings(DatasetParams &params)
                                      {QStringLiteral("classification"), QStringLiteral("regression")})
                        == QStringLiteral("classification");
     s.standardize = params.boolean(QStringLiteral("standardize"), true);
+    for (const QString &name : params.string(kCategorical).split(QLatin1Char(',')))
+        if (!name.trimmed().isEmpty())
+            s.categorical << name.trimmed();
+    s.oneHot = params.choice(QStringLiteral("encoding"), QStringLiteral("one_hot"), {QStringLiteral("one_hot"), QStringLiteral("ids")})
+               == QStringLiteral("one_hot");
+    s.dropMissing = params.boolean(QStringLiteral("drop_missing"), false);
     s.testFraction = params.number(QStringLiteral("test_fraction"), 0.2, 0.0, 0.9);
     s.split = readSplitSettings(params);
     if (!params.ok())
@@ -117,6 +146,84 @@ Result<CsvColumns> resolveColumns(const CsvTable &table, const CsvSettings &s, c
     return columns;
 }
 
+// Drops the rows with a missing value in a column used (drop_missing), before anything else reads them.
+void dropMissingRows(CsvTable &table, const CsvColumns &columns)
+{
+    std::vector<int> used = columns.features;
+    used.push_back(columns.target);
+    table.rows.erase(std::remove_if(table.rows.begin(), table.rows.end(),
+                                    [&](const CsvRow &row) {
+                                        return std::any_of(used.begin(), used.end(), [&](int c) {
+                                            return c < row.cells.size() && isMissing(row.cells[c]);
+                                        });
+                                    }),
+                     table.rows.end());
+    table.dataRows = int64_t(table.rows.size());
+}
+
+// The categories of the categorical feature columns: their distinct values, sorted as labels are.
+Status resolveCategories(const CsvTable &table, CsvColumns &columns, const CsvSettings &s, const DatasetParams &params)
+{
+    columns.oneHot = s.oneHot;
+    columns.categories.assign(columns.features.size(), QStringList());
+    const bool automatic = s.categorical == QStringList{QStringLiteral("auto")};
+    if (!automatic)
+        for (const QString &name : s.categorical) {
+            const int index = int(table.columns.indexOf(name));
+            if (index < 0)
+                return lineError(params, kCategorical, s.path, 1, QStringLiteral("no column '%1' (the columns are: %2)")
+                                                                     .arg(printableExcerpt(name, 40), printableList(table.columns)));
+            if (std::find(columns.features.begin(), columns.features.end(), index) == columns.features.end())
+                return params.error(kCategorical, QStringLiteral("'%1' is not a feature column").arg(name), s.path);
+        }
+    for (size_t j = 0; j < columns.features.size(); ++j) {
+        const int column = columns.features[j];
+        bool categorical = !automatic && s.categorical.contains(table.columns[column]);
+        if (automatic)
+            for (const CsvRow &row : table.rows) {
+                double ignored = 0;
+                if (column < row.cells.size() && !parseCsvNumber(row.cells[column], &ignored)) {
+                    categorical = true;
+                    break;
+                }
+            }
+        if (!categorical)
+            continue;
+        QSet<QString> seen;
+        QStringList values;
+        for (const CsvRow &row : table.rows) {
+            if (column >= row.cells.size())
+                continue;  // readRow names the short row
+            const QString value = QString::fromUtf8(row.cells[column]);
+            if (!seen.contains(value)) {
+                seen.insert(value);
+                values << value;
+            }
+        }
+        sortClassLabels(values);
+        if (values.size() > 10000)
+            return params.error(kCategorical, QStringLiteral("column '%1' has %2 distinct values, more than the 10000 a categorical column may have")
+                                                 .arg(table.columns[column]).arg(values.size()), s.path);
+        columns.categories[j] = values;
+    }
+    return Status::success();
+}
+
+// The feature names in sample order: a one-hot column gives "column=category" for each of its categories.
+QStringList featureNames(const CsvTable &table, const CsvColumns &columns)
+{
+    QStringList names;
+    for (size_t j = 0; j < columns.features.size(); ++j) {
+        const QString column = table.columns.value(columns.features[j]);
+        if (columns.categories[j].isEmpty() || !columns.oneHot)
+            names << column;
+        else
+            for (const QString &category : columns.categories[j])
+                names << column + QLatin1Char('=') + category;
+    }
+    return names;
+}
+
 // The distinct labels of the target column, sorted: numerically when every label is a number.
 Result<QStringList> classLabels(const CsvTable &table, int target, const CsvSettings &s, const DatasetParams &params)
 {
@@ -151,15 +258,30 @@ Status readRow(const CsvTable &table, const CsvRow &row, const CsvColumns &colum
                              .arg(row.cells.size())
                              .arg(table.hasHeader ? QStringLiteral("header") : QStringLiteral("first row"))
                              .arg(table.columns.size()));
+    int64_t at = 0;
     for (size_t j = 0; j < columns.features.size(); ++j) {
         const int column = columns.features[j];
+        const QStringList &categories = columns.categories[j];
+        if (!categories.isEmpty()) {
+            const int64_t id = categories.indexOf(QString::fromUtf8(row.cells[column]));
+            if (columns.oneHot) {
+                for (int64_t k = 0; k < categories.size(); ++k)
+                    features[at + k] = k == id ? 1.0f : 0.0f;
+                at += categories.size();
+            } else {
+                features[at++] = float(id);
+            }
+            continue;
+        }
         double value = 0;
         if (!parseCsvNumber(row.cells[column], &value))
             return lineError(params, kFeatures, s.path, row.line,
-                             QStringLiteral("column '%1': '%2' %3")
+                             QStringLiteral("column '%1': '%2' %3%4")
                                  .arg(table.columns[column], printableExcerpt(QString::fromUtf8(row.cells[column]), 40),
-                                      csvNumberProblem(row.cells[column])));
-        features[j] = float(value);
+                                      csvNumberProblem(row.cells[column]),
+                                      isMissing(row.cells[column]) ? QStringLiteral(" (a missing value: drop_missing drops such rows)")
+                                                                   : QStringLiteral(" (categorical lists the columns read as categories)")));
+        features[at++] = float(value);
     }
     if (!s.classification) {
         const QByteArray &cell = row.cells[columns.target];
@@ -189,7 +311,7 @@ Result<CsvTable> readTable(const CsvSettings &s, const DatasetParams &params, QC
 }
 
 // Standardizes every split's features with the training split's statistics, kept in the dataset.
-void standardize(LoadedDataset &dataset)
+void standardize(LoadedDataset &dataset, const std::vector<bool> &numeric)
 {
     const int64_t width = dataset.train.x.sampleSize();
     std::vector<double> mean(size_t(width), 0.0), var(size_t(width), 0.0);
@@ -209,8 +331,9 @@ void standardize(LoadedDataset &dataset)
     dataset.featureStd.resize(size_t(width));
     for (int64_t j = 0; j < width; ++j) {
         const double sd = std::sqrt(var[size_t(j)] / double(n));
-        dataset.featureMean[size_t(j)] = float(mean[size_t(j)]);
-        dataset.featureStd[size_t(j)] = float(sd > 1e-12 ? sd : 1.0);  // a constant feature is only centred
+        dataset.featureMean[size_t(j)] = numeric[size_t(j)] ? float(mean[size_t(j)]) : 0.0f;
+        dataset.featureStd[size_t(j)] = numeric[size_t(j)] && sd > 1e-12 ? float(sd) : 1.0f;  // a constant feature is only centred
+        mean[size_t(j)] = dataset.featureMean[size_t(j)];
     }
     for (DataSplit *split : {&dataset.train, &dataset.val, &dataset.test}) {
         std::vector<float> &values = split->x.floats;
@@ -239,12 +362,18 @@ Result<DatasetShape> describeCsvDataset(const DatasetRequest &request)
     Result<CsvColumns> columns = resolveColumns(table.value(), s, params);
     if (!columns)
         return columns.error();
-    std::vector<float> scratch(columns.value().features.size());
+    if (s.dropMissing)
+        dropMissingRows(table.value(), columns.value());
+    if (table.value().rows.empty())
+        return params.error(kPath, QStringLiteral("no rows left: every row has a missing value"), s.path);
+    if (const Status categories = resolveCategories(table.value(), columns.value(), s, params); !categories)
+        return categories.error();
+    std::vector<float> scratch(size_t(columns.value().width()));
     for (const CsvRow &row : table.value().rows)
         if (const Status read = readRow(table.value(), row, columns.value(), s, params, scratch.data(), nullptr); !read)
             return read.error();
     DatasetShape shape;
-    shape.sampleShape = {int64_t(columns.value().features.size())};
+    shape.sampleShape = {columns.value().width()};
     shape.classification = s.classification;
     if (s.classification) {
         Result<QStringList> labels = classLabels(table.value(), columns.value().target, s, params);
@@ -271,16 +400,25 @@ Result<LoadedDataset> loadCsvDataset(const DatasetRequest &request)
     Result<CsvTable> parsed = readTable(s, params, &hash, -1);
     if (!parsed)
         return parsed.error();
-    const CsvTable &table = parsed.value();
+    CsvTable &table = parsed.value();
     Result<CsvColumns> resolved = resolveColumns(table, s, params);
     if (!resolved)
         return resolved.error();
-    const CsvColumns &columns = resolved.value();
+    CsvColumns &columns = resolved.value();
+    if (s.dropMissing)
+        dropMissingRows(table, columns);
+    if (table.rows.empty())
+        return params.error(kPath, QStringLiteral("no rows left: every row has a missing value"), s.path);
+    if (const Status categories = resolveCategories(table, columns, s, params); !categories)
+        return categories.error();
 
     LoadedDataset dataset;
     dataset.sourceFiles << s.path;
-    for (int column : columns.features)
-        dataset.featureNames << table.columns.value(column);
+    dataset.featureNames = featureNames(table, columns);
+    dataset.categoriesOneHot = columns.oneHot;
+    for (size_t j = 0; j < columns.features.size(); ++j)
+        if (!columns.categories[j].isEmpty())
+            dataset.featureCategories.insert(table.columns.value(columns.features[j]), columns.categories[j]);
     dataset.targetName = table.columns.value(columns.target);
     dataset.fingerprint = QString::fromLatin1(hash.result().toHex());
     QMap<QString, int64_t> classIndex;
@@ -295,7 +433,7 @@ Result<LoadedDataset> loadCsvDataset(const DatasetRequest &request)
 
     // Every row into one split-sized array, checking each cell.
     const int64_t n = int64_t(table.rows.size());
-    const int64_t width = int64_t(columns.features.size());
+    const int64_t width = columns.width();
     DataSplit all;
     all.x.sampleShape = {width};
     all.x.isFloat = true;
@@ -338,8 +476,16 @@ Result<LoadedDataset> loadCsvDataset(const DatasetRequest &request)
         return done.error();
     applyTestSettings(test, split);
     dataset.test = std::move(test);
-    if (s.standardize)
-        standardize(dataset);
+    if (s.standardize) {
+        std::vector<bool> numeric;  // categories stay 0/1 (or ids): only numeric features are scaled
+        for (size_t j = 0; j < columns.features.size(); ++j) {
+            const QStringList &categories = columns.categories[j];
+            const int64_t n = categories.isEmpty() || !columns.oneHot ? 1 : categories.size();
+            for (int64_t k = 0; k < n; ++k)
+                numeric.push_back(categories.isEmpty());
+        }
+        standardize(dataset, numeric);
+    }
     return dataset;
 }
 

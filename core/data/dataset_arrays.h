@@ -4,6 +4,7 @@
 
 #include "image_decoding.h"
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -65,6 +66,10 @@ struct LoadedDataset {
     // dataset.csv: the feature columns in sample order and the target column, for reading new rows alike.
     QStringList featureNames;
     QString targetName;
+    // dataset.csv: the categorical feature columns and their categories in order; one-hot columns appear in
+    // featureNames as "column=category", id columns as the column (its value the category's index).
+    QMap<QString, QStringList> featureCategories;
+    bool categoriesOneHot = true;
     // Image data sets: how an image of another size is fitted to the sample size (new inputs are fitted alike).
     ImageFit imageFit = ImageFit::Stretch;
 };

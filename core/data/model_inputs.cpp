@@ -87,27 +87,54 @@ Status readCsv(const QString &path, const SampleFormat &format, int64_t maxRows,
     if (!parsed)
         return parsed.error();
     const CsvTable &table = parsed.value();
-    std::vector<int> columns;
+    // Each feature: a column of the file, and for a one-hot feature ("island=Biscoe") the category it stands for.
+    struct FeatureSource {
+        int column = -1;
+        QString name;          // the training column
+        QString category;      // one-hot: the category; empty otherwise
+        const QStringList *ids = nullptr;  // id-encoded: the categories
+    };
+    std::vector<FeatureSource> sources;
     for (const QString &name : format.featureNames) {
-        const int index = int(table.columns.indexOf(name));
-        if (index < 0)
+        FeatureSource source;
+        source.name = name;
+        const qsizetype equals = name.indexOf(QLatin1Char('='));
+        if (format.categoriesOneHot && equals > 0 && format.featureCategories.contains(name.left(equals))) {
+            source.name = name.left(equals);
+            source.category = name.mid(equals + 1);
+        } else if (!format.categoriesOneHot && format.featureCategories.contains(name)) {
+            source.ids = &*format.featureCategories.constFind(name);
+        }
+        source.column = int(table.columns.indexOf(source.name));
+        if (source.column < 0)
             return Error::inFile(path, QStringLiteral("has no column \"%1\"; the model was trained on the columns %2")
-                                           .arg(name, format.featureNames.join(QStringLiteral(", "))), name);
-        columns.push_back(index);
+                                           .arg(source.name, format.featureNames.join(QStringLiteral(", "))), source.name);
+        sources.push_back(source);
     }
     const QString name = QFileInfo(path).fileName();
     std::vector<float> &floats = out->samples.floats;
     for (const CsvRow &row : table.rows) {
-        for (size_t j = 0; j < columns.size(); ++j) {
+        for (size_t j = 0; j < sources.size(); ++j) {
+            const FeatureSource &source = sources[j];
+            const QByteArray cell = source.column < row.cells.size() ? row.cells[source.column] : QByteArray();
+            const bool categorical = !source.category.isEmpty() || source.ids;
+            if (categorical) {
+                const QString value = QString::fromUtf8(cell);
+                const QStringList &known = format.featureCategories.value(source.name);
+                if (source.column >= row.cells.size() || !known.contains(value))
+                    return Error::inFile(path, QStringLiteral("line %1: column \"%2\": '%3' is not one of its categories (%4)")
+                                                   .arg(row.line).arg(source.name, value, known.join(QStringLiteral(", "))), source.name);
+                floats.push_back(source.ids ? float(source.ids->indexOf(value)) : value == source.category ? 1.0f : 0.0f);
+                continue;
+            }
             double value = 0;
-            const int column = columns[j];
-            if (column >= row.cells.size() || !parseCsvNumber(row.cells[column], &value))
+            if (source.column >= row.cells.size() || !parseCsvNumber(cell, &value))
                 return Error::inFile(path,
                                      QStringLiteral("line %1: column \"%2\" %3")
                                          .arg(row.line)
-                                         .arg(format.featureNames[int(j)],
-                                              column < row.cells.size() ? csvNumberProblem(row.cells[column]) : QStringLiteral("is missing")),
-                                     format.featureNames[int(j)]);
+                                         .arg(source.name,
+                                              source.column < row.cells.size() ? csvNumberProblem(cell) : QStringLiteral("is missing")),
+                                     source.name);
             if (j < format.featureMean.size() && j < format.featureStd.size())
                 value = (value - double(format.featureMean[j])) / double(format.featureStd[j]);
             floats.push_back(float(value));
@@ -130,6 +157,8 @@ SampleFormat sampleFormatOf(const LoadedDataset &dataset)
     format.featureMean = dataset.featureMean;
     format.featureStd = dataset.featureStd;
     format.imageFit = dataset.imageFit;
+    format.featureCategories = dataset.featureCategories;
+    format.categoriesOneHot = dataset.categoriesOneHot;
     return format;
 }
 

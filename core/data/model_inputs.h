@@ -21,6 +21,8 @@ struct SampleFormat {
     QString targetName;                // CSV data sets: the target column
     std::vector<float> featureMean, featureStd;  // standardization, when the data set applied it
     ImageFit imageFit = ImageFit::Stretch;      // image data sets: how an image of another size is fitted
+    QMap<QString, QStringList> featureCategories;  // CSV data sets: categorical columns (see LoadedDataset)
+    bool categoriesOneHot = true;
 };
 SampleFormat sampleFormatOf(const LoadedDataset &dataset);
 

@@ -4,6 +4,7 @@
 #include "test_datasets.h"
 
 #include "dataset_fixtures.h"
+#include "model_inputs.h"
 
 #include <QDir>
 #include <QSet>
@@ -284,4 +285,89 @@ void TestDatasets::csvErrors()
         ty::describeDataset(request(QStringLiteral("dataset.csv"), params, QString(), QStringLiteral("table")));
     QVERIFY2(!described.ok(), "describeDataset accepted a table that loadDataset refuses");
     QCOMPARE(described.error().toString(), e.toString());
+}
+
+// Text feature columns as categories: one-hot (features "colour=red", ...) or ids, only numeric features
+// standardized; rows with missing values dropped on request; a text column not listed names `categorical`; new
+// rows for a trained model encoded the same way, an unknown category refused with its line.
+void TestDatasets::csvCategoricalColumnsAndMissingValues()
+{
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("fruit.csv")),
+                      "colour,weight,size,kind\n"
+                      "red,1,S,apple\ngreen,2,M,pear\nred,3,NA,apple\nyellow,4,L,banana\n,5,S,pear\ngreen,6,M,pear\nred,7,L,apple\n"
+                      "yellow,8,M,banana\n"));
+    auto load = [&](const QJsonObject &extra) {
+        QJsonObject params{{QStringLiteral("path"), QStringLiteral("fruit.csv")}, {QStringLiteral("test_fraction"), 0.0},
+                           {QStringLiteral("val_fraction"), 0.0}, {QStringLiteral("drop_missing"), true},
+                           {QStringLiteral("categorical"), QStringLiteral("colour,size")}};
+        for (auto it = extra.begin(); it != extra.end(); ++it)
+            params.insert(it.key(), it.value());
+        return ty::loadDataset(request(QStringLiteral("dataset.csv"), params, m_dir.path()));
+    };
+    const ty::Result<ty::LoadedDataset> oneHot = load({});
+    QVERIFY2(oneHot.ok(), qPrintable(oneHot.error().toString()));
+    const ty::LoadedDataset &d = oneHot.value();
+    QCOMPARE(d.featureNames, (QStringList{QStringLiteral("colour=green"), QStringLiteral("colour=red"), QStringLiteral("colour=yellow"),
+                                          QStringLiteral("weight"), QStringLiteral("size=L"), QStringLiteral("size=M"), QStringLiteral("size=S")}));
+    QCOMPARE(d.train.size(), int64_t(6));  // rows 3 (size NA) and 5 (colour empty) dropped
+    QCOMPARE(d.shape.sampleShape, (std::vector<int64_t>{7}));
+    // Row "yellow,4,L": one-hot colour and size stay 0/1; the weight is standardized (weights 1 2 4 6 7 8: mean 4.667).
+    const float *yellow = &d.train.x.floats[size_t(2 * 7)];
+    QCOMPARE(std::vector<float>(yellow, yellow + 3), (std::vector<float>{0, 0, 1}));
+    QCOMPARE(std::vector<float>(yellow + 4, yellow + 7), (std::vector<float>{1, 0, 0}));
+    QVERIFY(std::abs(yellow[3] - (4 - 28.0 / 6) / std::sqrt(236.0 / 36)) < 1e-3);  // variance 170 / 6 - (28 / 6)²
+    QCOMPARE(d.featureMean[0], 0.0f);
+    QCOMPARE(d.featureStd[0], 1.0f);
+    const ty::Result<ty::DatasetShape> shape = ty::describeDataset(
+        request(QStringLiteral("dataset.csv"), {{QStringLiteral("path"), QStringLiteral("fruit.csv")}, {QStringLiteral("drop_missing"), true},
+                                                {QStringLiteral("categorical"), QStringLiteral("colour,size")}, {QStringLiteral("test_fraction"), 0.0}},
+                m_dir.path()));
+    QVERIFY2(shape.ok(), qPrintable(shape.error().toString()));
+    QCOMPARE(shape.value().sampleShape, (std::vector<int64_t>{7}));
+    QCOMPARE(shape.value().sampleCount, int64_t(6));
+
+    // ids: one value per categorical column, its category's index
+    const ty::Result<ty::LoadedDataset> ids = load({{QStringLiteral("encoding"), QStringLiteral("ids")}, {QStringLiteral("standardize"), false}});
+    QVERIFY2(ids.ok(), qPrintable(ids.error().toString()));
+    QCOMPARE(ids.value().featureNames, (QStringList{QStringLiteral("colour"), QStringLiteral("weight"), QStringLiteral("size")}));
+    QCOMPARE(std::vector<float>(ids.value().train.x.floats.begin() + 6, ids.value().train.x.floats.begin() + 9), (std::vector<float>{2, 4, 0}));
+
+    // "auto" finds the text columns itself
+    const ty::Result<ty::LoadedDataset> automatic = load({{QStringLiteral("categorical"), QStringLiteral("auto")}});
+    QVERIFY2(automatic.ok(), qPrintable(automatic.error().toString()));
+    QCOMPARE(automatic.value().featureNames, d.featureNames);
+
+    // Without categorical, the text cell is an error that says what to do; without drop_missing, the NA too.
+    const ty::Result<ty::DatasetShape> text = ty::describeDataset(
+        request(QStringLiteral("dataset.csv"), {{QStringLiteral("path"), QStringLiteral("fruit.csv")}}, m_dir.path()));
+    QVERIFY(!text.ok());
+    QCOMPARE(text.error().line, 2);
+    QVERIFY2(text.error().message.contains(QStringLiteral("column 'colour': 'red' is not a number (categorical lists the columns")),
+             qPrintable(text.error().toString()));
+    const ty::Result<ty::DatasetShape> missing = ty::describeDataset(
+        request(QStringLiteral("dataset.csv"), {{QStringLiteral("path"), QStringLiteral("fruit.csv")}, {QStringLiteral("categorical"), QStringLiteral("colour")}},
+                m_dir.path()));
+    QVERIFY(!missing.ok());
+    QVERIFY2(missing.error().message.contains(QStringLiteral("column 'size': 'S' is not a number")), qPrintable(missing.error().toString()));
+    const ty::Result<ty::DatasetShape> unknownColumn = ty::describeDataset(
+        request(QStringLiteral("dataset.csv"), {{QStringLiteral("path"), QStringLiteral("fruit.csv")}, {QStringLiteral("categorical"), QStringLiteral("taste")}},
+                m_dir.path()));
+    QVERIFY(!unknownColumn.ok());
+    QCOMPARE(unknownColumn.error().field, QStringLiteral("categorical"));
+
+    // New rows for the trained model: encoded as in training, columns found by name in any order.
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("new-fruit.csv")), "size,weight,colour\nM,2,green\nS,9,purple\n"));
+    const ty::Result<ty::ModelInputs> inputs = ty::readModelInputs({m_dir.filePath(QStringLiteral("new-fruit.csv"))}, ty::sampleFormatOf(d));
+    QVERIFY(!inputs.ok());
+    QCOMPARE(inputs.error().line == 0 ? inputs.error().message.contains(QStringLiteral("line 3")) : inputs.error().line == 3, true);
+    QVERIFY2(inputs.error().message.contains(QStringLiteral("'purple' is not one of its categories (green, red, yellow)")),
+             qPrintable(inputs.error().toString()));
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("new-fruit.csv")), "size,weight,colour\nM,2,green\n"));
+    const ty::Result<ty::ModelInputs> good = ty::readModelInputs({m_dir.filePath(QStringLiteral("new-fruit.csv"))}, ty::sampleFormatOf(d));
+    QVERIFY2(good.ok(), qPrintable(good.error().toString()));
+    const std::vector<float> &row = good.value().samples.floats;
+    QCOMPARE(row.size(), size_t(7));
+    QCOMPARE(std::vector<float>(row.begin(), row.begin() + 3), (std::vector<float>{1, 0, 0}));
+    QCOMPARE(std::vector<float>(row.begin() + 4, row.end()), (std::vector<float>{0, 1, 0}));
+    QVERIFY(std::abs(row[3] - (2 - d.featureMean[3]) / d.featureStd[3]) < 1e-5);
 }

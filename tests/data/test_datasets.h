@@ -39,6 +39,7 @@ private Q_SLOTS:
     void csvHeaderlessAndQuoted();
     void csvErrors_data();
     void csvErrors();
+    void csvCategoricalColumnsAndMissingValues();
 
     // Synthetic data (test_synthetic.cpp)
     void syntheticDeterminism_data();

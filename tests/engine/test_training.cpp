@@ -152,6 +152,7 @@ void TestTraining::bundledPresetsLearnOnSmallData_data()
     QTest::newRow("cnn") << "fashion-mnist-cnn" << 0.6;
     QTest::newRow("resnet") << "fashion-mnist-resnet" << 0.5;
     QTest::newRow("wine") << "wine-tabular" << 0.85;
+    QTest::newRow("penguins") << "penguins-tabular" << 0.85;
     // The next of 43 characters: the most frequent one alone is right about 1 time in 10 (20,000 windows, 2 epochs).
     QTest::newRow("words") << "words-char-lstm" << 0.2;
     QTest::newRow("image folder") << "image-folder-cnn" << 0.6;
@@ -200,7 +201,7 @@ void TestTraining::bundledPresetsLearnOnSmallData()
     QVERIFY(result.testEvaluation);
     QCOMPARE(result.testEvaluation->accuracy, result.lastMetrics.value(QStringLiteral("test/accuracy")));
     QCOMPARE(result.testEvaluation->count, observer.start.testSamples);
-    const int classes = name == QStringLiteral("wine-tabular") ? 3 : name == QStringLiteral("words-char-lstm") ? 43 : 10;
+    const int classes = name == QStringLiteral("wine-tabular") || name == QStringLiteral("penguins-tabular") ? 3 : name == QStringLiteral("words-char-lstm") ? 43 : 10;
     QCOMPARE(result.testEvaluation->classes.size(), classes);
 }
 
