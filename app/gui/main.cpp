@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QPointer>
 #include <QScrollArea>
 #include <QStyle>
 #include <QStyleFactory>
@@ -159,16 +160,21 @@ int main(int argc, char **argv)
                 window.setProperty("previewDone", true);
                 return;
             }
-            QObject::connect(preview, &ty::DatasetPreview::finished, &window, [&window, preview] {
-                QTimer::singleShot(100, &window, [&window, preview] {
-                    for (QWidget *w = preview->parentWidget(); w; w = w->parentWidget())
-                        if (auto *scroll = qobject_cast<QScrollArea *>(w)) {
-                            scroll->ensureWidgetVisible(preview, 0, 0);
-                            break;
-                        }
+            // Done when it finishes (scrolled into view), or when the inspector drops it: never waits for ever.
+            QPointer<ty::DatasetPreview> guarded(preview);
+            QObject::connect(preview, &QObject::destroyed, &window, [&window] { window.setProperty("previewDone", true); });
+            QObject::connect(preview, &ty::DatasetPreview::finished, &window, [&window, guarded] {
+                QTimer::singleShot(100, &window, [&window, guarded] {
+                    if (guarded)
+                        for (QWidget *w = guarded->parentWidget(); w; w = w->parentWidget())
+                            if (auto *scroll = qobject_cast<QScrollArea *>(w)) {
+                                scroll->ensureWidgetVisible(guarded, 0, 0);
+                                break;
+                            }
                     window.setProperty("previewDone", true);
                 });
             });
+            QTimer::singleShot(60000, &window, [&window] { window.setProperty("previewDone", true); });
             preview->load();
         });
     }

@@ -182,7 +182,7 @@ Status resolveCategories(const CsvTable &table, CsvColumns &columns, const CsvSe
         if (automatic)
             for (const CsvRow &row : table.rows) {
                 double ignored = 0;
-                if (column < row.cells.size() && !parseCsvNumber(row.cells[column], &ignored)) {
+                if (column < row.cells.size() && !isMissing(row.cells[column]) && !parseCsvNumber(row.cells[column], &ignored)) {
                     categorical = true;
                     break;
                 }
@@ -194,6 +194,10 @@ Status resolveCategories(const CsvTable &table, CsvColumns &columns, const CsvSe
         for (const CsvRow &row : table.rows) {
             if (column >= row.cells.size())
                 continue;  // readRow names the short row
+            if (isMissing(row.cells[column]))  // only without drop_missing
+                return lineError(params, kCategorical, s.path, row.line,
+                                 QStringLiteral("column '%1': '%2' is a missing value (drop_missing drops such rows)")
+                                     .arg(table.columns[column], QString::fromUtf8(row.cells[column])));
             const QString value = QString::fromUtf8(row.cells[column]);
             if (!seen.contains(value)) {
                 seen.insert(value);
@@ -236,7 +240,11 @@ Result<QStringList> classLabels(const CsvTable &table, int target, const CsvSett
         const QByteArray &cell = row.cells[target];
         if (cell.isEmpty())
             return lineError(params, kTarget, s.path, row.line,
-                             QStringLiteral("column '%1': empty label").arg(table.columns[target]));
+                             QStringLiteral("column '%1': empty label (drop_missing drops such rows)").arg(table.columns[target]));
+        if (isMissing(cell))
+            return lineError(params, kTarget, s.path, row.line,
+                             QStringLiteral("column '%1': '%2' is a missing label (drop_missing drops such rows)")
+                                 .arg(table.columns[target], QString::fromUtf8(cell)));
         const QString label = QString::fromUtf8(cell);
         if (!seen.contains(label)) {
             seen.insert(label);
@@ -288,9 +296,10 @@ Status readRow(const CsvTable &table, const CsvRow &row, const CsvColumns &colum
         double value = 0;
         if (!parseCsvNumber(cell, &value))
             return lineError(params, kTarget, s.path, row.line,
-                             QStringLiteral("column '%1': '%2' %3 (task is regression)")
+                             QStringLiteral("column '%1': '%2' %3 (task is regression%4)")
                                  .arg(table.columns[columns.target], printableExcerpt(QString::fromUtf8(cell), 40),
-                                      csvNumberProblem(cell)));
+                                      csvNumberProblem(cell),
+                                      isMissing(cell) ? QStringLiteral("; drop_missing drops rows with missing values") : QString()));
         if (target)
             *target = float(value);
     }

@@ -87,23 +87,32 @@ Status readCsv(const QString &path, const SampleFormat &format, int64_t maxRows,
     if (!parsed)
         return parsed.error();
     const CsvTable &table = parsed.value();
-    // Each feature: a column of the file, and for a one-hot feature ("island=Biscoe") the category it stands for.
+    // Each feature: a column of the file, and for a one-hot feature ("island=Biscoe") the index of the category
+    // it stands for.
     struct FeatureSource {
         int column = -1;
-        QString name;          // the training column
-        QString category;      // one-hot: the category; empty otherwise
-        const QStringList *ids = nullptr;  // id-encoded: the categories
+        QString name;                      // the training column
+        const QStringList *categories = nullptr;  // categorical: the column's categories
+        int category = -1;                 // one-hot: the category this feature stands for
     };
     std::vector<FeatureSource> sources;
     for (const QString &name : format.featureNames) {
         FeatureSource source;
         source.name = name;
-        const qsizetype equals = name.indexOf(QLatin1Char('='));
-        if (format.categoriesOneHot && equals > 0 && format.featureCategories.contains(name.left(equals))) {
-            source.name = name.left(equals);
-            source.category = name.mid(equals + 1);
-        } else if (!format.categoriesOneHot && format.featureCategories.contains(name)) {
-            source.ids = &*format.featureCategories.constFind(name);
+        for (auto it = format.featureCategories.constBegin(); it != format.featureCategories.constEnd(); ++it) {
+            if (!format.categoriesOneHot && name == it.key()) {
+                source.categories = &it.value();
+                break;
+            }
+            if (format.categoriesOneHot && name.startsWith(it.key() + QLatin1Char('='))) {
+                const int category = int(it.value().indexOf(name.mid(it.key().size() + 1)));
+                if (category >= 0) {
+                    source.name = it.key();
+                    source.categories = &it.value();
+                    source.category = category;
+                    break;
+                }
+            }
         }
         source.column = int(table.columns.indexOf(source.name));
         if (source.column < 0)
@@ -113,18 +122,21 @@ Status readCsv(const QString &path, const SampleFormat &format, int64_t maxRows,
     }
     const QString name = QFileInfo(path).fileName();
     std::vector<float> &floats = out->samples.floats;
+    std::vector<int> rowCategory(size_t(table.columns.size()));  // per column, its cell's category in this row
     for (const CsvRow &row : table.rows) {
+        std::fill(rowCategory.begin(), rowCategory.end(), -2);  // -2: not looked up yet
         for (size_t j = 0; j < sources.size(); ++j) {
             const FeatureSource &source = sources[j];
             const QByteArray cell = source.column < row.cells.size() ? row.cells[source.column] : QByteArray();
-            const bool categorical = !source.category.isEmpty() || source.ids;
-            if (categorical) {
-                const QString value = QString::fromUtf8(cell);
-                const QStringList &known = format.featureCategories.value(source.name);
-                if (source.column >= row.cells.size() || !known.contains(value))
+            if (source.categories) {
+                int &category = rowCategory[size_t(source.column)];
+                if (category == -2)
+                    category = source.column < row.cells.size() ? int(source.categories->indexOf(QString::fromUtf8(cell))) : -1;
+                if (category < 0)
                     return Error::inFile(path, QStringLiteral("line %1: column \"%2\": '%3' is not one of its categories (%4)")
-                                                   .arg(row.line).arg(source.name, value, known.join(QStringLiteral(", "))), source.name);
-                floats.push_back(source.ids ? float(source.ids->indexOf(value)) : value == source.category ? 1.0f : 0.0f);
+                                                   .arg(row.line).arg(source.name, QString::fromUtf8(cell), source.categories->join(QStringLiteral(", "))),
+                                         source.name);
+                floats.push_back(source.category < 0 ? float(category) : category == source.category ? 1.0f : 0.0f);
                 continue;
             }
             double value = 0;

@@ -347,8 +347,20 @@ void TestDatasets::csvCategoricalColumnsAndMissingValues()
     const ty::Result<ty::DatasetShape> missing = ty::describeDataset(
         request(QStringLiteral("dataset.csv"), {{QStringLiteral("path"), QStringLiteral("fruit.csv")}, {QStringLiteral("categorical"), QStringLiteral("colour")}},
                 m_dir.path()));
-    QVERIFY(!missing.ok());
-    QVERIFY2(missing.error().message.contains(QStringLiteral("column 'size': 'S' is not a number")), qPrintable(missing.error().toString()));
+    QVERIFY(!missing.ok());  // the empty colour of line 6, a missing category
+    QCOMPARE(missing.error().line, 6);
+    QCOMPARE(missing.error().field, QStringLiteral("categorical"));
+    QVERIFY2(missing.error().message.contains(QStringLiteral("column 'colour': '' is a missing value (drop_missing drops such rows)")),
+             qPrintable(missing.error().toString()));
+    // auto does not take a missing cell for text: a numeric column with NA stays numeric, and the NA says what to do.
+    QVERIFY(writeFile(m_dir.filePath(QStringLiteral("gaps.csv")), "a,b,label\n1,x,p\nNA,y,q\n3,x,p\n"));
+    const ty::Result<ty::DatasetShape> autoMissing = ty::describeDataset(
+        request(QStringLiteral("dataset.csv"), {{QStringLiteral("path"), QStringLiteral("gaps.csv")}, {QStringLiteral("categorical"), QStringLiteral("auto")}},
+                m_dir.path()));
+    QVERIFY(!autoMissing.ok());
+    QCOMPARE(autoMissing.error().line, 3);
+    QVERIFY2(autoMissing.error().message.contains(QStringLiteral("column 'a': 'NA' is not a number (a missing value: drop_missing drops such rows)")),
+             qPrintable(autoMissing.error().toString()));
     const ty::Result<ty::DatasetShape> unknownColumn = ty::describeDataset(
         request(QStringLiteral("dataset.csv"), {{QStringLiteral("path"), QStringLiteral("fruit.csv")}, {QStringLiteral("categorical"), QStringLiteral("taste")}},
                 m_dir.path()));

@@ -4,6 +4,7 @@
 #include "inspector_helpers.h"
 
 #include "block_registry.h"
+#include "param_values.h"
 #include "dataset_loader.h"
 #include "dataset_summary.h"
 #include "text_dataset.h"
@@ -225,11 +226,18 @@ void NormalizeFromData::compute()
 {
     if (m_busy)
         return;
-    QString dataNode;
-    for (const Node &node : m_document->graph().nodes) {
-        const BlockDescriptor *block = BlockRegistry::builtin().find(node.block);
+    // The data set that feeds this node: up its incoming edges (the pipeline's only one, normally).
+    QString dataNode, at = m_nodeId;
+    for (int hops = 0; !at.isEmpty() && hops <= m_document->graph().nodes.size() && dataNode.isEmpty(); ++hops) {
+        const Node *node = m_document->graph().node(at);
+        const BlockDescriptor *block = node ? BlockRegistry::builtin().find(node->block) : nullptr;
         if (block && block->category == BlockCategory::Dataset)
-            dataNode = node.id;
+            dataNode = at;
+        QString from;
+        for (const Edge &edge : m_document->graph().edges)
+            if (edge.to.node == at && from.isEmpty())
+                from = edge.from.node;
+        at = from;
     }
     const Result<DatasetRequest> request = requestFor(*m_document, dataNode);
     m_status->show();
@@ -255,11 +263,19 @@ void NormalizeFromData::compute()
             mean.append(rounded(stats.mean[c]));
             stddev.append(rounded(stats.stddev[c] > 0 ? stats.stddev[c] : 1.0));  // a constant channel: only centred
         }
-        m_document->undoStack()->beginMacro(tr("Compute normalisation from data"));
-        const QString meanProblem = m_document->setParam(m_nodeId, QStringLiteral("mean"), mean);
-        const QString stdProblem = m_document->setParam(m_nodeId, QStringLiteral("std"), stddev);
-        m_document->undoStack()->endMacro();
-        const QString problem = meanProblem.isEmpty() ? stdProblem : meanProblem;
+        // One undo step that sets both, or nothing: the node may have gone meanwhile, or hold these values already.
+        const Node *node = m_document->graph().node(m_nodeId);
+        const BlockDescriptor *block = node ? BlockRegistry::builtin().find(node->block) : nullptr;
+        QString problem = block ? QString() : tr("The node %1 is gone.").arg(m_nodeId);
+        for (const auto &[name, value] : {std::pair{QStringLiteral("mean"), mean}, std::pair{QStringLiteral("std"), stddev}})
+            if (problem.isEmpty() && block->param(name))
+                problem = checkParamValue(*block->param(name), value);
+        if (problem.isEmpty() && (node->params.value(QStringLiteral("mean")) != mean || node->params.value(QStringLiteral("std")) != stddev)) {
+            m_document->undoStack()->beginMacro(tr("Compute normalisation from data"));
+            m_document->setParam(m_nodeId, QStringLiteral("mean"), mean);
+            m_document->setParam(m_nodeId, QStringLiteral("std"), stddev);
+            m_document->undoStack()->endMacro();
+        }
         m_status->setText(problem.isEmpty() ? tr("From %1 training samples.").arg(count(loaded.value().train.size())) : problem);
         Q_EMIT finished(problem.isEmpty());
     });
