@@ -1,5 +1,7 @@
 #include "dataset_summary.h"
 
+#include "text_dataset.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -59,6 +61,20 @@ QImage sampleImage(const SampleArray &samples, int64_t index)
                 line[x * channels + c] = data[(c * height + y) * width + x];
     }
     return image;
+}
+
+QString sampleCharacters(const SampleArray &samples, int64_t index, const QStringList &vocabulary)
+{
+    if (index < 0 || index >= samples.count)
+        return {};
+    const int64_t width = samples.sampleSize();
+    QString text;
+    for (int64_t j = 0; j < width; ++j) {
+        const size_t at = size_t(index * width + j);
+        const char32_t c = characterOfClassName(vocabulary.value(int(samples.isFloat ? samples.floats[at] : samples.bytes[at])));
+        text += c == U'\n' ? QStringLiteral("⏎") : c == U'\t' ? QStringLiteral("⇥") : c ? QString::fromUcs4(&c, 1) : QStringLiteral("?");
+    }
+    return QStringLiteral("“%1”").arg(text);
 }
 
 } // namespace ty

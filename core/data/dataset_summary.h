@@ -26,4 +26,8 @@ ChannelStatistics channelStatistics(const SampleArray &samples);
 // Sample `index` as an image when the samples are [1 or 3, H, W] bytes; a null image otherwise.
 QImage sampleImage(const SampleArray &samples, int64_t index);
 
+// Sample `index` of a text data set (dataset.text: character ids under `vocabulary`, its class names) as its
+// characters in quotes, a line break as ⏎ and a tab as ⇥: "“aaron⏎aa”".
+QString sampleCharacters(const SampleArray &samples, int64_t index, const QStringList &vocabulary);
+
 } // namespace ty

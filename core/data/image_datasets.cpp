@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 namespace ty {
 
@@ -52,7 +53,9 @@ struct FilePart {
 struct ImageListing {
     QStringList classNames;
     FilePart pool, val, test;   // pool: the training samples (validation and test drawn from it where absent)
-    bool hasVal = false, hasTest = false;
+    // An empty val/ or test/ (or no rows marked so) is as good as none: the fractions draw those splits then.
+    bool hasVal() const { return !val.files.isEmpty(); }
+    bool hasTest() const { return !test.files.isEmpty(); }
 };
 
 using Lister = Result<ImageListing> (*)(const ImageSettings &, DatasetParams &);
@@ -158,9 +161,6 @@ Result<ImageListing> listFolder(const ImageSettings &s, DatasetParams &params)
     if (top.contains(QStringLiteral("test")))
         if (Status listed = listClassFolders(root + QStringLiteral("test"), listing.classNames, listing.test, s, params); !listed)
             return listed.error();
-    // An empty val/ or test/ is as good as none: the fractions draw those splits then.
-    listing.hasVal = !listing.val.files.isEmpty();
-    listing.hasTest = !listing.test.files.isEmpty();
     if (listing.pool.files.size() + listing.val.files.size() + listing.test.files.size() > kMaxFiles)
         return params.error(kDir, QStringLiteral("holds more than %1 images").arg(kMaxFiles), s.source);
     return listing;
@@ -261,8 +261,6 @@ Result<ImageListing> listCsv(const ImageSettings &s, DatasetParams &params)
         }
         part->add(path, c);
     }
-    listing.hasVal = !listing.val.files.isEmpty();
-    listing.hasTest = !listing.test.files.isEmpty();
     if (listing.classNames.size() < 2)
         return params.error(kLabelColumn, QStringLiteral("needs at least two classes; every row is labelled '%1'").arg(classes.value(0)), s.source);
     return listing;
@@ -270,7 +268,7 @@ Result<ImageListing> listCsv(const ImageSettings &s, DatasetParams &params)
 
 int64_t drawnTestCount(const ImageListing &listing, const ImageSettings &s)
 {
-    return listing.hasTest ? 0 : int64_t(std::llround(s.testFraction * double(listing.pool.files.size())));
+    return listing.hasTest() ? 0 : int64_t(std::llround(s.testFraction * double(listing.pool.files.size())));
 }
 
 DatasetShape shapeOf(const ImageListing &listing, const ImageSettings &s)
@@ -283,21 +281,29 @@ DatasetShape shapeOf(const ImageListing &listing, const ImageSettings &s)
     return shape;
 }
 
-Result<DatasetShape> describe(const DatasetRequest &request, const QString &sourceField, Lister lister)
+// The settings and the files, what describe and load both begin with.
+Result<std::pair<ImageSettings, ImageListing>> settingsAndListing(DatasetParams &params, const QString &sourceField, Lister lister)
 {
-    DatasetParams params(request);
     Result<ImageSettings> settings = readSettings(params, sourceField);
     if (!settings)
         return settings.error();
-    const ImageSettings &s = settings.value();
-    Result<ImageListing> listed = lister(s, params);
+    Result<ImageListing> listed = lister(settings.value(), params);
     if (!listed)
         return listed.error();
-    const ImageListing &listing = listed.value();
+    return std::pair{std::move(settings).value(), std::move(listed).value()};
+}
+
+Result<DatasetShape> describe(const DatasetRequest &request, const QString &sourceField, Lister lister)
+{
+    DatasetParams params(request);
+    const Result<std::pair<ImageSettings, ImageListing>> read = settingsAndListing(params, sourceField, lister);
+    if (!read)
+        return read.error();
+    const auto &[s, listing] = read.value();
     DatasetShape shape = shapeOf(listing, s);
     const int64_t pool = listing.pool.files.size(), drawn = drawnTestCount(listing, s);
-    shape.sampleCount = loadedSampleCount(pool - drawn, listing.hasTest ? listing.test.files.size() : drawn, s.split)
-                        + (listing.hasVal ? listing.val.files.size() : 0);
+    shape.sampleCount = loadedSampleCount(pool - drawn, listing.hasTest() ? listing.test.files.size() : drawn, s.split)
+                        + (listing.hasVal() ? listing.val.files.size() : 0);
     return shape;
 }
 
@@ -317,15 +323,14 @@ DataSplit indexSplit(const FilePart &part, int64_t firstIndex)
     return split;
 }
 
-// Turns an index split into image samples: its files are `decoded` from sample `first` on.
-DataSplit imageSplit(const DataSplit &indices, const DecodedImages &decoded, int64_t first, const ImageFormat &format)
+// Turns an index split into image samples: `bytes` holds its decoded images, in its order.
+DataSplit imageSplit(const DataSplit &indices, std::vector<uint8_t> &&bytes, const ImageFormat &format)
 {
     DataSplit out;
-    const int64_t size = format.sampleSize(), n = indices.size();
     out.x.sampleShape = {format.channels, format.height, format.width};
     out.x.scale = 1.0f / 255.0f;
-    out.x.count = n;
-    out.x.bytes.assign(decoded.bytes.begin() + first * size, decoded.bytes.begin() + (first + n) * size);
+    out.x.count = indices.size();
+    out.x.bytes = std::move(bytes);
     out.y = indices.y;
     return out;
 }
@@ -333,14 +338,10 @@ DataSplit imageSplit(const DataSplit &indices, const DecodedImages &decoded, int
 Result<LoadedDataset> load(const DatasetRequest &request, const QString &sourceField, Lister lister)
 {
     DatasetParams params(request);
-    Result<ImageSettings> settings = readSettings(params, sourceField);
-    if (!settings)
-        return settings.error();
-    const ImageSettings &s = settings.value();
-    Result<ImageListing> listed = lister(s, params);
-    if (!listed)
-        return listed.error();
-    const ImageListing &listing = listed.value();
+    const Result<std::pair<ImageSettings, ImageListing>> read = settingsAndListing(params, sourceField, lister);
+    if (!read)
+        return read.error();
+    const auto &[s, listing] = read.value();
     QStringList files = listing.pool.files + listing.val.files + listing.test.files;
 
     LoadedDataset dataset;
@@ -354,7 +355,7 @@ Result<LoadedDataset> load(const DatasetRequest &request, const QString &sourceF
 
     DataSplit pool = indexSplit(listing.pool, 0);
     DataSplit test = indexSplit(listing.test, listing.pool.files.size() + listing.val.files.size());
-    if (!listing.hasTest) {
+    if (!listing.hasTest()) {
         const int64_t count = drawnTestCount(listing, s);
         if (count >= pool.size())
             return params.error(QStringLiteral("test_fraction"), QStringLiteral("test_fraction %1 leaves no training images: it holds out %2 of the %3")
@@ -363,11 +364,11 @@ Result<LoadedDataset> load(const DatasetRequest &request, const QString &sourceF
     }
     DataSplit train, val;
     SplitSettings trainSplit = split;
-    if (listing.hasVal)
+    if (listing.hasVal())
         trainSplit.valFraction = 0, trainSplit.valCount = 0;
     if (const Status done = splitTrainValidation(std::move(pool), trainSplit, params, sourceField, train, val); !done)
         return done.error();
-    if (listing.hasVal) {
+    if (listing.hasVal()) {
         val = indexSplit(listing.val, listing.pool.files.size());
         SplitSettings keepOnly = split;
         keepOnly.testLimit = 0;
@@ -388,9 +389,14 @@ Result<LoadedDataset> load(const DatasetRequest &request, const QString &sourceF
     if (!decoded)
         return params.withContext(decoded.error(), sourceField);
     dataset.fingerprint = decoded.value().fingerprint;
-    dataset.train = imageSplit(train, decoded.value(), 0, s.format);
-    dataset.val = imageSplit(val, decoded.value(), train.size(), s.format);
-    dataset.test = imageSplit(test, decoded.value(), train.size() + val.size(), s.format);
+    // Validation and test are copied out of the decoded bytes; the training images, first, keep them: the peak is
+    // the decoded images plus validation and test, not twice the decoded images.
+    std::vector<uint8_t> &bytes = decoded.value().bytes;
+    const int64_t size = s.format.sampleSize(), trainEnd = train.size() * size, valEnd = trainEnd + val.size() * size;
+    dataset.val = imageSplit(val, std::vector<uint8_t>(bytes.begin() + trainEnd, bytes.begin() + valEnd), s.format);
+    dataset.test = imageSplit(test, std::vector<uint8_t>(bytes.begin() + valEnd, bytes.end()), s.format);
+    bytes.resize(size_t(trainEnd));  // keeps its capacity: shrinking would copy the training images
+    dataset.train = imageSplit(train, std::move(bytes), s.format);
     return dataset;
 }
 

@@ -4,7 +4,6 @@
 #include "dataset_loader.h"
 #include "dataset_summary.h"
 #include "preset_format.h"
-#include "text_dataset.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>
@@ -30,15 +29,8 @@ QString SplitSamples::rowText(qint64 index, int maxValues) const
     if (index < 0 || index >= samples.count)
         return {};
     const int64_t width = samples.sampleSize();
-    if (!characters.isEmpty()) {
-        QString text;
-        for (int64_t j = 0; j < width; ++j) {
-            const int id = int(samples.isFloat ? samples.floats[size_t(index * width + j)] : samples.bytes[size_t(index * width + j)]);
-            const char32_t c = characterOfClassName(characters.value(id));
-            text += c == U'\n' ? QStringLiteral("⏎") : c == U'\t' ? QStringLiteral("⇥") : c ? QString::fromUcs4(&c, 1) : QStringLiteral("?");
-        }
-        return QStringLiteral("“%1”").arg(text);
-    }
+    if (!characters.isEmpty())
+        return sampleCharacters(samples, index, characters);
     QStringList parts;
     for (int64_t j = 0; j < width && j < maxValues; ++j) {
         const double value = samples.isFloat ? samples.floats[size_t(index * width + j)]

@@ -7,7 +7,6 @@
 #include "param_values.h"
 #include "dataset_loader.h"
 #include "dataset_summary.h"
-#include "text_dataset.h"
 
 #include <QCoreApplication>
 #include <QGridLayout>
@@ -62,14 +61,8 @@ QString rowText(const LoadedDataset &data, int64_t i, bool textWindows)
     const auto value = [&](int64_t j) {
         return x.isFloat ? double(x.floats[size_t(i * width + j)]) : double(x.bytes[size_t(i * width + j)]) * double(x.scale);
     };
-    if (textWindows) {
-        QString text;  // its ids are the classes' characters
-        for (int64_t j = 0; j < width; ++j) {
-            const char32_t c = characterOfClassName(data.classNames.value(int(x.isFloat ? x.floats[size_t(i * width + j)] : x.bytes[size_t(i * width + j)])));
-            text += c == U'\n' ? QStringLiteral("⏎") : c ? QString::fromUcs4(&c, 1) : QStringLiteral("?");
-        }
-        return QStringLiteral("“%1”").arg(text);
-    }
+    if (textWindows)  // its ids are the classes' characters
+        return sampleCharacters(x, i, data.classNames);
     QStringList parts;
     for (int64_t j = 0; j < std::min<int64_t>(width, 4); ++j)
         parts << QString::number(value(j), 'g', 3);
