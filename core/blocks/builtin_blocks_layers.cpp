@@ -102,6 +102,9 @@ void addLayerBlocks(BlockRegistry &registry)
     registry.add(layer(QStringLiteral("layer.softmax"), QStringLiteral("Softmax"),
                        QStringLiteral("Exponentials normalised to sum to 1 over the last dimension (attention weights, "
                                       "probabilities; a loss takes logits)")));
+    registry.add(layer(QStringLiteral("layer.log_softmax"), QStringLiteral("Log softmax"),
+                       QStringLiteral("Logarithm of the softmax over the last dimension, computed stably (log-probabilities "
+                                      "for loss.nll and loss.kl_div)")));
     registry.add(layer(QStringLiteral("layer.silu"), QStringLiteral("SiLU"), QStringLiteral("x * sigmoid(x), element-wise (swish)")));
     registry.add(layer(QStringLiteral("layer.elu"), QStringLiteral("ELU"), QStringLiteral("x for x > 0, alpha * (exp(x) - 1) otherwise"),
                        {floatParam(QStringLiteral("alpha"), 1.0, 0.0, 1e6, QStringLiteral("Value approached for large negative inputs (negated)"))}));

@@ -89,6 +89,13 @@ void addLossBlocks(BlockRegistry &registry)
                       {floatParam(QStringLiteral("delta"), 1.0, 1e-12, kInf, QStringLiteral("Where the loss turns linear"))}));
     registry.add(loss(QStringLiteral("loss.bce_with_logits"), QStringLiteral("Binary cross entropy"),
                       QStringLiteral("Sigmoid binary cross entropy of logits against 0/1 targets")));
+    registry.add(loss(QStringLiteral("loss.nll"), QStringLiteral("Negative log-likelihood"),
+                      QStringLiteral("Minus the log-probability of the label; takes log-probabilities (after a log softmax), "
+                                     "not logits")));
+    registry.add(loss(QStringLiteral("loss.kl_div"), QStringLiteral("KL divergence"),
+                      QStringLiteral("Kullback-Leibler divergence of the predicted distribution (log-probabilities, after "
+                                     "a log softmax) from the target's (a label counts as one-hot; target columns as "
+                                     "probabilities), averaged over the batch")));
 }
 
 void addOptimizerBlocks(BlockRegistry &registry)
@@ -159,6 +166,17 @@ void addMetricBlocks(BlockRegistry &registry)
                         {intParam(QStringLiteral("k"), 5, 1, 1000, QStringLiteral("How many of the highest logits count"))}));
     registry.add(metric(QStringLiteral("metric.mae"), QStringLiteral("Mean absolute error"),
                         QStringLiteral("Mean absolute difference between predictions and targets"), false));
+    registry.add(metric(QStringLiteral("metric.precision"), QStringLiteral("Precision (macro)"),
+                        QStringLiteral("Per class, the share of its predictions that are right; averaged over the classes"), true));
+    registry.add(metric(QStringLiteral("metric.recall"), QStringLiteral("Recall (macro)"),
+                        QStringLiteral("Per class, the share of its samples predicted as it; averaged over the classes"), true));
+    registry.add(metric(QStringLiteral("metric.f1"), QStringLiteral("F1 (macro)"),
+                        QStringLiteral("Per class, the harmonic mean of precision and recall; averaged over the classes"), true));
+    registry.add(metric(QStringLiteral("metric.rmse"), QStringLiteral("Root mean squared error"),
+                        QStringLiteral("Square root of the mean squared difference between predictions and targets"), false));
+    registry.add(metric(QStringLiteral("metric.r2"), QStringLiteral("R²"),
+                        QStringLiteral("Coefficient of determination: 1 minus the residual over the total sum of squares, "
+                                       "per target column, averaged"), true));
 }
 
 } // namespace ty

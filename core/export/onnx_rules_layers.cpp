@@ -190,6 +190,9 @@ void addLayerExportRules(OnnxExportRules &rules)
     rules.add(QStringLiteral("layer.softmax"), unary("Softmax", [](const PlannedOp &) {
                   return std::vector<OnnxAttribute>{Attr::integer(QStringLiteral("axis"), -1)};
               }));
+    rules.add(QStringLiteral("layer.log_softmax"), unary("LogSoftmax", [](const PlannedOp &) {
+                  return std::vector<OnnxAttribute>{Attr::integer(QStringLiteral("axis"), -1)};
+              }));
     rules.add(QStringLiteral("layer.silu"), silu);
     rules.add(QStringLiteral("layer.elu"), unary("Elu", [](const PlannedOp &op) {
                   return std::vector<OnnxAttribute>{Attr::real(QStringLiteral("alpha"), float(op.params.value(QStringLiteral("alpha")).toDouble()))};

@@ -48,6 +48,19 @@ QString regressionProblem(const SampleShape &pred, const DatasetShape &data, con
     return QString();
 }
 
+// A distribution per sample in log-probabilities, against class labels or against target columns that are
+// probabilities (KL divergence).
+QString distributionProblem(const SampleShape &pred, const DatasetShape &data, const QJsonObject &)
+{
+    const int64_t width = data.classification ? data.numClasses : data.targetWidth;
+    if (pred != SampleShape{width})
+        return QStringLiteral("expects [%1] log-probabilities per sample (%2), got %3")
+            .arg(width)
+            .arg(data.classification ? QStringLiteral("%1 classes").arg(width) : QStringLiteral("the target width"))
+            .arg(shapeText(pred));
+    return QString();
+}
+
 } // namespace
 
 void addHeadShapeRules(ShapeRules &rules)
@@ -59,7 +72,13 @@ void addHeadShapeRules(ShapeRules &rules)
     rules.heads.add(QStringLiteral("loss.huber"), regressionProblem);
     rules.heads.add(QStringLiteral("metric.accuracy"), classLogitsProblem);
     rules.heads.add(QStringLiteral("metric.top_k_accuracy"), topKProblem);
+    rules.heads.add(QStringLiteral("loss.nll"), classLogitsProblem);
+    rules.heads.add(QStringLiteral("loss.kl_div"), distributionProblem);
     rules.heads.add(QStringLiteral("metric.mae"), regressionProblem);
+    rules.heads.add(QStringLiteral("metric.rmse"), regressionProblem);
+    rules.heads.add(QStringLiteral("metric.r2"), regressionProblem);
+    for (const char *perClass : {"metric.precision", "metric.recall", "metric.f1"})
+        rules.heads.add(QString::fromLatin1(perClass), classLogitsProblem);
 }
 
 } // namespace ty

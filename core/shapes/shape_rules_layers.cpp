@@ -197,7 +197,7 @@ void addLayerShapeRules(ShapeRules &rules)
     rules.ops.add(QStringLiteral("layer.layer_norm"), layerNormShape);
     rules.ops.add(QStringLiteral("layer.reshape"), reshapeShape);
     for (const char *elementWise : {"layer.dropout", "layer.relu", "layer.leaky_relu", "layer.gelu", "layer.tanh", "layer.sigmoid",
-                                    "layer.softmax", "layer.silu", "layer.elu"})
+                                    "layer.softmax", "layer.log_softmax", "layer.silu", "layer.elu"})
         rules.ops.add(QString::fromLatin1(elementWise), elementWiseShape);
     rules.ops.add(QStringLiteral("layer.add"), addShape);
     rules.ops.add(QStringLiteral("layer.concat"), concatShape);

@@ -42,7 +42,9 @@ const QStringList kPromisedBlocks{
     QStringLiteral("layer.unsqueeze"), QStringLiteral("layer.positional_embedding"), QStringLiteral("layer.self_attention"),
     QStringLiteral("layer.transformer_encoder"), QStringLiteral("dataset.image_folder"), QStringLiteral("dataset.image_list"),
     QStringLiteral("transform.random_affine"), QStringLiteral("transform.color_jitter"), QStringLiteral("transform.cutout"),
-    QStringLiteral("dataset.cifar"), QStringLiteral("schedule.multi_step"), QStringLiteral("schedule.one_cycle")};
+    QStringLiteral("dataset.cifar"), QStringLiteral("schedule.multi_step"), QStringLiteral("schedule.one_cycle"),
+    QStringLiteral("layer.log_softmax"), QStringLiteral("loss.nll"), QStringLiteral("loss.kl_div"), QStringLiteral("metric.precision"),
+    QStringLiteral("metric.recall"), QStringLiteral("metric.f1"), QStringLiteral("metric.rmse"), QStringLiteral("metric.r2")};
 
 class TestBlockRegistry : public QObject {
     Q_OBJECT

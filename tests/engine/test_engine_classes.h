@@ -94,6 +94,16 @@ private Q_SLOTS:
     void fashionMnistReportsItsClassNames();
 };
 
+class TestHeads : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void macroScoresOfASmallCase();
+    void classMetricsAddUpOverBatches();
+    void regressionMetricsAddUpOverBatches();
+    void logProbabilityLossesAgreeWithCrossEntropy();
+    void newHeadsTrain();
+};
+
 class TestBlockRegistrations : public QObject {
     Q_OBJECT
 private Q_SLOTS:

@@ -12,6 +12,7 @@ TY_TEST_CLASS(TestTraining)
 TY_TEST_CLASS(TestCheckpoints)
 TY_TEST_CLASS(TestStages)
 TY_TEST_CLASS(TestEvaluation)
+TY_TEST_CLASS(TestHeads)
 TY_TEST_CLASS(TestBlockRegistrations)
 
 int main(int argc, char **argv)

@@ -16,9 +16,15 @@ struct MetricHead;
 
 // Mean loss of a head over the batch.
 using LossFunction = torch::Tensor (*)(const LossHead &head, const torch::Tensor &prediction, const torch::Tensor &target);
-// Sum over the batch of a metric (correct predictions for accuracies, absolute error for MAE): divide by the
-// number of samples for the mean.
-using MetricFunction = torch::Tensor (*)(const MetricHead &head, const torch::Tensor &prediction, const torch::Tensor &target);
+// A metric in two parts. `statistics` gives the batch's sufficient statistics, a tensor of a fixed shape per head
+// that adds up over batches (correct predictions for accuracy; true positives, predicted and actual counts per
+// class for F1; sums of targets, squared targets and squared residuals per column for R²). `value` turns the
+// statistics summed over `samples` samples into the metric, so a log interval, a validation pass and a test
+// split all add statistics on the device and read one value at the end.
+struct MetricFunction {
+    torch::Tensor (*statistics)(const MetricHead &head, const torch::Tensor &prediction, const torch::Tensor &target) = nullptr;
+    double (*value)(const double *statistics, int64_t count, double samples) = nullptr;
+};
 
 struct LossHead {
     QString nodeId, type;
@@ -34,7 +40,7 @@ struct MetricHead {
     QString nodeId, type;
     int slot = -1;
     int64_t k = 1;
-    MetricFunction sum = nullptr;
+    MetricFunction metric;
 };
 
 // Every built-in loss and metric function, registered once on first use.
@@ -46,9 +52,16 @@ inline torch::Tensor headLoss(const LossHead &head, const torch::Tensor &predict
     return head.loss(head, prediction, target);
 }
 
-inline torch::Tensor metricSum(const MetricHead &head, const torch::Tensor &prediction, const torch::Tensor &target)
+inline torch::Tensor metricStatistics(const MetricHead &head, const torch::Tensor &prediction, const torch::Tensor &target)
 {
-    return head.sum(head, prediction, target);
+    return head.metric.statistics(head, prediction, target);
+}
+
+// The metric from statistics summed over `samples` samples (a double tensor on the host).
+inline double metricValue(const MetricHead &head, const torch::Tensor &statistics, double samples)
+{
+    const torch::Tensor host = statistics.to(torch::kCPU, torch::kDouble).contiguous();
+    return head.metric.value(host.data_ptr<double>(), host.numel(), samples);
 }
 
 // Regression targets as [B, width] in the prediction's dtype (a single target column arrives as [B]).

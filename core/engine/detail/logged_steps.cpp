@@ -71,8 +71,10 @@ LoggedSteps::Interval LoggedSteps::receive(InFlight &flight)
         return std::vector<double>(data, data + t.numel());
     };
     out.losses = read(flight.losses);
-    for (const torch::Tensor &m : flight.metrics)
+    for (const torch::Tensor &m : flight.metrics) {
         out.metrics.push_back(read(m));
+        out.metricWidths.push_back(out.steps.empty() ? 0 : m.numel() / int64_t(out.steps.size()));
+    }
     return out;
 }
 

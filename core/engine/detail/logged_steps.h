@@ -21,14 +21,17 @@ public:
         double time;
         int64_t batch;                       // samples in the step
         torch::Tensor loss;                  // detached scalar on the device
-        std::vector<torch::Tensor> metrics;  // per metric head: its sum over the batch (divided when read)
+        std::vector<torch::Tensor> metrics;  // per metric head: its statistics of the batch (made a value when read)
     };
     // One log interval's values on the host.
     struct Interval {
         std::vector<Step> steps;
         std::vector<double> losses;                // per step
-        std::vector<std::vector<double>> metrics;  // per metric head, per step
+        std::vector<std::vector<double>> metrics;  // per metric head, the steps' statistics one after another
+        std::vector<int64_t> metricWidths;         // per metric head, the number of statistics of one step
         double lr = 0;                             // the learning rate after the interval's last step
+
+        const double *metricStatistics(size_t head, size_t step) const { return metrics[head].data() + step * metricWidths[head]; }
     };
 
     LoggedSteps(const torch::Device &device, size_t metricCount);

@@ -33,6 +33,20 @@ torch::Tensor binaryCrossEntropyWithLogits(const LossHead &, const torch::Tensor
     return F::binary_cross_entropy_with_logits(prediction, regressionTargets(prediction, target));
 }
 
+torch::Tensor negativeLogLikelihood(const LossHead &, const torch::Tensor &prediction, const torch::Tensor &target)
+{
+    return F::nll_loss(prediction, target);
+}
+
+// Class labels stand for one-hot distributions; regression targets are the distributions themselves.
+torch::Tensor klDivergence(const LossHead &, const torch::Tensor &prediction, const torch::Tensor &target)
+{
+    const torch::Tensor distribution = target.dim() == 1 && !target.is_floating_point()
+                                           ? torch::one_hot(target, prediction.size(1)).to(prediction.dtype())
+                                           : regressionTargets(prediction, target);
+    return F::kl_div(prediction, distribution, F::KLDivFuncOptions().reduction(torch::kBatchMean));
+}
+
 } // namespace
 
 const KindTable<LossFunction> &lossFunctions()
@@ -44,6 +58,8 @@ const KindTable<LossFunction> &lossFunctions()
         t.add(QStringLiteral("loss.l1"), meanAbsoluteError);
         t.add(QStringLiteral("loss.huber"), huber);
         t.add(QStringLiteral("loss.bce_with_logits"), binaryCrossEntropyWithLogits);
+        t.add(QStringLiteral("loss.nll"), negativeLogLikelihood);
+        t.add(QStringLiteral("loss.kl_div"), klDivergence);
         return t;
     }();
     return functions;

@@ -1,11 +1,19 @@
-// The metric of every metric.* block, one registration per kind. Each returns a sum over the batch, so
-// intervals and evaluation splits add sums and divide once by their sample count.
+// The metric of every metric.* block, one registration per kind: the statistics of a batch, which add up over
+// batches, and the metric's value from summed statistics (see MetricFunction in heads.h).
 
 #include "detail/heads.h"
+
+#include <cmath>
 
 namespace ty::detail {
 
 namespace {
+
+// Statistics that are one sum of per-sample values, whose metric is their mean.
+double meanOfSum(const double *statistics, int64_t, double samples)
+{
+    return samples > 0 ? statistics[0] / samples : 0.0;
+}
 
 torch::Tensor correctPredictions(const MetricHead &, const torch::Tensor &prediction, const torch::Tensor &target)
 {
@@ -23,15 +31,102 @@ torch::Tensor absoluteError(const MetricHead &, const torch::Tensor &prediction,
     return (prediction - regressionTargets(prediction, target)).abs().mean(1).sum();
 }
 
+// Per class: true positives, predicted count and actual count, as [3, classes].
+torch::Tensor classCounts(const MetricHead &, const torch::Tensor &prediction, const torch::Tensor &target)
+{
+    const int64_t classes = prediction.size(1);
+    const torch::Tensor predicted = prediction.argmax(1);
+    const torch::Tensor hits = predicted.masked_select(predicted.eq(target));
+    return torch::stack({torch::bincount(hits, {}, classes), torch::bincount(predicted, {}, classes),
+                         torch::bincount(target, {}, classes)});
+}
+
+// The macro average over the classes that occur among the labels or the predictions (as scikit-learn averages
+// when not given the labels); a class never predicted has precision 0, one never present recall 0.
+template <typename PerClass>
+double macroAverage(const double *counts, int64_t count, PerClass perClass)
+{
+    const int64_t classes = count / 3;
+    double sum = 0;
+    int64_t seen = 0;
+    for (int64_t c = 0; c < classes; ++c) {
+        const double hits = counts[c], predicted = counts[classes + c], actual = counts[2 * classes + c];
+        if (predicted + actual == 0)
+            continue;
+        sum += perClass(hits, predicted, actual);
+        ++seen;
+    }
+    return seen > 0 ? sum / double(seen) : 0.0;
+}
+
+double macroPrecision(const double *counts, int64_t count, double)
+{
+    return macroAverage(counts, count, [](double hits, double predicted, double) { return predicted > 0 ? hits / predicted : 0.0; });
+}
+
+double macroRecall(const double *counts, int64_t count, double)
+{
+    return macroAverage(counts, count, [](double hits, double, double actual) { return actual > 0 ? hits / actual : 0.0; });
+}
+
+double macroF1(const double *counts, int64_t count, double)
+{
+    return macroAverage(counts, count, [](double hits, double predicted, double actual) { return 2 * hits / (predicted + actual); });
+}
+
+// Per sample, the mean over the target columns of the squared error; summed over the batch.
+torch::Tensor squaredError(const MetricHead &, const torch::Tensor &prediction, const torch::Tensor &target)
+{
+    return (prediction - regressionTargets(prediction, target)).square().mean(1).sum();
+}
+
+double rootOfMean(const double *statistics, int64_t count, double samples)
+{
+    return std::sqrt(meanOfSum(statistics, count, samples));
+}
+
+// Per target column: the sums of targets, of squared targets and of squared residuals, as [3, columns], in
+// double so that the total sum of squares keeps its digits.
+torch::Tensor residualSums(const MetricHead &, const torch::Tensor &prediction, const torch::Tensor &target)
+{
+    const torch::Tensor y = regressionTargets(prediction, target).to(torch::kDouble);
+    const torch::Tensor residual = prediction.to(torch::kDouble) - y;
+    return torch::stack({y.sum(0), y.square().sum(0), residual.square().sum(0)});
+}
+
+// R² per target column, averaged over the columns. A constant target (no variance) scores 1 when predicted
+// exactly and 0 otherwise, as scikit-learn's r2_score does.
+double coefficientOfDetermination(const double *sums, int64_t count, double samples)
+{
+    const int64_t columns = count / 3;
+    if (samples <= 0 || columns == 0)
+        return 0.0;
+    double total = 0;
+    for (int64_t c = 0; c < columns; ++c) {
+        const double sum = sums[c], squares = sums[columns + c], residual = sums[2 * columns + c];
+        const double variation = std::max(0.0, squares - sum * sum / samples);
+        if (variation > 0)
+            total += 1.0 - residual / variation;
+        else
+            total += residual == 0 ? 1.0 : 0.0;
+    }
+    return total / double(columns);
+}
+
 } // namespace
 
 const KindTable<MetricFunction> &metricFunctions()
 {
     static const KindTable<MetricFunction> functions = [] {
         KindTable<MetricFunction> t;
-        t.add(QStringLiteral("metric.accuracy"), correctPredictions);
-        t.add(QStringLiteral("metric.top_k_accuracy"), correctInTopK);
-        t.add(QStringLiteral("metric.mae"), absoluteError);
+        t.add(QStringLiteral("metric.accuracy"), {correctPredictions, meanOfSum});
+        t.add(QStringLiteral("metric.top_k_accuracy"), {correctInTopK, meanOfSum});
+        t.add(QStringLiteral("metric.mae"), {absoluteError, meanOfSum});
+        t.add(QStringLiteral("metric.precision"), {classCounts, macroPrecision});
+        t.add(QStringLiteral("metric.recall"), {classCounts, macroRecall});
+        t.add(QStringLiteral("metric.f1"), {classCounts, macroF1});
+        t.add(QStringLiteral("metric.rmse"), {squaredError, rootOfMean});
+        t.add(QStringLiteral("metric.r2"), {residualSums, coefficientOfDetermination});
         return t;
     }();
     return functions;

@@ -131,6 +131,11 @@ BuiltOp buildSoftmax(const QJsonObject &, const Shape &)
     return unaryOp([](const torch::Tensor &x, bool) { return torch::softmax(x, -1); });
 }
 
+BuiltOp buildLogSoftmax(const QJsonObject &, const Shape &)
+{
+    return unaryOp([](const torch::Tensor &x, bool) { return torch::log_softmax(x, -1); });
+}
+
 BuiltOp buildSilu(const QJsonObject &, const Shape &)
 {
     return unaryOp([](const torch::Tensor &x, bool) { return torch::silu(x); });
@@ -179,6 +184,7 @@ void addLayerBuilders(KindTable<OpBuilder> &builders)
     builders.add(QStringLiteral("layer.layer_norm"), buildLayerNorm);
     builders.add(QStringLiteral("layer.reshape"), buildReshape);
     builders.add(QStringLiteral("layer.softmax"), buildSoftmax);
+    builders.add(QStringLiteral("layer.log_softmax"), buildLogSoftmax);
     builders.add(QStringLiteral("layer.silu"), buildSilu);
     builders.add(QStringLiteral("layer.elu"), buildElu);
     builders.add(QStringLiteral("layer.add"), buildAdd);

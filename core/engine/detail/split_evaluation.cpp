@@ -32,9 +32,7 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
     pipeline.model->eval();
     const torch::Device device = split.x.device();
     torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
-    std::vector<torch::Tensor> metricSums;
-    for (size_t m = 0; m < pipeline.metrics.size(); ++m)
-        metricSums.push_back(torch::zeros_like(lossSum));
+    std::vector<torch::Tensor> metricSums(pipeline.metrics.size());
     std::vector<torch::Tensor> outputs;
     for (int64_t begin = 0; begin < n; begin += batchSize) {
         const int64_t count = std::min(batchSize, n - begin);
@@ -45,13 +43,16 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
             if (head.optimized)
                 lossSum += headLoss(head, slots[head.slot], y).to(torch::kDouble) * (head.weight * double(count));
         for (size_t m = 0; m < pipeline.metrics.size(); ++m)
-            metricSums[m] += metricSum(pipeline.metrics[m], slots[pipeline.metrics[m].slot], y).to(torch::kDouble);
+        {
+            const torch::Tensor statistics = metricStatistics(pipeline.metrics[m], slots[pipeline.metrics[m].slot], y).to(torch::kDouble);
+            metricSums[m] = metricSums[m].defined() ? metricSums[m] + statistics : statistics;
+        }
         if (scored)
             outputs.push_back(slots[scored->slot].to(torch::kCPU));
     }
     report.metrics.insert(QStringLiteral("loss"), lossSum.item<double>() / double(n));
     for (size_t m = 0; m < pipeline.metrics.size(); ++m)
-        report.metrics.insert(pipeline.metrics[m].nodeId, metricSums[m].item<double>() / double(n));
+        report.metrics.insert(pipeline.metrics[m].nodeId, metricValue(pipeline.metrics[m], metricSums[m], double(n)));
     if (!scored)
         return report;  // the run's metrics, but no output to score
 

@@ -274,7 +274,7 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
             torch::NoGradGuard noGrad;
             for (size_t m = 0; m < m_pipeline.metrics.size(); ++m) {
                 const MetricHead &metric = m_pipeline.metrics[m];
-                const torch::Tensor sum = metricSum(metric, slots[metric.slot].detach(), y);
+                const torch::Tensor sum = metricStatistics(metric, slots[metric.slot].detach(), y);
                 metricSums[m] = metricSums[m].defined() ? metricSums[m] + sum : sum;
             }
         }
@@ -323,7 +323,7 @@ bool TrainingRun::publish(const LoggedSteps::Interval &interval, TrainResult *en
         samples.append(MetricSample{QStringLiteral("train/loss"), p.step, p.epoch, p.time, loss});
         for (size_t m = 0; m < m_pipeline.metrics.size(); ++m)
             samples.append(MetricSample{QStringLiteral("train/") + m_pipeline.metrics[m].nodeId, p.step, p.epoch, p.time,
-                                        interval.metrics[m][i] / double(p.batch)});
+                                        m_pipeline.metrics[m].metric.value(interval.metricStatistics(m, i), interval.metricWidths[m], double(p.batch))});
     }
     const LoggedSteps::Step &last = interval.steps.back();
     // The learning rate at the read points only: an interval cut short by a stop adds no row, so the rows of a
