@@ -57,6 +57,8 @@ QJsonObject ParamSpec::toJson() const
         o.insert(QStringLiteral("max"), maximum);
     if (!choices.isEmpty())
         o.insert(QStringLiteral("choices"), QJsonArray::fromStringList(choices));
+    if (namesMetric)
+        o.insert(QStringLiteral("names_metric"), true);
     return o;
 }
 

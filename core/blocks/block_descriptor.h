@@ -43,6 +43,7 @@ struct ParamSpec {
     double maximum = std::numeric_limits<double>::infinity();
     QStringList choices;  // for Choice
     QString doc;
+    bool namesMetric = false;  // a String naming an epoch metric (val/loss, val/<metric node>): checked against the graph
 
     QJsonObject toJson() const;
 };

@@ -155,6 +155,21 @@ void addScheduleBlocks(BlockRegistry &registry)
                            floatParam(QStringLiteral("div_factor"), 25.0, 1.0, 1e6, QStringLiteral("The first rate is lr / div_factor")),
                            floatParam(QStringLiteral("final_div_factor"), 1e4, 1.0, 1e9,
                                       QStringLiteral("The last rate is the first / final_div_factor"))}));
+    registry.add(schedule(QStringLiteral("schedule.reduce_on_plateau"), QStringLiteral("Reduce on plateau"),
+                          QStringLiteral("Multiplies the learning rate by factor when an epoch metric stops improving for "
+                                         "more than patience epochs"),
+                          {metricNameParam(QStringLiteral("metric"), QStringLiteral("val/loss"),
+                                           QStringLiteral("The epoch metric watched: val/loss, train/loss or val/<metric node>")),
+                           choiceParam(QStringLiteral("mode"), QStringLiteral("auto"),
+                                       {QStringLiteral("auto"), QStringLiteral("min"), QStringLiteral("max")},
+                                       QStringLiteral("Whether lower or higher is better (auto: as the metric says)")),
+                           floatParam(QStringLiteral("factor"), 0.1, 1e-6, 0.999999, QStringLiteral("Multiplies the rate at each reduction")),
+                           intParam(QStringLiteral("patience"), 10, 0, 1e6,
+                                    QStringLiteral("Epochs without improvement tolerated; one more reduces the rate")),
+                           floatParam(QStringLiteral("threshold"), 1e-4, 0.0, 1.0,
+                                      QStringLiteral("Share of the best value by which a value must beat it to count as better")),
+                           intParam(QStringLiteral("cooldown"), 0, 0, 1e6, QStringLiteral("Epochs after a reduction before bad epochs count again")),
+                           floatParam(QStringLiteral("min_lr"), 0.0, 0.0, 10.0, QStringLiteral("The rate never goes below this"))}));
 }
 
 void addMetricBlocks(BlockRegistry &registry)

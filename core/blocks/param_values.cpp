@@ -48,6 +48,12 @@ ParamSpec stringParam(const QString &name, const QString &def, const QString &do
 {
     return make(name, ParamType::String, QJsonValue(def), -kInf, kInf, doc);
 }
+ParamSpec metricNameParam(const QString &name, const QString &def, const QString &doc)
+{
+    ParamSpec spec = stringParam(name, def, doc);
+    spec.namesMetric = true;
+    return spec;
+}
 ParamSpec pathParam(const QString &name, const QString &def, const QString &doc)
 {
     return make(name, ParamType::Path, QJsonValue(def), -kInf, kInf, doc);

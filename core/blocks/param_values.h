@@ -14,6 +14,8 @@ ParamSpec floatParam(const QString &name, double def, double min, double max, co
 ParamSpec boolParam(const QString &name, bool def, const QString &doc);
 ParamSpec choiceParam(const QString &name, const QString &def, const QStringList &choices, const QString &doc);
 ParamSpec stringParam(const QString &name, const QString &def, const QString &doc);
+// A string naming an epoch metric of the pipeline (validation checks it against the graph's metrics).
+ParamSpec metricNameParam(const QString &name, const QString &def, const QString &doc);
 ParamSpec pathParam(const QString &name, const QString &def, const QString &doc);
 ParamSpec floatListParam(const QString &name, const QList<double> &def, const QString &doc);
 PortSpec port(const QString &name, PortKind kind, const QString &doc, bool required = true);

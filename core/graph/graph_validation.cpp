@@ -187,11 +187,26 @@ Issues validateTraining(const QJsonObject &training, const PipelineGraph &graph,
     for (const Node &node : graph.nodes)
         if (const BlockDescriptor *block = registry.find(node.block); block && block->category == BlockCategory::Metric)
             known << QStringLiteral("val/") + node.id << QStringLiteral("train/") + node.id;
+    const auto notAMetric = [&known](const QString &metric) {
+        return QStringLiteral("\"%1\" is not a metric of this pipeline (known: %2)").arg(metric.left(60), known.join(QStringLiteral(", ")));
+    };
     for (const char *key : {"early_stop_metric", "best_metric"}) {
         const QString metric = training.value(QLatin1String(key)).toString();
         if (!metric.isEmpty() && !known.contains(metric))
-            issues.append(error(QStringLiteral("\"%1\" is not a metric of this pipeline (known: %2)").arg(metric.left(60), known.join(QStringLiteral(", "))),
+            issues.append(error(notAMetric(metric),
                                 {}, {}, QStringLiteral("training.") + QLatin1String(key)));
+    }
+    // Block parameters that name an epoch metric (reduce on plateau's `metric`).
+    for (const Node &node : graph.nodes) {
+        const BlockDescriptor *block = registry.find(node.block);
+        if (!block)
+            continue;
+        for (const ParamSpec &spec : block->params) {
+            const QString metric = block->value(node.params, spec.name).toString();
+            if (spec.namesMetric && !known.contains(metric))
+                issues.append(error(notAMetric(metric),
+                                    node.id, {}, spec.name));
+        }
     }
     return issues;
 }

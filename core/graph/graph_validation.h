@@ -18,7 +18,8 @@ Issues validateGraph(const PipelineGraph &graph, const BlockRegistry &registry =
 // Checks the keys and values of a preset's `training` object against trainingSpecs().
 Issues validateTraining(const QJsonObject &training);
 // The same, plus what depends on the graph: training.early_stop_metric and best_metric must name a metric the
-// run records (train/loss, val/loss, or train/ or val/ and the id of a metric node).
+// run records (train/loss, val/loss, or train/ or val/ and the id of a metric node), and so must every block
+// parameter that names a metric (ParamSpec::namesMetric), whose issue names its node and parameter.
 Issues validateTraining(const QJsonObject &training, const PipelineGraph &graph,
                         const BlockRegistry &registry = BlockRegistry::builtin());
 

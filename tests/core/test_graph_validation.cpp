@@ -460,6 +460,14 @@ void TestGraphValidation::earlyStopMetricMustBeRecorded()
     COMPARE_ISSUES(validateTraining(training("val/accuracy"), graph),
                    err(QStringLiteral("\"val/accuracy\" is not a metric of this pipeline (known: val/loss, train/loss, val/acc, train/acc)"),
                        {}, {}, QStringLiteral("training.early_stop_metric")));
+
+    // So is a block parameter that names a metric: reduce on plateau's, pinned to its node and parameter.
+    graph.nodes.append(Node{QStringLiteral("plateau"), QStringLiteral("schedule.reduce_on_plateau"), {}, {}});
+    QVERIFY(validateTraining({}, graph).isEmpty());  // its default, val/loss
+    graph.nodes.last().params.insert(QStringLiteral("metric"), QStringLiteral("val/accuracy"));
+    COMPARE_ISSUES(validateTraining({}, graph),
+                   err(QStringLiteral("\"val/accuracy\" is not a metric of this pipeline (known: val/loss, train/loss, val/acc, train/acc)"),
+                       QStringLiteral("plateau"), {}, QStringLiteral("metric")));
 }
 
 void TestGraphValidation::validateTrainingBadValue_data()

@@ -374,27 +374,35 @@ void TestCheckpoints::resumedRunEqualsUninterrupted_data()
 {
     QTest::addColumn<qint64>("stopAt");
     QTest::addColumn<bool>("exactStep");  // stop at exactly that step, else at the first read interval past it
+    QTest::addColumn<QString>("schedule");
     // 34 steps per epoch, a read every 7 steps: mid-epoch, right after an epoch, in the last epoch, and in
     // the middle of read intervals (a Ctrl-C comes at any step).
-    QTest::newRow("mid epoch 2") << qint64(45) << false;
-    QTest::newRow("epoch boundary") << qint64(34) << false;
-    QTest::newRow("last epoch") << qint64(80) << false;
-    QTest::newRow("step 45, mid interval") << qint64(45) << true;
-    QTest::newRow("step 10, mid interval") << qint64(10) << true;
-    QTest::newRow("step 68, epoch end") << qint64(68) << true;
+    QTest::newRow("mid epoch 2") << qint64(45) << false << QStringLiteral("schedule.warmup_cosine");
+    QTest::newRow("epoch boundary") << qint64(34) << false << QStringLiteral("schedule.warmup_cosine");
+    QTest::newRow("last epoch") << qint64(80) << false << QStringLiteral("schedule.warmup_cosine");
+    QTest::newRow("step 45, mid interval") << qint64(45) << true << QStringLiteral("schedule.warmup_cosine");
+    QTest::newRow("step 10, mid interval") << qint64(10) << true << QStringLiteral("schedule.warmup_cosine");
+    QTest::newRow("step 68, epoch end") << qint64(68) << true << QStringLiteral("schedule.warmup_cosine");
+    // Reduce on plateau keeps state across epochs (the best loss, bad epochs, the rate's scale) that must resume.
+    QTest::newRow("plateau, mid epoch 2") << qint64(45) << true << QStringLiteral("schedule.reduce_on_plateau");
+    QTest::newRow("plateau, epoch 3") << qint64(75) << true << QStringLiteral("schedule.reduce_on_plateau");
 }
 
 void TestCheckpoints::resumedRunEqualsUninterrupted()
 {
     QFETCH(qint64, stopAt);
     QFETCH(bool, exactStep);
+    QFETCH(QString, schedule);
     // Dropout and noise make the RNG state matter; Adam makes the optimizer state matter.
     Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.adam"), 0.01, 3);
     preset.graph.nodes.append(Node{QStringLiteral("drop"), QStringLiteral("layer.dropout"), QJsonObject{{QStringLiteral("p"), 0.3}}, {}});
     preset.graph.edges.removeIf([](const Edge &e) { return e.from.node == QStringLiteral("act"); });
     preset.graph.edges.append(Edge{{QStringLiteral("act"), QStringLiteral("out")}, {QStringLiteral("drop"), QStringLiteral("in")}});
     preset.graph.edges.append(Edge{{QStringLiteral("drop"), QStringLiteral("out")}, {QStringLiteral("fc_out"), QStringLiteral("in")}});
-    preset.graph.nodes.append(Node{QStringLiteral("schedule"), QStringLiteral("schedule.warmup_cosine"), {}, {}});
+    // Reduce on plateau with patience 0 and factor 0.5 cuts the rate after every epoch whose loss is not the best.
+    const QJsonObject plateau{{QStringLiteral("patience"), 0}, {QStringLiteral("factor"), 0.5}, {QStringLiteral("threshold"), 1.0}};
+    preset.graph.nodes.append(Node{QStringLiteral("schedule"), schedule,
+                                   schedule == QStringLiteral("schedule.reduce_on_plateau") ? plateau : QJsonObject{}, {}});
     preset.graph.edges.append(Edge{{QStringLiteral("schedule"), QStringLiteral("schedule")}, {QStringLiteral("opt"), QStringLiteral("schedule")}});
     preset.training.insert(QStringLiteral("deterministic"), true);
     preset.training.insert(QStringLiteral("log_every"), 7);

@@ -50,6 +50,8 @@ private Q_SLOTS:
     void stopRequestEndsWithACheckpoint();
     void earlyStoppingEndsBeforeTheLastEpoch();
     void schedulesFollowTheirFormulas();
+    void reduceOnPlateauFollowsItsRule();
+    void reduceOnPlateauLowersTheRate();
     void gradientClipping();
     void gradientAccumulationMatchesTheWholeBatch();
     void clippedTrainingBarelyMoves();

@@ -335,6 +335,65 @@ void TestTraining::schedulesFollowTheirFormulas()
     QVERIFY(qFuzzyCompare(scheduledLearningRate(QStringLiteral("schedule.step"), warmStep, 1.0, 20, 10, 100), 0.5));
 }
 
+// Reduce on plateau, rule by rule (the sequence PyTorch's ReduceLROnPlateau gives for the same settings): patience 2,
+// factor 0.5, threshold 1 % of the best, one epoch of cool-down, min_lr 0.2.
+void TestTraining::reduceOnPlateauFollowsItsRule()
+{
+    const ty::detail::EpochScheduleFunction *plateau = ty::detail::epochScheduleFunctions().find(QStringLiteral("schedule.reduce_on_plateau"));
+    QVERIFY(plateau);
+    const QJsonObject params{{QStringLiteral("metric"), QStringLiteral("val/loss")}, {QStringLiteral("factor"), 0.5},
+                             {QStringLiteral("patience"), 2}, {QStringLiteral("threshold"), 0.01},
+                             {QStringLiteral("cooldown"), 1}, {QStringLiteral("min_lr"), 0.2}};
+    const QList<double> values{1.0, 0.995, 0.99, 0.98, 0.98, 0.98, 0.98, 0.98, 0.98, 0.98, 0.98, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
+    // 0.995 and 0.99 do not beat 1.0 by 1 %; after the first cut one epoch cools down; the third cut stops at min_lr; the
+    // fourth would change nothing, so it is not made.
+    const QList<double> scales{1, 1, 1, 1, 1, 1, 0.5, 0.5, 0.5, 0.5, 0.25, 0.25, 0.25, 0.25, 0.2, 0.2, 0.2, 0.2, 0.2};
+    ty::detail::PlateauState state;
+    int reductions = 0;
+    for (int i = 0; i < values.size(); ++i) {
+        reductions += (*plateau)(params, {{QStringLiteral("val/loss"), values[i]}}, 1.0, false, state) ? 1 : 0;
+        QVERIFY2(qFuzzyCompare(state.scale, scales[i]), qPrintable(QStringLiteral("epoch %1: scale %2").arg(i + 1).arg(state.scale)));
+    }
+    QCOMPARE(reductions, 3);
+    // An epoch without the metric (no validation split) changes nothing; a higher-is-better metric counts rises.
+    ty::detail::PlateauState untouched;
+    QVERIFY(!(*plateau)(params, {{QStringLiteral("train/loss"), 1.0}}, 1.0, false, untouched));
+    QVERIFY(!untouched.hasBest);
+    ty::detail::PlateauState rising;
+    for (double r2 : {-0.5, -0.2, 0.1, 0.4})
+        QVERIFY(!(*plateau)(params, {{QStringLiteral("val/loss"), r2}}, 1.0, true, rising));
+    QCOMPARE(rising.best, 0.4);
+    QCOMPARE(rising.badEpochs, qint64(0));
+}
+
+// In a run: with patience 0 and a threshold no loss can beat, every epoch after the first cuts the rate, which the
+// train/lr rows and an lr_reduced event show.
+void TestTraining::reduceOnPlateauLowersTheRate()
+{
+    Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.sgd"), 0.1, 4);
+    preset.graph.nodes.append(Node{QStringLiteral("plateau"), QStringLiteral("schedule.reduce_on_plateau"),
+                                   QJsonObject{{QStringLiteral("patience"), 0}, {QStringLiteral("threshold"), 1.0},
+                                               {QStringLiteral("factor"), 0.5}},
+                                   {}});
+    preset.graph.edges.append(Edge{{QStringLiteral("plateau"), QStringLiteral("schedule")}, {QStringLiteral("opt"), QStringLiteral("schedule")}});
+    test::RecordingObserver observer;
+    const TrainResult result = Trainer::train(preset, TrainOptions{}, observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
+    QMap<int, double> lrByEpoch;
+    for (const MetricSample &s : observer.metrics)
+        if (s.name == QStringLiteral("train/lr"))
+            lrByEpoch.insert(s.epoch, s.value);
+    QCOMPARE(lrByEpoch.size(), 4);
+    QVERIFY(qFuzzyCompare(lrByEpoch.value(1), 0.1));
+    QVERIFY(qFuzzyCompare(lrByEpoch.value(2), 0.1));
+    QVERIFY(qFuzzyCompare(lrByEpoch.value(3), 0.05));
+    QVERIFY(qFuzzyCompare(lrByEpoch.value(4), 0.025));
+    const QStringList reduced = observer.events.filter(QRegularExpression(QStringLiteral("^lr_reduced: ")));
+    QCOMPARE(reduced.size(), 3);  // after epochs 2, 3 and 4
+    QVERIFY2(reduced.first().contains(QStringLiteral("val/loss did not improve for 1 epochs: learning rate 0.1 -> 0.05")), qPrintable(reduced.first()));
+    QVERIFY(result.lastMetrics.value(QStringLiteral("test/accuracy")) > 0.8);
+}
+
 // A batch of 32 in 4 parts of 8 takes the step of the whole batch: the same loss and accuracy at every step (a
 // batch of 30 in 4 parts: 8, 8, 8, 6, weighted by size), and the same weights at the end, up to float rounding.
 void TestTraining::gradientAccumulationMatchesTheWholeBatch()

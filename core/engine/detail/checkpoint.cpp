@@ -94,6 +94,18 @@ Result<TrainingPosition> readPosition(const TensorFile &file, const CheckpointEx
         position.stopHasBest = position.hasBest;
         position.stopBestMetric = position.bestMetric;
     }
+    // Reduce on plateau's state; checkpoints written before it existed had none, which is the state of a run
+    // without that schedule.
+    if (file.metadata.contains(QStringLiteral("plateau_scale"))) {
+        PlateauState &plateau = position.plateau;
+        plateau.scale = meta.finite(QStringLiteral("plateau_scale"));
+        if (!(plateau.scale > 0 && plateau.scale <= 1))
+            meta.fail(QStringLiteral("plateau_scale"), QStringLiteral("\"plateau_scale\" must be in (0, 1]"));
+        plateau.hasBest = meta.integer(QStringLiteral("plateau_has_best"), 0, 1) == 1;
+        plateau.best = meta.finite(QStringLiteral("plateau_best"));
+        plateau.badEpochs = meta.integer(QStringLiteral("plateau_bad_epochs"), 0, std::max<int64_t>(0, stage.epochs));
+        plateau.cooldown = meta.integer(QStringLiteral("plateau_cooldown"), 0, 1000000000);
+    }
     position.elapsedSeconds = meta.finite(QStringLiteral("elapsed_seconds"));
     if (position.elapsedSeconds < 0)
         meta.fail(QStringLiteral("elapsed_seconds"), QStringLiteral("\"elapsed_seconds\" is negative"));
@@ -187,6 +199,11 @@ Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, to
             {QStringLiteral("stop_has_best"), position.stopHasBest ? QStringLiteral("1") : QStringLiteral("0")},
             {QStringLiteral("bad_epochs"), QString::number(position.badEpochs)},
             {QStringLiteral("elapsed_seconds"), number(position.elapsedSeconds)},
+            {QStringLiteral("plateau_scale"), number(position.plateau.scale)},
+            {QStringLiteral("plateau_best"), number(position.plateau.best)},
+            {QStringLiteral("plateau_has_best"), position.plateau.hasBest ? QStringLiteral("1") : QStringLiteral("0")},
+            {QStringLiteral("plateau_bad_epochs"), QString::number(position.plateau.badEpochs)},
+            {QStringLiteral("plateau_cooldown"), QString::number(position.plateau.cooldown)},
         };
         bytes = encodeSafetensors(file);
     } catch (const std::exception &e) {

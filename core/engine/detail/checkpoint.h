@@ -6,6 +6,7 @@
 // under `optimizer/<parameter>/<field>`, the permutation and RNG state under `trainyard/...`, and every
 // other value as a string in the header's metadata. Written atomically (temporary file, then rename).
 
+#include "detail/optimization.h"
 #include "error.h"
 
 #include <QString>
@@ -26,6 +27,7 @@ struct TrainingPosition {
     bool stopHasBest = false;
     int64_t badEpochs = 0;
     double elapsedSeconds = 0; // training time before this point, so resumed runs keep one time axis
+    PlateauState plateau;      // reduce on plateau, within the stage
 };
 
 // 1 was a LibTorch archive, refused since loading one can run code; 2 had no stages and one best metric for

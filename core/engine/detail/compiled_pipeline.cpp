@@ -157,6 +157,8 @@ CompiledPipeline compilePipeline(const Preset &preset, const DatasetShape &datas
             out.schedule = *schedule;
         else
             missing(plan.scheduleNode, QStringLiteral("schedule function"), plan.scheduleType);
+        if (const EpochScheduleFunction *epochSchedule = epochScheduleFunctions().find(plan.scheduleType))
+            out.epochSchedule = *epochSchedule;
     }
     if (out.report.ok() && !plan.ops.empty())
         out.report.issues += checkAgainstPlan(*out.model, plan);

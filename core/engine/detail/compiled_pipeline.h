@@ -54,6 +54,7 @@ struct CompiledPipeline {
     PipelinePlan plan;   // what was compiled: the dataset, the optimizer and its schedule, with their parameters
     OptimizerFactory optimizerFactory = nullptr;  // of plan.optimizerType
     ScheduleFunction schedule = nullptr;          // of plan.scheduleType; null without a schedule
+    EpochScheduleFunction epochSchedule = nullptr;  // of a schedule that reacts to epoch metrics; else null
     ShapeReport report;  // the plan's shapes, parameter counts and issues, plus any found while building
 };
 

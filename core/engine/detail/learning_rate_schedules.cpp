@@ -1,6 +1,6 @@
 // The learning-rate function of every schedule.* block, one registration per kind. Each is a pure function of
 // the step, so a resumed run continues its schedule exactly. Every one may start with a linear warm-up
-// (warmup_steps).
+// (warmup_steps). Reduce on plateau also registers an epoch function, whose state checkpoints carry.
 
 #include "detail/optimization.h"
 
@@ -82,6 +82,48 @@ double oneCycle(const QJsonObject &p, double baseLr, int64_t step, int64_t, int6
     return cosineBetween(baseLr, final, lastStep > peakStep ? (double(step) - peakStep) / (lastStep - peakStep) : 1.0);
 }
 
+// The rate of reduce on plateau between reductions: the optimizer's, times the scale the epochs set.
+double constantRate(const QJsonObject &, double baseLr, int64_t, int64_t, int64_t)
+{
+    return baseLr;
+}
+
+// PyTorch's ReduceLROnPlateau in its relative threshold mode: a value improves on the best when it beats it by
+// more than threshold * |best| (PyTorch multiplies by 1 -/+ threshold, which for a negative best, an R² below
+// zero, would call an unchanged value better); after more than `patience` epochs without improvement the rate is multiplied by
+// `factor` (never below min_lr), and then `cooldown` epochs pass before bad epochs count again.
+bool reduceOnPlateau(const QJsonObject &p, const QMap<QString, double> &epochMetrics, double baseLr, bool maximize, PlateauState &state)
+{
+    const QString metric = p.value(QStringLiteral("metric")).toString();
+    const auto found = epochMetrics.constFind(metric);
+    if (found == epochMetrics.constEnd() || !std::isfinite(*found))
+        return false;
+    const double value = *found, threshold = num(p, "threshold");
+    const double margin = threshold * std::abs(state.best);
+    const bool improved = !state.hasBest || (maximize ? value > state.best + margin : value < state.best - margin);
+    if (improved) {
+        state.best = value;
+        state.hasBest = true;
+        state.badEpochs = 0;
+    } else {
+        ++state.badEpochs;
+    }
+    if (state.cooldown > 0) {
+        --state.cooldown;
+        state.badEpochs = 0;
+    }
+    if (state.badEpochs <= int64_t(num(p, "patience")))
+        return false;
+    state.badEpochs = 0;
+    state.cooldown = int64_t(num(p, "cooldown"));
+    const double floor = baseLr > 0 ? num(p, "min_lr") / baseLr : 0.0;
+    const double lowered = std::max(state.scale * num(p, "factor"), floor);
+    if (baseLr * (state.scale - lowered) <= 1e-8)  // as PyTorch's eps: too small a change is not made
+        return false;
+    state.scale = lowered;
+    return true;
+}
+
 // Linear warm-up in front of any schedule: the first warmup_steps steps take (step + 1) / warmup_steps of the
 // schedule's rate.
 template <ScheduleFunction schedule>
@@ -104,6 +146,17 @@ const KindTable<ScheduleFunction> &scheduleFunctions()
         t.add(QStringLiteral("schedule.warmup_cosine"), withWarmup<warmupCosine>);
         t.add(QStringLiteral("schedule.multi_step"), withWarmup<multiStep>);
         t.add(QStringLiteral("schedule.one_cycle"), withWarmup<oneCycle>);
+        t.add(QStringLiteral("schedule.reduce_on_plateau"), withWarmup<constantRate>);
+        return t;
+    }();
+    return schedules;
+}
+
+const KindTable<EpochScheduleFunction> &epochScheduleFunctions()
+{
+    static const KindTable<EpochScheduleFunction> schedules = [] {
+        KindTable<EpochScheduleFunction> t;
+        t.add(QStringLiteral("schedule.reduce_on_plateau"), reduceOnPlateau);
         return t;
     }();
     return schedules;

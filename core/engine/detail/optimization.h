@@ -7,6 +7,7 @@
 #include "kind_table.h"
 
 #include <QJsonObject>
+#include <QMap>
 #include <QString>
 #include <torch/torch.h>
 
@@ -21,9 +22,25 @@ using OptimizerFactory = std::unique_ptr<torch::optim::Optimizer> (*)(const QJso
 using ScheduleFunction = double (*)(const QJsonObject &params, double baseLr, int64_t step, int64_t stepsPerEpoch,
                                     int64_t totalSteps);
 
-// Every built-in optimizer factory and schedule, registered once on first use.
+// A schedule that also reacts to an epoch's metrics (reduce on plateau) keeps this state, which checkpoints
+// carry. The learning rate is the schedule function's times `scale`.
+struct PlateauState {
+    double scale = 1.0;         // of the base learning rate, lowered by each reduction
+    double best = 0;            // the best metric value so far (when hasBest)
+    bool hasBest = false;
+    int64_t badEpochs = 0;      // epochs since the last improvement
+    int64_t cooldown = 0;       // epochs left before bad epochs count again
+};
+// After an epoch: updates `state` from the epoch's metrics; true when it lowered the scale. `maximize` says
+// whether a larger value of the watched metric is better.
+using EpochScheduleFunction = bool (*)(const QJsonObject &params, const QMap<QString, double> &epochMetrics, double baseLr,
+                                       bool maximize, PlateauState &state);
+
+// Every built-in optimizer factory and schedule, registered once on first use; the schedules that react to
+// epoch metrics also have an epoch function.
 const KindTable<OptimizerFactory> &optimizerFactories();
 const KindTable<ScheduleFunction> &scheduleFunctions();
+const KindTable<EpochScheduleFunction> &epochScheduleFunctions();
 
 // Looks the factory of `type` up and makes the optimizer; throws for a type without one.
 std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const QString &type, const QJsonObject &params,

@@ -178,6 +178,7 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
         m_position.permutation = torch::Tensor();
         const bool improved = checkBest(epochMetrics);
         const bool stopEarly = checkEarlyStop(epochMetrics);
+        updatePlateau(epochMetrics);
         observer().onEpochEnd(epoch + 1, m_position.step, epochMetrics);
         if (improved)
             bestCheckpoint();
@@ -242,8 +243,9 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         }
         // Each stage runs its own schedule over its own steps.
         if (m_pipeline.schedule)
-            setLearningRate(*m_optimizer, m_pipeline.schedule(m_pipeline.plan.scheduleParams, m_baseLr,
-                                                              m_position.step - m_position.stageStartStep, m_stepsPerEpoch, m_stageSteps));
+            setLearningRate(*m_optimizer, m_position.plateau.scale * m_pipeline.schedule(m_pipeline.plan.scheduleParams, m_baseLr,
+                                                                                         m_position.step - m_position.stageStartStep,
+                                                                                         m_stepsPerEpoch, m_stageSteps));
         const int64_t begin = m_position.batchInEpoch * batch;
         const torch::Tensor index = m_position.permutation.slice(0, begin, std::min(n, begin + batch));
         m_pipeline.model->zero_grad(/*set_to_none=*/true);

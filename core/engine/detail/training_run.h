@@ -44,6 +44,8 @@ private:
     bool checkBest(const QMap<QString, double> &epochMetrics);
     // True when early stopping is on and its patience ran out within the stage.
     bool checkEarlyStop(const QMap<QString, double> &epochMetrics);
+    // Reduce on plateau, when the stage's schedule reacts to epoch metrics: may lower the rate from the next step.
+    void updatePlateau(const QMap<QString, double> &epochMetrics);
     void checkpoint();  // at the current position, when the run has a folder
     void bestCheckpoint();  // the weights of an epoch that improved the best metric, replacing the previous best
     void dropOldCheckpoints();  // training.checkpoint_keep

@@ -95,6 +95,7 @@ void TrainingRun::beginNextStage()
     m_position.stopHasBest = false;
     m_position.stopBestMetric = 0;
     m_position.badEpochs = 0;
+    m_position.plateau = PlateauState{};
     Error failure;
     if (!buildStage(int(m_position.stage), &failure))  // checked before training began: not the input's fault
         throw std::runtime_error(failure.message.toStdString());
@@ -188,6 +189,23 @@ bool TrainingRun::checkEarlyStop(const QMap<QString, double> &epochMetrics)
     }
     ++m_position.badEpochs;
     return m_position.badEpochs >= m_settings.earlyStopPatience;
+}
+
+void TrainingRun::updatePlateau(const QMap<QString, double> &epochMetrics)
+{
+    if (!m_pipeline.epochSchedule)
+        return;
+    const QJsonObject &params = m_pipeline.plan.scheduleParams;
+    const QString metric = params.value(QStringLiteral("metric")).toString();
+    const QString mode = params.value(QStringLiteral("mode")).toString();
+    const bool maximize = mode == QStringLiteral("auto") ? metricHigherIsBetter(metric, m_preset.graph) : mode == QStringLiteral("max");
+    const double before = m_position.plateau.scale * m_baseLr;
+    if (m_pipeline.epochSchedule(params, epochMetrics, m_baseLr, maximize, m_position.plateau))
+        observer().onEvent(QStringLiteral("lr_reduced"),
+                           QStringLiteral("%1 did not improve for %2 epochs: learning rate %3 -> %4")
+                               .arg(metric).arg(params.value(QStringLiteral("patience")).toInt() + 1)
+                               .arg(before, 0, 'g', 4).arg(m_position.plateau.scale * m_baseLr, 0, 'g', 4),
+                           m_position.step);
 }
 
 void TrainingRun::listPeriodicCheckpoints()
