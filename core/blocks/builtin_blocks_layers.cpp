@@ -26,11 +26,15 @@ BlockDescriptor layer(const QString &id, const QString &name, const QString &doc
     return d;
 }
 
-BlockDescriptor twoInputLayer(const QString &id, const QString &name, const QString &doc, QList<ParamSpec> params = {})
+// Inputs a and b, and optionally c to h: up to eight batches joined in port order.
+BlockDescriptor joiningLayer(const QString &id, const QString &name, const QString &doc, QList<ParamSpec> params = {})
 {
     BlockDescriptor d = layer(id, name, doc, std::move(params));
     d.inputs = {port(QStringLiteral("a"), PortKind::Tensor, QStringLiteral("First input batch")),
                 port(QStringLiteral("b"), PortKind::Tensor, QStringLiteral("Second input batch"))};
+    const char *more[] = {"c", "d", "e", "f", "g", "h"};
+    for (int i = 0; i < 6; ++i)
+        d.inputs << port(QString::fromLatin1(more[i]), PortKind::Tensor, QStringLiteral("Input batch %1 (optional)").arg(i + 3), false);
     return d;
 }
 
@@ -177,10 +181,10 @@ void addLayerBlocks(BlockRegistry &registry)
                         choiceParam(QStringLiteral("activation"), QStringLiteral("relu"), {QStringLiteral("relu"), QStringLiteral("gelu")},
                                     QStringLiteral("Activation of the feed-forward network")),
                         boolParam(QStringLiteral("causal"), false, QStringLiteral("Each step sees only itself and earlier steps"))}));
-    registry.add(twoInputLayer(QStringLiteral("layer.add"), QStringLiteral("Add"),
-                               QStringLiteral("Element-wise sum of two batches of the same shape (residual connections)")));
-    registry.add(twoInputLayer(QStringLiteral("layer.concat"), QStringLiteral("Concatenate"),
-                               QStringLiteral("Joins two batches along a sample dimension (0: channels or features)"),
+    registry.add(joiningLayer(QStringLiteral("layer.add"), QStringLiteral("Add"),
+                              QStringLiteral("Element-wise sum of two to eight batches of the same shape (residual connections)")));
+    registry.add(joiningLayer(QStringLiteral("layer.concat"), QStringLiteral("Concatenate"),
+                              QStringLiteral("Joins two to eight batches, in port order, along a sample dimension (0: channels or features)"),
                                {intParam(QStringLiteral("dim"), 0, 0, 8, QStringLiteral("Sample dimension to join along"))}));
 }
 

@@ -3,12 +3,14 @@
 // one tensor on the training device and batches it by index_select.
 
 #include "image_decoding.h"
+#include "sample_store.h"
 
 #include <QMap>
 #include <QString>
 #include <QStringList>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ty {
@@ -22,6 +24,10 @@ struct SampleArray {
     std::vector<float> floats;         // used when isFloat
     bool isFloat = false;
     float scale = 1.0f;                // multiply byte values by this (1/255 maps bytes to [0, 1])
+    // Streamed (a run's request with `stream`, image data sets): the bytes stay in a file; sample i is row
+    // storeFirst + i of `store`, and `bytes` is empty.
+    std::shared_ptr<const SampleStore> store;
+    int64_t storeFirst = 0;
 
     int64_t sampleSize() const;        // prod(sampleShape)
 };

@@ -69,8 +69,8 @@ const KindTable<DatasetReader> &datasetReaders()
         t.add(QStringLiteral("dataset.csv"), {describeCsvDataset, loadCsvDataset});
         t.add(QStringLiteral("dataset.synthetic"), {describeSyntheticDataset, loadSyntheticDataset});
         t.add(QStringLiteral("dataset.text"), {describeTextDataset, loadTextDataset});
-        t.add(QStringLiteral("dataset.image_folder"), {describeImageFolder, loadImageFolder});
-        t.add(QStringLiteral("dataset.image_list"), {describeImageList, loadImageList});
+        t.add(QStringLiteral("dataset.image_folder"), {describeImageFolder, loadImageFolder, true});
+        t.add(QStringLiteral("dataset.image_list"), {describeImageList, loadImageList, true});
         t.add(QStringLiteral("dataset.cifar"), {describeCifarDataset, loadCifarDataset});
         return t;
     }();

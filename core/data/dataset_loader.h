@@ -15,6 +15,9 @@ struct DatasetRequest {
     QString nodeId;        // for error messages
     QJsonObject params;    // effective parameters (every key of the block's specs present)
     QString baseDir;       // relative paths in params are resolved against this (the preset's folder)
+    // Keep the decoded samples in a file and read them by index (SampleArray::store) where the kind can (image
+    // folders and lists); other kinds load into memory as ever.
+    bool stream = false;
 };
 
 // Cheap: reads headers only. Errors name the node, the parameter and the file.
@@ -27,6 +30,7 @@ Result<LoadedDataset> loadDataset(const DatasetRequest &request);
 struct DatasetReader {
     Result<DatasetShape> (*describe)(const DatasetRequest &request) = nullptr;
     Result<LoadedDataset> (*load)(const DatasetRequest &request) = nullptr;
+    bool canStream = false;  // honours DatasetRequest::stream
 };
 
 // The readers of every dataset kind, one registration per type id. describeDataset and loadDataset look the

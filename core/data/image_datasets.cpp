@@ -335,6 +335,15 @@ DataSplit imageSplit(const DataSplit &indices, std::vector<uint8_t> &&bytes, con
     return out;
 }
 
+// The same for a streamed split: its images are rows first.. of the store.
+DataSplit storedSplit(const DataSplit &indices, const std::shared_ptr<const SampleStore> &store, int64_t first, const ImageFormat &format)
+{
+    DataSplit out = imageSplit(indices, {}, format);
+    out.x.store = store;
+    out.x.storeFirst = first;
+    return out;
+}
+
 Result<LoadedDataset> load(const DatasetRequest &request, const QString &sourceField, Lister lister)
 {
     DatasetParams params(request);
@@ -385,6 +394,17 @@ Result<LoadedDataset> load(const DatasetRequest &request, const QString &sourceF
         for (const float index : part->x.floats)
             chosen << files[qsizetype(index)];
     files.clear();
+    if (request.stream) {
+        Result<StoredImages> stored = decodeImageFilesToStore(chosen, s.format, s.threads, s.cache);
+        if (!stored)
+            return params.withContext(stored.error(), sourceField);
+        dataset.fingerprint = stored.value().fingerprint;
+        const std::shared_ptr<const SampleStore> &store = stored.value().store;
+        dataset.train = storedSplit(train, store, 0, s.format);
+        dataset.val = storedSplit(val, store, train.size(), s.format);
+        dataset.test = storedSplit(test, store, train.size() + val.size(), s.format);
+        return dataset;
+    }
     Result<DecodedImages> decoded = decodeImageFiles(chosen, s.format, s.threads, s.cache);
     if (!decoded)
         return params.withContext(decoded.error(), sourceField);

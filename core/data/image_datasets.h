@@ -15,7 +15,9 @@
 // from val/ (or the rows marked val) where there are any, otherwise from the common split (dataset_split.h).
 // The splits are chosen before anything is decoded, so `limit` decodes only what a run uses.
 //
-// Decoding runs on worker threads with the decoded-image cache (image_files.h). Describing (validate) lists the
+// Decoding runs on worker threads with the decoded-image cache (image_files.h). A request with `stream` decodes
+// into a file (the cache entry, or a temporary file) in chunks and hands out its rows (SampleArray::store), so
+// no split is ever whole in memory. Describing (validate) lists the
 // files and checks each is a regular file, without decoding. Errors name the node, the field and the file (and
 // a CSV's line).
 

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QSaveFile>
+#include <QTemporaryFile>
 
 #include <algorithm>
 #include <atomic>
@@ -48,9 +49,9 @@ QString cacheKey(const QStringList &paths, const ImageFormat &format)
 
 QString cachePath(const QString &key) { return imageCacheDir() + QLatin1Char('/') + key + QStringLiteral(".images"); }
 
-bool readCache(const QString &key, int64_t expectedBytes, DecodedImages *out)
+// Checks a cache file's header; on success the file is positioned at its first byte of data.
+bool readCacheHeader(QFile &file, int64_t expectedBytes, QString *fingerprintOut)
 {
-    QFile file(cachePath(key));
     if (!file.open(QIODevice::ReadOnly))
         return false;
     if (file.read(kCacheMagic.size()) != kCacheMagic)
@@ -62,10 +63,20 @@ bool readCache(const QString &key, int64_t expectedBytes, DecodedImages *out)
         return false;
     if (file.size() - file.pos() != expectedBytes)
         return false;
+    *fingerprintOut = QString::fromLatin1(fingerprint);
+    return true;
+}
+
+bool readCache(const QString &key, int64_t expectedBytes, DecodedImages *out)
+{
+    QFile file(cachePath(key));
+    QString fingerprint;
+    if (!readCacheHeader(file, expectedBytes, &fingerprint))
+        return false;
     out->bytes.resize(size_t(expectedBytes));
     if (file.read(reinterpret_cast<char *>(out->bytes.data()), expectedBytes) != expectedBytes)
         return false;
-    out->fingerprint = QString::fromLatin1(fingerprint);
+    out->fingerprint = fingerprint;
     out->fromCache = true;
     return true;
 }
@@ -87,7 +98,8 @@ void writeCache(const QString &key, const DecodedImages &images)
 // Decodes on worker threads. Files are claimed in order, and after a failure no new one is claimed: every file
 // before the failed one was claimed already and finishes, so the Error kept (the lowest index) is the list's
 // first bad file whatever the timing.
-Result<DecodedImages> decode(const QStringList &paths, const ImageFormat &format, int threads)
+Result<DecodedImages> decode(const QStringList &paths, const ImageFormat &format, int threads,
+                             std::vector<QByteArray> *digestsOut = nullptr)
 {
     const int64_t sampleSize = format.sampleSize();
     DecodedImages out;
@@ -141,7 +153,39 @@ Result<DecodedImages> decode(const QStringList &paths, const ImageFormat &format
     for (const QByteArray &digest : digests)
         hash.addData(digest);
     out.fingerprint = QString::fromLatin1(hash.result().toHex());
+    if (digestsOut)
+        digestsOut->insert(digestsOut->end(), digests.begin(), digests.end());
     return out;
+}
+
+// Decodes `paths` in chunks of at most about 8 MB into `file`, in the cache's format; returns the fingerprint.
+// The fingerprint line is written last, over a placeholder, once every file's digest is known.
+Result<QString> decodeInChunks(const QStringList &paths, const ImageFormat &format, int threads, QFile &file)
+{
+    const int64_t sampleSize = format.sampleSize();
+    const QString where = file.fileName();
+    const auto failedWrite = [&] { return Error::inFile(where, QStringLiteral("cannot write the decoded images: %1").arg(file.errorString())); };
+    if (file.write(kCacheMagic) < 0 || file.write(QByteArray(64, '0') + '\n') < 0
+        || file.write(QByteArray::number(qint64(sampleSize * paths.size())) + '\n') < 0)
+        return failedWrite();
+    const qsizetype chunk = qsizetype(std::max<int64_t>(1, (int64_t(8) << 20) / std::max<int64_t>(1, sampleSize)));
+    std::vector<QByteArray> digests;
+    digests.reserve(size_t(paths.size()));
+    for (qsizetype begin = 0; begin < paths.size(); begin += chunk) {
+        Result<DecodedImages> part = decode(paths.mid(begin, chunk), format, threads, &digests);
+        if (!part)
+            return part.error();
+        const std::vector<uint8_t> &bytes = part.value().bytes;
+        if (file.write(reinterpret_cast<const char *>(bytes.data()), qint64(bytes.size())) != qint64(bytes.size()))
+            return failedWrite();
+    }
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const QByteArray &digest : digests)
+        hash.addData(digest);
+    const QByteArray fingerprint = hash.result().toHex();
+    if (!file.seek(kCacheMagic.size()) || file.write(fingerprint) != 64 || !file.flush())
+        return failedWrite();
+    return QString::fromLatin1(fingerprint);
 }
 
 } // namespace
@@ -175,6 +219,56 @@ Result<DecodedImages> decodeImageFiles(const QStringList &paths, const ImageForm
     if (decoded && useCache && cacheKey(paths, format) == key)
         writeCache(key, decoded.value());
     return decoded;
+}
+
+Result<StoredImages> decodeImageFilesToStore(const QStringList &paths, const ImageFormat &format, int threads, bool useCache)
+{
+    const int64_t sampleSize = format.sampleSize(), expected = sampleSize * paths.size();
+    const QString key = useCache ? cacheKey(paths, format) : QString();
+    StoredImages out;
+    if (!key.isEmpty()) {
+        QFile cached(cachePath(key));
+        if (readCacheHeader(cached, expected, &out.fingerprint)) {
+            Result<std::shared_ptr<const SampleStore>> store = SampleStore::open(cached.fileName(), cached.pos(), sampleSize, paths.size(), false);
+            if (store) {
+                out.store = store.value();
+                out.fromCache = true;
+                return out;
+            }
+        }
+    }
+    // A temporary file in the cache folder, renamed into the cache when the decode is done and no file changed
+    // meanwhile; in the system's temporary folder when the cache is off or cannot be written.
+    const bool cacheFolder = !key.isEmpty() && QDir().mkpath(imageCacheDir());
+    QTemporaryFile file((cacheFolder ? imageCacheDir() : QDir::tempPath()) + QStringLiteral("/trainyard-decoding-XXXXXX"));
+    file.setAutoRemove(false);
+    if (!file.open())
+        return Error::inFile(file.fileTemplate(), QStringLiteral("cannot create a file for the decoded images: %1").arg(file.errorString()));
+    const qint64 dataOffset = kCacheMagic.size() + 65 + QByteArray::number(qint64(expected)).size() + 1;
+    Result<QString> fingerprint = decodeInChunks(paths, format, threads, file);
+    file.close();
+    QString path = file.fileName();
+    if (!fingerprint) {
+        QFile::remove(path);
+        return fingerprint.error();
+    }
+    out.fingerprint = fingerprint.value();
+    bool temporary = true;
+    if (cacheFolder && cacheKey(paths, format) == key) {
+        QFile::remove(cachePath(key));  // a damaged entry of the same key
+        if (QFile::rename(path, cachePath(key))) {
+            path = cachePath(key);
+            temporary = false;
+        }
+    }
+    Result<std::shared_ptr<const SampleStore>> store = SampleStore::open(path, dataOffset, sampleSize, paths.size(), temporary);
+    if (!store) {
+        if (temporary)
+            QFile::remove(path);
+        return store.error();
+    }
+    out.store = store.value();
+    return out;
 }
 
 } // namespace ty

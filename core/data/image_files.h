@@ -10,10 +10,12 @@
 
 #include "error.h"
 #include "image_decoding.h"
+#include "sample_store.h"
 
 #include <QStringList>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ty {
@@ -28,6 +30,16 @@ struct DecodedImages {
 // lowest index) is the Error, naming the file. With `useCache`, looks the list up in the cache first and keeps
 // a fresh decode there.
 Result<DecodedImages> decodeImageFiles(const QStringList &paths, const ImageFormat &format, int threads, bool useCache);
+
+// The same decode for a run that streams its data: the decoded images go to a file, never all into memory, and
+// are read back by index (sample_store.h). With `useCache` the file is the cache entry (found, or written in
+// chunks); without, or when the cache folder cannot be written, a temporary file that goes with the store.
+struct StoredImages {
+    std::shared_ptr<const SampleStore> store;
+    QString fingerprint;  // as DecodedImages's
+    bool fromCache = false;
+};
+Result<StoredImages> decodeImageFilesToStore(const QStringList &paths, const ImageFormat &format, int threads, bool useCache);
 
 // $TRAINYARD_CACHE_DIR, else $XDG_CACHE_HOME/trainyard, else ~/.cache/trainyard; then /images.
 QString imageCacheDir();

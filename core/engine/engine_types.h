@@ -36,6 +36,11 @@ struct TrainResult {
     QString finalCheckpoint;
     // A finished run's final model on the test split (nullptr when the data set has no test split).
     std::shared_ptr<const EvaluationReport> testEvaluation;
+    // A run that streamed its data: the batches read from disk, and the seconds the steps waited for them.
+    bool streamed = false;
+    qint64 streamedBatches = 0;
+    double dataWaitSeconds = 0;
+    double trainSeconds = 0;           // time in the epochs' training steps (with that waiting)
 };
 
 } // namespace ty

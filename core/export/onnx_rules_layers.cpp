@@ -149,13 +149,14 @@ Result<QString> silu(const PlannedOp &op, const QStringList &inputs, OnnxGraphBu
 
 Result<QString> add(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
 {
-    return graph.apply(QStringLiteral("Add"), op.nodeId, {inputs.value(0), inputs.value(1)});
+    // Two inputs as Add, more as one variadic Sum.
+    return graph.apply(inputs.size() == 2 ? QStringLiteral("Add") : QStringLiteral("Sum"), op.nodeId, inputs);
 }
 
 // `dim` counts sample dimensions; the batch dimension comes first.
 Result<QString> concat(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
 {
-    return graph.apply(QStringLiteral("Concat"), op.nodeId, {inputs.value(0), inputs.value(1)},
+    return graph.apply(QStringLiteral("Concat"), op.nodeId, inputs,
                        {Attr::integer(QStringLiteral("axis"), intParamOf(op, "dim") + 1)});
 }
 

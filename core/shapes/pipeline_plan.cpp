@@ -83,6 +83,8 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
             if (port.kind != PortKind::Tensor)
                 continue;
             const QList<Edge> in = graph.edgesInto(id, port.name);
+            if (in.isEmpty() && !port.required)
+                continue;  // an optional input left free (add's and concat's c to h)
             if (in.isEmpty() || !shapes.contains(in.first().from.node)) {
                 inputsKnown = false;
                 break;

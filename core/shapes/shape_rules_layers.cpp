@@ -155,29 +155,41 @@ Result<OpShape> elementWiseShape(const QString &, const QJsonObject &, const std
     return OpShape{firstInput(inputs), 0};
 }
 
+// The port of the i-th connected input of add or concat (a, b, then the optional ones in order).
+QString joinedPort(size_t i)
+{
+    return QString(QChar(u'a' + int(std::min<size_t>(i, 7))));
+}
+
 Result<OpShape> addShape(const QString &nodeId, const QJsonObject &, const std::vector<SampleShape> &inputs)
 {
-    if (inputs.size() != 2)
-        return Error::atNode(nodeId, QStringLiteral("needs two inputs"), QStringLiteral("b"));
-    const SampleShape &a = inputs[0], &b = inputs[1];
-    if (a != b)
-        return Error::atNode(nodeId, QStringLiteral("inputs must have the same shape, got %1 and %2").arg(shapeText(a), shapeText(b)), QStringLiteral("b"));
+    if (inputs.size() < 2)
+        return Error::atNode(nodeId, QStringLiteral("needs at least two inputs"), QStringLiteral("b"));
+    const SampleShape &a = inputs[0];
+    for (size_t i = 1; i < inputs.size(); ++i)
+        if (inputs[i] != a)
+            return Error::atNode(nodeId, QStringLiteral("inputs must have the same shape, got %1 and %2").arg(shapeText(a), shapeText(inputs[i])),
+                                 joinedPort(i));
     return OpShape{a, 0};
 }
 
 Result<OpShape> concatShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)
 {
-    if (inputs.size() != 2)
-        return Error::atNode(nodeId, QStringLiteral("needs two inputs"), QStringLiteral("b"));
-    const SampleShape &a = inputs[0], &b = inputs[1];
+    if (inputs.size() < 2)
+        return Error::atNode(nodeId, QStringLiteral("needs at least two inputs"), QStringLiteral("b"));
+    const SampleShape &a = inputs[0];
     const int64_t dim = intParam(params, "dim");
-    if (a.size() != b.size() || dim >= int64_t(a.size()))
-        return Error::atNode(nodeId, QStringLiteral("cannot join %1 and %2 along dimension %3").arg(shapeText(a), shapeText(b)).arg(dim), QStringLiteral("dim"));
-    for (size_t i = 0; i < a.size(); ++i)
-        if (int64_t(i) != dim && a[i] != b[i])
-            return Error::atNode(nodeId, QStringLiteral("inputs %1 and %2 differ outside dimension %3").arg(shapeText(a), shapeText(b)).arg(dim), QStringLiteral("b"));
     SampleShape out = a;
-    out[size_t(dim)] += b[size_t(dim)];
+    for (size_t k = 1; k < inputs.size(); ++k) {
+        const SampleShape &b = inputs[k];
+        if (a.size() != b.size() || dim >= int64_t(a.size()))
+            return Error::atNode(nodeId, QStringLiteral("cannot join %1 and %2 along dimension %3").arg(shapeText(a), shapeText(b)).arg(dim), QStringLiteral("dim"));
+        for (size_t i = 0; i < a.size(); ++i)
+            if (int64_t(i) != dim && a[i] != b[i])
+                return Error::atNode(nodeId, QStringLiteral("inputs %1 and %2 differ outside dimension %3").arg(shapeText(a), shapeText(b)).arg(dim),
+                                     joinedPort(k));
+        out[size_t(dim)] += b[size_t(dim)];
+    }
     return OpShape{out, 0};
 }
 

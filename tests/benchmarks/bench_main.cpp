@@ -1,4 +1,4 @@
-// trainyard-bench [--quick] [--markdown] [--device cpu|cuda] [--only training|data|logging|editing|plots|runs|stall]
+// trainyard-bench [--quick] [--markdown] [--device cpu|cuda] [--only training|data|streaming|logging|editing|plots|runs|stall|evaluate]
 // Prints every figure of docs/benchmarks.md as one table, the desktop app's too unless the project is built
 // headless (those run on the offscreen platform unless QT_QPA_PLATFORM says otherwise); exits 1 when a target
 // is missed.
@@ -39,6 +39,8 @@ int main(int argc, char **argv)
     ty::bench::Report report;
     if (section.isEmpty() || section == QStringLiteral("data"))
         ty::bench::benchData(options, report);
+    if (section.isEmpty() || section == QStringLiteral("streaming"))
+        ty::bench::benchStreaming(options, report);
     if (section.isEmpty() || section == QStringLiteral("training"))
         ty::bench::benchTraining(options, report);
     if (section.isEmpty() || section == QStringLiteral("logging"))

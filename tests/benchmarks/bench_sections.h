@@ -15,5 +15,6 @@ void benchTraining(const Options &options, Report &report);
 void benchData(const Options &options, Report &report);
 void benchLogging(const Options &options, Report &report);
 void benchValidation(const Options &options, Report &report);
+void benchStreaming(const Options &options, Report &report);
 
 } // namespace ty::bench

@@ -103,6 +103,7 @@ private Q_SLOTS:
     void imageListErrors_data();
     void imageListErrors();
     void imageDecodingThreadsAndCache();
+    void imageStoreMatchesTheInMemoryDecode();
     void imageScriptMatchesFashionMnist();
     // CIFAR binary files (test_cifar.cpp)
     void cifar10Records();

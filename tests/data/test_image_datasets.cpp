@@ -473,3 +473,84 @@ void TestDatasets::imageScriptMatchesFashionMnist()
     QCOMPARE(folder.value().test.size(), int64_t(300));
     QCOMPARE(folder.value().fingerprint.size(), 64);
 }
+
+// Streaming: the decoded images go to a file and come back by index, byte for byte those of the in-memory
+// decode, with its fingerprint; the file is the cache entry (found by the next run), or a temporary file that
+// goes with the store; a streamed image folder's splits are rows of one store, none of them in memory.
+void TestDatasets::imageStoreMatchesTheInMemoryDecode()
+{
+    const QString root = m_dir.filePath(QStringLiteral("stored"));
+    QStringList paths;
+    for (int i = 0; i < 30; ++i) {
+        paths << root + QStringLiteral("/%1.png").arg(i, 2, 10, QLatin1Char('0'));
+        QVERIFY(writeGrey(paths.back(), i + 3));
+    }
+    ty::ImageFormat format;
+    format.channels = 1;
+    format.height = 4;
+    format.width = 4;
+    const ty::Result<ty::DecodedImages> memory = ty::decodeImageFiles(paths, format, 2, false);
+    QVERIFY(memory.ok());
+    const auto rowsOf = [](const ty::SampleStore &store, std::vector<int64_t> rows) {
+        std::vector<uint8_t> out(rows.size() * size_t(store.sampleSize()));
+        const ty::Status read = store.read(rows.data(), int64_t(rows.size()), out.data());
+        return read ? out : std::vector<uint8_t>{};
+    };
+    const std::vector<int64_t> shuffled{29, 0, 17, 4, 4, 12};
+    std::vector<uint8_t> expected;
+    for (int64_t row : shuffled)
+        expected.insert(expected.end(), memory.value().bytes.begin() + row * 16, memory.value().bytes.begin() + (row + 1) * 16);
+
+    QString temporaryPath;
+    {
+        const ty::Result<ty::StoredImages> temporary = ty::decodeImageFilesToStore(paths, format, 2, false);
+        QVERIFY2(temporary.ok(), temporary.ok() ? "" : qPrintable(temporary.error().toString()));
+        QCOMPARE(temporary.value().fingerprint, memory.value().fingerprint);
+        QCOMPARE(rowsOf(*temporary.value().store, shuffled), expected);
+        temporaryPath = temporary.value().store->path();
+        QVERIFY(QFile::exists(temporaryPath));
+        std::vector<uint8_t> row(16);
+        const int64_t outside = 30;
+        QVERIFY(!temporary.value().store->read(&outside, 1, row.data()));
+    }
+    QVERIFY2(!QFile::exists(temporaryPath), qPrintable(temporaryPath));
+
+    const QString cache = m_dir.filePath(QStringLiteral("store-cache"));
+    qputenv("TRAINYARD_CACHE_DIR", cache.toUtf8());
+    const ty::Result<ty::StoredImages> first = ty::decodeImageFilesToStore(paths, format, 2, true);
+    const ty::Result<ty::StoredImages> second = ty::decodeImageFilesToStore(paths, format, 2, true);
+    QVERIFY(first.ok() && second.ok());
+    QVERIFY(!first.value().fromCache);
+    QVERIFY(second.value().fromCache);
+    QCOMPARE(rowsOf(*second.value().store, shuffled), expected);
+    // The same cache entry serves the in-memory decode, and the other way round.
+    const ty::Result<ty::DecodedImages> fromCache = ty::decodeImageFiles(paths, format, 2, true);
+    QVERIFY(fromCache.ok() && fromCache.value().fromCache);
+    QCOMPARE(fromCache.value().bytes, memory.value().bytes);
+    QCOMPARE(QDir(ty::imageCacheDir()).entryList(QDir::Files).size(), 1);
+
+    // A streamed image folder: every split a run of rows of one store, nothing in memory, the same samples.
+    const QString folder = m_dir.filePath(QStringLiteral("stream-folder"));
+    for (int i = 0; i < 24; ++i)
+        QVERIFY(writeGrey(folder + QStringLiteral("/%1/%2.png").arg(i % 2 ? "odd" : "even").arg(i), i));
+    QJsonObject params = greyParams({{QStringLiteral("dir"), folder}, {QStringLiteral("val_fraction"), 0.25}});
+    params.insert(QStringLiteral("cache"), true);
+    const ty::Result<ty::LoadedDataset> inMemory = ty::loadDataset(request(kFolder, params));
+    ty::DatasetRequest streaming = request(kFolder, params);
+    streaming.stream = true;
+    const ty::Result<ty::LoadedDataset> streamed = ty::loadDataset(streaming);
+    QVERIFY2(inMemory.ok() && streamed.ok(), streamed.ok() ? "" : qPrintable(streamed.error().toString()));
+    QCOMPARE(streamed.value().fingerprint, inMemory.value().fingerprint);
+    for (const auto &[a, b] : {std::pair{&inMemory.value().train, &streamed.value().train}, {&inMemory.value().val, &streamed.value().val},
+                               {&inMemory.value().test, &streamed.value().test}}) {
+        QVERIFY(a->size() > 0);
+        QCOMPARE(b->x.count, a->x.count);
+        QVERIFY(b->x.bytes.empty() && b->x.store);
+        QCOMPARE(b->y.classes, a->y.classes);
+        std::vector<int64_t> rows;
+        for (int64_t i = 0; i < b->x.count; ++i)
+            rows.push_back(b->x.storeFirst + i);
+        QCOMPARE(rowsOf(*b->x.store, rows), a->x.bytes);
+    }
+    qunsetenv("TRAINYARD_CACHE_DIR");
+}

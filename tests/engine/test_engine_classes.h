@@ -44,6 +44,7 @@ private Q_SLOTS:
     void attentionLearnsText();
     void bundledPresetsLearnOnSmallData_data();
     void bundledPresetsLearnOnSmallData();
+    void streamingMatchesInMemory();
     void metricsHaveOneRowPerStep();
     void sameSeedGivesSameMetrics();
     void divergenceEndsTheRun();

@@ -61,6 +61,8 @@ std::vector<std::vector<SampleShape>> inputGrid(const BlockDescriptor &block)
             continue;
         }
         grid.push_back({s, s});
+        if (block.inputs.size() > 2)
+            grid.push_back({s, s, s});  // add and concat take up to eight
         for (size_t dim = 0; dim < s.size(); ++dim) {
             SampleShape wider = s;
             ++wider[dim];

@@ -205,6 +205,59 @@ void TestTraining::bundledPresetsLearnOnSmallData()
     QCOMPARE(result.testEvaluation->classes.size(), classes);
 }
 
+// The streaming path against the in-memory path: the same seed gives the same batches, hence the same metric rows
+// value for value, whether the run streams from the start or is stopped mid-epoch and resumed streaming; the
+// streamed run reads every training batch from its file and says so.
+void TestTraining::streamingMatchesInMemory()
+{
+    Preset preset = test::bundledPreset(QStringLiteral("image-folder-cnn"));
+    QTemporaryDir images, cache, folders;
+    if (!test::useSmallImageFolder(preset, images.path(), 300))
+        QSKIP("needs Fashion-MNIST (dataset-fashion-mnist) and python3 to write the PNG files");
+    qputenv("TRAINYARD_CACHE_DIR", cache.path().toUtf8());
+    QJsonObject &params = preset.graph.node(QStringLiteral("data"))->params;
+    params.insert(QStringLiteral("val_count"), 60);
+    preset.training.insert(QStringLiteral("epochs"), 2);
+    preset.training.insert(QStringLiteral("batch_size"), 32);
+    preset.training.insert(QStringLiteral("log_every"), 3);
+    preset.training.insert(QStringLiteral("device"), QStringLiteral("cpu"));
+    preset.training.insert(QStringLiteral("deterministic"), true);
+    const auto rows = [](const QList<MetricSample> &samples, qint64 from, qint64 to) {
+        QStringList out;
+        for (const MetricSample &s : samples)
+            if (s.step > from && s.step <= to)
+                out << QStringLiteral("%1@%2=%3").arg(s.name).arg(s.step).arg(s.value, 0, 'g', 17);
+        return out;
+    };
+    const qint64 end = std::numeric_limits<qint64>::max();
+
+    preset.training.insert(QStringLiteral("streaming"), QStringLiteral("off"));
+    test::RecordingObserver inMemory;
+    const TrainResult memoryResult = train(preset, inMemory);
+    QCOMPARE(int(memoryResult.outcome), int(TrainOutcome::Finished));
+    QVERIFY(!memoryResult.streamed);
+
+    preset.training.insert(QStringLiteral("streaming"), QStringLiteral("on"));
+    test::RecordingObserver streamed;
+    const TrainResult streamedResult = train(preset, streamed);
+    QCOMPARE(int(streamedResult.outcome), int(TrainOutcome::Finished));
+    QVERIFY(streamedResult.streamed);
+    QCOMPARE(streamedResult.streamedBatches, streamedResult.steps);
+    QVERIFY(streamed.events.filter(QStringLiteral("streaming: the samples are read from")).size() == 1);
+    QVERIFY(rows(inMemory.metrics, -1, end).size() > 20);
+    QCOMPARE(rows(streamed.metrics, -1, end), rows(inMemory.metrics, -1, end));
+    QVERIFY(memoryResult.lastMetrics.value(QStringLiteral("test/accuracy")) > 0.2);  // ten classes
+
+    test::RecordingObserver first;
+    first.stopAfterPolls = 11;  // mid-epoch 2 (240 training images: 8 steps an epoch)
+    const TrainResult stopped = Trainer::train(preset, TrainOptions{folders.path(), {}, {}}, first);
+    QCOMPARE(int(stopped.outcome), int(TrainOutcome::Stopped));
+    test::RecordingObserver second;
+    QCOMPARE(int(Trainer::train(preset, TrainOptions{folders.path(), {}, stopped.finalCheckpoint}, second).outcome), int(TrainOutcome::Finished));
+    QCOMPARE(rows(first.metrics, -1, stopped.steps) + rows(second.metrics, stopped.steps, end), rows(inMemory.metrics, -1, end));
+    qunsetenv("TRAINYARD_CACHE_DIR");
+}
+
 void TestTraining::metricsHaveOneRowPerStep()
 {
     test::RecordingObserver observer;

@@ -24,11 +24,6 @@ namespace {
 
 constexpr qreal kOutline = 4;  // room for the selection ring around the node
 
-int rowCount(const BlockDescriptor *block)
-{
-    return block ? std::max<int>({1, int(block->inputs.size()), int(block->outputs.size())}) : 1;
-}
-
 QString shapeString(const std::vector<qint64> &shape)
 {
     return shape.empty() ? QString() : shapeToText(shape);
@@ -41,7 +36,6 @@ NodeItem::NodeItem(const Node &node, const BlockDescriptor *block) : m_id(node.i
     setFlags(ItemIsMovable | ItemIsSelectable | ItemSendsGeometryChanges);
     setAcceptHoverEvents(true);
     setZValue(1);
-    m_size = QSizeF(kNodeWidth, kHeaderHeight + kBodyLineHeight + rowCount(block) * kPortRowHeight + kBottomPadding);
     if (block) {
         for (const PortSpec &spec : block->inputs)
             m_ports.append(new PortItem(this, spec, false));
@@ -62,13 +56,33 @@ void NodeItem::setNodeId(const QString &id)
     update();
 }
 
+// Optional tensor inputs (add's and concat's c to h) show when connected, and the first free one besides, so a
+// join of two inputs is as small as before and one more can always be connected.
 void NodeItem::layoutPorts()
 {
+    bool freeShown = false;
+    for (PortItem *port : m_ports) {
+        if (port->isOutput() || port->spec().required || port->kind() != PortKind::Tensor || port->isConnected()) {
+            port->setVisible(true);
+        } else {
+            port->setVisible(!freeShown);
+            freeShown = true;
+        }
+    }
     int in = 0, out = 0;
     for (PortItem *port : m_ports) {
+        if (!port->isVisible())
+            continue;
         const int row = port->isOutput() ? out++ : in++;
         const qreal y = kHeaderHeight + kBodyLineHeight + row * kPortRowHeight + kPortRowHeight / 2;
-        port->setPos(port->isOutput() ? m_size.width() : 0, y);
+        port->setPos(port->isOutput() ? kNodeWidth : 0, y);
+    }
+    const QSizeF size(kNodeWidth, kHeaderHeight + kBodyLineHeight + std::max({1, in, out}) * kPortRowHeight + kBottomPadding);
+    if (size != m_size) {
+        prepareGeometryChange();
+        m_size = size;
+        for (EdgeItem *edge : m_edges)
+            edge->updatePath();
     }
 }
 
@@ -309,11 +323,14 @@ void NodeItem::paintPortLabels(QPainter *painter, const QPalette &palette) const
     QList<Label> left, right;
     int tensorIn = 0;
     for (const PortItem *port : m_ports) {
+        if (!port->isVisible())
+            continue;
         if (port->isOutput()) {
             right.append({outputLabel(port), port});
         } else {
             left.append({inputLabel(port, tensorIn), port});
-            if (port->kind() == PortKind::Tensor)
+            // The report's input shapes are those of the connected tensor inputs; a free optional one has none.
+            if (port->kind() == PortKind::Tensor && (port->spec().required || port->isConnected()))
                 ++tensorIn;
         }
     }

@@ -57,6 +57,9 @@ public:
     const QList<EdgeItem *> &edges() const { return m_edges; }
 
     QSizeF size() const { return m_size; }
+    // Places the ports row by row and sizes the node: optional tensor inputs show when connected, and the
+    // first free one besides (called again whenever the node's connections change).
+    void layoutPorts();
     QRectF boundingRect() const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
@@ -64,7 +67,6 @@ protected:
     QVariant itemChange(GraphicsItemChange change, const QVariant &value) override;
 
 private:
-    void layoutPorts();
     void refreshToolTip();
     bool countOnPortRow() const;
     bool memoryOnPortRow() const;

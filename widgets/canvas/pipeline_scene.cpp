@@ -211,6 +211,7 @@ void PipelineScene::refreshPortConnections(const QString &nodeId)
                                                 : !graph.edgesInto(nodeId, port->name()).isEmpty();
         port->setConnected(connected);
     }
+    item->layoutPorts();  // a free optional input shows or hides
 }
 
 void PipelineScene::applyReport()

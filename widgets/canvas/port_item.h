@@ -23,6 +23,7 @@ public:
     NodeItem *node() const { return m_node; }
     const QString &name() const { return m_spec.name; }
     PortKind kind() const { return m_spec.kind; }
+    const PortSpec &spec() const { return m_spec; }
     bool isOutput() const { return m_output; }
     QString nodeId() const;
 

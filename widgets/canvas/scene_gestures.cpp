@@ -87,7 +87,7 @@ PortItem *PipelineScene::targetFor(const QPointF &scenePos) const
             continue;
         PortItem *fallback = nullptr;
         for (PortItem *port : static_cast<NodeItem *>(item)->ports()) {
-            if (port->isOutput() == anchor->isOutput())
+            if (port->isOutput() == anchor->isOutput() || !port->isVisible())
                 continue;
             if (connectionProblemBetween(anchor, port, m_connection->detached).isEmpty())
                 return port;

@@ -9,7 +9,13 @@ DeviceSplit toDevice(const DataSplit &split, const torch::Device &device)
         return out;
     std::vector<int64_t> sizes{split.x.count};
     sizes.insert(sizes.end(), split.x.sampleShape.begin(), split.x.sampleShape.end());
-    if (split.x.isFloat) {
+    if (split.x.store) {
+        out.store = split.x.store;
+        out.storeFirst = split.x.storeFirst;
+        out.count = split.x.count;
+        out.sampleShape = split.x.sampleShape;
+        out.scale = split.x.scale;
+    } else if (split.x.isFloat) {
         const torch::Tensor host = torch::from_blob(const_cast<float *>(split.x.floats.data()), sizes, torch::kFloat);
         out.x = host.to(device, /*non_blocking=*/false, /*copy=*/true);
     } else {

@@ -150,7 +150,12 @@ BuiltOp buildElu(const QJsonObject &params, const Shape &)
 BuiltOp buildAdd(const QJsonObject &, const Shape &)
 {
     BuiltOp op;
-    op.forward = [](const std::vector<torch::Tensor> &in, bool) { return in[0] + in[1]; };
+    op.forward = [](const std::vector<torch::Tensor> &in, bool) {
+        torch::Tensor sum = in[0] + in[1];
+        for (size_t i = 2; i < in.size(); ++i)
+            sum = sum + in[i];
+        return sum;
+    };
     return op;
 }
 
@@ -158,7 +163,7 @@ BuiltOp buildConcat(const QJsonObject &params, const Shape &)
 {
     const int64_t dim = intParam(params, "dim") + 1;  // after the batch dimension
     BuiltOp op;
-    op.forward = [dim](const std::vector<torch::Tensor> &in, bool) { return torch::cat({in[0], in[1]}, dim); };
+    op.forward = [dim](const std::vector<torch::Tensor> &in, bool) { return torch::cat(in, dim); };
     return op;
 }
 

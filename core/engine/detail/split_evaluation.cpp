@@ -1,7 +1,11 @@
 #include "detail/split_evaluation.h"
 
+#include "detail/batch_stream.h"
+
 #include "classification_scores.h"
 #include "regression_scores.h"
+
+#include <optional>
 
 namespace ty::detail {
 
@@ -30,13 +34,16 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
 
     torch::NoGradGuard noGrad;
     pipeline.model->eval();
-    const torch::Device device = split.x.device();
+    const torch::Device device = split.y.device();
+    std::optional<BatchStream> stream;
+    if (split.streamed())
+        stream.emplace(split, torch::arange(n, torch::kLong), batchSize, device, /*depth=*/2);
     torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
     std::vector<torch::Tensor> metricSums(pipeline.metrics.size());
     std::vector<torch::Tensor> outputs;
     for (int64_t begin = 0; begin < n; begin += batchSize) {
         const int64_t count = std::min(batchSize, n - begin);
-        const torch::Tensor x = split.x.narrow(0, begin, count);
+        const torch::Tensor x = stream ? stream->next() : split.x.narrow(0, begin, count);
         const torch::Tensor y = split.y.narrow(0, begin, count);
         const std::vector<torch::Tensor> slots = pipeline.model->forwardAll(x);
         for (const LossHead &head : pipeline.losses)

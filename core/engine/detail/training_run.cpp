@@ -2,16 +2,19 @@
 
 #include "block_registry.h"
 #include "dataset_loader.h"
+#include "detail/batch_stream.h"
 #include "detail/device_memory.h"
 #include "detail/optimization.h"
 #include "detail/split_evaluation.h"
 #include "stage_inspection.h"
 #include "preset_format.h"
 #include "preset_inspection.h"
+#include "memory_estimate.h"
 
 #include <QDir>
 #include <QFile>
 #include <cmath>
+#include <optional>
 
 namespace ty::detail {
 
@@ -70,9 +73,23 @@ bool TrainingRun::prepare(Error *failure)
         torch::set_num_threads(m_settings.threads);
     at::globalContext().setDeterministicAlgorithms(m_settings.deterministic, /*warn_only=*/false);
 
+    // Streaming: asked for, or (auto) when the decoded data would take more than half of what the device has,
+    // for the kinds that can stream. A streamed data set holds no samples in memory, so the estimate leaves them out.
+    ShapeReport estimate = inspectPresetShapes(m_preset);
+    const DatasetReader *reader = datasetReaders().find(datasetNode->block);
+    const bool canStream = reader && reader->canStream;
+    const qint64 available = availableDeviceMemory(m_device);
+    m_streaming = canStream && (m_settings.streaming == QStringLiteral("on")
+                                || (m_settings.streaming == QStringLiteral("auto") && estimate.memory.known && available > 0
+                                    && (estimate.memory.data > available / 2 || estimate.memory.total() > available)));
+    if (m_settings.streaming == QStringLiteral("on") && !canStream)
+        m_notice = QStringLiteral("training.streaming is on, but %1 is read into memory: streaming applies to image folders and lists")
+                       .arg(datasetNode->block);
+    if (m_streaming)
+        estimate.memory.data = 0;
     // The memory estimate against what the device has, from the dataset's headers, before the data or the
     // model takes any (docs/reliability.md).
-    if (const Status fits = checkDeviceMemory(inspectPresetShapes(m_preset), m_device); !fits) {
+    if (const Status fits = checkDeviceMemory(estimate, m_device); !fits) {
         *failure = fits.error();
         return false;
     }
@@ -82,7 +99,7 @@ bool TrainingRun::prepare(Error *failure)
     const BlockDescriptor *datasetBlock = registry.find(datasetNode->block);
     Result<LoadedDataset> loaded = loadDataset(DatasetRequest{datasetNode->block, datasetNode->id,
                                                               datasetBlock->effectiveParams(datasetNode->params),
-                                                              m_preset.baseDir()});
+                                                              m_preset.baseDir(), m_streaming});
     if (!loaded) {
         const Error &e = loaded.error();
         *failure = e;
@@ -160,6 +177,13 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
 {
     m_observerPtr = &observerRef;
     observer().onStarted(m_start);
+    if (!m_notice.isEmpty())
+        observer().onEvent(QStringLiteral("notice"), m_notice, m_position.step);
+    if (m_train.streamed())
+        observer().onEvent(QStringLiteral("streaming"),
+                           QStringLiteral("the samples are read from %1 batch by batch (%2 decoded), not held in memory")
+                               .arg(m_train.store->path(), byteSizeText(m_train.store->count() * m_train.store->sampleSize())),
+                           m_position.step);
     if (!m_start.warmStart.isEmpty())
         observer().onEvent(QStringLiteral("init_from"), QStringLiteral("weights copied: %1").arg(m_start.warmStart), m_position.step);
     if (m_options.resumeCheckpoint.isEmpty() && !m_stages.front().implicit)
@@ -213,6 +237,16 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
     checkpoint();
     TrainResult result;
     result.outcome = TrainOutcome::Finished;
+    result.streamed = m_train.streamed();
+    result.streamedBatches = m_streamedBatches;
+    result.dataWaitSeconds = m_dataWaitSeconds;
+    result.trainSeconds = m_trainSeconds;
+    if (result.streamed && m_trainSeconds > 0)
+        observer().onEvent(QStringLiteral("streaming"),
+                           QStringLiteral("%1 batches read from disk; the steps waited %2 s for them, %3 % of %4 s of training")
+                               .arg(m_streamedBatches).arg(m_dataWaitSeconds, 0, 'f', 3)
+                               .arg(100.0 * m_dataWaitSeconds / m_trainSeconds, 0, 'f', 2).arg(m_trainSeconds, 0, 'f', 1),
+                           m_position.step);
     result.steps = m_position.step;
     result.epochs = int(m_position.epoch);
     result.lastMetrics = m_last;
@@ -231,8 +265,23 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
     }
     m_pipeline.model->train();
     const int64_t batch = m_settings.batchSize;
+    // A streamed split reads the rest of the epoch's batches, in the permutation's order, ahead of the steps.
+    std::optional<BatchStream> stream;
+    if (m_train.streamed())
+        stream.emplace(m_train, m_position.permutation.slice(0, m_position.batchInEpoch * batch), batch, m_device);
+    QElapsedTimer epochClock;
+    epochClock.start();
+    const auto account = [&] {
+        m_trainSeconds += epochClock.nsecsElapsed() / 1e9;
+        epochClock.restart();
+        if (stream) {
+            m_dataWaitSeconds += stream->waitSeconds();
+            stream.reset();
+        }
+    };
     for (; m_position.batchInEpoch < m_stepsPerEpoch; ++m_position.batchInEpoch) {
         if (observer().stopRequested()) {
+            account();
             if (!flushPending(ending, true))
                 return false;
             checkpoint();
@@ -248,6 +297,11 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
                                                                                          m_stepsPerEpoch, m_stageSteps));
         const int64_t begin = m_position.batchInEpoch * batch;
         const torch::Tensor index = m_position.permutation.slice(0, begin, std::min(n, begin + batch));
+        torch::Tensor streamedBatch;
+        if (stream) {
+            streamedBatch = stream->next();
+            ++m_streamedBatches;
+        }
         m_pipeline.model->zero_grad(/*set_to_none=*/true);
         // The batch in accumulate_steps parts, one after another: each part's loss weighted by its share of the
         // batch, so the summed gradients (and the logged loss and metrics) are the whole batch's.
@@ -257,7 +311,8 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         std::vector<torch::Tensor> metricSums(m_pipeline.metrics.size());
         for (int64_t from = 0; from < count; from += part) {
             const torch::Tensor partIndex = part == count ? index : index.slice(0, from, std::min(count, from + part));
-            const torch::Tensor x = m_train.x.index_select(0, partIndex);
+            const torch::Tensor x = stream ? (part == count ? streamedBatch : streamedBatch.narrow(0, from, partIndex.size(0)))
+                                           : m_train.x.index_select(0, partIndex);
             const torch::Tensor y = m_train.y.index_select(0, partIndex);
             const std::vector<torch::Tensor> slots = m_pipeline.model->forwardAll(x);
             torch::Tensor loss;
@@ -289,9 +344,12 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         ++m_position.step;
         // Read intervals end at fixed batches of the epoch (every log_every-th and the last), wherever the run
         // (or its resumption) started, so a resumed run logs at exactly the steps of an uninterrupted one.
-        if ((m_position.batchInEpoch + 1) % m_settings.logEvery == 0 && !flushPending(ending, false))
+        if ((m_position.batchInEpoch + 1) % m_settings.logEvery == 0 && !flushPending(ending, false)) {
+            account();
             return false;
+        }
     }
+    account();
     return flushPending(ending, true);
 }
 

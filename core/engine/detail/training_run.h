@@ -92,6 +92,10 @@ private:
     QString m_lastCheckpoint;
     QElapsedTimer m_clock;
     double m_clockOffset = 0;  // seconds trained before a resumed checkpoint
+    bool m_streaming = false;  // the data set is read batch by batch (training.streaming)
+    QString m_notice;          // said once the run starts
+    qint64 m_streamedBatches = 0;
+    double m_dataWaitSeconds = 0, m_trainSeconds = 0;
 };
 
 } // namespace ty::detail

@@ -1,0 +1,42 @@
+#pragma once
+// Decoded samples kept in a file instead of memory, for data sets larger than memory: one row of `sampleSize`
+// bytes per sample, read back by index. The image readers fill one (or point one at their decoded-image cache)
+// when a run streams its data; the engine reads each batch's rows on a background thread (pread, safe from any
+// thread). A temporary store removes its file when the last reference goes.
+
+#include "error.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+
+namespace ty {
+
+class SampleStore {
+public:
+    // Opens `path`, whose rows begin at byte `dataOffset`; `count` rows must be there.
+    static Result<std::shared_ptr<const SampleStore>> open(const QString &path, qint64 dataOffset, int64_t sampleSize, int64_t count,
+                                                          bool temporary);
+    ~SampleStore();
+    SampleStore(const SampleStore &) = delete;
+    SampleStore &operator=(const SampleStore &) = delete;
+
+    // Copies the rows `indices[0..n)` into out, one after another. An Error names the file when it cannot be
+    // read (removed or cut short while the run reads it).
+    Status read(const int64_t *indices, int64_t n, uint8_t *out) const;
+
+    int64_t sampleSize() const { return m_sampleSize; }
+    int64_t count() const { return m_count; }
+    QString path() const { return m_path; }
+
+private:
+    SampleStore() = default;
+    QString m_path;
+    qint64 m_dataOffset = 0;
+    int64_t m_sampleSize = 0, m_count = 0;
+    int m_fd = -1;
+    bool m_temporary = false;
+};
+
+} // namespace ty
