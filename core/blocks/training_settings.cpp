@@ -29,6 +29,9 @@ const QList<ParamSpec> &trainingSpecs()
         intParam(QStringLiteral("early_stop_patience"), 5, 1, 1e6,
                  QStringLiteral("Epochs without improvement before stopping")),
         intParam(QStringLiteral("threads"), 0, 0, 1024, QStringLiteral("CPU threads for LibTorch (0: its default)")),
+        boolParam(QStringLiteral("mixed_precision"), false,
+                  QStringLiteral("On CUDA: the forward pass in float16 where safe (autocast) with dynamic loss scaling; "
+                                 "on the CPU a notice, and float32")),
         choiceParam(QStringLiteral("streaming"), QStringLiteral("auto"), {QStringLiteral("auto"), QStringLiteral("on"), QStringLiteral("off")},
                     QStringLiteral("Read image data from disk batch by batch instead of holding it in memory (auto: when "
                                    "the decoded data would take more than half of the memory available)")),
@@ -78,6 +81,7 @@ TrainingSettings TrainingSettings::fromJson(const QJsonObject &training)
     s.earlyStopPatience = value("early_stop_patience").toInt();
     s.threads = value("threads").toInt();
     s.streaming = value("streaming").toString();
+    s.mixedPrecision = value("mixed_precision").toBool();
     s.clipGradValue = value("clip_grad_value").toDouble();
     s.clipGradNorm = value("clip_grad_norm").toDouble();
     s.accumulateSteps = value("accumulate_steps").toInt();

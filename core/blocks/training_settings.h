@@ -27,6 +27,7 @@ struct TrainingSettings {
     int earlyStopPatience = 5;
     int threads = 0;               // CPU threads for LibTorch; 0: its default
     QString streaming = QStringLiteral("auto");  // auto, on, off: image data read from disk batch by batch
+    bool mixedPrecision = false;   // autocast and loss scaling on CUDA
     double clipGradValue = 0;      // each gradient value clamped to [-v, v]; 0: off
     double clipGradNorm = 0;       // gradients scaled to a total L2 norm of at most this (after the clamp); 0: off
     int accumulateSteps = 1;       // parts of each training batch run one after another into one step's gradients

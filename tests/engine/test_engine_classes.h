@@ -56,6 +56,7 @@ private Q_SLOTS:
     void gradientClipping();
     void gradientAccumulationMatchesTheWholeBatch();
     void clippedTrainingBarelyMoves();
+    void mixedPrecisionIsANoticeOnTheCpu();
     void cudaRequestWithoutCudaFails();
 };
 

@@ -551,6 +551,21 @@ void TestTraining::clippedTrainingBarelyMoves()
     QVERIFY2(std::abs(clippedLoss.last() - clippedLoss.first()) < 0.2 * clippedLoss.first(), qPrintable(QString::number(clippedLoss.last())));
 }
 
+// Mixed precision is for CUDA: on the CPU the run says so and trains in float32, exactly as without it. (Its CUDA
+// path, autocast and loss scaling, needs a GPU: see docs/presets.md.)
+void TestTraining::mixedPrecisionIsANoticeOnTheCpu()
+{
+    Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.adam"), 0.01, 2);
+    test::RecordingObserver plain;
+    QCOMPARE(int(Trainer::train(preset, TrainOptions{}, plain).outcome), int(TrainOutcome::Finished));
+    preset.training.insert(QStringLiteral("mixed_precision"), true);
+    test::RecordingObserver mixed;
+    QCOMPARE(int(Trainer::train(preset, TrainOptions{}, mixed).outcome), int(TrainOutcome::Finished));
+    QCOMPARE(mixed.events.filter(QStringLiteral("notice: training.mixed_precision applies on CUDA: this run on cpu trains in float32")).size(), 1);
+    QCOMPARE(mixed.values(QStringLiteral("train/loss")), plain.values(QStringLiteral("train/loss")));
+    QCOMPARE(mixed.values(QStringLiteral("test/accuracy")), plain.values(QStringLiteral("test/accuracy")));
+}
+
 void TestTraining::cudaRequestWithoutCudaFails()
 {
     if (torch::cuda::is_available())

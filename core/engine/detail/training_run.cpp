@@ -83,8 +83,15 @@ bool TrainingRun::prepare(Error *failure)
                                 || (m_settings.streaming == QStringLiteral("auto") && estimate.memory.known && available > 0
                                     && (estimate.memory.data > available / 2 || estimate.memory.total() > available)));
     if (m_settings.streaming == QStringLiteral("on") && !canStream)
-        m_notice = QStringLiteral("training.streaming is on, but %1 is read into memory: streaming applies to image folders and lists")
-                       .arg(datasetNode->block);
+        m_notices << QStringLiteral("training.streaming is on, but %1 is read into memory: streaming applies to image folders and lists")
+                         .arg(datasetNode->block);
+    if (m_settings.mixedPrecision) {
+        if (m_device.is_cuda())
+            m_precision = MixedPrecision(m_device);
+        else
+            m_notices << QStringLiteral("training.mixed_precision applies on CUDA: this run on %1 trains in float32")
+                             .arg(QString::fromStdString(m_device.str()));
+    }
     if (m_streaming)
         estimate.memory.data = 0;
     // The memory estimate against what the device has, from the dataset's headers, before the data or the
@@ -177,8 +184,8 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
 {
     m_observerPtr = &observerRef;
     observer().onStarted(m_start);
-    if (!m_notice.isEmpty())
-        observer().onEvent(QStringLiteral("notice"), m_notice, m_position.step);
+    for (const QString &notice : m_notices)
+        observer().onEvent(QStringLiteral("notice"), notice, m_position.step);
     if (m_train.streamed())
         observer().onEvent(QStringLiteral("streaming"),
                            QStringLiteral("the samples are read from %1 batch by batch (%2 decoded), not held in memory")
@@ -314,19 +321,23 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
             const torch::Tensor x = stream ? (part == count ? streamedBatch : streamedBatch.narrow(0, from, partIndex.size(0)))
                                            : m_train.x.index_select(0, partIndex);
             const torch::Tensor y = m_train.y.index_select(0, partIndex);
-            const std::vector<torch::Tensor> slots = m_pipeline.model->forwardAll(x);
+            std::vector<torch::Tensor> slots;
             torch::Tensor loss;
-            for (const LossHead &head : m_pipeline.losses) {
-                if (!head.optimized)
-                    continue;
-                torch::Tensor term = headLoss(head, slots[head.slot], y);
-                if (head.weight != 1.0)
-                    term = term * head.weight;
-                loss = loss.defined() ? loss + term : term;
+            {
+                const MixedPrecision::Autocast autocast(m_precision.enabled());
+                slots = m_pipeline.model->forwardAll(x);
+                for (const LossHead &head : m_pipeline.losses) {
+                    if (!head.optimized)
+                        continue;
+                    torch::Tensor term = headLoss(head, slots[head.slot], y);
+                    if (head.weight != 1.0)
+                        term = term * head.weight;
+                    loss = loss.defined() ? loss + term : term;
+                }
             }
             if (part != count)
                 loss = loss * (double(partIndex.size(0)) / double(count));
-            loss.backward();
+            m_precision.scaled(loss).backward();
             batchLoss = batchLoss.defined() ? batchLoss + loss.detach() : loss.detach();
             torch::NoGradGuard noGrad;
             for (size_t m = 0; m < m_pipeline.metrics.size(); ++m) {
@@ -335,9 +346,13 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
                 metricSums[m] = metricSums[m].defined() ? metricSums[m] + sum : sum;
             }
         }
-        if (m_settings.clipGradValue > 0 || m_settings.clipGradNorm > 0)
+        // Under mixed precision a step whose gradients overflowed is skipped (and the loss scale backs off).
+        const bool finite = m_precision.unscale(m_pipeline.model->parameters());
+        if (finite && (m_settings.clipGradValue > 0 || m_settings.clipGradNorm > 0))
             clipGradients(m_pipeline.model->parameters(), m_settings.clipGradValue, m_settings.clipGradNorm);
-        m_optimizer->step();
+        if (finite)
+            m_optimizer->step();
+        m_precision.update();
 
         LoggedSteps::Step logged{m_position.step + 1, int(m_position.epoch) + 1, elapsed(), count, batchLoss, std::move(metricSums)};
         m_logged->add(std::move(logged));

@@ -7,6 +7,7 @@
 #include "detail/compiled_pipeline.h"
 #include "detail/device_data.h"
 #include "detail/logged_steps.h"
+#include "detail/mixed_precision.h"
 #include "trainer.h"
 #include "training_settings.h"
 #include "training_stages.h"
@@ -93,7 +94,8 @@ private:
     QElapsedTimer m_clock;
     double m_clockOffset = 0;  // seconds trained before a resumed checkpoint
     bool m_streaming = false;  // the data set is read batch by batch (training.streaming)
-    QString m_notice;          // said once the run starts
+    QStringList m_notices;     // said once the run starts
+    MixedPrecision m_precision;  // training.mixed_precision on CUDA; off otherwise
     qint64 m_streamedBatches = 0;
     double m_dataWaitSeconds = 0, m_trainSeconds = 0;
 };
