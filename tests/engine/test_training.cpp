@@ -443,7 +443,7 @@ void TestTraining::reduceOnPlateauLowersTheRate()
     QVERIFY(qFuzzyCompare(lrByEpoch.value(4), 0.025));
     const QStringList reduced = observer.events.filter(QRegularExpression(QStringLiteral("^lr_reduced: ")));
     QCOMPARE(reduced.size(), 3);  // after epochs 2, 3 and 4
-    QVERIFY2(reduced.first().contains(QStringLiteral("val/loss did not improve for 1 epochs: learning rate 0.1 -> 0.05")), qPrintable(reduced.first()));
+    QVERIFY2(reduced.first().contains(QStringLiteral("val/loss did not improve for 1 epoch: learning rate 0.1 -> 0.05")), qPrintable(reduced.first()));
     QVERIFY(result.lastMetrics.value(QStringLiteral("test/accuracy")) > 0.8);
 }
 

@@ -209,8 +209,8 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
         m_position.permutation = torch::Tensor();
         const bool improved = checkBest(epochMetrics);
         const bool stopEarly = checkEarlyStop(epochMetrics);
-        updatePlateau(epochMetrics);
         observer().onEpochEnd(epoch + 1, m_position.step, epochMetrics);
+        updatePlateau(epochMetrics);  // after the epoch's report, which its event follows
         if (improved)
             bestCheckpoint();
         const StagePlan &stage = m_stages.at(int(m_position.stage));

@@ -202,8 +202,10 @@ void TrainingRun::updatePlateau(const QMap<QString, double> &epochMetrics)
     const double before = m_position.plateau.scale * m_baseLr;
     if (m_pipeline.epochSchedule(params, epochMetrics, m_baseLr, maximize, m_position.plateau))
         observer().onEvent(QStringLiteral("lr_reduced"),
-                           QStringLiteral("%1 did not improve for %2 epochs: learning rate %3 -> %4")
-                               .arg(metric).arg(params.value(QStringLiteral("patience")).toInt() + 1)
+                           QStringLiteral("%1 did not improve for %2: learning rate %3 -> %4")
+                               .arg(metric, params.value(QStringLiteral("patience")).toInt() == 0
+                                                ? QStringLiteral("1 epoch")
+                                                : QStringLiteral("%1 epochs").arg(params.value(QStringLiteral("patience")).toInt() + 1))
                                .arg(before, 0, 'g', 4).arg(m_position.plateau.scale * m_baseLr, 0, 'g', 4),
                            m_position.step);
 }
