@@ -1,6 +1,8 @@
 #include "image_files.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
+#include <QFileInfo>
 #include <QDir>
 #include <QFile>
 #include <QSaveFile>
@@ -13,6 +15,8 @@
 #include <thread>
 
 #include <sys/stat.h>
+#include <unistd.h>
+#include <cstdio>
 
 namespace ty {
 
@@ -168,7 +172,8 @@ Result<QString> decodeInChunks(const QStringList &paths, const ImageFormat &form
     if (file.write(kCacheMagic) < 0 || file.write(QByteArray(64, '0') + '\n') < 0
         || file.write(QByteArray::number(qint64(sampleSize * paths.size())) + '\n') < 0)
         return failedWrite();
-    const qsizetype chunk = qsizetype(std::max<int64_t>(1, (int64_t(8) << 20) / std::max<int64_t>(1, sampleSize)));
+    // At least 64 files a chunk, so that large images still keep every decoding thread busy.
+    const qsizetype chunk = qsizetype(std::max<int64_t>(64, (int64_t(8) << 20) / std::max<int64_t>(1, sampleSize)));
     std::vector<QByteArray> digests;
     digests.reserve(size_t(paths.size()));
     for (qsizetype begin = 0; begin < paths.size(); begin += chunk) {
@@ -221,6 +226,15 @@ Result<DecodedImages> decodeImageFiles(const QStringList &paths, const ImageForm
     return decoded;
 }
 
+// Removes what a decode that never finished left in `folder` (a file untouched for an hour is no longer written).
+void removeStaleDecodes(const QString &folder)
+{
+    const QDateTime hourAgo = QDateTime::currentDateTimeUtc().addSecs(-3600);
+    for (const QFileInfo &file : QDir(folder).entryInfoList({QStringLiteral("trainyard-decoding-*")}, QDir::Files))
+        if (file.lastModified().toUTC() < hourAgo)
+            QFile::remove(file.filePath());
+}
+
 Result<StoredImages> decodeImageFilesToStore(const QStringList &paths, const ImageFormat &format, int threads, bool useCache)
 {
     const int64_t sampleSize = format.sampleSize(), expected = sampleSize * paths.size();
@@ -229,7 +243,7 @@ Result<StoredImages> decodeImageFilesToStore(const QStringList &paths, const Ima
     if (!key.isEmpty()) {
         QFile cached(cachePath(key));
         if (readCacheHeader(cached, expected, &out.fingerprint)) {
-            Result<std::shared_ptr<const SampleStore>> store = SampleStore::open(cached.fileName(), cached.pos(), sampleSize, paths.size(), false);
+            Result<std::shared_ptr<SampleStore>> store = SampleStore::open(cached.fileName(), cached.pos(), sampleSize, paths.size());
             if (store) {
                 out.store = store.value();
                 out.fromCache = true;
@@ -237,36 +251,38 @@ Result<StoredImages> decodeImageFilesToStore(const QStringList &paths, const Ima
             }
         }
     }
-    // A temporary file in the cache folder, renamed into the cache when the decode is done and no file changed
-    // meanwhile; in the system's temporary folder when the cache is off or cannot be written.
-    const bool cacheFolder = !key.isEmpty() && QDir().mkpath(imageCacheDir());
-    QTemporaryFile file((cacheFolder ? imageCacheDir() : QDir::tempPath()) + QStringLiteral("/trainyard-decoding-XXXXXX"));
+    // A temporary file in the cache folder (on disk, where the cache is, whether or not this decode is kept),
+    // renamed into the cache when the decode is done and no file changed meanwhile, else unlinked once open; in
+    // the system's temporary folder only when the cache folder cannot be made.
+    const bool cacheFolder = QDir().mkpath(imageCacheDir());
+    const QString folder = cacheFolder ? imageCacheDir() : QDir::tempPath();
+    removeStaleDecodes(folder);
+    QTemporaryFile file(folder + QStringLiteral("/trainyard-decoding-XXXXXX"));
     file.setAutoRemove(false);
     if (!file.open())
         return Error::inFile(file.fileTemplate(), QStringLiteral("cannot create a file for the decoded images: %1").arg(file.errorString()));
     const qint64 dataOffset = kCacheMagic.size() + 65 + QByteArray::number(qint64(expected)).size() + 1;
     Result<QString> fingerprint = decodeInChunks(paths, format, threads, file);
     file.close();
-    QString path = file.fileName();
+    const QString path = file.fileName();
+    const QByteArray name = QFile::encodeName(path);
     if (!fingerprint) {
-        QFile::remove(path);
+        ::unlink(name.constData());
         return fingerprint.error();
     }
     out.fingerprint = fingerprint.value();
-    bool temporary = true;
-    if (cacheFolder && cacheKey(paths, format) == key) {
-        QFile::remove(cachePath(key));  // a damaged entry of the same key
-        if (QFile::rename(path, cachePath(key))) {
-            path = cachePath(key);
-            temporary = false;
-        }
+    // Opened before the rename: a concurrent run replacing the cache entry cannot take the file from under it.
+    Result<std::shared_ptr<SampleStore>> store = SampleStore::open(path, dataOffset, sampleSize, paths.size());
+    const bool keep = store && cacheFolder && !key.isEmpty() && cacheKey(paths, format) == key;
+    if (keep && ::rename(name.constData(), QFile::encodeName(cachePath(key)).constData()) == 0) {
+        store.value()->setPath(cachePath(key));
+    } else {
+        ::unlink(name.constData());
+        if (store)
+            store.value()->setPath(path + QStringLiteral(" (deleted)"));
     }
-    Result<std::shared_ptr<const SampleStore>> store = SampleStore::open(path, dataOffset, sampleSize, paths.size(), temporary);
-    if (!store) {
-        if (temporary)
-            QFile::remove(path);
+    if (!store)
         return store.error();
-    }
     out.store = store.value();
     return out;
 }

@@ -11,30 +11,26 @@
 
 namespace ty {
 
-Result<std::shared_ptr<const SampleStore>> SampleStore::open(const QString &path, qint64 dataOffset, int64_t sampleSize, int64_t count,
-                                                             bool temporary)
+Result<std::shared_ptr<SampleStore>> SampleStore::open(const QString &path, qint64 dataOffset, int64_t sampleSize, int64_t count)
 {
     std::shared_ptr<SampleStore> store(new SampleStore);
     store->m_path = path;
     store->m_dataOffset = dataOffset;
     store->m_sampleSize = sampleSize;
     store->m_count = count;
-    store->m_temporary = temporary;
     store->m_fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
     if (store->m_fd < 0)
         return Error::inFile(path, QStringLiteral("cannot open the decoded samples: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
     struct stat info {};
     if (::fstat(store->m_fd, &info) != 0 || qint64(info.st_size) < dataOffset + qint64(sampleSize) * count)
         return Error::inFile(path, QStringLiteral("the decoded samples file is shorter than its %1 samples").arg(count));
-    return std::shared_ptr<const SampleStore>(std::move(store));
+    return store;
 }
 
 SampleStore::~SampleStore()
 {
     if (m_fd >= 0)
         ::close(m_fd);
-    if (m_temporary)
-        QFile::remove(m_path);
 }
 
 Status SampleStore::read(const int64_t *indices, int64_t n, uint8_t *out) const

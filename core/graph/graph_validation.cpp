@@ -196,15 +196,21 @@ Issues validateTraining(const QJsonObject &training, const PipelineGraph &graph,
             issues.append(error(notAMetric(metric),
                                 {}, {}, QStringLiteral("training.") + QLatin1String(key)));
     }
-    // Block parameters that name an epoch metric (reduce on plateau's `metric`).
+    // Block parameters that name an epoch metric (reduce on plateau's `metric`): what an epoch reports, the
+    // training loss and the validation figures (train/<metric> is per step only).
+    QStringList epochMetrics{QStringLiteral("val/loss"), QStringLiteral("train/loss")};
+    for (const QString &name : known)
+        if (name.startsWith(QStringLiteral("val/")) && name != QStringLiteral("val/loss"))
+            epochMetrics << name;
     for (const Node &node : graph.nodes) {
         const BlockDescriptor *block = registry.find(node.block);
         if (!block)
             continue;
         for (const ParamSpec &spec : block->params) {
             const QString metric = block->value(node.params, spec.name).toString();
-            if (spec.namesMetric && !known.contains(metric))
-                issues.append(error(notAMetric(metric),
+            if (spec.namesMetric && !epochMetrics.contains(metric))
+                issues.append(error(QStringLiteral("\"%1\" is not an epoch metric of this pipeline (known: %2)")
+                                        .arg(metric.left(60), epochMetrics.join(QStringLiteral(", "))),
                                     node.id, {}, spec.name));
         }
     }

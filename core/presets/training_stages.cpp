@@ -131,6 +131,7 @@ bool isRunWideTrainingKey(const QString &key)
         QStringLiteral("epochs"),          QStringLiteral("seed"),      QStringLiteral("device"),
         QStringLiteral("deterministic"),   QStringLiteral("threads"),   QStringLiteral("checkpoint_keep"),
         QStringLiteral("best_metric"),     QStringLiteral("best_mode"), kStages, kInitFrom,
+        QStringLiteral("mixed_precision"), QStringLiteral("streaming"),
     };
     return runWide.contains(key);
 }

@@ -77,7 +77,7 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
 
         // Gather the tensor inputs, in the order of the block's ports.
         std::vector<SampleShape> inputShapes;
-        QStringList inputs;
+        QStringList inputs, inputPorts;
         bool inputsKnown = true;
         for (const PortSpec &port : block->inputs) {
             if (port.kind != PortKind::Tensor)
@@ -90,6 +90,7 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
                 break;
             }
             inputs << in.first().from.node;
+            inputPorts << port.name;
             inputShapes.push_back(shapes.value(inputs.last()));
         }
 
@@ -97,7 +98,15 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
             if (inputsKnown) {
                 const Result<OpShape> op = inferOpShape(node.block, id, params, inputShapes);
                 if (!op) {
-                    plan.report.issues.append(issueFromError(op.error(), block));
+                    // A rule names an input by its place among the connected ones (a, b, c, ...); with a free
+                    // optional port between connected ones, that place is another port.
+                    Error error = op.error();
+                    if (error.field.size() == 1 && block->input(error.field)) {
+                        const int place = error.field.at(0).unicode() - u'a';
+                        if (place >= 0 && place < inputPorts.size())
+                            error.field = inputPorts.at(place);
+                    }
+                    plan.report.issues.append(issueFromError(error, block));
                 } else {
                     shapes.insert(id, op.value().output);
                     nodeShape.outputShape.assign(op.value().output.begin(), op.value().output.end());

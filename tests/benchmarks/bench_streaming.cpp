@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 
 namespace ty::bench {
@@ -34,9 +35,7 @@ struct ChildRun {
 ChildRun runCli(const QStringList &arguments, const QString &cache)
 {
     ChildRun out;
-    int pipeFds[2];
-    if (::pipe(pipeFds) != 0)
-        return out;
+    // Everything the child needs is made before fork: after it, a child of a threaded process may only exec.
     const QByteArray cli = QByteArrayLiteral(TRAINYARD_CLI);
     std::vector<QByteArray> args{cli};
     for (const QString &a : arguments)
@@ -45,25 +44,48 @@ ChildRun runCli(const QStringList &arguments, const QString &cache)
     for (QByteArray &a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);
-    const QByteArray cacheDir = cache.toLocal8Bit();
+    std::vector<QByteArray> environment{QByteArrayLiteral("TRAINYARD_CACHE_DIR=") + cache.toLocal8Bit()};
+    for (char **e = environ; *e; ++e)
+        if (!QByteArray(*e).startsWith("TRAINYARD_CACHE_DIR="))
+            environment.emplace_back(*e);
+    std::vector<char *> envp;
+    for (QByteArray &e : environment)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+    int pipeFds[2];
+    if (::pipe(pipeFds) != 0)
+        return out;
     const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(pipeFds[0]);
+        ::close(pipeFds[1]);
+        return out;
+    }
     if (pid == 0) {
-        ::setenv("TRAINYARD_CACHE_DIR", cacheDir.constData(), 1);
         ::dup2(pipeFds[1], 1);
         ::dup2(pipeFds[1], 2);
         ::close(pipeFds[0]);
-        ::execv(argv[0], argv.data());
+        ::execve(argv[0], argv.data(), envp.data());
         ::_exit(127);
     }
     ::close(pipeFds[1]);
     QByteArray output;
     char buffer[4096];
-    for (ssize_t got; (got = ::read(pipeFds[0], buffer, sizeof buffer)) > 0;)
+    for (;;) {
+        const ssize_t got = ::read(pipeFds[0], buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
         output.append(buffer, qsizetype(got));
+    }
     ::close(pipeFds[0]);
     int status = 0;
     struct rusage usage {};
-    ::wait4(pid, &status, 0, &usage);
+    while (::wait4(pid, &status, 0, &usage) < 0) {
+        if (errno != EINTR)
+            return out;
+    }
     out.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     out.peakMb = double(usage.ru_maxrss) / 1024.0;
     out.output = QString::fromLocal8Bit(output);

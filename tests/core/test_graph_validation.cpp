@@ -466,8 +466,10 @@ void TestGraphValidation::earlyStopMetricMustBeRecorded()
     QVERIFY(validateTraining({}, graph).isEmpty());  // its default, val/loss
     graph.nodes.last().params.insert(QStringLiteral("metric"), QStringLiteral("val/accuracy"));
     COMPARE_ISSUES(validateTraining({}, graph),
-                   err(QStringLiteral("\"val/accuracy\" is not a metric of this pipeline (known: val/loss, train/loss, val/acc, train/acc)"),
+                   err(QStringLiteral("\"val/accuracy\" is not an epoch metric of this pipeline (known: val/loss, train/loss, val/acc)"),
                        QStringLiteral("plateau"), {}, QStringLiteral("metric")));
+    graph.nodes.last().params.insert(QStringLiteral("metric"), QStringLiteral("train/acc"));  // per step only
+    QCOMPARE(validateTraining({}, graph).size(), 1);
 }
 
 void TestGraphValidation::validateTrainingBadValue_data()

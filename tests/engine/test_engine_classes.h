@@ -23,6 +23,7 @@ private Q_SLOTS:
     void shapeMismatchIsPinnedToTheNode();
     void missingDataFileIsAnIssueOfTheDatasetNode();
     void issuesDownstreamOfABrokenNodeAreNotInvented();
+    void joinErrorsNameTheirPort();
 };
 
 class TestShapeRules : public QObject {

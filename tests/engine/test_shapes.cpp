@@ -128,3 +128,25 @@ void TestShapes::issuesDownstreamOfABrokenNodeAreNotInvented()
     QVERIFY(!report.nodes.value(QStringLiteral("fc_out")).known);
     QVERIFY(report.nodes.value(QStringLiteral("flatten")).known);
 }
+
+// add with a free optional port between connected ones (a, b and d; c free): a mismatch on d is pinned to d, not
+// to the third connected input's letter.
+void TestShapes::joinErrorsNameTheirPort()
+{
+    Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.sgd"), 0.1);
+    preset.graph.nodes.append(Node{QStringLiteral("narrow"), QStringLiteral("layer.linear"), QJsonObject{{QStringLiteral("out_features"), 5}}, {}});
+    preset.graph.nodes.append(Node{QStringLiteral("sum"), QStringLiteral("layer.add"), {}, {}});
+    preset.graph.edges.append(Edge{{QStringLiteral("act"), QStringLiteral("out")}, {QStringLiteral("narrow"), QStringLiteral("in")}});
+    preset.graph.edges.append(Edge{{QStringLiteral("act"), QStringLiteral("out")}, {QStringLiteral("sum"), QStringLiteral("a")}});
+    preset.graph.edges.append(Edge{{QStringLiteral("act"), QStringLiteral("out")}, {QStringLiteral("sum"), QStringLiteral("b")}});
+    preset.graph.edges.append(Edge{{QStringLiteral("narrow"), QStringLiteral("out")}, {QStringLiteral("sum"), QStringLiteral("d")}});
+    const ShapeReport report = inspectPreset(preset);
+    bool found = false;
+    for (const Issue &issue : report.issues)
+        found = found || (issue.node == QStringLiteral("sum") && issue.port == QStringLiteral("d") && issue.message.contains(QStringLiteral("same shape")));
+    QVERIFY2(found, qPrintable(report.issues.isEmpty() ? QStringLiteral("no issues") : report.issues.first().toString()));
+    // As wide as the others, the three inputs add up: no issue at the node.
+    preset.graph.node(QStringLiteral("narrow"))->params.insert(QStringLiteral("out_features"), 32);
+    for (const Issue &issue : inspectPreset(preset).issues)
+        QVERIFY2(issue.node != QStringLiteral("sum") || issue.severity != Severity::Error, qPrintable(issue.toString()));
+}

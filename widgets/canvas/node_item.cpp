@@ -323,16 +323,16 @@ void NodeItem::paintPortLabels(QPainter *painter, const QPalette &palette) const
     QList<Label> left, right;
     int tensorIn = 0;
     for (const PortItem *port : m_ports) {
+        // The report has an input shape for every tensor input port, shown or not.
+        const int index = tensorIn;
+        if (!port->isOutput() && port->kind() == PortKind::Tensor)
+            ++tensorIn;
         if (!port->isVisible())
             continue;
-        if (port->isOutput()) {
+        if (port->isOutput())
             right.append({outputLabel(port), port});
-        } else {
-            left.append({inputLabel(port, tensorIn), port});
-            // The report's input shapes are those of the connected tensor inputs; a free optional one has none.
-            if (port->kind() == PortKind::Tensor && (port->spec().required || port->isConnected()))
-                ++tensorIn;
-        }
+        else
+            left.append({inputLabel(port, index), port});
     }
     if (countOnPortRow() && !left.isEmpty())
         left.first().text = paramCountText();

@@ -6,7 +6,7 @@
 namespace ty::detail {
 
 BatchStream::BatchStream(const DeviceSplit &split, torch::Tensor order, int64_t batchSize, const torch::Device &device, int depth)
-    : m_store(*split.store), m_first(split.storeFirst), m_shape(split.sampleShape), m_scale(split.scale),
+    : m_store(split.store), m_first(split.storeFirst), m_shape(split.sampleShape), m_scale(split.scale),
       m_order(order.to(torch::kCPU, torch::kLong).contiguous()), m_batchSize(batchSize), m_device(device),
       m_depth(size_t(std::max(1, depth)))
 {
@@ -23,11 +23,23 @@ BatchStream::~BatchStream()
     m_reader.join();
 }
 
-// Reads batch after batch while the queue has room. The bytes become floats here, by a plain loop (no LibTorch
+// Reads batch after batch while the queue has room (readBatches); an exception ends the stream with its message. The bytes become floats here, by a plain loop (no LibTorch
 // op, so this thread never enters LibTorch's thread pool beside the training step's).
 void BatchStream::readAll()
 {
-    const int64_t n = m_order.size(0), sampleSize = m_store.sampleSize();
+    try {
+        readBatches();
+    } catch (const std::exception &e) {  // out of memory, a pinned allocation refused: the next() that waits says so
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_error = QStringLiteral("cannot read the next batch: %1").arg(QString::fromLocal8Bit(e.what()).section(QLatin1Char('\n'), 0, 0));
+        m_done = true;
+        m_changed.notify_all();
+    }
+}
+
+void BatchStream::readBatches()
+{
+    const int64_t n = m_order.size(0), sampleSize = m_store->sampleSize();
     const int64_t *order = m_order.data_ptr<int64_t>();
     std::vector<int64_t> rows;
     std::vector<uint8_t> bytes;
@@ -43,7 +55,7 @@ void BatchStream::readAll()
         for (int64_t i = 0; i < count; ++i)
             rows[size_t(i)] = m_first + order[begin + i];
         bytes.resize(size_t(count * sampleSize));
-        const Status read = m_store.read(rows.data(), count, bytes.data());
+        const Status read = m_store->read(rows.data(), count, bytes.data());
         std::vector<int64_t> sizes{count};
         sizes.insert(sizes.end(), m_shape.begin(), m_shape.end());
         torch::Tensor batch;

@@ -30,8 +30,9 @@ public:
 
 private:
     void readAll();
+    void readBatches();
 
-    const SampleStore &m_store;
+    std::shared_ptr<const SampleStore> m_store;
     int64_t m_first;
     std::vector<int64_t> m_shape;  // of a sample
     float m_scale;

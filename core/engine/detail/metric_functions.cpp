@@ -31,14 +31,14 @@ torch::Tensor absoluteError(const MetricHead &, const torch::Tensor &prediction,
     return (prediction - regressionTargets(prediction, target)).abs().mean(1).sum();
 }
 
-// Per class: true positives, predicted count and actual count, as [3, classes].
+// Per class: true positives, predicted count and actual count, as [3, classes]. By comparison with every class
+// rather than bincount, which on CUDA reads sizes back to the host (and is not deterministic in 1.13).
 torch::Tensor classCounts(const MetricHead &, const torch::Tensor &prediction, const torch::Tensor &target)
 {
-    const int64_t classes = prediction.size(1);
-    const torch::Tensor predicted = prediction.argmax(1);
-    const torch::Tensor hits = predicted.masked_select(predicted.eq(target));
-    return torch::stack({torch::bincount(hits, {}, classes), torch::bincount(predicted, {}, classes),
-                         torch::bincount(target, {}, classes)});
+    const torch::Tensor classes = torch::arange(prediction.size(1), target.options().dtype(torch::kLong)).unsqueeze(0);
+    const torch::Tensor predicted = prediction.argmax(1).unsqueeze(1).eq(classes);  // [B, classes]
+    const torch::Tensor actual = target.to(torch::kLong).unsqueeze(1).eq(classes);
+    return torch::stack({predicted.logical_and(actual).sum(0), predicted.sum(0), actual.sum(0)});
 }
 
 // The macro average over the classes that occur among the labels or the predictions (as scikit-learn averages
@@ -104,8 +104,9 @@ double coefficientOfDetermination(const double *sums, int64_t count, double samp
     double total = 0;
     for (int64_t c = 0; c < columns; ++c) {
         const double sum = sums[c], squares = sums[columns + c], residual = sums[2 * columns + c];
-        const double variation = std::max(0.0, squares - sum * sum / samples);
-        if (variation > 0)
+        // A constant column leaves rounding residue of the order of squares * 1e-16 per addition, not zero.
+        const double variation = squares - sum * sum / samples;
+        if (variation > 1e-10 * squares)
             total += 1.0 - residual / variation;
         else
             total += residual == 0 ? 1.0 : 0.0;

@@ -9,7 +9,7 @@ namespace {
 
 void setCudaAutocast(bool on)
 {
-#if TORCH_VERSION_MAJOR >= 2
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
     at::autocast::set_autocast_enabled(at::kCUDA, on);
 #else
     at::autocast::set_enabled(on);

@@ -9,6 +9,7 @@
 #include "stage_inspection.h"
 #include "preset_format.h"
 #include "preset_inspection.h"
+#include "available_memory.h"
 #include "memory_estimate.h"
 
 #include <QDir>
@@ -78,10 +79,13 @@ bool TrainingRun::prepare(Error *failure)
     ShapeReport estimate = inspectPresetShapes(m_preset);
     const DatasetReader *reader = datasetReaders().find(datasetNode->block);
     const bool canStream = reader && reader->canStream;
+    // The decoded data passes through host memory on its way to any device, so auto weighs it against both.
     const qint64 available = availableDeviceMemory(m_device);
-    m_streaming = canStream && (m_settings.streaming == QStringLiteral("on")
-                                || (m_settings.streaming == QStringLiteral("auto") && estimate.memory.known && available > 0
-                                    && (estimate.memory.data > available / 2 || estimate.memory.total() > available)));
+    const qint64 host = m_device.is_cpu() ? available : availableHostMemory();
+    const bool tooBig = estimate.memory.known
+                        && ((available > 0 && (estimate.memory.data > available / 2 || estimate.memory.total() > available))
+                            || (host > 0 && estimate.memory.data > host / 2));
+    m_streaming = canStream && (m_settings.streaming == QStringLiteral("on") || (m_settings.streaming == QStringLiteral("auto") && tooBig));
     if (m_settings.streaming == QStringLiteral("on") && !canStream)
         m_notices << QStringLiteral("training.streaming is on, but %1 is read into memory: streaming applies to image folders and lists")
                          .arg(datasetNode->block);
@@ -322,18 +326,24 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
                                            : m_train.x.index_select(0, partIndex);
             const torch::Tensor y = m_train.y.index_select(0, partIndex);
             std::vector<torch::Tensor> slots;
-            torch::Tensor loss;
             {
                 const MixedPrecision::Autocast autocast(m_precision.enabled());
                 slots = m_pipeline.model->forwardAll(x);
-                for (const LossHead &head : m_pipeline.losses) {
-                    if (!head.optimized)
-                        continue;
-                    torch::Tensor term = headLoss(head, slots[head.slot], y);
-                    if (head.weight != 1.0)
-                        term = term * head.weight;
-                    loss = loss.defined() ? loss + term : term;
-                }
+            }
+            // Losses and metrics in float32 (under mixed precision the network's outputs may be float16, in which
+            // a regression target rounds to three digits and a sum of squares overflows).
+            if (m_precision.enabled())
+                for (torch::Tensor &slot : slots)
+                    if (slot.defined() && slot.scalar_type() == torch::kHalf)
+                        slot = slot.to(torch::kFloat);
+            torch::Tensor loss;
+            for (const LossHead &head : m_pipeline.losses) {
+                if (!head.optimized)
+                    continue;
+                torch::Tensor term = headLoss(head, slots[head.slot], y);
+                if (head.weight != 1.0)
+                    term = term * head.weight;
+                loss = loss.defined() ? loss + term : term;
             }
             if (part != count)
                 loss = loss * (double(partIndex.size(0)) / double(count));

@@ -95,6 +95,7 @@ private:
     double m_clockOffset = 0;  // seconds trained before a resumed checkpoint
     bool m_streaming = false;  // the data set is read batch by batch (training.streaming)
     QStringList m_notices;     // said once the run starts
+    bool m_plateauMissingSaid = false;
     MixedPrecision m_precision;  // training.mixed_precision on CUDA; off otherwise
     qint64 m_streamedBatches = 0;
     double m_dataWaitSeconds = 0, m_trainSeconds = 0;

@@ -199,6 +199,16 @@ void TrainingRun::updatePlateau(const QMap<QString, double> &epochMetrics)
     const QString metric = params.value(QStringLiteral("metric")).toString();
     const QString mode = params.value(QStringLiteral("mode")).toString();
     const bool maximize = mode == QStringLiteral("auto") ? metricHigherIsBetter(metric, m_preset.graph) : mode == QStringLiteral("max");
+    const auto value = epochMetrics.constFind(metric);
+    if (value == epochMetrics.constEnd() || !std::isfinite(*value)) {
+        if (!m_plateauMissingSaid)
+            observer().onEvent(QStringLiteral("notice"),
+                               QStringLiteral("reduce on plateau watches %1, which this epoch did not report (a run without a "
+                                              "validation split has no val/ figures): the learning rate stays").arg(metric),
+                               m_position.step);
+        m_plateauMissingSaid = true;
+        return;
+    }
     const double before = m_position.plateau.scale * m_baseLr;
     if (m_pipeline.epochSchedule(params, epochMetrics, m_baseLr, maximize, m_position.plateau))
         observer().onEvent(QStringLiteral("lr_reduced"),
