@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "composite_expansion.h"
+
 #include "default_preset.h"
 #include "recent_files.h"
 #include "window_geometry.h"
@@ -89,6 +91,7 @@ void MainWindow::createDocks()
         return d;
     };
     m_palette = new BlockPalette(this);
+    m_palette->loadLibrary(m_document->blockLibraryFolder());
     m_inspector = new InspectorPanel(m_document, this);
     m_issues = new IssuesPanel(m_document, this);
     QDockWidget *palette = dock(tr("Blocks"), QStringLiteral("paletteDock"), m_palette, Qt::LeftDockWidgetArea);
@@ -317,8 +320,9 @@ void MainWindow::showIssue(const Issue &issue)
             m_inspector->focusParam(issue.param);
         return;
     }
-    m_document->setSelectedNodes({issue.node});
-    m_view->centerOnNode(issue.node);
+    const QString node = topLevelNode(issue.node);  // an issue inside a composite selects the composite
+    m_document->setSelectedNodes({node});
+    m_view->centerOnNode(node);
     if (!issue.param.isEmpty())
         m_inspector->focusParam(issue.param);
 }

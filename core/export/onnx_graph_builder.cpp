@@ -7,6 +7,8 @@
 #ifndef ONNX_NAMESPACE
 #define ONNX_NAMESPACE onnx
 #endif
+#include "composite_expansion.h"
+
 #include <onnx/onnx_pb.h>
 
 #include <QSet>
@@ -156,12 +158,12 @@ QString OnnxGraphBuilder::apply(const QString &opType, const QString &name, cons
 
 bool OnnxGraphBuilder::hasWeight(const QString &nodeId, const QString &tensor) const
 {
-    return d->weights.find(nodeId + QLatin1Char('.') + tensor) != nullptr;
+    return d->weights.find(tensorName(nodeId, tensor)) != nullptr;
 }
 
 Result<QString> OnnxGraphBuilder::weight(const QString &nodeId, const QString &tensor)
 {
-    const QString name = nodeId + QLatin1Char('.') + tensor;
+    const QString name = tensorName(nodeId, tensor);
     if (d->initializers.contains(name))
         return name;
     const NamedTensor *found = d->weights.find(name);

@@ -19,7 +19,7 @@ void validateNodes(const PipelineGraph &graph, const BlockRegistry &registry, Is
 {
     QSet<QString> seen;
     for (const Node &node : graph.nodes) {
-        if (!isValidNodeId(node.id))
+        if (!isValidNodePath(node.id))
             issues->append(error(QStringLiteral("invalid node id \"%1\": use letters, digits and underscores, "
                                                 "starting with a letter").arg(node.id), node.id));
         else if (node.id == QStringLiteral("training"))

@@ -6,7 +6,8 @@ namespace ty {
 
 bool Node::operator==(const Node &other) const
 {
-    return id == other.id && block == other.block && params == other.params && pos == other.pos;
+    return id == other.id && block == other.block && params == other.params && pos == other.pos
+        && repeat == other.repeat;
 }
 
 bool Endpoint::parse(const QString &text, Endpoint *out)
@@ -108,6 +109,16 @@ bool isValidNodeId(const QString &id)
 {
     static const QRegularExpression pattern(QStringLiteral("\\A[A-Za-z_][A-Za-z0-9_]*\\z"));
     return pattern.match(id).hasMatch();
+}
+
+bool isValidNodePath(const QString &path)
+{
+    static const QRegularExpression index(QStringLiteral("\\A(0|[1-9][0-9]{0,3})\\z"));
+    const QStringList parts = path.split(QLatin1Char('/'));
+    for (int i = 0; i < parts.size(); ++i)
+        if (!isValidNodeId(parts.at(i)) && (i == 0 || !index.match(parts.at(i)).hasMatch()))
+            return false;
+    return true;
 }
 
 } // namespace ty

@@ -15,6 +15,7 @@ struct Node {
     QString block;       // block type id: layer.conv2d
     QJsonObject params;  // explicit values only; missing parameters take the block's defaults
     QPointF pos;         // canvas position
+    int repeat = 1;      // a composite block stacked this many times in a chain (docs/presets.md)
 
     bool operator==(const Node &other) const;
 };
@@ -70,5 +71,9 @@ private:
 
 // Node ids are identifiers: a letter or underscore, then letters, digits or underscores.
 bool isValidNodeId(const QString &id);
+// Inside an expanded composite, nodes are named by their path: "stage2/unit1/conv1", "stage2/0/conv1" for a
+// repeated one. Each part an id, or a repeat's index after the first.
+bool isValidNodePath(const QString &path);
+constexpr int kMaxRepeat = 1000;
 
 } // namespace ty

@@ -1,6 +1,7 @@
 #include "preset.h"
 
 #include "block_registry.h"
+#include "composite_blocks.h"
 #include "json_io.h"
 #include "param_values.h"
 #include "preset_format.h"
@@ -20,13 +21,19 @@ QString Preset::baseDir() const
 QMap<QString, QString> flattenParams(const Preset &preset)
 {
     QMap<QString, QString> out;
+    const BlockRegistry registry = preset.blocks.isEmpty() ? BlockRegistry() : presetBlockRegistry(preset);
     for (const Node &node : preset.graph.nodes) {
-        const BlockDescriptor *block = BlockRegistry::builtin().find(node.block);
+        const BlockDescriptor *block = (preset.blocks.isEmpty() ? BlockRegistry::builtin() : registry).find(node.block);
         if (!block)
             continue;
-        const QJsonObject values = block->effectiveParams(node.params);
+        QJsonObject values = block->effectiveParams(node.params);
+        for (auto it = node.params.constBegin(); it != node.params.constEnd(); ++it)
+            if (it.key().contains(QLatin1Char('.')))  // a composite's inner parameter, set by path
+                values.insert(it.key(), it.value());
         for (auto it = values.constBegin(); it != values.constEnd(); ++it)
             out.insert(node.id + QLatin1Char('.') + it.key(), paramValueText(it.value()));
+        if (node.repeat != 1)
+            out.insert(node.id + QStringLiteral(".repeat"), QString::number(node.repeat));
     }
     for (const ParamSpec &spec : trainingSpecs())
         out.insert(QStringLiteral("training.") + spec.name,

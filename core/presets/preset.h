@@ -16,6 +16,7 @@ struct Preset {
     QString description;
     PipelineGraph graph;
     QJsonObject training;   // explicit training settings; missing keys take trainingSpecs() defaults
+    QJsonObject blocks;     // composite block definitions by name (composite_blocks.h), as written
     QString sourcePath;     // where it was loaded from (not saved); relative data paths resolve against it
 
     QString baseDir() const;  // folder of sourcePath, or the current directory
@@ -23,7 +24,7 @@ struct Preset {
     bool operator==(const Preset &other) const
     {
         return name == other.name && description == other.description && graph == other.graph
-            && training == other.training;
+            && training == other.training && blocks == other.blocks;
     }
 };
 

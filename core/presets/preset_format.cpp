@@ -1,6 +1,8 @@
 #include "preset_format.h"
 
+#include "composite_blocks.h"
 #include "json_io.h"
+#include "param_values.h"
 
 #include <QJsonArray>
 
@@ -25,9 +27,9 @@ QString typeProblem(const QJsonValue &value, const char *expected)
     return QStringLiteral("expected %1, got %2").arg(QString::fromLatin1(expected), jsonTypeName(value));
 }
 
-Result<Node> nodeFromJson(const QJsonValue &value, int index, const QString &file)
+Result<Node> nodeFromJson(const QJsonValue &value, int index, const QString &file, const QString &prefix)
 {
-    const QString where = QStringLiteral("nodes[%1]").arg(index);
+    const QString where = prefix + QStringLiteral("nodes[%1]").arg(index);
     if (!value.isObject())
         return fieldError(file, where, typeProblem(value, "an object"));
     const QJsonObject o = value.toObject();
@@ -49,16 +51,25 @@ Result<Node> nodeFromJson(const QJsonValue &value, int index, const QString &fil
             return fieldError(file, QStringLiteral("pos"), QStringLiteral("expected [x, y]"), node.id);
         node.pos = QPointF(xy.at(0).toDouble(), xy.at(1).toDouble());
     }
+    const QJsonValue repeat = o.value(QStringLiteral("repeat"));
+    if (!repeat.isUndefined()) {
+        if (jsonTypeName(repeat) != QStringLiteral("integer") || repeat.toInt() < 1 || repeat.toInt() > kMaxRepeat)
+            return fieldError(file, QStringLiteral("repeat"),
+                              QStringLiteral("expected an integer from 1 to %1, got %2").arg(kMaxRepeat).arg(paramValueText(repeat)),
+                              node.id);
+        node.repeat = repeat.toInt();
+    }
     for (auto it = o.constBegin(); it != o.constEnd(); ++it)
-        if (!QStringList{QStringLiteral("id"), QStringLiteral("block"), QStringLiteral("params"), QStringLiteral("pos")}
+        if (!QStringList{QStringLiteral("id"), QStringLiteral("block"), QStringLiteral("params"), QStringLiteral("pos"),
+                         QStringLiteral("repeat")}
                  .contains(it.key()))
             return fieldError(file, it.key(), QStringLiteral("unknown node field \"%1\"").arg(it.key()), node.id);
     return node;
 }
 
-Result<Edge> edgeFromJson(const QJsonValue &value, int index, const QString &file)
+Result<Edge> edgeFromJson(const QJsonValue &value, int index, const QString &file, const QString &prefix)
 {
-    const QString where = QStringLiteral("edges[%1]").arg(index);
+    const QString where = prefix + QStringLiteral("edges[%1]").arg(index);
     const QJsonObject o = value.toObject();
     if (!value.isObject() || !o.value(QStringLiteral("from")).isString() || !o.value(QStringLiteral("to")).isString())
         return fieldError(file, where, QStringLiteral("expected {\"from\": \"node.port\", \"to\": \"node.port\"}"));
@@ -73,6 +84,55 @@ Result<Edge> edgeFromJson(const QJsonValue &value, int index, const QString &fil
 }
 
 } // namespace
+
+Result<PipelineGraph> graphFromJson(const QJsonObject &json, const QString &fileName, const QString &fieldPrefix)
+{
+    PipelineGraph graph;
+    const QJsonValue nodes = json.value(QStringLiteral("nodes"));
+    if (!nodes.isArray())
+        return fieldError(fileName, fieldPrefix + QStringLiteral("nodes"), typeProblem(nodes, "an array of nodes"));
+    const QJsonArray nodeArray = nodes.toArray();
+    for (int i = 0; i < nodeArray.size(); ++i) {
+        Result<Node> node = nodeFromJson(nodeArray.at(i), i, fileName, fieldPrefix);
+        if (!node)
+            return node.error();
+        graph.nodes.append(node.value());
+    }
+    const QJsonValue edges = json.value(QStringLiteral("edges"));
+    if (!edges.isUndefined() && !edges.isArray())
+        return fieldError(fileName, fieldPrefix + QStringLiteral("edges"), typeProblem(edges, "an array of edges"));
+    const QJsonArray edgeArray = edges.toArray();
+    for (int i = 0; i < edgeArray.size(); ++i) {
+        Result<Edge> edge = edgeFromJson(edgeArray.at(i), i, fileName, fieldPrefix);
+        if (!edge)
+            return edge.error();
+        graph.edges.append(edge.value());
+    }
+    return graph;
+}
+
+QJsonArray nodesToJson(const PipelineGraph &graph)
+{
+    QJsonArray nodes;
+    for (const Node &node : graph.nodes) {
+        QJsonObject o{{QStringLiteral("id"), node.id}, {QStringLiteral("block"), node.block}};
+        if (!node.params.isEmpty())
+            o.insert(QStringLiteral("params"), node.params);
+        if (node.repeat != 1)
+            o.insert(QStringLiteral("repeat"), node.repeat);
+        o.insert(QStringLiteral("pos"), QJsonArray{node.pos.x(), node.pos.y()});
+        nodes.append(o);
+    }
+    return nodes;
+}
+
+QJsonArray edgesToJson(const PipelineGraph &graph)
+{
+    QJsonArray edges;
+    for (const Edge &edge : graph.edges)
+        edges.append(QJsonObject{{QStringLiteral("from"), edge.from.toString()}, {QStringLiteral("to"), edge.to.toString()}});
+    return edges;
+}
 
 Result<QJsonObject> migratePresetJson(QJsonObject json, const QString &fileName)
 {
@@ -101,7 +161,7 @@ Result<Preset> presetFromJson(const QJsonObject &input, const QString &fileName)
 
     static const QStringList known{QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("name"),
                                    QStringLiteral("description"), QStringLiteral("nodes"), QStringLiteral("edges"),
-                                   QStringLiteral("training")};
+                                   QStringLiteral("training"), QStringLiteral("blocks")};
     for (auto it = json.constBegin(); it != json.constEnd(); ++it)
         if (!known.contains(it.key()))
             return fieldError(fileName, it.key(), QStringLiteral("unknown top-level field \"%1\"").arg(it.key()));
@@ -116,25 +176,20 @@ Result<Preset> presetFromJson(const QJsonObject &input, const QString &fileName)
     preset.name = json.value(QStringLiteral("name")).toString();
     preset.description = json.value(QStringLiteral("description")).toString();
 
-    const QJsonValue nodes = json.value(QStringLiteral("nodes"));
-    if (!nodes.isArray())
-        return fieldError(fileName, QStringLiteral("nodes"), typeProblem(nodes, "an array of nodes"));
-    const QJsonArray nodeArray = nodes.toArray();
-    for (int i = 0; i < nodeArray.size(); ++i) {
-        Result<Node> node = nodeFromJson(nodeArray.at(i), i, fileName);
-        if (!node)
-            return node.error();
-        preset.graph.nodes.append(node.value());
-    }
-    const QJsonValue edges = json.value(QStringLiteral("edges"));
-    if (!edges.isUndefined() && !edges.isArray())
-        return fieldError(fileName, QStringLiteral("edges"), typeProblem(edges, "an array of edges"));
-    const QJsonArray edgeArray = edges.toArray();
-    for (int i = 0; i < edgeArray.size(); ++i) {
-        Result<Edge> edge = edgeFromJson(edgeArray.at(i), i, fileName);
-        if (!edge)
-            return edge.error();
-        preset.graph.edges.append(edge.value());
+    Result<PipelineGraph> graph = graphFromJson(json, fileName);
+    if (!graph)
+        return graph.error();
+    preset.graph = graph.value();
+    const QJsonValue blocks = json.value(QStringLiteral("blocks"));
+    if (!blocks.isUndefined() && !blocks.isObject())
+        return fieldError(fileName, QStringLiteral("blocks"), typeProblem(blocks, "an object of block definitions"));
+    preset.blocks = blocks.toObject();
+    for (auto it = preset.blocks.constBegin(); it != preset.blocks.constEnd(); ++it) {
+        if (!it.value().isObject())
+            return fieldError(fileName, QStringLiteral("blocks.") + it.key(), typeProblem(it.value(), "an object"));
+        Result<CompositeDefinition> definition = compositeFromJson(it.key(), it.value().toObject(), fileName);
+        if (!definition)
+            return definition.error();
     }
     const QJsonValue training = json.value(QStringLiteral("training"));
     if (!training.isUndefined() && !training.isObject())
@@ -153,17 +208,8 @@ Result<Preset> loadPreset(const QString &path)
 
 QJsonObject presetToJson(const Preset &preset)
 {
-    QJsonArray nodes;
-    for (const Node &node : preset.graph.nodes) {
-        QJsonObject o{{QStringLiteral("id"), node.id}, {QStringLiteral("block"), node.block}};
-        if (!node.params.isEmpty())
-            o.insert(QStringLiteral("params"), node.params);
-        o.insert(QStringLiteral("pos"), QJsonArray{node.pos.x(), node.pos.y()});
-        nodes.append(o);
-    }
-    QJsonArray edges;
-    for (const Edge &edge : preset.graph.edges)
-        edges.append(QJsonObject{{QStringLiteral("from"), edge.from.toString()}, {QStringLiteral("to"), edge.to.toString()}});
+    const QJsonArray nodes = nodesToJson(preset.graph);
+    const QJsonArray edges = edgesToJson(preset.graph);
     QJsonObject json{{QStringLiteral("format"), kFormat},
                      {QStringLiteral("version"), Preset::kFormatVersion},
                      {QStringLiteral("name"), preset.name},
@@ -172,6 +218,8 @@ QJsonObject presetToJson(const Preset &preset)
                      {QStringLiteral("training"), preset.training}};
     if (!preset.description.isEmpty())
         json.insert(QStringLiteral("description"), preset.description);
+    if (!preset.blocks.isEmpty())
+        json.insert(QStringLiteral("blocks"), preset.blocks);
     return json;
 }
 
@@ -180,8 +228,9 @@ Status savePreset(const Preset &preset, const QString &path)
     // People read and diff presets: the header first, then the settings, the nodes and the edges.
     static const QStringList order = {
         QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("name"),   QStringLiteral("description"),
-        QStringLiteral("training"), QStringLiteral("nodes"), QStringLiteral("edges"), QStringLiteral("id"),
-        QStringLiteral("block"),  QStringLiteral("params"),  QStringLiteral("pos"),   QStringLiteral("from"),
+        QStringLiteral("training"), QStringLiteral("blocks"), QStringLiteral("inputs"), QStringLiteral("outputs"),
+        QStringLiteral("nodes"), QStringLiteral("edges"), QStringLiteral("id"), QStringLiteral("block"),
+        QStringLiteral("params"), QStringLiteral("repeat"), QStringLiteral("pos"), QStringLiteral("from"),
         QStringLiteral("to")};
     return writeJsonObjectFile(path, presetToJson(preset), order);
 }

@@ -4,6 +4,7 @@
 #include "error.h"
 #include "preset.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace ty {
@@ -14,6 +15,11 @@ Result<Preset> presetFromJson(const QJsonObject &json, const QString &fileName);
 Result<Preset> loadPreset(const QString &path);
 
 QJsonObject presetToJson(const Preset &preset);
+
+// The "nodes" and "edges" of `json` (a preset or a composite definition); error fields begin with `fieldPrefix`.
+Result<PipelineGraph> graphFromJson(const QJsonObject &json, const QString &fileName, const QString &fieldPrefix = {});
+QJsonArray nodesToJson(const PipelineGraph &graph);
+QJsonArray edgesToJson(const PipelineGraph &graph);
 Status savePreset(const Preset &preset, const QString &path);
 
 // Brings an older preset JSON up to kFormatVersion, step by step. Fails for newer versions.

@@ -1,6 +1,7 @@
 #include "preset_overrides.h"
 
 #include "block_registry.h"
+#include "composite_blocks.h"
 #include "param_values.h"
 #include "training_settings.h"
 
@@ -20,22 +21,68 @@ Error overrideError(const QString &assignment, const QString &message, const QSt
 
 namespace {
 
+// Where the node id of "NODE.PARAM" ends: at the first '.', or at the first '/' of a path into a composite
+// ("stage2/unit1/conv1.kernel_size").
+int ownerEnd(const QString &path)
+{
+    const int dot = path.indexOf(QLatin1Char('.'));
+    const int slash = path.indexOf(QLatin1Char('/'));
+    return slash >= 0 && (dot < 0 || slash < dot) ? slash : dot;
+}
+
+// The spec of `key` ("PARAM", or "INNER.PARAM", "INNER.INNER2.PARAM" by path) of a node of block `block`,
+// which may be a composite of `preset`.
+Result<ParamSpec> nodeParamSpec(const Preset &preset, const QString &block, const QString &key, int depth = 0)
+{
+    if (preset.blocks.contains(block) && depth < 16) {
+        const Result<CompositeDefinition> definition = compositeFromJson(block, preset.blocks.value(block).toObject());
+        if (!definition)
+            return definition.error();
+        const int dot = key.indexOf(QLatin1Char('.'));
+        if (dot < 0) {
+            if (const ExposedParam *param = definition.value().param(key))
+                return param->spec;
+            QStringList known;
+            for (const ExposedParam &p : definition.value().params)
+                known << p.spec.name;
+            return Error(QStringLiteral("%1 has no parameter \"%2\" (exposed: %3; an inner one as NODE.PARAM)")
+                             .arg(block, key, known.isEmpty() ? QStringLiteral("none") : known.join(QStringLiteral(", "))));
+        }
+        const Node *inner = definition.value().graph.node(key.left(dot));
+        if (!inner) {
+            QStringList ids;
+            for (const Node &n : definition.value().graph.nodes)
+                ids << n.id;
+            return Error(QStringLiteral("%1 has no inner node \"%2\" (inner nodes: %3)").arg(block, key.left(dot), ids.join(QStringLiteral(", "))));
+        }
+        return nodeParamSpec(preset, inner->block, key.mid(dot + 1), depth + 1);
+    }
+    const BlockDescriptor *descriptor = BlockRegistry::builtin().find(block);
+    if (!descriptor)
+        return Error(QStringLiteral("unknown block \"%1\"").arg(block));
+    const ParamSpec *spec = descriptor->param(key);
+    if (!spec)
+        return Error(QStringLiteral("%1 has no parameter \"%2\"").arg(block, key));
+    return *spec;
+}
+
 // The spec a "NODE_ID.PARAM" or "training.KEY" path names, with the node when it is a node's; an error
-// (prefixed by `context`) when the path names nothing.
-Result<const ParamSpec *> specOf(const Preset &preset, const QString &path, const QString &context, const Node **nodeOut)
+// (prefixed by `context`) when the path names nothing. A composite node's path goes on to its exposed
+// parameter or, by path, an inner node's ("stage2.unit1.conv1.kernel_size"; "/" reads as ".").
+Result<ParamSpec> specOf(const Preset &preset, const QString &path, const QString &context, const Node **nodeOut)
 {
     *nodeOut = nullptr;
     auto fail = [&](const QString &message, const QString &node = {}, const QString &field = {}) {
         return Error::atNode(node, QStringLiteral("%1: %2").arg(context, message), field.isEmpty() ? path : field);
     };
-    const int dot = path.indexOf(QLatin1Char('.'));
+    const int dot = ownerEnd(path);
     if (dot <= 0 || dot == path.size() - 1)
         return fail(QStringLiteral("expected NODE_ID.PARAM or training.KEY"));
     const QString owner = path.left(dot);
-    const QString key = path.mid(dot + 1);
+    QString key = path.mid(dot + 1);
     if (owner == QStringLiteral("training")) {
         if (const ParamSpec *spec = trainingSpec(key))
-            return spec;
+            return *spec;
         return fail(QStringLiteral("no training setting \"%1\"").arg(key));
     }
     const Node *node = preset.graph.node(owner);
@@ -45,19 +92,18 @@ Result<const ParamSpec *> specOf(const Preset &preset, const QString &path, cons
             ids << n.id;
         return fail(QStringLiteral("no node \"%1\" in the preset (nodes: %2)").arg(owner, ids.join(QStringLiteral(", "))));
     }
-    const BlockDescriptor *block = BlockRegistry::builtin().find(node->block);
-    if (!block)
-        return fail(QStringLiteral("unknown block \"%1\"").arg(node->block), owner, key);
-    const ParamSpec *spec = block->param(key);
+    key.replace(QLatin1Char('/'), QLatin1Char('.'));
+    const Result<ParamSpec> spec = nodeParamSpec(preset, node->block, key);
     if (!spec)
-        return fail(QStringLiteral("%1 has no parameter \"%2\"").arg(node->block, key), owner, key);
+        return fail(spec.error().message, owner, key);
     *nodeOut = node;
     return spec;
 }
 
 void store(Preset *preset, const QString &path, const Node *node, const QJsonValue &value)
 {
-    const QString key = path.mid(path.indexOf(QLatin1Char('.')) + 1);
+    QString key = path.mid(ownerEnd(path) + 1);
+    key.replace(QLatin1Char('/'), QLatin1Char('.'));
     if (node)
         preset->graph.node(node->id)->params.insert(key, value);
     else
@@ -78,7 +124,8 @@ bool hasPort(const QList<PortSpec> &ports, const QString &name)
 Status swapBlock(Preset *preset, const QString &assignment, const QString &nodeId, const QString &type)
 {
     Node *node = preset->graph.node(nodeId);
-    const BlockDescriptor *to = BlockRegistry::builtin().find(type);
+    const BlockRegistry registry = presetBlockRegistry(*preset);
+    const BlockDescriptor *to = registry.find(type);
     if (!to)
         return overrideError(assignment, QStringLiteral("no block type \"%1\" (trainyard-cli blocks lists them)").arg(type),
                              nodeId, QStringLiteral("block"));
@@ -99,6 +146,10 @@ Status swapBlock(Preset *preset, const QString &assignment, const QString &nodeI
     for (auto it = node->params.begin(); it != node->params.end(); ++it)
         if (const ParamSpec *spec = to->param(it.key()); spec && checkParamValue(*spec, it.value()).isEmpty())
             kept.insert(it.key(), it.value());
+    if (node->repeat != 1 && !isCompositeBlock(*preset, type))
+        return overrideError(assignment, QStringLiteral("%1 cannot replace %2: the node repeats %3 times, and only a composite block repeats")
+                                             .arg(type, from).arg(node->repeat),
+                             nodeId, QStringLiteral("block"));
     node->block = type;
     node->params = kept;
     return Status::success();
@@ -124,11 +175,11 @@ Status applyOverride(Preset *preset, const QString &assignment)
         return swapBlock(preset, assignment, owner, text.trimmed());
     }
     const Node *node = nullptr;
-    const Result<const ParamSpec *> spec = specOf(*preset, path, QStringLiteral("--set ") + assignment, &node);
+    const Result<ParamSpec> spec = specOf(*preset, path, QStringLiteral("--set ") + assignment, &node);
     if (!spec)
         return spec.error();
     QString problem;
-    const QJsonValue value = parseParamText(*spec.value(), text, &problem);
+    const QJsonValue value = parseParamText(spec.value(), text, &problem);
     if (value.isUndefined())
         return overrideError(assignment, problem, node ? node->id : QString(), node ? path.mid(path.indexOf(QLatin1Char('.')) + 1) : path);
     store(preset, path, node, value);
@@ -138,17 +189,17 @@ Status applyOverride(Preset *preset, const QString &assignment)
 Status applyParamValue(Preset *preset, const QString &path, const QJsonValue &value, const QString &context)
 {
     const Node *node = nullptr;
-    const Result<const ParamSpec *> spec = specOf(*preset, path, context, &node);
+    const Result<ParamSpec> spec = specOf(*preset, path, context, &node);
     if (!spec)
         return spec.error();
     QJsonValue typed = value;
     QString problem;
     // Text is read as a person types it ("1e-4", "0.5,0.5"), as --set does, unless the parameter is text.
-    if (value.isString() && spec.value()->type != ParamType::String && spec.value()->type != ParamType::Path
-        && spec.value()->type != ParamType::Choice)
-        typed = parseParamText(*spec.value(), value.toString(), &problem);
+    if (value.isString() && spec.value().type != ParamType::String && spec.value().type != ParamType::Path
+        && spec.value().type != ParamType::Choice)
+        typed = parseParamText(spec.value(), value.toString(), &problem);
     else
-        problem = checkParamValue(*spec.value(), value);
+        problem = checkParamValue(spec.value(), value);
     if (typed.isUndefined() || !problem.isEmpty()) {
         return Error::atNode(node ? node->id : QString(), QStringLiteral("%1: %2").arg(context, problem), path);
     }

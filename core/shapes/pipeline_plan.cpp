@@ -1,5 +1,7 @@
 #include "pipeline_plan.h"
 
+#include "composite_expansion.h"
+
 #include "block_registry.h"
 #include "graph_order.h"
 #include "graph_validation.h"
@@ -41,7 +43,11 @@ void planOptimizer(const GraphIndex &graph, const Node &node, const QJsonObject 
 
 PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape)
 {
-    return planPipeline(preset, datasetShape, validateGraph(preset.graph) + trainingSectionIssues(preset));
+    CompositeExpansion expansion = expandComposites(preset);
+    Issues issues = expansion.issues + trainingSectionIssues(preset);
+    if (!hasErrors(expansion.issues))
+        issues += validateGraph(expansion.preset.graph);
+    return planPipeline(expansion.preset, datasetShape, issues);
 }
 
 PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape, Issues structuralIssues)

@@ -1,6 +1,7 @@
 #include "preset_inspection.h"
 
 #include "block_registry.h"
+#include "composite_expansion.h"
 #include "dataset_loader.h"
 #include "graph_validation.h"
 #include "pipeline_plan.h"
@@ -8,11 +9,42 @@
 
 namespace ty {
 
-ShapeReport inspectPresetShapes(const Preset &preset)
+namespace {
+
+// Each composite node's shape and parameter count: its first output's, and the sum of its inner nodes'.
+void summarizeComposites(const QList<CompositeUse> &uses, ShapeReport *report)
+{
+    const QHash<QString, NodeShape> flat = report->nodes;
+    for (const CompositeUse &use : uses) {
+        NodeShape summary = flat.value(use.outputNode);
+        summary.paramCount = 0;
+        summary.memory = NodeMemory();
+        const QString prefix = use.path + QLatin1Char('/');
+        for (auto it = flat.constBegin(); it != flat.constEnd(); ++it)
+            if (it.key().startsWith(prefix)) {
+                summary.paramCount += it->paramCount;
+                summary.memory.parameters += it->memory.parameters;
+                summary.memory.gradients += it->memory.gradients;
+                summary.memory.optimizer += it->memory.optimizer;
+                summary.memory.activations += it->memory.activations;
+                summary.known = summary.known && it->known;
+            }
+        report->nodes.insert(use.path, summary);
+    }
+}
+
+} // namespace
+
+ShapeReport inspectPresetShapes(const Preset &original)
 {
     const BlockRegistry &registry = BlockRegistry::builtin();
+    const CompositeExpansion expansion = expandComposites(original);
+    const Preset &preset = expansion.preset;
     ShapeReport report;
-    report.issues = validateGraph(preset.graph, registry) + trainingSectionIssues(preset);
+    report.issues = expansion.issues + trainingSectionIssues(original);
+    if (hasErrors(expansion.issues))
+        return report;
+    report.issues += validateGraph(preset.graph, registry);
     const Node *datasetNode = nullptr;
     for (const Node &node : preset.graph.nodes) {
         const BlockDescriptor *block = registry.find(node.block);
@@ -32,7 +64,8 @@ ShapeReport inspectPresetShapes(const Preset &preset)
     if (shape) {
         ShapeReport planned = planPipeline(preset, shape.value(), report.issues).report;
         if (planned.ok())
-            inspectStages(planStages(preset), shape.value(), &planned);
+            inspectStages(planStages(original), shape.value(), &planned);
+        summarizeComposites(expansion.uses, &planned);
         return planned;
     }
     const Error &e = shape.error();

@@ -1,5 +1,6 @@
 #include "stage_inspection.h"
 
+#include "composite_expansion.h"
 #include "dataset_arrays.h"
 #include "graph_validation.h"
 #include "pipeline_plan.h"
@@ -22,7 +23,7 @@ void inspectStages(const QList<StagePlan> &stages, const DatasetShape &datasetSh
         const QString field = QStringLiteral("training.stages[%1]").arg(stage.index);
         StageSummary summary{stage.name, stage.epochs, 0, 0, stage.frozen, stage.overrides, stage.resetOptimizer};
         // The stage's own plan: its overrides may change what a node computes (a dropout rate), never its shape.
-        const PipelinePlan plan = planPipeline(stage.preset, datasetShape, {});
+        const PipelinePlan plan = planPipeline(expandComposites(stage.preset).preset, datasetShape, {});
         for (auto it = report->nodes.constBegin(); it != report->nodes.constEnd(); ++it) {
             const NodeShape staged = plan.report.nodes.value(it.key());
             if (it->known && staged.known && (staged.outputShape != it->outputShape || staged.paramCount != it->paramCount))
@@ -32,7 +33,7 @@ void inspectStages(const QList<StagePlan> &stages, const DatasetShape &datasetSh
                                                 .arg(stage.name, it.key(), shapeToText(it->outputShape)).arg(it->paramCount)
                                                 .arg(shapeToText(staged.outputShape)).arg(staged.paramCount),
                                             it.key(), {}, field + QStringLiteral(".set")});
-            (stage.frozen.contains(it.key()) ? summary.frozenParams : summary.trainableParams) += it->paramCount;
+            (isWithinAny(it.key(), stage.frozen) ? summary.frozenParams : summary.trainableParams) += it->paramCount;
         }
         for (const QString &id : stage.frozen)
             if (report->nodes.value(id).known && report->nodes.value(id).paramCount == 0)

@@ -4,6 +4,7 @@
 #include "test_suite.h"
 #include "core_test_support.h"
 
+#include "composite_expansion.h"
 #include "graph_validation.h"
 #include "preset_format.h"
 
@@ -554,7 +555,9 @@ void TestGraphValidation::bundledPresetsAreValid()
     QFETCH(QString, path);
     const Result<Preset> preset = loadPreset(path);
     QVERIFY2(preset.ok(), qPrintable(preset.error().toString()));
-    const Issues graphIssues = validateGraph(preset.value().graph);
+    const CompositeExpansion flat = expandComposites(preset.value());  // the ResNet's blocks are composites
+    QVERIFY2(flat.issues.isEmpty(), qPrintable(dump(flat.issues)));
+    const Issues graphIssues = validateGraph(flat.preset.graph);
     QVERIFY2(!hasErrors(graphIssues), qPrintable(dump(graphIssues)));
     const Issues trainingIssues = validateTraining(preset.value().training);
     QVERIFY2(trainingIssues.isEmpty(), qPrintable(dump(trainingIssues)));

@@ -77,7 +77,7 @@ EngineOutputs engineOutputs(const Preset &preset, const QString &weightsPath, in
     const BlockRegistry &registry = BlockRegistry::builtin();
     const Node *dataset = nullptr;
     for (const Node &node : preset.graph.nodes)
-        if (registry.find(node.block)->category == BlockCategory::Dataset && !dataset)
+        if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset && !dataset)
             dataset = &node;
     Result<LoadedDataset> loaded = loadDataset(
         DatasetRequest{dataset->block, dataset->id, registry.find(dataset->block)->effectiveParams(dataset->params), preset.baseDir()});

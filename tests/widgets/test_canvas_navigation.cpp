@@ -112,7 +112,7 @@ private Q_SLOTS:
         QTRY_VERIFY(bar->field()->hasFocus());
 
         // What should match, by id or block type id.
-        const QString text = QStringLiteral("relu");
+        const QString text = QStringLiteral("stage");
         QStringList expected;
         for (const Node &node : canvas.document->graph().nodes)
             if (node.id.contains(text, Qt::CaseInsensitive) || node.block.contains(text, Qt::CaseInsensitive))

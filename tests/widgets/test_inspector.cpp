@@ -67,7 +67,7 @@ private Q_SLOTS:
     void pagesFitANarrowInspector()
     {
         panel->resize(290, 700);
-        for (const QStringList &selection : {QStringList{QStringLiteral("b1_conv1")}, QStringList{QStringLiteral("data")},
+        for (const QStringList &selection : {QStringList{QStringLiteral("stage1")}, QStringList{QStringLiteral("data")},
                                              QStringList{}}) {
             doc->setSelectedNodes(selection);
             doc->validateNow();
@@ -93,10 +93,10 @@ private Q_SLOTS:
         QCOMPARE(panel->shownNode(), QStringLiteral("opt"));
         QVERIFY(input<QLineEdit>(QStringLiteral("lr")));           // float: typed as text (1e-4)
         QVERIFY(input<QCheckBox>(QStringLiteral("nesterov")));     // bool
-        doc->setSelectedNodes({QStringLiteral("stem")});
-        QVERIFY(input<QSpinBox>(QStringLiteral("out_channels")));  // int
-        QCOMPARE(input<QSpinBox>(QStringLiteral("out_channels"))->minimum(), 1);
-        QCOMPARE(input<QSpinBox>(QStringLiteral("out_channels"))->value(), 32);
+        doc->setSelectedNodes({QStringLiteral("stem")});           // a composite: its exposed parameters
+        QVERIFY(input<QSpinBox>(QStringLiteral("width")));  // int
+        QCOMPARE(input<QSpinBox>(QStringLiteral("width"))->minimum(), 1);
+        QCOMPARE(input<QSpinBox>(QStringLiteral("width"))->value(), 32);
         doc->setSelectedNodes({QStringLiteral("norm")});
         QCOMPARE(input<QLineEdit>(QStringLiteral("mean"))->text(), QStringLiteral("0.286"));  // float list
         doc->setSelectedNodes({QStringLiteral("data")});
@@ -116,9 +116,9 @@ private Q_SLOTS:
     void typingInOneFieldIsOneUndoStep()
     {
         doc->setSelectedNodes({QStringLiteral("stem")});
-        QSpinBox *spin = input<QSpinBox>(QStringLiteral("out_channels"));
+        QSpinBox *spin = input<QSpinBox>(QStringLiteral("width"));
         typeInto(spin, QStringLiteral("256"));
-        QCOMPARE(param(QStringLiteral("stem"), QStringLiteral("out_channels")).toInt(), 256);
+        QCOMPARE(param(QStringLiteral("stem"), QStringLiteral("width")).toInt(), 256);
         QCOMPARE(doc->undoStack()->count(), 1);
         // The next edit of the same field, after editing finished, is a new step.
         typeInto(spin, QStringLiteral("48"));
@@ -127,7 +127,7 @@ private Q_SLOTS:
         QCOMPARE(spin->value(), 256);
         doc->undoStack()->undo();
         QCOMPARE(spin->value(), 32);
-        QCOMPARE(param(QStringLiteral("stem"), QStringLiteral("out_channels")).toInt(), 32);
+        QCOMPARE(param(QStringLiteral("stem"), QStringLiteral("width")).toInt(), 32);
     }
 
     void floatsReadAsTypedAndInvalidTextIsRefused()
@@ -178,15 +178,15 @@ private Q_SLOTS:
     void resetToDefault()
     {
         doc->setSelectedNodes({QStringLiteral("stem")});
-        ParamEditor *padding = panel->nodeForm()->editor(QStringLiteral("padding"));
-        QVERIFY(padding->resetButton()->isEnabled());
-        padding->resetButton()->click();
-        QVERIFY(!doc->graph().node(QStringLiteral("stem"))->params.contains(QStringLiteral("padding")));
-        QCOMPARE(qobject_cast<QSpinBox *>(padding->input())->value(), 0);  // the default
-        QVERIFY(!padding->resetButton()->isEnabled());
+        ParamEditor *width = panel->nodeForm()->editor(QStringLiteral("width"));
+        QVERIFY(width->resetButton()->isEnabled());
+        width->resetButton()->click();
+        QVERIFY(!doc->graph().node(QStringLiteral("stem"))->params.contains(QStringLiteral("width")));
+        QCOMPARE(qobject_cast<QSpinBox *>(width->input())->value(), 16);  // the composite's default
+        QVERIFY(!width->resetButton()->isEnabled());
         doc->undoStack()->undo();
-        QCOMPARE(qobject_cast<QSpinBox *>(padding->input())->value(), 1);
-        QVERIFY(padding->resetButton()->isEnabled());
+        QCOMPARE(qobject_cast<QSpinBox *>(width->input())->value(), 32);
+        QVERIFY(width->resetButton()->isEnabled());
         // Clearing a text field resets it too.
         doc->setSelectedNodes({QStringLiteral("loss")});
         QLineEdit *smoothing = input<QLineEdit>(QStringLiteral("label_smoothing"));

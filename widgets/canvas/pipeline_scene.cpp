@@ -2,6 +2,8 @@
 
 #include "pipeline_scene.h"
 
+#include "composite_expansion.h"
+
 #include "common/canvas_style.h"
 #include "document/pipeline_document.h"
 #include "edge_item.h"
@@ -110,7 +112,7 @@ void PipelineScene::addNodeItem(const QString &id)
     if (!node || m_nodes.contains(id))
         return;
     m_applyingModel = true;
-    auto *item = new NodeItem(*node, BlockRegistry::builtin().find(node->block));
+    auto *item = new NodeItem(*node, m_document->block(node->block));
     addItem(item);
     m_applyingModel = false;
     m_nodes.insert(id, item);
@@ -220,7 +222,7 @@ void PipelineScene::applyReport()
     QHash<QString, Issues> issuesByNode;
     for (const Issue &issue : report.issues)
         if (!issue.node.isEmpty())
-            issuesByNode[issue.node].append(issue);
+            issuesByNode[topLevelNode(issue.node)].append(issue);  // an inner node's, on its composite
 
     const PipelineGraph &graph = m_document->graph();
     for (auto it = m_nodes.constBegin(); it != m_nodes.constEnd(); ++it) {

@@ -31,6 +31,7 @@ protected:
     void setNodeParams(const QString &id, const QJsonObject &params) { m_document->setNodeParams(id, params); }
     void setNodeId(const QString &oldId, const QString &newId) { m_document->setNodeId(oldId, newId); }
     void setTraining(const QJsonObject &training) { m_document->setTraining(training); }
+    void setBlocks(const QJsonObject &blocks) { m_document->setBlocks(blocks); }
     void setNameAndDescription(const QString &name, const QString &description)
     {
         m_document->setNameAndDescription(name, description);
@@ -144,6 +145,17 @@ private:
     QString m_key;
     QJsonObject m_old, m_new;
     int m_session;
+};
+
+// Replaces the preset's composite block definitions (a library block copied in).
+class SetBlocksCommand : public DocumentCommand {
+public:
+    SetBlocksCommand(PipelineDocument *document, const QJsonObject &blocks, const QString &text);
+    void redo() override { setBlocks(m_new); }
+    void undo() override { setBlocks(m_old); }
+
+private:
+    QJsonObject m_old, m_new;
 };
 
 // Sets the preset's name and description; merges within one edit session.

@@ -4,6 +4,7 @@
 
 #include "auto_layout.h"
 #include "block_registry.h"
+#include "composite_blocks.h"
 #include "document_commands.h"
 #include "graph_validation.h"
 #include "param_values.h"
@@ -17,9 +18,21 @@ namespace ty {
 
 QString PipelineDocument::addNode(const QString &blockType, const QPointF &pos)
 {
-    const BlockDescriptor *block = BlockRegistry::builtin().find(blockType);
-    if (!block)
+    const BlockDescriptor *block = this->block(blockType);
+    if (!block) {
+        for (const LibraryBlock &entry : loadBlockLibrary(m_libraryFolder)) {
+            if (entry.name != blockType || BlockRegistry::builtin().find(entry.name))
+                continue;
+            Preset embedded = m_preset;
+            embedLibraryBlock(&embedded, entry);
+            m_undoStack->beginMacro(tr("Add %1 from my blocks").arg(entry.name));
+            m_undoStack->push(new SetBlocksCommand(this, embedded.blocks, tr("Copy %1 into the preset").arg(entry.name)));
+            const QString id = addNode(blockType, pos);
+            m_undoStack->endMacro();
+            return id;
+        }
         return QString();
+    }
     PipelineGraph fragment;
     fragment.nodes.append(Node{m_preset.graph.uniqueId(suggestedNodeId(*block)), blockType, {}, pos});
     m_undoStack->push(new AddNodesCommand(this, fragment, tr("Add %1").arg(block->displayName)));
@@ -98,7 +111,7 @@ QString PipelineDocument::renameNode(const QString &oldId, const QString &newId)
 QString PipelineDocument::setParam(const QString &nodeId, const QString &param, const QJsonValue &value, int session)
 {
     const Node *node = m_preset.graph.node(nodeId);
-    const BlockDescriptor *block = node ? BlockRegistry::builtin().find(node->block) : nullptr;
+    const BlockDescriptor *block = node ? this->block(node->block) : nullptr;
     const ParamSpec *spec = block ? block->param(param) : nullptr;
     if (!spec)
         return tr("%1 has no parameter \"%2\"").arg(nodeId, param);

@@ -2,6 +2,9 @@
 
 #include "pipeline_document.h"
 
+#include "composite_blocks.h"
+#include "composite_expansion.h"
+
 #include "preset_format.h"
 #include "preset_inspection.h"
 #include "training_stage_edits.h"
@@ -18,6 +21,7 @@ namespace ty {
 PipelineDocument::PipelineDocument(QObject *parent)
     : QObject(parent), m_undoStack(new QUndoStack(this)), m_validationTimer(new QTimer(this))
 {
+    m_libraryFolder = defaultBlockLibraryFolder();
     m_validationTimer->setSingleShot(true);
     m_validationTimer->setInterval(0);
     connect(m_validationTimer, &QTimer::timeout, this, &PipelineDocument::validateNow);
@@ -45,6 +49,7 @@ void PipelineDocument::resetTo(const Preset &preset)
     const bool wasModified = isModified();
     m_undoStack->clear();
     m_preset = preset;
+    refreshCompositeBlocks();
     m_selection.clear();
     m_shownStage = stage_edits::stagesOf(preset.training).isEmpty() ? -1 : 0;
     m_report = ShapeReport();
@@ -116,11 +121,37 @@ void PipelineDocument::setSelectedNodes(const QStringList &ids)
 
 // --- Validation
 
+const BlockDescriptor *PipelineDocument::block(const QString &type) const
+{
+    if (const BlockDescriptor *builtin = BlockRegistry::builtin().find(type))
+        return builtin;
+    return m_composites.value(type, nullptr);
+}
+
+void PipelineDocument::setBlocks(const QJsonObject &blocks)
+{
+    m_preset.blocks = blocks;
+    refreshCompositeBlocks();
+    scheduleValidation();
+}
+
+void PipelineDocument::refreshCompositeBlocks()
+{
+    m_composites.clear();
+    for (auto it = m_preset.blocks.constBegin(); it != m_preset.blocks.constEnd(); ++it) {
+        const Result<CompositeDefinition> definition = compositeFromJson(it.key(), it.value().toObject());
+        if (!definition)
+            continue;
+        m_compositeStore.push_back(std::make_unique<BlockDescriptor>(compositeDescriptor(definition.value())));
+        m_composites.insert(it.key(), m_compositeStore.back().get());
+    }
+}
+
 Issues PipelineDocument::issuesOf(const QString &nodeId) const
 {
     Issues out;
     for (const Issue &issue : m_report.issues)
-        if (issue.node == nodeId)
+        if (isWithinAny(issue.node, {nodeId}))
             out.append(issue);
     return out;
 }

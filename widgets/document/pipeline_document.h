@@ -23,7 +23,9 @@
 #include <QSizeF>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
+#include <vector>
 
 class QTimer;
 class QUndoStack;
@@ -47,6 +49,9 @@ public:
     QUndoStack *undoStack() const { return m_undoStack; }
     QString fileName() const { return m_preset.sourcePath; }  // empty while untitled
     QString displayName() const;                              // file name without folder, or "Untitled"
+    // The block of type `type`: a built-in one, or a composite of the preset's `blocks` section. The pointer
+    // stays valid for the document's life.
+    const BlockDescriptor *block(const QString &type) const;
     bool isModified() const;
 
     // --- Whole-document operations: they replace everything and clear the undo stack
@@ -75,7 +80,12 @@ public:
 
     // --- Edits: each pushes one undo command (or nothing when it would change nothing)
     // Adds a node of `blockType` with a fresh id (conv, conv2, ...); returns the id, empty for unknown blocks.
+    // A composite of the user's block library (blockLibraryFolder()) that the preset lacks is copied into the
+    // preset's `blocks` first, with the composites it uses, in the same undo step.
     QString addNode(const QString &blockType, const QPointF &pos);
+    // Where the user's composite blocks are (by default ~/.local/share/trainyard/blocks).
+    QString blockLibraryFolder() const { return m_libraryFolder; }
+    void setBlockLibraryFolder(const QString &folder) { m_libraryFolder = folder; }
     // Adds nodes and edges whose ids are already fresh (see graph_fragment.h); returns the new ids.
     QStringList addNodes(const PipelineGraph &fragment, const QString &text);
     // Removes nodes (with every edge touching them) and edges.
@@ -133,6 +143,7 @@ private:
     void removeEdgeAt(int index);
     void setNodePos(const QString &id, const QPointF &pos);
     void setNodeParams(const QString &id, const QJsonObject &params);
+    void setBlocks(const QJsonObject &blocks);
     void setNodeId(const QString &oldId, const QString &newId);
     void setTraining(const QJsonObject &training);
     void setNameAndDescription(const QString &name, const QString &description);
@@ -140,7 +151,12 @@ private:
     void scheduleValidation();
     void resetTo(const Preset &preset);
 
+    void refreshCompositeBlocks();
+
     Preset m_preset;
+    QHash<QString, const BlockDescriptor *> m_composites;  // of m_preset.blocks
+    std::vector<std::unique_ptr<BlockDescriptor>> m_compositeStore;  // every one made, so pointers stay valid
+    QString m_libraryFolder;
     QStringList m_selection;
     ShapeReport m_report;
     std::optional<bool> m_cudaAvailable;

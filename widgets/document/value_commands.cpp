@@ -105,6 +105,11 @@ void SetParamCommand::undo()
 
 // --- SetTrainingCommand
 
+SetBlocksCommand::SetBlocksCommand(PipelineDocument *document, const QJsonObject &blocks, const QString &text)
+    : DocumentCommand(document, text), m_old(document->preset().blocks), m_new(blocks)
+{
+}
+
 SetTrainingCommand::SetTrainingCommand(PipelineDocument *document, const QString &key, const QJsonValue &value,
                                        int session)
     : DocumentCommand(document, value.isUndefined() ? QObject::tr("Reset training.%1").arg(key)

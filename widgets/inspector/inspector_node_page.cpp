@@ -27,7 +27,7 @@ void InspectorPanel::buildNodePage(const QString &id)
     if (m_nodePage)
         m_nodePage->deleteLater();
     const Node *node = m_document->graph().node(id);
-    const BlockDescriptor *block = BlockRegistry::builtin().find(node->block);
+    const BlockDescriptor *block = m_document->block(node->block);
     m_nodeId = id;
     m_nodeBlock = node->block;
 

@@ -5,6 +5,7 @@
 #include "icons/icon_library.h"
 
 #include "block_registry.h"
+#include "composite_blocks.h"
 #include "param_values.h"
 
 #include <QHeaderView>
@@ -124,15 +125,43 @@ void BlockPalette::populate()
             m_model->appendRow(category);
             categories.insert(int(block.category), category);
         }
-        auto *item = new QStandardItem(icons::categoryIcon(block.category), block.displayName);
-        item->setData(block.typeId, kTypeIdRole);
-        item->setData(QStringList{block.displayName, block.typeId, categoryName(block.category)}.join(QLatin1Char(' ')),
-                      kSearchRole);
-        item->setToolTip(blockToolTip(block));
-        item->setStatusTip(block.doc);
-        item->setDragEnabled(true);
-        category->appendRow(item);
+        addItem(category, block);
     }
+}
+
+void BlockPalette::addItem(QStandardItem *category, const BlockDescriptor &block)
+{
+    auto *item = new QStandardItem(icons::categoryIcon(block.category), block.displayName);
+    item->setData(block.typeId, kTypeIdRole);
+    item->setData(QStringList{block.displayName, block.typeId, categoryName(block.category)}.join(QLatin1Char(' ')),
+                  kSearchRole);
+    item->setToolTip(blockToolTip(block));
+    item->setStatusTip(block.doc);
+    item->setDragEnabled(true);
+    category->appendRow(item);
+}
+
+void BlockPalette::loadLibrary(const QString &folder)
+{
+    if (m_library)
+        m_model->removeRow(m_library->row());
+    m_library = nullptr;
+    const QList<LibraryBlock> blocks = loadBlockLibrary(folder);
+    if (blocks.isEmpty())
+        return;
+    m_library = new QStandardItem(icons::categoryIcon(BlockCategory::Layer), tr("My blocks"));
+    QFont bold = m_library->font();
+    bold.setBold(true);
+    m_library->setFont(bold);
+    m_library->setDragEnabled(false);
+    m_library->setData(tr("My blocks") + QStringLiteral(" composite library"), kSearchRole);
+    m_model->appendRow(m_library);
+    for (const LibraryBlock &entry : blocks) {
+        const Result<CompositeDefinition> definition = compositeFromJson(entry.name, entry.definition, entry.path);
+        if (definition)
+            addItem(m_library, compositeDescriptor(definition.value()));
+    }
+    m_view->expandAll();
 }
 
 void BlockPalette::setFilterText(const QString &text)

@@ -7,12 +7,15 @@
 #include <QWidget>
 
 class QLineEdit;
+class QStandardItem;
 class QModelIndex;
 class QSortFilterProxyModel;
 class QStandardItemModel;
 class QTreeView;
 
 namespace ty {
+
+struct BlockDescriptor;
 
 class BlockPalette : public QWidget {
     Q_OBJECT
@@ -22,6 +25,8 @@ public:
     QLineEdit *searchField() const { return m_search; }
     QTreeView *view() const { return m_view; }
     void setFilterText(const QString &text);
+    // Shows the composites of the user's block library in `folder` under "My blocks" (none: no such group).
+    void loadLibrary(const QString &folder);
     QStringList visibleBlocks() const;  // type ids that pass the filter, in palette order
 
     static constexpr int kTypeIdRole = Qt::UserRole + 1;
@@ -32,12 +37,14 @@ Q_SIGNALS:
 
 private:
     void populate();
+    void addItem(QStandardItem *category, const BlockDescriptor &block);
     void activate(const QModelIndex &index);
 
     QLineEdit *m_search;
     QTreeView *m_view;
     QStandardItemModel *m_model;
     QSortFilterProxyModel *m_filter;
+    QStandardItem *m_library = nullptr;
 };
 
 } // namespace ty

@@ -1,5 +1,7 @@
 #include "detail/compiled_pipeline.h"
 
+#include "composite_expansion.h"
+
 
 namespace ty::detail {
 
@@ -30,9 +32,9 @@ std::vector<torch::Tensor> GraphModule::forwardAll(const torch::Tensor &x)
 void GraphModule::setFrozen(const QStringList &ids)
 {
     for (Step &step : m_nodes)
-        step.frozen = ids.contains(step.id);
+        step.frozen = isWithinAny(step.id, ids);
     for (const auto &child : named_children()) {
-        const bool frozen = ids.contains(QString::fromStdString(child.key()));
+        const bool frozen = isWithinAny(QString::fromStdString(child.key()), ids);
         for (torch::Tensor &p : child.value()->parameters())
             p.set_requires_grad(!frozen);
     }

@@ -145,7 +145,7 @@ std::vector<std::pair<QString, torch::Tensor>> optimizerStateTensors(torch::opti
         const auto it = optimizer.state().find(stateKeyOf(item.value()));
         if (it == optimizer.state().end())
             continue;
-        const QString prefix = optimizerStatePrefix() + QString::fromStdString(item.key()) + QLatin1Char('/');
+        const QString prefix = optimizerStatePrefix() + tensorNameOf(item.key()) + QLatin1Char('/');
         for (auto &field : codec->read(*it->second))
             out.emplace_back(prefix + field.first, field.second);
     }
@@ -160,7 +160,7 @@ Status restoreOptimizerState(torch::optim::Optimizer &optimizer, torch::nn::Modu
         return stateError(QString(), QStringLiteral("the optimizer's state cannot be restored"));
     QHash<QString, torch::Tensor> parameters;
     for (const auto &item : model.named_parameters())
-        parameters.insert(QString::fromStdString(item.key()), item.value());
+        parameters.insert(tensorNameOf(item.key()), item.value());
     std::map<QString, std::map<QString, torch::Tensor>> byParameter;
     for (const auto &[name, tensor] : tensors) {
         const QString rest = name.mid(optimizerStatePrefix().size());

@@ -67,13 +67,20 @@ torch::Tensor fromNamedTensor(const NamedTensor &tensor)
     return out;
 }
 
+QString tensorNameOf(const std::string &key)
+{
+    QString name = QString::fromStdString(key);
+    name.replace(QLatin1Char('/'), QLatin1Char('.'));  // a node inside a composite: "stage2/unit1/conv1"
+    return name;
+}
+
 std::vector<std::pair<QString, torch::Tensor>> modelTensors(torch::nn::Module &model)
 {
     std::vector<std::pair<QString, torch::Tensor>> out;
     for (const auto &item : model.named_parameters())
-        out.emplace_back(QString::fromStdString(item.key()), item.value());
+        out.emplace_back(tensorNameOf(item.key()), item.value());
     for (const auto &item : model.named_buffers())
-        out.emplace_back(QString::fromStdString(item.key()), item.value());
+        out.emplace_back(tensorNameOf(item.key()), item.value());
     return out;
 }
 

@@ -21,6 +21,10 @@ NamedTensor toNamedTensor(const QString &name, const torch::Tensor &tensor);
 // A CPU tensor holding a copy of `tensor`'s data.
 torch::Tensor fromNamedTensor(const NamedTensor &tensor);
 
+// The stable name of a parameter or buffer of the graph module: "conv1.weight", and for a node inside a
+// composite "stage2.unit1.conv1.weight" (its module is registered as "stage2/unit1/conv1").
+QString tensorNameOf(const std::string &key);
+
 // Every parameter and buffer of `model` under its stable name, parameters first, in registration order.
 std::vector<std::pair<QString, torch::Tensor>> modelTensors(torch::nn::Module &model);
 

@@ -1,0 +1,303 @@
+#include "composite_expansion.h"
+
+#include "block_registry.h"
+#include "composite_blocks.h"
+#include "param_values.h"
+
+#include <QSet>
+
+namespace ty {
+
+namespace {
+
+constexpr int kMaxNesting = 16;
+
+Issue issueAt(const QString &node, const QString &message, const QString &param = {}, const QString &port = {})
+{
+    return Issue{Severity::Error, message, node, port, param};
+}
+
+QString joinPath(const QString &prefix, const QString &id)
+{
+    return prefix.isEmpty() ? id : prefix + QLatin1Char('/') + id;
+}
+
+// The outer ports of an expanded composite node: each input port feeds these flat endpoints; each output
+// port is this flat endpoint.
+struct PortMap {
+    QHash<QString, QList<Endpoint>> inputs;
+    QHash<QString, Endpoint> outputs;
+};
+
+class Expander {
+public:
+    explicit Expander(const Preset &preset) : m_preset(preset)
+    {
+        for (auto it = preset.blocks.constBegin(); it != preset.blocks.constEnd(); ++it) {
+            if (BlockRegistry::builtin().find(it.key())) {
+                m_out.issues.append(issueAt({}, QStringLiteral("the composite block \"%1\" has the name of a built-in block").arg(it.key()),
+                                            QStringLiteral("blocks.") + it.key()));
+                continue;
+            }
+            Result<CompositeDefinition> definition = compositeFromJson(it.key(), it.value().toObject(), preset.sourcePath);
+            if (definition)
+                m_definitions.insert(it.key(), definition.value());
+            else
+                m_out.issues.append(issueAt({}, definition.error().message, definition.error().field));
+        }
+    }
+
+    CompositeExpansion run()
+    {
+        m_out.preset = m_preset;
+        m_out.preset.graph = PipelineGraph();
+        for (const Node &node : m_preset.graph.nodes)
+            if (node.id.contains(QLatin1Char('/')))
+                m_out.issues.append(issueAt(node.id, QStringLiteral("invalid node id \"%1\": use letters, digits and underscores, "
+                                                                   "starting with a letter").arg(node.id)));
+        expandGraph(m_preset.graph, QString(), QStringList());
+        return std::move(m_out);
+    }
+
+private:
+    // Appends the flat nodes and edges of `graph` (whose ids get `prefix`); returns the port maps of its
+    // composite nodes, by their id in `graph`. `stack` holds the composites being expanded, outermost first.
+    QHash<QString, PortMap> expandGraph(const PipelineGraph &graph, const QString &prefix, const QStringList &stack)
+    {
+        QHash<QString, PortMap> composites;
+        QSet<QString> broken;
+        for (const Node &node : graph.nodes) {
+            const QString path = joinPath(prefix, node.id);
+            const auto definition = m_definitions.constFind(node.block);
+            if (definition == m_definitions.constEnd()) {
+                if (m_preset.blocks.contains(node.block)) {  // a definition that did not parse: already reported
+                    broken.insert(node.id);
+                    continue;
+                }
+                if (node.repeat != 1)
+                    m_out.issues.append(issueAt(path, QStringLiteral("repeat applies to composite blocks only (%1 is built in)").arg(node.block),
+                                                QStringLiteral("repeat")));
+                if (!prefix.isEmpty()) {
+                    const BlockDescriptor *block = BlockRegistry::builtin().find(node.block);
+                    if (block && block->category != BlockCategory::Transform && block->category != BlockCategory::Layer)
+                        m_out.issues.append(issueAt(path, QStringLiteral("a composite block holds transforms, layers and composites only, not a %1 (%2)")
+                                                              .arg(categoryName(block->category), node.block),
+                                                    QStringLiteral("block")));
+                }
+                Node flat = node;
+                flat.id = path;
+                flat.repeat = 1;
+                m_out.preset.graph.nodes.append(flat);
+                continue;
+            }
+            if (stack.contains(node.block) || stack.size() >= kMaxNesting) {
+                m_out.issues.append(issueAt(path, stack.contains(node.block)
+                                                      ? QStringLiteral("the composite block %1 contains itself (%2)")
+                                                            .arg(node.block, (stack + QStringList{node.block}).join(QStringLiteral(" > ")))
+                                                      : QStringLiteral("composite blocks nest more than %1 deep").arg(kMaxNesting),
+                                            QStringLiteral("block")));
+                broken.insert(node.id);
+                continue;
+            }
+            std::optional<PortMap> ports = expandComposite(node, path, definition.value(), stack);
+            if (ports)
+                composites.insert(node.id, *ports);
+            else
+                broken.insert(node.id);
+        }
+        for (const Edge &edge : graph.edges) {
+            if (broken.contains(edge.from.node) || broken.contains(edge.to.node))
+                continue;
+            Endpoint from{joinPath(prefix, edge.from.node), edge.from.port};
+            QList<Endpoint> targets{Endpoint{joinPath(prefix, edge.to.node), edge.to.port}};
+            if (const auto it = composites.constFind(edge.from.node); it != composites.constEnd()) {
+                if (!it->outputs.contains(edge.from.port)) {
+                    m_out.issues.append(portIssue(from, graph.node(edge.from.node)->block, false));
+                    continue;
+                }
+                from = it->outputs.value(edge.from.port);
+            }
+            if (const auto it = composites.constFind(edge.to.node); it != composites.constEnd()) {
+                if (!it->inputs.contains(edge.to.port)) {
+                    m_out.issues.append(portIssue(targets.first(), graph.node(edge.to.node)->block, true));
+                    continue;
+                }
+                targets = it->inputs.value(edge.to.port);
+            }
+            for (const Endpoint &to : targets)
+                m_out.preset.graph.edges.append(Edge{from, to});
+        }
+        return composites;
+    }
+
+    Issue portIssue(const Endpoint &at, const QString &block, bool input) const
+    {
+        const CompositeDefinition &definition = m_definitions[block];
+        const QStringList ports = input ? definition.inputs.keys() : definition.outputs.keys();
+        return issueAt(at.node, QStringLiteral("%1 has no %2 port \"%3\" (%4: %5)")
+                                    .arg(block, input ? QStringLiteral("input") : QStringLiteral("output"), at.port,
+                                         input ? QStringLiteral("inputs") : QStringLiteral("outputs"), ports.join(QStringLiteral(", "))),
+                       {}, at.port);
+    }
+
+    // The inner graph of one use of `definition`, its parameters set from the node's values.
+    std::optional<PipelineGraph> boundGraph(const Node &node, const QString &path, const CompositeDefinition &definition)
+    {
+        PipelineGraph inner = definition.graph;
+        bool ok = true;
+        QHash<QString, QJsonObject> innerValues;  // inner node id -> parameters set by path
+        for (auto it = node.params.constBegin(); it != node.params.constEnd(); ++it) {
+            QString key = it.key();
+            key.replace(QLatin1Char('/'), QLatin1Char('.'));
+            const int dot = key.indexOf(QLatin1Char('.'));
+            if (dot > 0) {
+                const QString innerId = key.left(dot);
+                if (!inner.node(innerId) || dot == key.size() - 1) {
+                    m_out.issues.append(issueAt(path, QStringLiteral("\"%1\" names no inner node of %2 (inner nodes: %3)")
+                                                          .arg(it.key(), node.block, innerIds(inner).join(QStringLiteral(", "))),
+                                                it.key()));
+                    ok = false;
+                    continue;
+                }
+                innerValues[innerId].insert(key.mid(dot + 1), it.value());
+                continue;
+            }
+            const ExposedParam *param = definition.param(key);
+            if (!param) {
+                QStringList known;
+                for (const ExposedParam &p : definition.params)
+                    known << p.spec.name;
+                m_out.issues.append(issueAt(path, QStringLiteral("unknown parameter \"%1\" of %2 (known: %3; an inner one as NODE.PARAM)")
+                                                      .arg(key, node.block, known.isEmpty() ? QStringLiteral("none") : known.join(QStringLiteral(", "))),
+                                            key));
+                ok = false;
+                continue;
+            }
+            const QString problem = checkParamValue(param->spec, it.value());
+            if (!problem.isEmpty()) {
+                m_out.issues.append(issueAt(path, problem, key));
+                ok = false;
+            }
+        }
+        if (!ok)
+            return std::nullopt;
+        for (const ExposedParam &param : definition.params) {
+            const QJsonValue value = node.params.contains(param.spec.name) ? node.params.value(param.spec.name)
+                                                                           : param.spec.defaultValue;
+            for (const QString &bind : param.bind) {
+                Endpoint target;
+                Endpoint::parse(bind, &target);
+                inner.node(target.node)->params.insert(target.port, value);
+            }
+        }
+        for (auto it = innerValues.constBegin(); it != innerValues.constEnd(); ++it) {
+            Node *target = inner.node(it.key());
+            for (auto v = it.value().constBegin(); v != it.value().constEnd(); ++v)
+                target->params.insert(v.key(), v.value());
+        }
+        return inner;
+    }
+
+    std::optional<PortMap> expandComposite(const Node &node, const QString &path, const CompositeDefinition &definition,
+                                           const QStringList &stack)
+    {
+        if (node.repeat > 1 && (definition.inputs.size() != 1 || definition.outputs.size() != 1)) {
+            m_out.issues.append(issueAt(path, QStringLiteral("repeat stacks a block with one input and one output; %1 has %2 and %3")
+                                                  .arg(node.block).arg(definition.inputs.size()).arg(definition.outputs.size()),
+                                        QStringLiteral("repeat")));
+            return std::nullopt;
+        }
+        const std::optional<PipelineGraph> inner = boundGraph(node, path, definition);
+        if (!inner)
+            return std::nullopt;
+        PortMap outer;
+        const QStringList innerStack = stack + QStringList{node.block};
+        for (int copy = 0; copy < node.repeat; ++copy) {
+            const QString copyPath = node.repeat == 1 ? path : joinPath(path, QString::number(copy));
+            const int useIndex = m_out.uses.size();
+            m_out.uses.append(CompositeUse{copyPath, node.block, {}});
+            const QHash<QString, PortMap> nested = expandGraph(*inner, copyPath, innerStack);
+            PortMap ports;
+            for (auto it = definition.inputs.constBegin(); it != definition.inputs.constEnd(); ++it)
+                for (const Endpoint &e : it.value()) {
+                    if (const auto n = nested.constFind(e.node); n != nested.constEnd())
+                        ports.inputs[it.key()] += n->inputs.value(e.port);
+                    else
+                        ports.inputs[it.key()].append(Endpoint{joinPath(copyPath, e.node), e.port});
+                }
+            for (auto it = definition.outputs.constBegin(); it != definition.outputs.constEnd(); ++it) {
+                const Endpoint &e = it.value();
+                const auto n = nested.constFind(e.node);
+                ports.outputs.insert(it.key(), n != nested.constEnd() ? n->outputs.value(e.port)
+                                                                       : Endpoint{joinPath(copyPath, e.node), e.port});
+            }
+            m_out.uses[useIndex].outputNode = ports.outputs.value(definition.outputs.firstKey()).node;
+            if (copy == 0) {
+                outer.inputs = ports.inputs;
+            } else {  // the previous copy's output feeds this copy's input
+                const Endpoint previous = outer.outputs.value(definition.outputs.firstKey());
+                for (const Endpoint &to : ports.inputs.value(definition.inputs.firstKey()))
+                    m_out.preset.graph.edges.append(Edge{previous, to});
+            }
+            outer.outputs = ports.outputs;
+        }
+        if (node.repeat > 1) {  // the whole stack, as a use of its own: the repeated node as the canvas shows it
+            m_out.uses.append(CompositeUse{path, node.block, outer.outputs.value(definition.outputs.firstKey()).node});
+        }
+        return outer;
+    }
+
+    static QStringList innerIds(const PipelineGraph &graph)
+    {
+        QStringList ids;
+        for (const Node &n : graph.nodes)
+            ids << n.id;
+        return ids;
+    }
+
+    const Preset &m_preset;
+    QHash<QString, CompositeDefinition> m_definitions;
+    CompositeExpansion m_out;
+};
+
+} // namespace
+
+CompositeExpansion expandComposites(const Preset &preset)
+{
+    bool repeated = false;
+    for (const Node &node : preset.graph.nodes)
+        repeated = repeated || node.repeat != 1;
+    if (preset.blocks.isEmpty() && !repeated) {
+        CompositeExpansion out;
+        out.preset = preset;
+        for (const Node &node : preset.graph.nodes)
+            if (node.id.contains(QLatin1Char('/')))
+                out.issues.append(issueAt(node.id, QStringLiteral("invalid node id \"%1\": use letters, digits and underscores, "
+                                                                 "starting with a letter").arg(node.id)));
+        return out;
+    }
+    return Expander(preset).run();
+}
+
+QString tensorName(const QString &nodePath, const QString &tensor)
+{
+    QString name = nodePath;
+    name.replace(QLatin1Char('/'), QLatin1Char('.'));
+    return name + QLatin1Char('.') + tensor;
+}
+
+bool isWithinAny(const QString &path, const QStringList &ids)
+{
+    for (const QString &id : ids)
+        if (path == id || (path.startsWith(id) && path.size() > id.size() && path.at(id.size()) == QLatin1Char('/')))
+            return true;
+    return false;
+}
+
+QString topLevelNode(const QString &nodePath)
+{
+    const int slash = nodePath.indexOf(QLatin1Char('/'));
+    return slash < 0 ? nodePath : nodePath.left(slash);
+}
+
+} // namespace ty

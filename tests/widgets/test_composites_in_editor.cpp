@@ -1,0 +1,94 @@
+// Composite blocks in the editor: a composite node is drawn with its ports, shape and parameter count; an
+// issue inside it shows on its node; the inspector edits its exposed parameters (tests/widgets/test_inspector.cpp
+// on the ResNet); a block of the user's library appears under "My blocks" and, added to a preset, is copied
+// into it in one undo step.
+
+#include "test_suite.h"
+#include "widget_test_support.h"
+
+#include "canvas/canvas_view.h"
+#include "canvas/node_item.h"
+#include "canvas/pipeline_scene.h"
+#include "document/pipeline_document.h"
+#include "palette/block_palette.h"
+
+#include "composite_blocks.h"
+#include "preset_format.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace ty;
+
+class TestCompositesInEditor : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void aCompositeNodeShowsItsShapeAndItsInnerIssues()
+    {
+        tytest::Canvas canvas;
+        QVERIFY(canvas.document->load(tytest::presetPath(QStringLiteral("fashion-mnist-resnet"))).ok());
+        canvas.document->validateNow();
+        NodeItem *stage2 = canvas.scene->nodeItem(QStringLiteral("stage2"));
+        QVERIFY(stage2 && stage2->block());
+        QCOMPARE(stage2->block()->typeId, QStringLiteral("residual_down"));
+        QVERIFY(stage2->port(QStringLiteral("in"), false) && stage2->port(QStringLiteral("out"), true));
+        QCOMPARE(stage2->shapeText(), QStringLiteral("[64, 7, 7]"));
+        QCOMPARE(stage2->paramCountText(), QStringLiteral("58k params"));
+        QVERIFY(!stage2->hasErrors());
+
+        // A value that breaks a nested composite (the shortcut's conv_bn): the issue names the inner path and
+        // sits on the outer composite's node.
+        Preset broken = canvas.document->preset();
+        broken.graph.node(QStringLiteral("stage2"))->params.insert(QStringLiteral("shortcut.kernel_size"), 0);
+        canvas.document->setPreset(broken);
+        canvas.document->validateNow();
+        QVERIFY(canvas.scene->nodeItem(QStringLiteral("stage2"))->hasErrors());
+        bool inner = false;
+        for (const Issue &issue : canvas.document->issuesOf(QStringLiteral("stage2")))
+            inner = inner || (issue.node == QStringLiteral("stage2/shortcut") && issue.param == QStringLiteral("kernel_size"));
+        QVERIFY2(inner, "the issue names the inner path");
+        QVERIFY(!canvas.scene->nodeItem(QStringLiteral("stage1"))->hasErrors());
+    }
+
+    void aLibraryBlockIsCopiedIntoThePresetInOneUndoStep()
+    {
+        QTemporaryDir library;
+        const Result<Preset> resnet = loadPreset(tytest::presetPath(QStringLiteral("fashion-mnist-resnet")));
+        QVERIFY(saveLibraryBlock(resnet.value(), QStringLiteral("residual_unit"), library.path()).ok());
+
+        BlockPalette palette;
+        palette.loadLibrary(library.path());
+        palette.setFilterText(QStringLiteral("residual"));
+        QCOMPARE(palette.visibleBlocks(), QStringList{QStringLiteral("residual_unit")});
+
+        tytest::Canvas canvas;
+        canvas.document->setBlockLibraryFolder(library.path());
+        QVERIFY(canvas.document->load(tytest::presetPath(QStringLiteral("fashion-mnist-mlp"))).ok());
+        QVERIFY(canvas.document->preset().blocks.isEmpty());
+        const int before = canvas.document->undoStack()->count();
+        tytest::dropBlock(canvas.view.get(), QStringLiteral("residual_unit"), QPoint(200, 200));
+        const QString id = canvas.document->selectedNodes().value(0);
+        QVERIFY(canvas.document->graph().node(id));
+        QCOMPARE(canvas.document->graph().node(id)->block, QStringLiteral("residual_unit"));
+        // The definition and the composite it uses are in the preset now.
+        QVERIFY(canvas.document->preset().blocks.contains(QStringLiteral("residual_unit")));
+        QVERIFY(canvas.document->preset().blocks.contains(QStringLiteral("conv_bn")));
+        QVERIFY(canvas.scene->nodeItem(id)->block());
+        QCOMPARE(canvas.document->undoStack()->count(), before + 1);
+        canvas.document->undoStack()->undo();
+        QVERIFY(!canvas.document->graph().node(id));
+        QVERIFY(canvas.document->preset().blocks.isEmpty());
+        canvas.document->undoStack()->redo();
+        QVERIFY(canvas.document->graph().node(id));
+        QVERIFY(canvas.document->preset().blocks.contains(QStringLiteral("residual_unit")));
+        // A name in no library and no registry adds nothing.
+        tytest::dropBlock(canvas.view.get(), QStringLiteral("no_such_block"), QPoint(300, 300));
+        QCOMPARE(canvas.document->undoStack()->count(), before + 1);
+    }
+};
+
+TY_TEST_CLASS(TestCompositesInEditor)
+
+#include "test_composites_in_editor.moc"
