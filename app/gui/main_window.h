@@ -111,6 +111,7 @@ private:
     void updateEditActions();
     void populateRecentMenu();
     void showCanvasMenu(const QPointF &scenePos, const QPoint &globalPos);
+    void saveBlockToLibrary();  // the selected composite node's block, into the user's library
     QAction *addAction(const QString &name, const QString &text, const QString &icon,
                        const QList<QKeySequence> &shortcuts);
     // main_window_modes.cpp

@@ -2,6 +2,8 @@
 
 #include "main_window.h"
 
+#include "composite_blocks.h"
+
 #include "recent_files.h"
 
 #include "common/canvas_style.h"
@@ -9,6 +11,7 @@
 #include "canvas/pipeline_scene.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
+#include "palette/block_palette.h"
 
 #include "block_registry.h"
 
@@ -16,6 +19,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QStatusBar>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QToolBar>
@@ -78,6 +82,22 @@ void MainWindow::createActions()
             [this] { m_scene->paste(m_view->pastePosition()); });
     connect(action(QStringLiteral("delete")), &QAction::triggered, m_scene, &PipelineScene::deleteSelection);
     connect(action(QStringLiteral("select-all")), &QAction::triggered, m_scene, &PipelineScene::selectAllNodes);
+    addAction(QStringLiteral("group"), tr("&Group into Block"), QString(), {QKeySequence(Qt::CTRL | Qt::Key_G)});
+    addAction(QStringLiteral("ungroup"), tr("U&ngroup"), QString(), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G)});
+    addAction(QStringLiteral("save-block"), tr("Save Block to &My Blocks"), QString(), {});
+    connect(action(QStringLiteral("group")), &QAction::triggered, this, [this] {
+        const QString problem = m_document->groupIntoBlock(m_document->selectedNodes());
+        const Node *group = m_document->graph().node(m_document->selectedNodes().value(0));
+        statusBar()->showMessage(!problem.isEmpty() ? tr("Cannot group: %1").arg(problem)
+                                                    : tr("Grouped into the new block %1 (Ctrl+Shift+G ungroups it)").arg(group ? group->block : QString()),
+                                 8000);
+    });
+    connect(action(QStringLiteral("ungroup")), &QAction::triggered, this, [this] {
+        const QString problem = m_document->ungroupBlock(m_document->selectedNodes().value(0));
+        if (!problem.isEmpty())
+            statusBar()->showMessage(tr("Cannot ungroup: %1").arg(problem), 8000);
+    });
+    connect(action(QStringLiteral("save-block")), &QAction::triggered, this, &MainWindow::saveBlockToLibrary);
 
     addAction(QStringLiteral("zoom-in"), tr("Zoom &In"), QStringLiteral("zoom-in"),
               {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
@@ -110,6 +130,12 @@ void MainWindow::updateEditActions()
     const bool nodes = !m_document->selectedNodes().isEmpty();
     const bool anything = nodes || !m_scene->selectedEdges().isEmpty();
     action(QStringLiteral("cut"))->setEnabled(nodes);
+    const QStringList selected = m_document->selectedNodes();
+    const Node *single = selected.size() == 1 ? m_document->graph().node(selected.first()) : nullptr;
+    const bool composite = single && isCompositeBlock(m_document->preset(), single->block);
+    action(QStringLiteral("group"))->setEnabled(nodes);
+    action(QStringLiteral("ungroup"))->setEnabled(composite);
+    action(QStringLiteral("save-block"))->setEnabled(composite);
     action(QStringLiteral("copy"))->setEnabled(nodes);
     action(QStringLiteral("delete"))->setEnabled(anything);
 }
@@ -129,7 +155,8 @@ void MainWindow::createMenus()
     file->addAction(action(QStringLiteral("quit")));
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    for (const char *name : {"undo", "redo", "", "cut", "copy", "paste", "delete", "", "select-all"})
+    for (const char *name : {"undo", "redo", "", "cut", "copy", "paste", "delete", "", "select-all", "", "group", "ungroup",
+                             "save-block"})
         name[0] ? (void)edit->addAction(action(QString::fromLatin1(name))) : (void)edit->addSeparator();
     edit->addSeparator();
     edit->addAction(m_view->findAction());
@@ -180,6 +207,20 @@ void MainWindow::populateRecentMenu()
     m_recentMenu->addAction(tr("Clear Recent Files"), this, [this] { m_recent->clear(); })->setEnabled(!files.isEmpty());
 }
 
+void MainWindow::saveBlockToLibrary()
+{
+    const Node *node = m_document->graph().node(m_document->selectedNodes().value(0));
+    if (!node || !isCompositeBlock(m_document->preset(), node->block))
+        return;
+    const Status saved = saveLibraryBlock(m_document->preset(), node->block, m_document->blockLibraryFolder());
+    if (!saved) {
+        statusBar()->showMessage(tr("Cannot save the block: %1").arg(saved.error().toString()), 8000);
+        return;
+    }
+    m_palette->loadLibrary(m_document->blockLibraryFolder());
+    statusBar()->showMessage(tr("Saved %1 to My blocks (%2)").arg(node->block, m_document->blockLibraryFolder()), 8000);
+}
+
 void MainWindow::showCanvasMenu(const QPointF &scenePos, const QPoint &globalPos)
 {
     QMenu menu(this);
@@ -203,6 +244,9 @@ void MainWindow::showCanvasMenu(const QPointF &scenePos, const QPoint &globalPos
     menu.addAction(action(QStringLiteral("paste"))->icon(), action(QStringLiteral("paste"))->text(), this,
                    [this, scenePos] { m_scene->paste(scenePos); });
     menu.addAction(action(QStringLiteral("delete")));
+    menu.addSeparator();
+    for (const char *name : {"group", "ungroup", "save-block"})
+        menu.addAction(action(QString::fromLatin1(name)));
     menu.addSeparator();
     for (const char *name : {"select-all", "arrange", "fit"})
         menu.addAction(action(QString::fromLatin1(name)));

@@ -7,6 +7,7 @@
 
 #include "composite_blocks.h"
 #include "composite_expansion.h"
+#include "composite_grouping.h"
 #include "json_io.h"
 #include "preset_format.h"
 #include "preset_inspection.h"
@@ -90,6 +91,32 @@ const Issue *issueAt(const Issues &issues, const QString &node)
         if (issue.node == node && issue.severity == Severity::Error)
             return &issue;
     return nullptr;
+}
+
+// The preset with `ids` (and every edge touching them) removed.
+Preset without(const Preset &preset, const QStringList &ids)
+{
+    Preset out = preset;
+    for (const QString &id : ids)
+        tytest::removeNode(&out.graph, id);
+    return out;
+}
+
+Preset applied(const Preset &preset, const QStringList &ids, const Grouping &group)
+{
+    Preset out = without(preset, ids);
+    out.blocks.insert(group.blockName, group.definition);
+    out.graph.nodes.append(group.node);
+    out.graph.edges += group.edges;
+    return out;
+}
+
+Preset applied(const Preset &preset, const QString &id, const Ungrouping &ungroup)
+{
+    Preset out = without(preset, {id});
+    out.graph.nodes += ungroup.nodes;
+    out.graph.edges += ungroup.edges;
+    return out;
 }
 
 } // namespace
@@ -320,6 +347,75 @@ private Q_SLOTS:
         embedLibraryBlock(&user, library.first());
         QVERIFY(user.blocks.contains(QStringLiteral("dense")));
         QVERIFY2(inspectPresetShapes(user).ok(), qPrintable(tytest::dump(inspectPresetShapes(user).issues)));
+    }
+
+    void groupsNodesIntoABlockAndUngroupsIt()
+    {
+        const Preset cnn = loadPreset(tytest::presetsDir() + QStringLiteral("/fashion-mnist-cnn.trainyard.json")).value();
+        const ShapeReport before = inspectPresetShapes(cnn);
+        QVERIFY(before.ok());
+        const QStringList ids{QStringLiteral("conv1"), QStringLiteral("relu1"), QStringLiteral("pool1")};
+        const Result<Grouping> group = groupIntoComposite(cnn, ids);
+        QVERIFY2(group.ok(), qPrintable(group.error().toString()));
+        QCOMPARE(group.value().blockName, QStringLiteral("block"));
+        QCOMPARE(group.value().node.id, QStringLiteral("group"));
+        const Preset grouped = applied(cnn, ids, group.value());
+        QCOMPARE(grouped.graph.nodes.size(), cnn.graph.nodes.size() - 2);
+        const ShapeReport report = inspectPresetShapes(grouped);
+        QVERIFY2(report.ok(), qPrintable(tytest::dump(report.issues)));
+        QCOMPARE(report.totalParams, before.totalParams);
+        QCOMPARE(report.nodes.value(QStringLiteral("group")).outputShape, before.nodes.value(QStringLiteral("pool1")).outputShape);
+        QVERIFY(hasEdge(grouped.graph, QStringLiteral("norm.out"), QStringLiteral("group.in")));
+        QVERIFY(hasEdge(grouped.graph, QStringLiteral("group.out"), QStringLiteral("conv2.in")));
+
+        const Result<Ungrouping> ungroup = ungroupComposite(grouped, QStringLiteral("group"));
+        QVERIFY2(ungroup.ok(), qPrintable(ungroup.error().toString()));
+        const Preset back = applied(grouped, QStringLiteral("group"), ungroup.value());
+        QCOMPARE(idsOf(back.graph).size(), cnn.graph.nodes.size());
+        QVERIFY(back.graph.node(QStringLiteral("group_conv1")));
+        QCOMPARE(back.graph.node(QStringLiteral("group_conv1"))->params, cnn.graph.node(QStringLiteral("conv1"))->params);
+        QCOMPARE(inspectPresetShapes(back).totalParams, before.totalParams);
+        QVERIFY(hasEdge(back.graph, QStringLiteral("norm.out"), QStringLiteral("group_conv1.in")));
+        QVERIFY(hasEdge(back.graph, QStringLiteral("group_pool1.out"), QStringLiteral("conv2.in")));
+
+        // The ResNet's stage1: its exposed width goes into the two inner conv_bn nodes, which stay composites.
+        const Preset resnet = loadPreset(tytest::presetsDir() + QStringLiteral("/fashion-mnist-resnet.trainyard.json")).value();
+        const Result<Ungrouping> stage = ungroupComposite(resnet, QStringLiteral("stage2"));
+        QVERIFY(stage.ok());
+        const Preset flatter = applied(resnet, QStringLiteral("stage2"), stage.value());
+        QCOMPARE(flatter.graph.node(QStringLiteral("stage2_shortcut"))->block, QStringLiteral("conv_bn"));
+        QCOMPARE(flatter.graph.node(QStringLiteral("stage2_shortcut"))->params.value(QStringLiteral("width")).toInt(), 64);
+        QCOMPARE(inspectPresetShapes(flatter).totalParams, qint64(77290));
+
+        // Refused: a loss, a group without an output, a node that is no composite, a repeated one.
+        QVERIFY(!groupIntoComposite(cnn, {QStringLiteral("fc2"), QStringLiteral("loss")}).ok());
+        QVERIFY(groupIntoComposite(cnn, {QStringLiteral("fc2"), QStringLiteral("loss")}).error().message.contains(QStringLiteral("a loss")));
+        QVERIFY(!groupIntoComposite(cnn, {QStringLiteral("data")}).ok());
+        QVERIFY(!ungroupComposite(cnn, QStringLiteral("conv1")).ok());
+        Preset repeated = grouped;
+        repeated.graph.node(QStringLiteral("group"))->repeat = 2;
+        QCOMPARE(ungroupComposite(repeated, QStringLiteral("group")).error().field, QStringLiteral("repeat"));
+    }
+
+    void exposesAnInnerParameter()
+    {
+        Preset preset = presetUsing(QStringLiteral("dense"), {{QStringLiteral("width"), 12}});
+        const QList<InnerParam> inner = innerParams(preset, QStringLiteral("dense"));
+        QCOMPARE(inner.first().path, QStringLiteral("fc.out_features"));
+        QCOMPARE(inner.first().exposedAs, QStringLiteral("width"));
+        QString name;
+        const Result<QJsonObject> exposed = exposeInnerParam(preset, QStringLiteral("dense"), QStringLiteral("fc.bias"), &name);
+        QVERIFY2(exposed.ok(), qPrintable(exposed.error().toString()));
+        QCOMPARE(name, QStringLiteral("bias"));
+        preset.blocks.insert(QStringLiteral("dense"), exposed.value());
+        QVERIFY(compositeFromJson(QStringLiteral("dense"), exposed.value()).ok());
+        // The default is the inner value, so nothing changes until a node sets it.
+        QCOMPARE(expandComposites(preset).preset.graph.node(QStringLiteral("body/fc"))->params.value(QStringLiteral("bias")), QJsonValue(true));
+        QVERIFY(applyOverride(&preset, QStringLiteral("body.bias=false")).ok());
+        QCOMPARE(expandComposites(preset).preset.graph.node(QStringLiteral("body/fc"))->params.value(QStringLiteral("bias")), QJsonValue(false));
+        // Twice is refused; so is a parameter the block does not have.
+        QVERIFY(exposeInnerParam(preset, QStringLiteral("dense"), QStringLiteral("fc.bias")).error().message.contains(QStringLiteral("exposed already, as bias")));
+        QVERIFY(!exposeInnerParam(preset, QStringLiteral("dense"), QStringLiteral("fc.nonesuch")).ok());
     }
 };
 

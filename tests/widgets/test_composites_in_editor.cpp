@@ -10,12 +10,15 @@
 #include "canvas/node_item.h"
 #include "canvas/pipeline_scene.h"
 #include "document/pipeline_document.h"
+#include "inspector/inspector_panel.h"
+#include "inspector/param_form.h"
 #include "palette/block_palette.h"
 
 #include "composite_blocks.h"
 #include "preset_format.h"
 
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QTest>
 #include <QUndoStack>
 
@@ -86,6 +89,62 @@ private Q_SLOTS:
         // A name in no library and no registry adds nothing.
         tytest::dropBlock(canvas.view.get(), QStringLiteral("no_such_block"), QPoint(300, 300));
         QCOMPARE(canvas.document->undoStack()->count(), before + 1);
+    }
+
+    void groupAndUngroupAreOneUndoStepEach()
+    {
+        tytest::Canvas canvas;
+        PipelineDocument &doc = *canvas.document;
+        QVERIFY(doc.load(tytest::presetPath(QStringLiteral("fashion-mnist-cnn"))).ok());
+        doc.validateNow();
+        const Preset original = doc.preset();
+        const qint64 params = doc.report().totalParams;
+
+        QVERIFY(doc.groupIntoBlock({QStringLiteral("conv2"), QStringLiteral("relu2"), QStringLiteral("pool2")}).isEmpty());
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(doc.selectedNodes(), QStringList{QStringLiteral("group")});
+        QVERIFY(canvas.scene->nodeItem(QStringLiteral("group")));
+        QVERIFY(!canvas.scene->nodeItem(QStringLiteral("conv2")));
+        QCOMPARE(canvas.scene->nodeItem(QStringLiteral("group"))->block()->typeId, QStringLiteral("block"));
+        doc.validateNow();
+        QVERIFY2(doc.report().ok(), qPrintable(doc.report().issues.value(0).toString()));
+        QCOMPARE(doc.report().totalParams, params);
+
+        QVERIFY(doc.ungroupBlock(QStringLiteral("group")).isEmpty());
+        QCOMPARE(doc.undoStack()->count(), 2);
+        QVERIFY(doc.graph().node(QStringLiteral("group_conv2")));
+        doc.validateNow();
+        QCOMPARE(doc.report().totalParams, params);
+
+        doc.undoStack()->undo();
+        QVERIFY(doc.graph().node(QStringLiteral("group")));
+        doc.undoStack()->undo();
+        QCOMPARE(doc.preset(), original);  // nodes, edges and blocks as they were, in their order
+        QCOMPARE(canvas.scene->nodeItems().size(), original.graph.nodes.size());
+
+        // Refused with the reason, changing nothing.
+        QVERIFY(doc.groupIntoBlock({QStringLiteral("loss")}).contains(QStringLiteral("only transforms, layers")));
+        QVERIFY(!doc.ungroupBlock(QStringLiteral("conv1")).isEmpty());
+        QCOMPARE(doc.preset(), original);
+    }
+
+    void theInspectorExposesAnInnerParameter()
+    {
+        PipelineDocument doc;
+        QVERIFY(doc.load(tytest::presetPath(QStringLiteral("fashion-mnist-resnet"))).ok());
+        InspectorPanel panel(&doc);
+        panel.resize(340, 800);
+        panel.show();
+        doc.setSelectedNodes({QStringLiteral("stem")});
+        auto *expose = panel.findChild<QToolButton *>(QStringLiteral("expose:bn.momentum"));
+        QVERIFY(expose && expose->isEnabled());
+        QVERIFY(!panel.findChild<QToolButton *>(QStringLiteral("expose:conv.out_channels"))->isEnabled());  // it is width
+        expose->click();
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QVERIFY(panel.nodeForm()->editor(QStringLiteral("momentum")));  // a parameter of the block now
+        QTRY_VERIFY(!panel.findChild<QToolButton *>(QStringLiteral("expose:bn.momentum"))->isEnabled());
+        doc.undoStack()->undo();
+        QVERIFY(!panel.nodeForm()->editor(QStringLiteral("momentum")));
     }
 };
 

@@ -5,6 +5,7 @@
 #include "auto_layout.h"
 #include "block_registry.h"
 #include "composite_blocks.h"
+#include "composite_grouping.h"
 #include "document_commands.h"
 #include "graph_validation.h"
 #include "param_values.h"
@@ -59,6 +60,51 @@ bool PipelineDocument::removeItems(const QStringList &nodeIds, const QList<Edge>
     }
     m_undoStack->push(command);
     return true;
+}
+
+QString PipelineDocument::groupIntoBlock(const QStringList &nodeIds)
+{
+    const Result<Grouping> group = groupIntoComposite(m_preset, nodeIds);
+    if (!group)
+        return group.error().message;
+    QJsonObject blocks = m_preset.blocks;
+    blocks.insert(group.value().blockName, group.value().definition);
+    PipelineGraph fragment;
+    fragment.nodes.append(group.value().node);
+    fragment.edges = group.value().edges;
+    m_undoStack->beginMacro(tr("Group %n node(s) into %1", nullptr, int(nodeIds.size())).arg(group.value().blockName));
+    m_undoStack->push(new RemoveItemsCommand(this, nodeIds, {}, QString()));
+    m_undoStack->push(new SetBlocksCommand(this, blocks, QString()));
+    m_undoStack->push(new AddNodesCommand(this, fragment, QString()));
+    m_undoStack->endMacro();
+    return QString();
+}
+
+QString PipelineDocument::ungroupBlock(const QString &nodeId)
+{
+    const Result<Ungrouping> ungroup = ungroupComposite(m_preset, nodeId);
+    if (!ungroup)
+        return ungroup.error().message;
+    PipelineGraph fragment;
+    fragment.nodes = ungroup.value().nodes;
+    fragment.edges = ungroup.value().edges;
+    m_undoStack->beginMacro(tr("Ungroup %1").arg(nodeId));
+    m_undoStack->push(new RemoveItemsCommand(this, {nodeId}, {}, QString()));
+    m_undoStack->push(new AddNodesCommand(this, fragment, QString()));
+    m_undoStack->endMacro();
+    return QString();
+}
+
+QString PipelineDocument::exposeInnerParam(const QString &block, const QString &path)
+{
+    QString name;
+    const Result<QJsonObject> definition = ty::exposeInnerParam(m_preset, block, path, &name);
+    if (!definition)
+        return definition.error().message;
+    QJsonObject blocks = m_preset.blocks;
+    blocks.insert(block, definition.value());
+    m_undoStack->push(new SetBlocksCommand(this, blocks, tr("Expose %1 of %2 as %3").arg(path, block, name)));
+    return QString();
 }
 
 bool PipelineDocument::moveNodes(const QHash<QString, QPointF> &positions, MoveKind kind)

@@ -132,6 +132,7 @@ void PipelineDocument::setBlocks(const QJsonObject &blocks)
 {
     m_preset.blocks = blocks;
     refreshCompositeBlocks();
+    Q_EMIT blocksChanged();
     scheduleValidation();
 }
 

@@ -90,6 +90,14 @@ public:
     QStringList addNodes(const PipelineGraph &fragment, const QString &text);
     // Removes nodes (with every edge touching them) and edges.
     bool removeItems(const QStringList &nodeIds, const QList<Edge> &edges, const QString &text = QString());
+    // Groups the nodes into a new composite block (its ports from the edges crossing the group) and puts one
+    // node of it in their place; ungroups a composite node into its inner nodes. One undo step each. Return the
+    // reason when refused (a loss in the group, no edge into it, a node that repeats), else empty.
+    QString groupIntoBlock(const QStringList &nodeIds);
+    QString ungroupBlock(const QString &nodeId);
+    // Exposes the inner parameter `path` ("NODE.PARAM") of composite `block` as a parameter of the block (one undo
+    // step); returns the reason when refused.
+    QString exposeInnerParam(const QString &block, const QString &path);
     bool moveNodes(const QHash<QString, QPointF> &positions, MoveKind kind);
     // Why the connection is refused (connectionProblem), or empty when it was made.
     QString connectPorts(const Endpoint &from, const Endpoint &to);
@@ -133,6 +141,7 @@ Q_SIGNALS:
     void fileNameChanged();
     void modifiedChanged(bool modified);
     void shownStageChanged(int index);
+    void blocksChanged();  // the composite block definitions changed
 
 private:
     friend class DocumentCommand;

@@ -3,6 +3,10 @@
 #include "inspector_helpers.h"
 #include "inspector_panel.h"
 
+#include "composite_blocks.h"
+#include "composite_grouping.h"
+#include "param_values.h"
+
 #include "dataset_preview.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
@@ -11,6 +15,8 @@
 #include "block_registry.h"
 
 #include <QFormLayout>
+#include <QGridLayout>
+#include <QToolButton>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
@@ -93,6 +99,8 @@ void InspectorPanel::buildNodePage(const QString &id)
     } else if (block) {
         layout->addWidget(mutedLabel(tr("This block has no parameters."), content));
     }
+    if (isCompositeBlock(m_document->preset(), node->block))
+        layout->addWidget(buildInnerParams(node->block, content));
     if (block && block->category == BlockCategory::Dataset) {
         layout->addWidget(sectionLabel(tr("Data"), content));
         layout->addWidget(new DatasetPreview(m_document, id, content));
@@ -105,6 +113,46 @@ void InspectorPanel::buildNodePage(const QString &id)
     m_stack->addWidget(m_nodePage);
     refreshNodeValues(id);
     refreshReport();
+}
+
+QWidget *InspectorPanel::buildInnerParams(const QString &block, QWidget *parent)
+{
+    // The inner nodes' parameters, each with Expose: it becomes a parameter of the block, edited above.
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(sectionLabel(tr("Inside %1").arg(block), box));
+    layout->addWidget(mutedLabel(tr("Values of the block's definition, shared by every node of it. Expose one to set it "
+                                    "per node (and with --set NODE.NAME)."), box));
+    auto *grid = new QGridLayout;
+    grid->setColumnStretch(1, 1);
+    int row = 0;
+    for (const InnerParam &param : innerParams(m_document->preset(), block)) {
+        auto *name = new QLabel(param.path, box);
+        name->setToolTip(param.spec.doc);
+        // A bound one takes the exposed parameter's value, shown above.
+        auto *value = new QLabel(param.exposedAs.isEmpty() ? paramValueText(param.value) : QStringLiteral("= %1").arg(param.exposedAs), box);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        auto *expose = new QToolButton(box);
+        expose->setObjectName(QStringLiteral("expose:") + param.path);
+        expose->setText(param.exposedAs.isEmpty() ? tr("Expose") : tr("as %1").arg(param.exposedAs));
+        expose->setEnabled(param.exposedAs.isEmpty());
+        expose->setToolTip(param.exposedAs.isEmpty() ? tr("Make %1 a parameter of %2").arg(param.path, block)
+                                                     : tr("Exposed as the parameter %1").arg(param.exposedAs));
+        connect(expose, &QToolButton::clicked, this, [this, block, path = param.path] {
+            const QString problem = m_document->exposeInnerParam(block, path);
+            if (!problem.isEmpty() && m_idProblem) {
+                m_idProblem->setText(problem);
+                m_idProblem->setVisible(true);
+            }
+        });
+        grid->addWidget(name, row, 0);
+        grid->addWidget(value, row, 1);
+        grid->addWidget(expose, row, 2);
+        ++row;
+    }
+    layout->addLayout(grid);
+    return box;
 }
 
 void InspectorPanel::commitId()

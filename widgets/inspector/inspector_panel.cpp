@@ -54,6 +54,10 @@ InspectorPanel::InspectorPanel(PipelineDocument *document, QWidget *parent)
             m_nodeForm->setBaseDir(m_document->preset().baseDir());
     });
     connect(document, &PipelineDocument::reportChanged, this, &InspectorPanel::refreshReport);
+    connect(document, &PipelineDocument::blocksChanged, this, [this] {
+        m_nodeId.clear();  // a composite's parameters may have changed: build the page anew
+        showSelection();
+    });
     refreshTraining();
     showSelection();
 }

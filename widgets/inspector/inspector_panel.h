@@ -43,6 +43,7 @@ private:
     QWidget *buildTrainingPage();
     QWidget *buildMultiPage();
     void showSelection();
+    QWidget *buildInnerParams(const QString &block, QWidget *parent);
     void buildNodePage(const QString &id);
     void refreshNodeValues(const QString &id);
     void refreshTraining();
