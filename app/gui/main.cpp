@@ -8,6 +8,7 @@
 #include "termination_signals.h"
 
 #include "canvas/canvas_view.h"
+#include "canvas/composite_view.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
 #include "inspector/dataset_preview.h"
@@ -73,6 +74,9 @@ int main(int argc, char **argv)
                                   QStringLiteral("WxH"));
     const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("Select these nodes (comma-separated)."),
                                     QStringLiteral("ids"));
+    const QCommandLineOption openBlock(QStringLiteral("open-block"),
+                                       QStringLiteral("Open the inner graph of these composite nodes, outer first (comma-separated)."),
+                                       QStringLiteral("ids"));
     const QCommandLineOption scheme(QStringLiteral("color-scheme"),
                                     QStringLiteral("Force a light or dark palette instead of the system's."),
                                     QStringLiteral("light|dark"));
@@ -95,7 +99,7 @@ int main(int argc, char **argv)
                                   QStringLiteral("ids"));
     const QCommandLineOption previewData(QStringLiteral("preview-data"),
                                          QStringLiteral("Preview the data of the selected dataset node in the inspector (as its button does)."));
-    parser.addOptions({screenshot, size, select, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData});
+    parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData});
     parser.process(app);
 
     if (parser.isSet(scheme)) {
@@ -134,8 +138,13 @@ int main(int argc, char **argv)
         QTimer::singleShot(0, &window, [&window] { window.trainDocument(); });
     if (parser.isSet(arrange))
         window.action(QStringLiteral("arrange"))->trigger();
+    for (const QString &id : parser.value(openBlock).split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!window.composites()->open(id)) {
+            std::fprintf(stderr, "trainyard: --open-block: %s is not a composite node here\n", qPrintable(id));
+            return 2;
+        }
     if (parser.isSet(select))
-        window.document()->setSelectedNodes(parser.value(select).split(QLatin1Char(','), Qt::SkipEmptyParts));
+        window.composites()->currentDocument()->setSelectedNodes(parser.value(select).split(QLatin1Char(','), Qt::SkipEmptyParts));
     if (parser.isSet(mode)) {
         const QStringList modes{QStringLiteral("design"), QStringLiteral("experiments"), QStringLiteral("evaluate")};
         if (!modes.contains(parser.value(mode))) {

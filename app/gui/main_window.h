@@ -21,6 +21,8 @@ class QTabBar;
 
 namespace ty {
 
+class CompositeView;
+
 class BlockPalette;
 class CanvasView;
 class DeviceProbe;
@@ -49,6 +51,7 @@ public:
     BlockPalette *blockPalette() const { return m_palette; }
     InspectorPanel *inspector() const { return m_inspector; }
     IssuesPanel *issues() const { return m_issues; }
+    CompositeView *composites() const { return m_composites; }  // the design area, composites opened in it
     TrainingPanel *training() const { return m_training; }
     DeviceProbe *deviceProbe() const { return m_deviceProbe; }
     EvaluationView *evaluation() const { return m_evaluation; }
@@ -111,7 +114,8 @@ private:
     void updateEditActions();
     void populateRecentMenu();
     void showCanvasMenu(const QPointF &scenePos, const QPoint &globalPos);
-    void saveBlockToLibrary();  // the selected composite node's block, into the user's library
+    void saveBlockToLibrary();
+    void showCompositeLevel();  // the inspector and issues list follow the level the design area shows  // the selected composite node's block, into the user's library
     QAction *addAction(const QString &name, const QString &text, const QString &icon,
                        const QList<QKeySequence> &shortcuts);
     // main_window_modes.cpp
@@ -151,6 +155,7 @@ private:
     QStackedWidget *m_pages = nullptr;
     QTabBar *m_modeBar = nullptr;
     QList<QDockWidget *> m_designDocks;
+    CompositeView *m_composites = nullptr;
     QList<QDockWidget *> m_designDocksShown;  // visible when Design was left, shown again on return
     RecentFiles *m_recent;
     StartPage *m_startPage = nullptr;

@@ -12,6 +12,10 @@
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
 #include "palette/block_palette.h"
+#include "canvas/composite_view.h"
+#include "inspector/inspector_panel.h"
+#include "issues/issues_panel.h"
+#include "composite_expansion.h"
 
 #include "block_registry.h"
 
@@ -86,14 +90,16 @@ void MainWindow::createActions()
     addAction(QStringLiteral("ungroup"), tr("U&ngroup"), QString(), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G)});
     addAction(QStringLiteral("save-block"), tr("Save Block to &My Blocks"), QString(), {});
     connect(action(QStringLiteral("group")), &QAction::triggered, this, [this] {
-        const QString problem = m_document->groupIntoBlock(m_document->selectedNodes());
-        const Node *group = m_document->graph().node(m_document->selectedNodes().value(0));
+        auto shown = [this] { return m_composites ? m_composites->currentDocument() : m_document; };
+        const QString problem = shown()->groupIntoBlock(shown()->selectedNodes());
+        const Node *group = shown()->graph().node(shown()->selectedNodes().value(0));
         statusBar()->showMessage(!problem.isEmpty() ? tr("Cannot group: %1").arg(problem)
                                                     : tr("Grouped into the new block %1 (Ctrl+Shift+G ungroups it)").arg(group ? group->block : QString()),
                                  8000);
     });
     connect(action(QStringLiteral("ungroup")), &QAction::triggered, this, [this] {
-        const QString problem = m_document->ungroupBlock(m_document->selectedNodes().value(0));
+        auto shown = [this] { return m_composites ? m_composites->currentDocument() : m_document; };
+        const QString problem = shown()->ungroupBlock(shown()->selectedNodes().value(0));
         if (!problem.isEmpty())
             statusBar()->showMessage(tr("Cannot ungroup: %1").arg(problem), 8000);
     });
@@ -130,10 +136,11 @@ void MainWindow::updateEditActions()
     const bool nodes = !m_document->selectedNodes().isEmpty();
     const bool anything = nodes || !m_scene->selectedEdges().isEmpty();
     action(QStringLiteral("cut"))->setEnabled(nodes);
-    const QStringList selected = m_document->selectedNodes();
-    const Node *single = selected.size() == 1 ? m_document->graph().node(selected.first()) : nullptr;
-    const bool composite = single && isCompositeBlock(m_document->preset(), single->block);
-    action(QStringLiteral("group"))->setEnabled(nodes);
+    PipelineDocument *shown = m_composites ? m_composites->currentDocument() : m_document;
+    const QStringList selected = shown->selectedNodes();
+    const Node *single = selected.size() == 1 ? shown->graph().node(selected.first()) : nullptr;
+    const bool composite = single && isCompositeBlock(shown->preset(), single->block);
+    action(QStringLiteral("group"))->setEnabled(!selected.isEmpty());
     action(QStringLiteral("ungroup"))->setEnabled(composite);
     action(QStringLiteral("save-block"))->setEnabled(composite);
     action(QStringLiteral("copy"))->setEnabled(nodes);
@@ -209,16 +216,49 @@ void MainWindow::populateRecentMenu()
 
 void MainWindow::saveBlockToLibrary()
 {
-    const Node *node = m_document->graph().node(m_document->selectedNodes().value(0));
-    if (!node || !isCompositeBlock(m_document->preset(), node->block))
+    PipelineDocument *shown = m_composites ? m_composites->currentDocument() : m_document;
+    const Node *node = shown->graph().node(shown->selectedNodes().value(0));
+    if (!node || !isCompositeBlock(shown->preset(), node->block))
         return;
-    const Status saved = saveLibraryBlock(m_document->preset(), node->block, m_document->blockLibraryFolder());
+    const Status saved = saveLibraryBlock(shown->preset(), node->block, m_document->blockLibraryFolder());
     if (!saved) {
         statusBar()->showMessage(tr("Cannot save the block: %1").arg(saved.error().toString()), 8000);
         return;
     }
     m_palette->loadLibrary(m_document->blockLibraryFolder());
     statusBar()->showMessage(tr("Saved %1 to My blocks (%2)").arg(node->block, m_document->blockLibraryFolder()), 8000);
+}
+
+void MainWindow::showCompositeLevel()
+{
+    // The design docks: the pipeline's inspector and issues list, or a pair over the composite opened.
+    QDockWidget *inspectorDock = m_designDocks.value(1);
+    QDockWidget *issuesDock = m_designDocks.value(2);
+    if (!inspectorDock || !issuesDock)
+        return;
+    QWidget *oldInspector = inspectorDock->widget(), *oldIssues = issuesDock->widget();
+    if (m_composites->depth() > 0)
+        connect(m_composites->currentDocument(), &PipelineDocument::selectionChanged, this, &MainWindow::updateEditActions,
+                Qt::UniqueConnection);
+    updateEditActions();
+    if (m_composites->depth() == 0) {
+        inspectorDock->setWidget(m_inspector);
+        issuesDock->setWidget(m_issues);
+    } else {
+        auto *inspector = new InspectorPanel(m_composites->currentDocument(), inspectorDock);
+        auto *issues = new IssuesPanel(m_composites->currentDocument(), issuesDock);
+        inspectorDock->setWidget(inspector);
+        issuesDock->setWidget(issues);
+        connect(issues, &IssuesPanel::issueActivated, this, [this](const Issue &issue) {
+            if (!issue.node.isEmpty())
+                m_composites->currentDocument()->setSelectedNodes({topLevelNode(issue.node)});
+        });
+    }
+    inspectorDock->widget()->show();
+    issuesDock->widget()->show();
+    for (QWidget *old : {oldInspector, oldIssues})
+        if (old && old != m_inspector && old != m_issues && old != inspectorDock->widget() && old != issuesDock->widget())
+            old->deleteLater();
 }
 
 void MainWindow::showCanvasMenu(const QPointF &scenePos, const QPoint &globalPos)

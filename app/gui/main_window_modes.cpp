@@ -5,6 +5,9 @@
 
 #include "main_window.h"
 
+#include "canvas/composite_view.h"
+#include "canvas/pipeline_scene.h"
+
 #include "canvas/canvas_view.h"
 #include "evaluation_view.h"
 #include "icons/icon_library.h"
@@ -30,7 +33,10 @@ void MainWindow::createModes()
 {
     m_evaluation = new EvaluationView(this);
     m_pages = new QStackedWidget(this);
-    m_pages->addWidget(m_view);
+    m_composites = new CompositeView(m_document, m_view, this);
+    m_pages->addWidget(m_composites);
+    connect(m_scene, &PipelineScene::nodeDoubleClicked, m_composites, &CompositeView::open);
+    connect(m_composites, &CompositeView::levelChanged, this, &MainWindow::showCompositeLevel);
     m_pages->addWidget(m_training);
     m_pages->addWidget(m_evaluation);
     setCentralWidget(m_pages);

@@ -11,6 +11,8 @@ namespace ty {
 namespace {
 
 constexpr int kMaxNesting = 16;
+// Nested repeats multiply: a preset of a few lines could ask for billions of nodes. Beyond this, expansion stops.
+constexpr int kMaxExpandedNodes = 200000;
 
 Issue issueAt(const QString &node, const QString &message, const QString &param = {}, const QString &port = {})
 {
@@ -67,6 +69,8 @@ private:
         QHash<QString, PortMap> composites;
         QSet<QString> broken;
         for (const Node &node : graph.nodes) {
+            if (tooLarge())
+                return composites;
             const QString path = joinPath(prefix, node.id);
             const auto definition = m_definitions.constFind(node.block);
             if (definition == m_definitions.constEnd()) {
@@ -212,7 +216,7 @@ private:
             return std::nullopt;
         PortMap outer;
         const QStringList innerStack = stack + QStringList{node.block};
-        for (int copy = 0; copy < node.repeat; ++copy) {
+        for (int copy = 0; copy < node.repeat && !tooLarge(); ++copy) {
             const QString copyPath = node.repeat == 1 ? path : joinPath(path, QString::number(copy));
             const int useIndex = m_out.uses.size();
             m_out.uses.append(CompositeUse{copyPath, node.block, {}});
@@ -247,6 +251,18 @@ private:
         return outer;
     }
 
+    bool tooLarge()
+    {
+        if (m_out.preset.graph.nodes.size() < kMaxExpandedNodes)
+            return false;
+        if (!m_tooLarge)
+            m_out.issues.append(issueAt({}, QStringLiteral("the composite blocks expand to more than %1 nodes (repeat multiplies nested blocks)")
+                                                .arg(kMaxExpandedNodes),
+                                        QStringLiteral("blocks")));
+        m_tooLarge = true;
+        return true;
+    }
+
     static QStringList innerIds(const PipelineGraph &graph)
     {
         QStringList ids;
@@ -258,6 +274,7 @@ private:
     const Preset &m_preset;
     QHash<QString, CompositeDefinition> m_definitions;
     CompositeExpansion m_out;
+    bool m_tooLarge = false;
 };
 
 } // namespace

@@ -222,6 +222,20 @@ private Q_SLOTS:
         Preset builtinRepeat = tytest::minimalPreset();
         builtinRepeat.graph.node(QStringLiteral("fc"))->repeat = 2;
         QCOMPARE(issueAt(expandComposites(builtinRepeat).issues, QStringLiteral("fc"))->param, QStringLiteral("repeat"));
+        // Nested repeats that would make a billion nodes stop early, with an error.
+        Preset huge = presetUsing(QStringLiteral("two"), {}, 1000);
+        QJsonObject hugeBlocks = huge.blocks;
+        QJsonObject two = hugeBlocks.value(QStringLiteral("two")).toObject();
+        QJsonArray twoNodes = two.value(QStringLiteral("nodes")).toArray();
+        QJsonObject first = twoNodes.at(0).toObject();
+        first.insert(QStringLiteral("repeat"), 1000);
+        twoNodes.replace(0, first);
+        two.insert(QStringLiteral("nodes"), twoNodes);
+        hugeBlocks.insert(QStringLiteral("two"), two);
+        huge.blocks = hugeBlocks;
+        const CompositeExpansion refused = expandComposites(huge);
+        QVERIFY2(tytest::dump(refused.issues).contains(QStringLiteral("expand to more than 200000 nodes")), qPrintable(tytest::dump(refused.issues)));
+        QVERIFY(refused.preset.graph.nodes.size() <= 200001);
         // A user's node id may not look like a path.
         Preset slash = tytest::minimalPreset();
         slash.graph.node(QStringLiteral("fc"))->id = QStringLiteral("a/b");

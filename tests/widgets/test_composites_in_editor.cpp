@@ -7,6 +7,7 @@
 #include "widget_test_support.h"
 
 #include "canvas/canvas_view.h"
+#include "canvas/composite_view.h"
 #include "canvas/node_item.h"
 #include "canvas/pipeline_scene.h"
 #include "document/pipeline_document.h"
@@ -17,6 +18,7 @@
 #include "composite_blocks.h"
 #include "preset_format.h"
 
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QTest>
@@ -145,6 +147,59 @@ private Q_SLOTS:
         QTRY_VERIFY(!panel.findChild<QToolButton *>(QStringLiteral("expose:bn.momentum"))->isEnabled());
         doc.undoStack()->undo();
         QVERIFY(!panel.nodeForm()->editor(QStringLiteral("momentum")));
+    }
+
+    void aCompositeOpensOnTheCanvasAndEditsGoBackIntoItsBlock()
+    {
+        tytest::Canvas canvas;
+        PipelineDocument &root = *canvas.document;
+        QVERIFY(root.load(tytest::presetPath(QStringLiteral("fashion-mnist-resnet"))).ok());
+        CompositeView area(&root, canvas.view.get());
+        QSignalSpy levels(&area, &CompositeView::levelChanged);
+        QVERIFY(!area.open(QStringLiteral("gap")));  // not a composite
+        // A double click on the node opens it, as in the app.
+        connect(canvas.scene.get(), &PipelineScene::nodeDoubleClicked, &area, &CompositeView::open);
+        area.resize(1000, 700);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        canvas.view->fitAll();
+        QTest::mouseDClick(canvas.view->viewport(), Qt::LeftButton, {}, tytest::nodeHeaderPos(canvas.view.get(), QStringLiteral("stage2")));
+        QCOMPARE(area.depth(), 1);
+        QCOMPARE(levels.count(), 1);
+        QCOMPARE(area.path(), QStringLiteral("stage2"));
+        PipelineDocument *inside = area.currentDocument();
+        QVERIFY(inside != &root);
+        QVERIFY(inside->graph().node(QStringLiteral("shortcut")));
+        // Shapes as the block has them where it is used.
+        QCOMPARE(inside->report().nodes.value(QStringLiteral("shortcut")).outputShape, (std::vector<qint64>{64, 7, 7}));
+        QVERIFY(inside->report().ok());
+
+        // One level deeper: the shortcut's conv_bn.
+        QVERIFY(area.open(QStringLiteral("shortcut")));
+        QCOMPARE(area.path(), QStringLiteral("stage2/shortcut"));
+        QCOMPARE(area.currentDocument()->report().nodes.value(QStringLiteral("conv")).paramCount, qint64(64 * 32));
+        area.backTo(1);
+        QCOMPARE(area.depth(), 1);
+        QCOMPARE(root.undoStack()->count(), 0);  // nothing edited, nothing written back
+
+        // An edit inside: the second convolution with stride 2 breaks the addition; the issue shows inside.
+        inside = area.currentDocument();
+        QVERIFY(inside->setParam(QStringLiteral("conv2"), QStringLiteral("stride"), 2, 0).isEmpty());
+        inside->validateNow();
+        QVERIFY(!inside->report().ok());
+        QVERIFY(!inside->issuesOf(QStringLiteral("add")).isEmpty());
+        // Back at the pipeline: the block holds the edit, as one undo step, and the pipeline sees the error.
+        area.backTo(0);
+        QCOMPARE(area.depth(), 0);
+        QCOMPARE(root.undoStack()->count(), 1);
+        QVERIFY(root.undoStack()->text(0).contains(QStringLiteral("residual_down")));
+        root.validateNow();
+        QVERIFY(!root.report().ok());
+        root.undoStack()->undo();
+        root.validateNow();
+        QVERIFY(root.report().ok());
+        QCOMPARE(root.report().totalParams, qint64(77290));
+        canvas.view->setParent(nullptr);  // the area made it its child; the test's Canvas owns it
     }
 };
 

@@ -78,9 +78,11 @@ public:
 Q_SIGNALS:
     void statusMessage(const QString &message);
     void connectionRefused(const QString &reason);
+    void nodeDoubleClicked(const QString &id);
 
 protected:
     void mousePressEvent(QGraphicsSceneMouseEvent *event) override;
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent *event) override;
     void mouseMoveEvent(QGraphicsSceneMouseEvent *event) override;
     void mouseReleaseEvent(QGraphicsSceneMouseEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;

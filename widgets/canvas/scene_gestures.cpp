@@ -204,6 +204,18 @@ void PipelineScene::endConnection()
 
 // --- Mouse and keyboard
 
+void PipelineScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton)
+        for (QGraphicsItem *item : items(event->scenePos()))
+            if (auto *node = qgraphicsitem_cast<NodeItem *>(item)) {
+                Q_EMIT nodeDoubleClicked(node->nodeId());
+                event->accept();
+                return;
+            }
+    QGraphicsScene::mouseDoubleClickEvent(event);
+}
+
 void PipelineScene::mousePressEvent(QGraphicsSceneMouseEvent *event)
 {
     if (event->button() == Qt::LeftButton && !m_connection) {

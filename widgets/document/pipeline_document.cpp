@@ -179,7 +179,7 @@ void PipelineDocument::setCudaAvailable(std::optional<bool> available)
 void PipelineDocument::validateNow()
 {
     m_validationTimer->stop();
-    m_report = inspectPresetShapes(m_preset);
+    m_report = m_inspect ? m_inspect(m_preset) : inspectPresetShapes(m_preset);
     if (m_cudaAvailable == false && presetWantsCuda(m_preset))
         m_report.issues.append(cudaUnavailableIssue());
     ++m_validationCount;

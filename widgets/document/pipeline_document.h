@@ -23,6 +23,7 @@
 #include <QSizeF>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -72,6 +73,9 @@ public:
     Issues issuesOf(const QString &nodeId) const;
     bool validationPending() const;
     void validateNow();  // validates at once and publishes the report (also a benchmark hook)
+    // How the report is made from the preset: inspectPresetShapes unless set (a composite's inner graph, shown
+    // on its own, is inspected as part of the whole pipeline).
+    void setInspection(std::function<ShapeReport(const Preset &)> inspect) { m_inspect = std::move(inspect); }
     // Whether the training engine can use CUDA here (DeviceProbe); a preset asking for CUDA is warned about
     // once this is known to be false. Unknown (nullopt) until told: the app never loads LibTorch itself.
     void setCudaAvailable(std::optional<bool> available);
@@ -166,6 +170,7 @@ private:
     QHash<QString, const BlockDescriptor *> m_composites;  // of m_preset.blocks
     std::vector<std::unique_ptr<BlockDescriptor>> m_compositeStore;  // every one made, so pointers stay valid
     QString m_libraryFolder;
+    std::function<ShapeReport(const Preset &)> m_inspect;
     QStringList m_selection;
     ShapeReport m_report;
     std::optional<bool> m_cudaAvailable;

@@ -130,12 +130,15 @@ QWidget *InspectorPanel::buildInnerParams(const QString &block, QWidget *parent)
     for (const InnerParam &param : innerParams(m_document->preset(), block)) {
         auto *name = new QLabel(param.path, box);
         name->setToolTip(param.spec.doc);
-        // A bound one takes the exposed parameter's value, shown above.
-        auto *value = new QLabel(param.exposedAs.isEmpty() ? paramValueText(param.value) : QStringLiteral("= %1").arg(param.exposedAs), box);
-        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        // A bound one takes the exposed parameter's value, shown above. The value gives way in a narrow inspector.
+        const QString valueText = param.exposedAs.isEmpty() ? paramValueText(param.value) : QStringLiteral("= %1").arg(param.exposedAs);
+        auto *value = new QLabel(valueText, box);
+        value->setToolTip(valueText);
+        value->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        value->setMinimumWidth(24);
         auto *expose = new QToolButton(box);
         expose->setObjectName(QStringLiteral("expose:") + param.path);
-        expose->setText(param.exposedAs.isEmpty() ? tr("Expose") : tr("as %1").arg(param.exposedAs));
+        expose->setText(tr("Expose"));
         expose->setEnabled(param.exposedAs.isEmpty());
         expose->setToolTip(param.exposedAs.isEmpty() ? tr("Make %1 a parameter of %2").arg(param.path, block)
                                                      : tr("Exposed as the parameter %1").arg(param.exposedAs));
