@@ -6,8 +6,11 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QStandardPaths>
+
+#include <utility>
 
 namespace ty {
 
@@ -54,13 +57,13 @@ Result<ExposedParam> exposedFromJson(const QString &name, const QJsonValue &valu
     out.spec.name = name;
     out.spec.type = type.value();
     out.spec.doc = o.value(QStringLiteral("doc")).toString();
-    for (const char *bound : {"min", "max"}) {
-        const QJsonValue v = o.value(QString::fromLatin1(bound));
+    for (const auto &[key, bound] : {std::pair{QStringLiteral("min"), &out.spec.minimum}, std::pair{QStringLiteral("max"), &out.spec.maximum}}) {
+        const QJsonValue v = o.value(key);
         if (v.isUndefined())
             continue;
         if (!v.isDouble())
-            return Error(QStringLiteral("\"%1\" must be a number").arg(QString::fromLatin1(bound)));
-        (bound[1] == 'i' ? out.spec.minimum : out.spec.maximum) = v.toDouble();
+            return Error(QStringLiteral("\"%1\" must be a number").arg(key));
+        *bound = v.toDouble();
     }
     for (const QJsonValue &choice : o.value(QStringLiteral("choices")).toArray())
         out.spec.choices << choice.toString();
@@ -199,6 +202,59 @@ QJsonObject compositeToJson(const CompositeDefinition &definition)
     if (!definition.description.isEmpty())
         json.insert(QStringLiteral("description"), definition.description);
     return json;
+}
+
+PipelineGraph bindComposite(const CompositeDefinition &definition, const QJsonObject &values, QList<Error> *problems)
+{
+    PipelineGraph inner = definition.graph;
+    auto problem = [&](const QString &key, const QString &message) {
+        Error e(message);
+        e.field = key;
+        problems->append(e);
+    };
+    QHash<QString, QJsonObject> byPath;  // inner node id -> parameters set by path
+    for (auto it = values.constBegin(); it != values.constEnd(); ++it) {
+        const QString key = QString(it.key()).replace(QLatin1Char('/'), QLatin1Char('.'));
+        const int dot = key.indexOf(QLatin1Char('.'));
+        if (dot > 0) {
+            const QString innerId = key.left(dot);
+            if (!inner.node(innerId) || dot == key.size() - 1) {
+                QStringList ids;
+                for (const Node &n : inner.nodes)
+                    ids << n.id;
+                problem(it.key(), QStringLiteral("\"%1\" names no inner node of %2 (inner nodes: %3)")
+                                      .arg(it.key(), definition.name, ids.join(QStringLiteral(", "))));
+                continue;
+            }
+            byPath[innerId].insert(key.mid(dot + 1), it.value());
+            continue;
+        }
+        const ExposedParam *param = definition.param(key);
+        if (!param) {
+            QStringList known;
+            for (const ExposedParam &p : definition.params)
+                known << p.spec.name;
+            problem(key, QStringLiteral("unknown parameter \"%1\" of %2 (known: %3; an inner one as NODE.PARAM)")
+                             .arg(key, definition.name, known.isEmpty() ? QStringLiteral("none") : known.join(QStringLiteral(", "))));
+            continue;
+        }
+        if (const QString refused = checkParamValue(param->spec, it.value()); !refused.isEmpty())
+            problem(key, refused);
+    }
+    for (const ExposedParam &param : definition.params) {
+        const QJsonValue value = values.contains(param.spec.name) ? values.value(param.spec.name) : param.spec.defaultValue;
+        for (const QString &bind : param.bind) {
+            Endpoint target;
+            Endpoint::parse(bind, &target);
+            inner.node(target.node)->params.insert(target.port, value);
+        }
+    }
+    for (auto it = byPath.constBegin(); it != byPath.constEnd(); ++it) {
+        Node *target = inner.node(it.key());
+        for (auto v = it.value().constBegin(); v != it.value().constEnd(); ++v)
+            target->params.insert(v.key(), v.value());
+    }
+    return inner;
 }
 
 BlockDescriptor compositeDescriptor(const CompositeDefinition &definition)

@@ -33,6 +33,13 @@ struct CompositeDefinition {
 Result<CompositeDefinition> compositeFromJson(const QString &name, const QJsonObject &json, const QString &file = {});
 QJsonObject compositeToJson(const CompositeDefinition &definition);
 
+// The inner graph of one use of `definition`, with a node's `values` bound in: each exposed parameter (the
+// node's value, else its default) into the inner parameters it binds, then inner parameters set by path
+// ("conv1.kernel_size", "unit1.conv1.kernel_size"; "/" reads as "."), which win. A value naming no exposed
+// parameter or inner node, or one its spec refuses, is a problem whose field is the value's key; with any
+// problem the graph is not to be used.
+PipelineGraph bindComposite(const CompositeDefinition &definition, const QJsonObject &values, QList<Error> *problems);
+
 // The block a definition is to the canvas, validation, --set and the inspector: category layer, its ports as
 // tensor ports, its exposed parameters as parameters.
 BlockDescriptor compositeDescriptor(const CompositeDefinition &definition);

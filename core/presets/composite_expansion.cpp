@@ -19,6 +19,15 @@ Issue issueAt(const QString &node, const QString &message, const QString &param 
     return Issue{Severity::Error, message, node, port, param};
 }
 
+// A user's node id containing '/' would pass for a path inside a composite.
+void checkTopLevelIds(const PipelineGraph &graph, Issues *issues)
+{
+    for (const Node &node : graph.nodes)
+        if (node.id.contains(QLatin1Char('/')))
+            issues->append(issueAt(node.id, QStringLiteral("invalid node id \"%1\": use letters, digits and underscores, "
+                                                          "starting with a letter").arg(node.id)));
+}
+
 QString joinPath(const QString &prefix, const QString &id)
 {
     return prefix.isEmpty() ? id : prefix + QLatin1Char('/') + id;
@@ -53,10 +62,7 @@ public:
     {
         m_out.preset = m_preset;
         m_out.preset.graph = PipelineGraph();
-        for (const Node &node : m_preset.graph.nodes)
-            if (node.id.contains(QLatin1Char('/')))
-                m_out.issues.append(issueAt(node.id, QStringLiteral("invalid node id \"%1\": use letters, digits and underscores, "
-                                                                   "starting with a letter").arg(node.id)));
+        checkTopLevelIds(m_preset.graph, &m_out.issues);
         expandGraph(m_preset.graph, QString(), QStringList());
         return std::move(m_out);
     }
@@ -144,64 +150,6 @@ private:
                        {}, at.port);
     }
 
-    // The inner graph of one use of `definition`, its parameters set from the node's values.
-    std::optional<PipelineGraph> boundGraph(const Node &node, const QString &path, const CompositeDefinition &definition)
-    {
-        PipelineGraph inner = definition.graph;
-        bool ok = true;
-        QHash<QString, QJsonObject> innerValues;  // inner node id -> parameters set by path
-        for (auto it = node.params.constBegin(); it != node.params.constEnd(); ++it) {
-            QString key = it.key();
-            key.replace(QLatin1Char('/'), QLatin1Char('.'));
-            const int dot = key.indexOf(QLatin1Char('.'));
-            if (dot > 0) {
-                const QString innerId = key.left(dot);
-                if (!inner.node(innerId) || dot == key.size() - 1) {
-                    m_out.issues.append(issueAt(path, QStringLiteral("\"%1\" names no inner node of %2 (inner nodes: %3)")
-                                                          .arg(it.key(), node.block, innerIds(inner).join(QStringLiteral(", "))),
-                                                it.key()));
-                    ok = false;
-                    continue;
-                }
-                innerValues[innerId].insert(key.mid(dot + 1), it.value());
-                continue;
-            }
-            const ExposedParam *param = definition.param(key);
-            if (!param) {
-                QStringList known;
-                for (const ExposedParam &p : definition.params)
-                    known << p.spec.name;
-                m_out.issues.append(issueAt(path, QStringLiteral("unknown parameter \"%1\" of %2 (known: %3; an inner one as NODE.PARAM)")
-                                                      .arg(key, node.block, known.isEmpty() ? QStringLiteral("none") : known.join(QStringLiteral(", "))),
-                                            key));
-                ok = false;
-                continue;
-            }
-            const QString problem = checkParamValue(param->spec, it.value());
-            if (!problem.isEmpty()) {
-                m_out.issues.append(issueAt(path, problem, key));
-                ok = false;
-            }
-        }
-        if (!ok)
-            return std::nullopt;
-        for (const ExposedParam &param : definition.params) {
-            const QJsonValue value = node.params.contains(param.spec.name) ? node.params.value(param.spec.name)
-                                                                           : param.spec.defaultValue;
-            for (const QString &bind : param.bind) {
-                Endpoint target;
-                Endpoint::parse(bind, &target);
-                inner.node(target.node)->params.insert(target.port, value);
-            }
-        }
-        for (auto it = innerValues.constBegin(); it != innerValues.constEnd(); ++it) {
-            Node *target = inner.node(it.key());
-            for (auto v = it.value().constBegin(); v != it.value().constEnd(); ++v)
-                target->params.insert(v.key(), v.value());
-        }
-        return inner;
-    }
-
     std::optional<PortMap> expandComposite(const Node &node, const QString &path, const CompositeDefinition &definition,
                                            const QStringList &stack)
     {
@@ -211,8 +159,11 @@ private:
                                         QStringLiteral("repeat")));
             return std::nullopt;
         }
-        const std::optional<PipelineGraph> inner = boundGraph(node, path, definition);
-        if (!inner)
+        QList<Error> problems;
+        const PipelineGraph inner = bindComposite(definition, node.params, &problems);
+        for (const Error &problem : problems)
+            m_out.issues.append(issueAt(path, problem.message, problem.field));
+        if (!problems.isEmpty())
             return std::nullopt;
         PortMap outer;
         const QStringList innerStack = stack + QStringList{node.block};
@@ -220,7 +171,7 @@ private:
             const QString copyPath = node.repeat == 1 ? path : joinPath(path, QString::number(copy));
             const int useIndex = m_out.uses.size();
             m_out.uses.append(CompositeUse{copyPath, node.block, {}});
-            const QHash<QString, PortMap> nested = expandGraph(*inner, copyPath, innerStack);
+            const QHash<QString, PortMap> nested = expandGraph(inner, copyPath, innerStack);
             PortMap ports;
             for (auto it = definition.inputs.constBegin(); it != definition.inputs.constEnd(); ++it)
                 for (const Endpoint &e : it.value()) {
@@ -263,14 +214,6 @@ private:
         return true;
     }
 
-    static QStringList innerIds(const PipelineGraph &graph)
-    {
-        QStringList ids;
-        for (const Node &n : graph.nodes)
-            ids << n.id;
-        return ids;
-    }
-
     const Preset &m_preset;
     QHash<QString, CompositeDefinition> m_definitions;
     CompositeExpansion m_out;
@@ -287,10 +230,7 @@ CompositeExpansion expandComposites(const Preset &preset)
     if (preset.blocks.isEmpty() && !repeated) {
         CompositeExpansion out;
         out.preset = preset;
-        for (const Node &node : preset.graph.nodes)
-            if (node.id.contains(QLatin1Char('/')))
-                out.issues.append(issueAt(node.id, QStringLiteral("invalid node id \"%1\": use letters, digits and underscores, "
-                                                                 "starting with a letter").arg(node.id)));
+        checkTopLevelIds(preset.graph, &out.issues);
         return out;
     }
     return Expander(preset).run();

@@ -117,28 +117,11 @@ Result<Ungrouping> ungroupComposite(const Preset &preset, const QString &nodeId)
     if (!parsed)
         return parsed.error();
     const CompositeDefinition &definition = parsed.value();
-    PipelineGraph inner = definition.graph;
-
-    // The node's values, as expansion binds them: exposed parameters, then inner ones set by path.
-    for (const ExposedParam &param : definition.params) {
-        const QJsonValue value = node->params.contains(param.spec.name) ? node->params.value(param.spec.name) : param.spec.defaultValue;
-        for (const QString &bind : param.bind) {
-            Endpoint target;
-            Endpoint::parse(bind, &target);
-            inner.node(target.node)->params.insert(target.port, value);
-        }
-    }
-    for (auto it = node->params.constBegin(); it != node->params.constEnd(); ++it) {
-        QString key = it.key();
-        key.replace(QLatin1Char('/'), QLatin1Char('.'));
-        const int dot = key.indexOf(QLatin1Char('.'));
-        if (dot <= 0)
-            continue;
-        Node *target = inner.node(key.left(dot));
-        if (!target)
-            return Error::atNode(nodeId, QStringLiteral("\"%1\" names no inner node of %2").arg(it.key(), node->block), it.key());
-        target->params.insert(key.mid(dot + 1), it.value());
-    }
+    // The node's values, bound as expansion binds them.
+    QList<Error> problems;
+    const PipelineGraph inner = bindComposite(definition, node->params, &problems);
+    if (!problems.isEmpty())
+        return Error::atNode(nodeId, problems.first().message, problems.first().field);
 
     // Fresh ids NODE_INNER, unique in the graph without the composite node.
     PipelineGraph taken = preset.graph;

@@ -11,26 +11,31 @@ namespace ty {
 
 namespace {
 
-// Each composite node's shape and parameter count: its first output's, and the sum of its inner nodes'.
+// Each composite node's shape and parameter count: its first output's, and the sum of its inner nodes'. Each
+// inner node adds itself to the composites on its path, so this is linear in nodes times nesting depth.
 void summarizeComposites(const QList<CompositeUse> &uses, ShapeReport *report)
 {
-    const QHash<QString, NodeShape> flat = report->nodes;
+    QHash<QString, NodeShape> summaries;
     for (const CompositeUse &use : uses) {
-        NodeShape summary = flat.value(use.outputNode);
+        NodeShape summary = report->nodes.value(use.outputNode);
         summary.paramCount = 0;
         summary.memory = NodeMemory();
-        const QString prefix = use.path + QLatin1Char('/');
-        for (auto it = flat.constBegin(); it != flat.constEnd(); ++it)
-            if (it.key().startsWith(prefix)) {
-                summary.paramCount += it->paramCount;
-                summary.memory.parameters += it->memory.parameters;
-                summary.memory.gradients += it->memory.gradients;
-                summary.memory.optimizer += it->memory.optimizer;
-                summary.memory.activations += it->memory.activations;
-                summary.known = summary.known && it->known;
-            }
-        report->nodes.insert(use.path, summary);
+        summaries.insert(use.path, summary);
     }
+    for (auto it = report->nodes.constBegin(); it != report->nodes.constEnd(); ++it)
+        for (int slash = it.key().indexOf(QLatin1Char('/')); slash > 0; slash = it.key().indexOf(QLatin1Char('/'), slash + 1)) {
+            const auto found = summaries.find(it.key().left(slash));
+            if (found == summaries.end())
+                continue;
+            found->paramCount += it->paramCount;
+            found->memory.parameters += it->memory.parameters;
+            found->memory.gradients += it->memory.gradients;
+            found->memory.optimizer += it->memory.optimizer;
+            found->memory.activations += it->memory.activations;
+            found->known = found->known && it->known;
+        }
+    for (auto it = summaries.constBegin(); it != summaries.constEnd(); ++it)
+        report->nodes.insert(it.key(), it.value());
 }
 
 } // namespace

@@ -69,6 +69,17 @@ Preset presetUsing(const QString &block, const QJsonObject &params = {}, int rep
     return preset;
 }
 
+// `preset` with the inner node `index` of composite `block` replaced by `node`.
+Preset withInnerNode(Preset preset, const QString &block, int index, const QJsonObject &node)
+{
+    QJsonObject definition = preset.blocks.value(block).toObject();
+    QJsonArray nodes = definition.value(QStringLiteral("nodes")).toArray();
+    nodes.replace(index, node);
+    definition.insert(QStringLiteral("nodes"), nodes);
+    preset.blocks.insert(block, definition);
+    return preset;
+}
+
 QStringList idsOf(const PipelineGraph &graph)
 {
     QStringList ids;
@@ -180,14 +191,8 @@ private Q_SLOTS:
     void errorsArePinnedToInnerPaths()
     {
         // A shape error inside: a layer.conv2d on flat features, two levels down.
-        Preset badInner = presetUsing(QStringLiteral("two"));
-        QJsonObject blocks = badInner.blocks;
-        QJsonObject dense = blocks.value(QStringLiteral("dense")).toObject();
-        QJsonArray nodes = dense.value(QStringLiteral("nodes")).toArray();
-        nodes.replace(1, QJsonObject{{QStringLiteral("id"), QStringLiteral("act")}, {QStringLiteral("block"), QStringLiteral("layer.nonesuch")}});
-        dense.insert(QStringLiteral("nodes"), nodes);
-        blocks.insert(QStringLiteral("dense"), dense);
-        badInner.blocks = blocks;
+        const Preset badInner = withInnerNode(presetUsing(QStringLiteral("two")), QStringLiteral("dense"), 1,
+                                              {{QStringLiteral("id"), QStringLiteral("act")}, {QStringLiteral("block"), QStringLiteral("layer.nonesuch")}});
         const ShapeReport inner = inspectPresetShapes(badInner);
         QVERIFY2(issueAt(inner.issues, QStringLiteral("body/first/act")), qPrintable(tytest::dump(inner.issues)));
         QCOMPARE(issueAt(inner.issues, QStringLiteral("body/first/act"))->param, QStringLiteral("block"));
@@ -205,14 +210,8 @@ private Q_SLOTS:
         QCOMPARE(issueAt(port.issues, QStringLiteral("body"))->port, QStringLiteral("nope"));
 
         // A definition that contains itself, through another.
-        Preset cycle = presetUsing(QStringLiteral("two"));
-        QJsonObject cyclic = cycle.blocks;
-        QJsonObject denseCyclic = cyclic.value(QStringLiteral("dense")).toObject();
-        QJsonArray cyclicNodes = denseCyclic.value(QStringLiteral("nodes")).toArray();
-        cyclicNodes.replace(1, QJsonObject{{QStringLiteral("id"), QStringLiteral("act")}, {QStringLiteral("block"), QStringLiteral("two")}});
-        denseCyclic.insert(QStringLiteral("nodes"), cyclicNodes);
-        cyclic.insert(QStringLiteral("dense"), denseCyclic);
-        cycle.blocks = cyclic;
+        const Preset cycle = withInnerNode(presetUsing(QStringLiteral("two")), QStringLiteral("dense"), 1,
+                                           {{QStringLiteral("id"), QStringLiteral("act")}, {QStringLiteral("block"), QStringLiteral("two")}});
         const CompositeExpansion cycled = expandComposites(cycle);
         QVERIFY2(hasErrors(cycled.issues), qPrintable(tytest::dump(cycled.issues)));
         QVERIFY2(tytest::dump(cycled.issues).contains(QStringLiteral("two > dense > two")), qPrintable(tytest::dump(cycled.issues)));
@@ -223,16 +222,9 @@ private Q_SLOTS:
         builtinRepeat.graph.node(QStringLiteral("fc"))->repeat = 2;
         QCOMPARE(issueAt(expandComposites(builtinRepeat).issues, QStringLiteral("fc"))->param, QStringLiteral("repeat"));
         // Nested repeats that would make a billion nodes stop early, with an error.
-        Preset huge = presetUsing(QStringLiteral("two"), {}, 1000);
-        QJsonObject hugeBlocks = huge.blocks;
-        QJsonObject two = hugeBlocks.value(QStringLiteral("two")).toObject();
-        QJsonArray twoNodes = two.value(QStringLiteral("nodes")).toArray();
-        QJsonObject first = twoNodes.at(0).toObject();
-        first.insert(QStringLiteral("repeat"), 1000);
-        twoNodes.replace(0, first);
-        two.insert(QStringLiteral("nodes"), twoNodes);
-        hugeBlocks.insert(QStringLiteral("two"), two);
-        huge.blocks = hugeBlocks;
+        const Preset huge = withInnerNode(presetUsing(QStringLiteral("two"), {}, 1000), QStringLiteral("two"), 0,
+                                          {{QStringLiteral("id"), QStringLiteral("first")}, {QStringLiteral("block"), QStringLiteral("dense")},
+                                           {QStringLiteral("repeat"), 1000}});
         const CompositeExpansion refused = expandComposites(huge);
         QVERIFY2(tytest::dump(refused.issues).contains(QStringLiteral("expand to more than 200000 nodes")), qPrintable(tytest::dump(refused.issues)));
         QVERIFY(refused.preset.graph.nodes.size() <= 200001);

@@ -5,6 +5,8 @@
 #include "composite_blocks.h"
 #include "composite_expansion.h"
 
+#include <QJsonDocument>
+
 #include "preset_format.h"
 #include "preset_inspection.h"
 #include "training_stage_edits.h"
@@ -140,10 +142,17 @@ void PipelineDocument::refreshCompositeBlocks()
 {
     m_composites.clear();
     for (auto it = m_preset.blocks.constBegin(); it != m_preset.blocks.constEnd(); ++it) {
+        // A definition seen before (undo and redo bring the same ones back) keeps its descriptor.
+        const QByteArray key = it.key().toUtf8() + '\0' + QJsonDocument(it.value().toObject()).toJson(QJsonDocument::Compact);
+        if (const BlockDescriptor *known = m_descriptorsMade.value(key)) {
+            m_composites.insert(it.key(), known);
+            continue;
+        }
         const Result<CompositeDefinition> definition = compositeFromJson(it.key(), it.value().toObject());
         if (!definition)
             continue;
         m_compositeStore.push_back(std::make_unique<BlockDescriptor>(compositeDescriptor(definition.value())));
+        m_descriptorsMade.insert(key, m_compositeStore.back().get());
         m_composites.insert(it.key(), m_compositeStore.back().get());
     }
 }

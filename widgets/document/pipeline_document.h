@@ -169,6 +169,7 @@ private:
     Preset m_preset;
     QHash<QString, const BlockDescriptor *> m_composites;  // of m_preset.blocks
     std::vector<std::unique_ptr<BlockDescriptor>> m_compositeStore;  // every one made, so pointers stay valid
+    QHash<QByteArray, const BlockDescriptor *> m_descriptorsMade;     // by name and definition JSON
     QString m_libraryFolder;
     std::function<ShapeReport(const Preset &)> m_inspect;
     QStringList m_selection;
