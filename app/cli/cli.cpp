@@ -39,6 +39,11 @@ const char *const kUsage =
     "  runs metrics ID [--metric NAME] [--db PATH] [--csv|--json]\n"
     "                                           every metric row of a run\n"
     "  devices [--json]                         what the training engine can use: cpu, cuda (loads LibTorch)\n"
+    "  sweep PRESET|SWEEP_FILE [--grid K=V1,V2,...]... [--random K=DIST]... [--trials N] [--parallel P]\n"
+    "      [--metric NAME] [--maximize|--minimize] [--early-stop none|median|asha] [--seed S] [--db PATH] [--json]\n"
+    "                                           search settings: every trial is a run, P of them at once\n"
+    "  sweep resume ID [--db PATH] [--json]     continue a stopped or interrupted sweep\n"
+    "  sweeps list|show ID [--db PATH] [--json] the recorded sweeps; one sweep's trials, best first\n"
     "  export RUN_ID --output FILE [--format safetensors] [--checkpoint last|best|STEP] [--db PATH] [--json]\n"
     "                                           a run's weights under their node names, for other tools\n"
     "\n"
@@ -87,6 +92,10 @@ int runCli(const QStringList &arguments, Io &io)
         code = runsCommand(rest, io);
     else if (command == QStringLiteral("devices"))
         code = devicesCommand(rest, io);
+    else if (command == QStringLiteral("sweep"))
+        code = sweepCommand(rest, io);
+    else if (command == QStringLiteral("sweeps"))
+        code = sweepsCommand(rest, io);
     else if (command == QStringLiteral("export"))
         code = exportCommand(rest, io);
     else

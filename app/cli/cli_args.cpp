@@ -34,6 +34,7 @@ Args parseArgs(const QStringList &arguments, const QStringList &valued, const QS
                 args.overlays << value;
             else
                 args.options.insert(name, value);
+            args.lists[name] << value;
         } else if (flagNames.contains(name) && !hasValue) {
             args.flags << name;
         } else {

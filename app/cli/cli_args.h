@@ -11,7 +11,8 @@ struct Args {
     QStringList positionals;
     QStringList sets;                 // every --set KEY=VALUE, in order
     QStringList overlays;             // every --overlay FILE, in order (commands naming "overlay" as valued)
-    QMap<QString, QString> options;   // --db PATH, --name NAME, --device D, --metric NAME
+    QMap<QString, QString> options;   // --db PATH, --name NAME, --device D, --metric NAME (the last one given)
+    QMap<QString, QStringList> lists; // every value of each valued option, in order (--grid K=V,V --grid ...)
     QStringList flags;                // --json, --csv, --events
     QString error;                    // usage problem, if any
 

@@ -1,5 +1,7 @@
 // trainyard-cli run PRESET [--overlay FILE]... [--set K=V]... [--init-from RUN[:CHECKPOINT]|FILE] [--db PATH] [--name NAME]
 //                  [--device auto|cpu|cuda] [--json] [--quiet]
+// trainyard-cli run --sweep ID --trial N [--set K=V]... [--db PATH] [--events]: one trial of a sweep, started by
+// the sweep driver (sweep_driver.h), its preset built from the sweep's record.
 
 #include "commands.h"
 #include "training_module.h"
@@ -11,6 +13,7 @@
 #include "run_database.h"
 #include "run_session.h"
 #include "shape_inference.h"
+#include "sweep_trials.h"
 #include "training_settings.h"
 #include "version.h"
 
@@ -72,20 +75,30 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
 int runCommand(const QStringList &arguments, Io &io)
 {
     Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device"), QStringLiteral("init-from"),
-                                      QStringLiteral("overlay")},
+                                      QStringLiteral("overlay"), QStringLiteral("sweep"), QStringLiteral("trial")},
                           {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
-    if (!args.error.isEmpty() || args.positionals.size() != 1) {
+    const bool isTrial = args.options.contains(QStringLiteral("sweep"));
+    if (!args.error.isEmpty() || args.positionals.size() != (isTrial ? 0 : 1)) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
                << "usage: trainyard-cli run PRESET [--overlay FILE]... [--set KEY=VALUE]... [--init-from RUN[:last|best|STEP]|FILE] [--db PATH] [--name NAME] "
                   "[--device auto|cpu|cuda] [--json|--events] [--quiet]\n";
         return BadInput;
     }
-    const QString path = args.positionals.first();
     if (args.options.contains(QStringLiteral("device")))
         args.sets << QStringLiteral("training.device=") + args.option(QStringLiteral("device"));
     Preset preset;
-    if (!loadPresetWithOverrides(path, args, &preset, io))
+    SweepRecord sweep;
+    int trial = -1;
+    QString name = args.option(QStringLiteral("name"));
+    if (isTrial) {
+        if (!loadSweepTrialPreset(args, &preset, &sweep, &trial, io))
+            return BadInput;
+        if (name.isEmpty())
+            name = sweepTrialName(recordedTrials(sweep).at(trial));
+    } else if (!loadPresetWithOverrides(args.positionals.first(), args, &preset, io)) {
         return BadInput;
+    }
+    const QString path = isTrial ? sweep.presetFile : args.positionals.first();
     if (args.options.contains(QStringLiteral("init-from")))
         if (const Status set = setInitFromOption(&preset, args.option(QStringLiteral("init-from"))); !set) {
             reportError(set.error(), args, io);
@@ -129,7 +142,12 @@ int runCommand(const QStringList &arguments, Io &io)
         reportError(db.error(), args, io);
         return BadInput;
     }
-    Result<qint64> created = db.value()->createRun(describeRun(preset, training->info(), path, args.option(QStringLiteral("name")), arguments, args.overlays, initFrom.value()));
+    NewRun description = describeRun(preset, training->info(), path, name, arguments, args.overlays, initFrom.value());
+    if (isTrial) {
+        description.sweepId = sweep.id;
+        description.sweepTrial = trial;
+    }
+    Result<qint64> created = db.value()->createRun(description);
     if (!created) {
         reportError(created.error(), args, io);
         return BadInput;

@@ -52,7 +52,9 @@ QJsonObject runJson(const RunInfo &run, const QMap<QString, double> &summary)
                        {QStringLiteral("host"), run.host}, {QStringLiteral("pid"), run.pid}, {QStringLiteral("seed"), run.seed},
                        {QStringLiteral("provenance"), run.provenance}, {QStringLiteral("folder"), run.folder},
                        {QStringLiteral("notes"), run.notes}, {QStringLiteral("tags"), QJsonArray::fromStringList(run.tags)},
-                       {QStringLiteral("summary"), summaryJson}};
+                       {QStringLiteral("summary"), summaryJson},
+                       {QStringLiteral("sweep"), run.sweepId > 0 ? QJsonValue(run.sweepId) : QJsonValue()},
+                       {QStringLiteral("sweep_trial"), run.sweepId > 0 ? QJsonValue(run.sweepTrial) : QJsonValue()}};
 }
 
 // Where a run's first weights came from (provenance "init_from"), or null.
@@ -159,6 +161,8 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
            << "  folder     " << r.folder << "\n";
     if (!r.errorNode.isEmpty())
         io.out << "  error at   node " << r.errorNode << "\n";
+    if (r.sweepId > 0)
+        io.out << "  sweep      " << r.sweepId << ", trial " << r.sweepTrial << " (trainyard-cli sweeps show " << r.sweepId << ")\n";
     if (const QJsonObject parent = r.provenance.value(QStringLiteral("init_from")).toObject(); !parent.isEmpty())
         io.out << "  parent     " << parentText(parent) << "\n";
     for (const StageRecord &s : runStages.value())

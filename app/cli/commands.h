@@ -12,6 +12,9 @@ int blocksCommand(const QStringList &arguments, Io &io);
 int validateCommand(const QStringList &arguments, Io &io);
 int runsCommand(const QStringList &arguments, Io &io);
 int exportCommand(const QStringList &arguments, Io &io);
+// Sweeps (cmd_sweep.cpp, cmd_sweeps.cpp): run or resume a sweep; list and show recorded ones.
+int sweepCommand(const QStringList &arguments, Io &io);
+int sweepsCommand(const QStringList &arguments, Io &io);
 // The devices the training engine can use (loads the training module, so LibTorch).
 int devicesCommand(const QStringList &arguments, Io &io);
 // run and resume, from the training module (training_commands.h).

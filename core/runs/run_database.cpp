@@ -129,7 +129,8 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
         QSqlQuery insert(m_db);
         insert.prepare(QStringLiteral(
             "INSERT INTO runs (name, status, preset_json, preset_hash, created_at, app_version, torch_version,"
-            " qt_version, device, seed, provenance_json, host, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+            " qt_version, device, seed, provenance_json, host, pid, sweep_id, sweep_trial)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         insert.addBindValue(nullIfEmpty(run.name));
         insert.addBindValue(runStatusName(RunStatus::Queued));
         insert.addBindValue(compactJson(run.preset));
@@ -144,8 +145,13 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
         // The creating process trains the run: a queued run whose process died is interrupted, not queued for ever.
         insert.addBindValue(thisHostName());
         insert.addBindValue(thisProcessId());
-        if (!insert.exec())
+        insert.addBindValue(run.sweepId > 0 ? QVariant(run.sweepId) : QVariant());
+        insert.addBindValue(run.sweepId > 0 ? QVariant(run.sweepTrial) : QVariant());
+        if (!insert.exec()) {
+            if (run.sweepId > 0 && insert.lastError().text().contains(QLatin1String("UNIQUE")))
+                return Error(QStringLiteral("trial %1 of sweep %2 already has a run in %3").arg(run.sweepTrial).arg(run.sweepId).arg(m_path));
             return runDbError(QStringLiteral("cannot create a run"), m_path, insert.lastError());
+        }
         id = insert.lastInsertId().toLongLong();
 
         if (!run.params.isEmpty()) {

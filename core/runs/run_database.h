@@ -95,6 +95,18 @@ public:
     // predicted class (one confusion cell when both are given).
     Result<QList<EvaluationSampleRow>> evaluationSamples(qint64 evaluationId, int label = -1, int predicted = -1) const;
 
+    // Sweeps (run_database_sweeps.cpp). createSweep records a running sweep driven by this process (after
+    // checkIntegrity()). claimSweep makes this process its driver again (sweep resume), refused while another
+    // live process on this host drives it or when it is finished. Statuses: running, finished, stopped, failed.
+    Result<qint64> createSweep(const NewSweep &sweep);
+    Status claimSweep(qint64 id);
+    Status setSweepStatus(qint64 id, const QString &status);
+    Status setSweepBestRun(qint64 id, qint64 runId);
+    Result<SweepRecord> sweep(qint64 id) const;    // error "no sweep with id N in <path>" if absent
+    Result<QList<SweepRecord>> listSweeps() const;  // newest first
+    // The runs of a sweep's trials, by trial index (run_database_queries.cpp).
+    Result<QMap<int, RunInfo>> sweepRuns(qint64 sweepId) const;
+
     // For resume: drops the run's metric and event rows with step > `step` (and stages begun after it; one that
     // ended after it is open again) and recomputes its metric summaries.
     // Checkpoint records are kept (their files are still on disk; the trainer decides about them).

@@ -18,7 +18,8 @@ namespace {
 
 const char kRunColumns[] =
     "id, name, status, status_message, error_node, preset_json, preset_hash, created_at, started_at, ended_at,"
-    " heartbeat_at, app_version, torch_version, qt_version, device, host, pid, seed, provenance_json, folder, notes";
+    " heartbeat_at, app_version, torch_version, qt_version, device, host, pid, seed, provenance_json, folder, notes,"
+    " sweep_id, sweep_trial";
 
 QJsonObject jsonObjectFromText(const QVariant &text)
 {
@@ -62,6 +63,8 @@ RunInfo runInfoFromRow(const QSqlQuery &query)
     info.provenance = jsonObjectFromText(query.value(18));
     info.folder = query.value(19).toString();
     info.notes = query.value(20).toString();
+    info.sweepId = query.value(21).toLongLong();
+    info.sweepTrial = query.value(22).isNull() ? -1 : query.value(22).toInt();
     return info;
 }
 
@@ -89,6 +92,23 @@ Result<QList<RunInfo>> RunDatabase::listRuns() const
         runs.append(std::move(info));
     }
     if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot list runs"), m_path))
+        return *cut;
+    return runs;
+}
+
+Result<QMap<int, RunInfo>> RunDatabase::sweepRuns(qint64 sweepId) const
+{
+    QSqlQuery query(m_db);
+    query.prepare(QStringLiteral("SELECT %1 FROM runs WHERE sweep_id = ? ORDER BY sweep_trial").arg(QLatin1String(kRunColumns)));
+    query.addBindValue(sweepId);
+    if (!query.exec())
+        return runDbError(QStringLiteral("cannot read the runs of sweep %1").arg(sweepId), m_path, query.lastError());
+    QMap<int, RunInfo> runs;
+    while (query.next()) {
+        RunInfo info = runInfoFromRow(query);
+        runs.insert(info.sweepTrial, info);
+    }
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the runs of sweep %1").arg(sweepId), m_path))
         return *cut;
     return runs;
 }

@@ -12,6 +12,7 @@ QString runStatusName(RunStatus status)
     case RunStatus::Diverged: return QStringLiteral("diverged");
     case RunStatus::Stopped: return QStringLiteral("stopped");
     case RunStatus::Interrupted: return QStringLiteral("interrupted");
+    case RunStatus::Pruned: return QStringLiteral("pruned");
     }
     return QStringLiteral("unknown");
 }
@@ -33,7 +34,7 @@ bool runStatusIsTerminal(RunStatus status)
 QList<RunStatus> allRunStatuses()
 {
     return {RunStatus::Queued,   RunStatus::Running, RunStatus::Finished,   RunStatus::Failed,
-            RunStatus::Diverged, RunStatus::Stopped, RunStatus::Interrupted};
+            RunStatus::Diverged, RunStatus::Stopped, RunStatus::Interrupted, RunStatus::Pruned};
 }
 
 } // namespace ty

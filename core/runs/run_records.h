@@ -4,6 +4,7 @@
 // statuses; all are copyable values, safe to pass between threads.
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
@@ -15,11 +16,12 @@
 namespace ty {
 
 // Stored in the database as the lowercase names ("queued", "running", ...); see docs/run-database.md.
-enum class RunStatus { Queued, Running, Finished, Failed, Diverged, Stopped, Interrupted };
+// Pruned: a sweep's early-stopping rule ended the trial (docs/sweeps.md).
+enum class RunStatus { Queued, Running, Finished, Failed, Diverged, Stopped, Interrupted, Pruned };
 
 QString runStatusName(RunStatus status);
 std::optional<RunStatus> runStatusFromName(const QString &name);
-// Finished, Failed, Diverged, Stopped and Interrupted: the run is over and has an end time.
+// Finished, Failed, Diverged, Stopped, Interrupted and Pruned: the run is over and has an end time.
 bool runStatusIsTerminal(RunStatus status);
 // Every status in declaration order (for tests, filters and combo boxes).
 QList<RunStatus> allRunStatuses();
@@ -33,6 +35,8 @@ struct NewRun {
     QString appVersion, torchVersion, qtVersion, device;
     qint64 seed = 0;
     QJsonObject provenance;          // anything else worth recording (data fingerprints, command line, host)
+    qint64 sweepId = 0;              // the sweep this run is a trial of (0: none), and which trial
+    int sweepTrial = -1;
 };
 
 // One row of `runs` plus its tags. Times are UTC; a time never set is an invalid QDateTime.
@@ -52,6 +56,30 @@ struct RunInfo {
     QString folder;                  // absolute path of the run's own folder (RunDatabase::runFolder)
     QString notes;
     QStringList tags;                // sorted
+    qint64 sweepId = 0;              // 0 unless the run is a trial of a sweep
+    int sweepTrial = -1;
+};
+
+// What a sweep driver records when it starts a sweep.
+struct NewSweep {
+    QString name;
+    QJsonObject spec;                // sweepSpecToJson
+    QJsonObject preset;              // the base preset, overlays and fixed overrides applied
+    QString presetFile;              // relative data paths resolve against it
+    QJsonArray trials;               // [{"index": 0, "set": ["opt.lr=0.01", ...]}, ...]
+    QString metric;
+    bool maximize = false;
+};
+
+// One row of `sweeps`. `status` is "running", "finished", "stopped" or "failed" as written, and reads
+// "interrupted" when it says running but its driver process on this host is gone.
+struct SweepRecord : NewSweep {
+    qint64 id = 0;
+    QString status;
+    qint64 bestRun = 0;              // 0 while no trial has a value of the metric
+    QDateTime createdAt, endedAt;
+    QString host;
+    qint64 pid = 0;
 };
 
 // One metric sample. A NaN value is stored as SQL NULL and read back as NaN.

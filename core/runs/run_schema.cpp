@@ -169,11 +169,39 @@ RunSchemaStep version6()
     return step;
 }
 
+// Sweeps (trainyard-cli sweep): the search space, the base preset and every trial's overrides, fixed when the
+// sweep starts; each trial's run points at its sweep, at most one run per trial.
+RunSchemaStep version7()
+{
+    RunSchemaStep step;
+    step.toVersion = 7;
+    step.description = QStringLiteral("sweeps");
+    step.statements = {QStringLiteral("CREATE TABLE sweeps ("
+                                      " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                                      " name TEXT,"
+                                      " status TEXT NOT NULL,"
+                                      " spec_json TEXT NOT NULL,"
+                                      " preset_json TEXT NOT NULL,"
+                                      " preset_file TEXT,"
+                                      " trials_json TEXT NOT NULL,"
+                                      " metric TEXT NOT NULL,"
+                                      " maximize INTEGER NOT NULL,"
+                                      " best_run INTEGER,"
+                                      " created_at TEXT,"
+                                      " ended_at TEXT,"
+                                      " host TEXT,"
+                                      " pid INTEGER)"),
+                       QStringLiteral("ALTER TABLE runs ADD COLUMN sweep_id INTEGER"),
+                       QStringLiteral("ALTER TABLE runs ADD COLUMN sweep_trial INTEGER"),
+                       QStringLiteral("CREATE UNIQUE INDEX runs_by_sweep_trial ON runs(sweep_id, sweep_trial) WHERE sweep_id IS NOT NULL")};
+    return step;
+}
+
 } // namespace
 
 const QList<RunSchemaStep> &runSchemaSteps()
 {
-    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4(), version5(), version6()};
+    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4(), version5(), version6(), version7()};
     return steps;
 }
 

@@ -33,9 +33,49 @@ private Q_SLOTS:
     void migratesFromEmptyFile();
     void migratesCheckpointChecksums();
     void migratesToEvaluations();
+    void migratesToSweeps();
     void failedMigrationChangesNoTable();
     void notADatabase();
 };
+
+namespace {
+
+// Undoes schema step 7 in a file, as a version-6 file was.
+void dropSweeps(RawSqlite &raw)
+{
+    QCOMPARE(raw.exec(QStringLiteral("DROP INDEX runs_by_sweep_trial")), QString());
+    QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN sweep_trial")), QString());
+    QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN sweep_id")), QString());
+    QCOMPARE(raw.exec(QStringLiteral("DROP TABLE sweeps")), QString());
+}
+
+} // namespace
+
+// A version-6 database gains the sweeps table and the runs' sweep columns; its runs belong to no sweep.
+void TestRunSchema::migratesToSweeps()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
+    qint64 id = 0;
+    {
+        auto opened = RunDatabase::open(path);
+        QVERIFY(opened.ok());
+        id = opened.value()->createRun(testing::sampleNewRun()).value();
+    }
+    {
+        RawSqlite raw(path);
+        dropSweeps(raw);
+        QCOMPARE(raw.exec(QStringLiteral("PRAGMA user_version = 6")), QString());
+    }
+    auto opened = RunDatabase::open(path);
+    QVERIFY2(opened.ok(), qPrintable(opened.error().toString()));
+    QCOMPARE(opened.value()->run(id).value().sweepId, qint64(0));
+    QCOMPARE(opened.value()->run(id).value().sweepTrial, -1);
+    QCOMPARE(opened.value()->listSweeps().value().size(), 0);
+    RawSqlite raw(path);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 7);
+    QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'sweep_id'")).toInt(), 1);
+}
 
 void TestRunSchema::schemaVersionRecorded()
 {
@@ -43,10 +83,10 @@ void TestRunSchema::schemaVersionRecorded()
     const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
     QVERIFY(RunDatabase::open(path).ok());
     RawSqlite raw(path);
-    QCOMPARE(RunDatabase::kSchemaVersion, 6);
+    QCOMPARE(RunDatabase::kSchemaVersion, 7);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.tables(), (QStringList{"checkpoints", "evaluation_samples", "evaluations", "events", "metric_summaries",
-                                        "metrics", "run_params", "run_tags", "runs", "stages"}));
+                                        "metrics", "run_params", "run_tags", "runs", "stages", "sweeps"}));
     QCOMPARE(raw.columns(QStringLiteral("evaluations")),
              (QStringList{"id", "run_id", "split", "checkpoint_step", "created_at", "task", "sample_count", "accuracy",
                           "summary_json"}));
@@ -57,7 +97,7 @@ void TestRunSchema::schemaVersionRecorded()
     QCOMPARE(raw.columns(QStringLiteral("runs")),
              (QStringList{"id", "name", "status", "status_message", "error_node", "preset_json", "preset_hash",
                           "created_at", "started_at", "ended_at", "heartbeat_at", "app_version", "torch_version",
-                          "qt_version", "device", "host", "pid", "seed", "provenance_json", "folder", "notes"}));
+                          "qt_version", "device", "host", "pid", "seed", "provenance_json", "folder", "notes", "sweep_id", "sweep_trial"}));
     QCOMPARE(raw.columns(QStringLiteral("metrics")), (QStringList{"run_id", "name", "step", "epoch", "time", "value"}));
     QCOMPARE(raw.columns(QStringLiteral("events")), (QStringList{"run_id", "step", "time", "kind", "message"}));
     QCOMPARE(raw.columns(QStringLiteral("checkpoints")), (QStringList{"run_id", "step", "epoch", "path", "created_at", "sha256", "kind"}));
@@ -123,7 +163,7 @@ void TestRunSchema::migratesFromEmptyFile()
     QVERIFY(opened.value()->createRun(testing::sampleNewRun()).ok());
     RawSqlite raw(path);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
-    QCOMPARE(raw.tables().size(), 10);
+    QCOMPARE(raw.tables().size(), 11);
 }
 
 // A "version 0" file that already holds a table the migration wants to create: the migration fails half way
@@ -176,7 +216,8 @@ void TestRunSchema::migratesCheckpointChecksums()
     }
     {
         RawSqlite raw(path);
-        // What a version-2 file holds: no checksums, no evaluations, no stages.
+        // What a version-2 file holds: no checksums, no evaluations, no stages, no sweeps.
+        dropSweeps(raw);
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE stages")), QString());
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluation_samples")), QString());
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluations")), QString());
@@ -211,6 +252,7 @@ void TestRunSchema::migratesToEvaluations()
     }
     {
         RawSqlite raw(path);
+        dropSweeps(raw);
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE stages")), QString());
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluation_samples")), QString());
         QCOMPARE(raw.exec(QStringLiteral("DROP TABLE evaluations")), QString());

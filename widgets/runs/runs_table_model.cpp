@@ -45,6 +45,7 @@ QColor statusColor(RunStatus status)
     case RunStatus::Diverged: return QColor(0xc0, 0x39, 0x2b);
     case RunStatus::Interrupted: return QColor(0xd3, 0x7a, 0x00);
     case RunStatus::Stopped:
+    case RunStatus::Pruned:
     case RunStatus::Queued: return QColor(0x70, 0x70, 0x70);
     case RunStatus::Finished: break;
     }

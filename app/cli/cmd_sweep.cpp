@@ -1,0 +1,242 @@
+// trainyard-cli sweep PRESET|SWEEP_FILE [--overlay FILE]... [--set K=V]... [--grid K=V1,V2,...]... [--random K=DIST]...
+//                    [--trials N] [--parallel P] [--metric NAME] [--maximize|--minimize] [--early-stop none|median|asha]
+//                    [--seed S] [--name NAME] [--db PATH] [--json] [--quiet]
+// trainyard-cli sweep resume ID [--db PATH] [--json] [--quiet]
+
+#include "commands.h"
+#include "json_io.h"
+#include "preset_format.h"
+#include "preset_overlay.h"
+#include "preset_overrides.h"
+#include "run_database.h"
+#include "sweep_driver.h"
+#include "sweep_report.h"
+#include "sweep_spec.h"
+#include "sweep_trials.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+
+namespace ty::cli {
+
+namespace {
+
+const char kSweepUsage[] =
+    "usage: trainyard-cli sweep PRESET|SWEEP_FILE [--overlay FILE]... [--set KEY=VALUE]... [--grid KEY=V1,V2,...]...\n"
+    "           [--random KEY=DIST]... [--trials N] [--parallel P] [--metric NAME] [--maximize|--minimize]\n"
+    "           [--early-stop none|median|asha] [--seed S] [--name NAME] [--db PATH] [--json] [--quiet]\n"
+    "       trainyard-cli sweep resume ID [--db PATH] [--json] [--quiet]\n"
+    "DIST: uniform(a,b), loguniform(a,b), int(a,b) or choice(x,y,...)\n";
+
+bool isSweepFile(const QString &path)
+{
+    if (path.endsWith(QLatin1String(".trainyard-sweep.json")))
+        return true;
+    Result<QJsonObject> json = readJsonObjectFile(path);
+    return json && json.value().value(QStringLiteral("format")).toString() == QLatin1String("trainyard-sweep");
+}
+
+Result<int> positiveOption(const Args &args, const QString &name)
+{
+    bool ok = false;
+    const int value = args.option(name).toInt(&ok);
+    if (!ok || value < 1)
+        return Error::atField(name, QStringLiteral("--%1 must be a whole number of at least 1, not '%2'").arg(name, args.option(name)));
+    return value;
+}
+
+// The spec from a sweep file or a preset path, with the command line's options over the file's.
+Result<SweepSpec> specFromArguments(const Args &args)
+{
+    const QString source = args.positionals.first();
+    SweepSpec spec;
+    if (isSweepFile(source)) {
+        Result<SweepSpec> loaded = loadSweepFile(source);
+        if (!loaded)
+            return loaded.error();
+        spec = loaded.value();
+        for (const QString &overlay : args.overlays)
+            spec.overlays.append(QFileInfo(overlay).absoluteFilePath());
+    } else {
+        spec.presetFile = QFileInfo(source).absoluteFilePath();
+        for (const QString &overlay : args.overlays)
+            spec.overlays.append(QFileInfo(overlay).absoluteFilePath());
+    }
+    spec.sets += args.sets;
+    for (const QString &grid : args.lists.value(QStringLiteral("grid"))) {
+        Result<SweepDimension> dim = parseGridDimension(grid);
+        if (!dim)
+            return dim.error();
+        spec.grid.append(dim.value());
+    }
+    for (const QString &random : args.lists.value(QStringLiteral("random"))) {
+        Result<SweepDimension> dim = parseRandomDimension(random);
+        if (!dim)
+            return dim.error();
+        spec.random.append(dim.value());
+    }
+    for (const char *name : {"trials", "parallel"}) {
+        const QString option = QString::fromLatin1(name);
+        if (!args.options.contains(option))
+            continue;
+        Result<int> value = positiveOption(args, option);
+        if (!value)
+            return value.error();
+        (option == QLatin1String("trials") ? spec.trials : spec.parallel) = value.value();
+    }
+    if (args.options.contains(QStringLiteral("metric")))
+        spec.metric = args.option(QStringLiteral("metric"));
+    if (args.flag(QStringLiteral("maximize")) && args.flag(QStringLiteral("minimize")))
+        return Error(QStringLiteral("--maximize and --minimize exclude each other"));
+    if (args.flag(QStringLiteral("maximize")))
+        spec.goal = QStringLiteral("maximize");
+    if (args.flag(QStringLiteral("minimize")))
+        spec.goal = QStringLiteral("minimize");
+    if (args.options.contains(QStringLiteral("early-stop")))
+        spec.earlyStop = args.option(QStringLiteral("early-stop"));
+    if (args.options.contains(QStringLiteral("seed"))) {
+        bool ok = false;
+        spec.seed = args.option(QStringLiteral("seed")).toULongLong(&ok);
+        if (!ok)
+            return Error::atField(QStringLiteral("seed"), QStringLiteral("--seed must be a non-negative whole number"));
+    }
+    if (args.options.contains(QStringLiteral("name")))
+        spec.name = args.option(QStringLiteral("name"));
+    if (Status checked = checkSweepSpec(spec); !checked)
+        return checked.error();
+    return spec;
+}
+
+// The preset every trial starts from: the file (or the embedded preset) with overlays and fixed --set applied.
+Result<Preset> basePreset(const SweepSpec &spec)
+{
+    Result<Preset> loaded = Error();
+    if (!spec.embeddedPreset.isEmpty()) {
+        if (!spec.overlays.isEmpty())
+            return Error::inFile(spec.presetFile, QStringLiteral("overlays need a preset file, not an embedded preset"), QStringLiteral("overlays"));
+        loaded = presetFromJson(spec.embeddedPreset, spec.presetFile);
+    } else {
+        loaded = loadPresetWithOverlays(spec.presetFile, spec.overlays);
+    }
+    if (!loaded)
+        return loaded.error();
+    Preset preset = loaded.value();
+    if (Status applied = applyOverrides(&preset, spec.sets); !applied) {
+        Error e = applied.error();
+        e.file = spec.presetFile;
+        return e;
+    }
+    return preset;
+}
+
+int finish(RunDatabase &db, qint64 id, int code, const Args &args, Io &io)
+{
+    Result<SweepRecord> sweep = db.sweep(id);
+    Result<QList<SweepTrialRow>> rows = sweep ? sweepTrialRows(db, sweep.value()) : Result<QList<SweepTrialRow>>(sweep.error());
+    if (!rows) {
+        reportError(rows.error(), args, io);
+        return RunFailed;
+    }
+    if (args.flag(QStringLiteral("json")))
+        printJson(io, sweepJson(sweep.value(), rows.value()));
+    else if (!args.flag(QStringLiteral("quiet")))
+        printSweepTable(io, sweep.value(), rows.value());
+    return code;
+}
+
+int resumeSweep(const Args &args, Io &io)
+{
+    bool ok = false;
+    const qint64 id = args.positionals.value(1).toLongLong(&ok);
+    if (!ok || args.positionals.size() != 2) {
+        io.err << kSweepUsage;
+        return BadInput;
+    }
+    Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath(args));
+    if (!db) {
+        reportError(db.error(), args, io);
+        return BadInput;
+    }
+    if (Status claimed = db.value()->claimSweep(id); !claimed) {
+        reportError(claimed.error(), args, io);
+        return BadInput;
+    }
+    Result<SweepRecord> sweep = db.value()->sweep(id);
+    if (!sweep) {
+        reportError(sweep.error(), args, io);
+        return BadInput;
+    }
+    const bool quiet = args.flag(QStringLiteral("quiet")) || args.flag(QStringLiteral("json"));
+    const int code = driveSweep(*db.value(), sweep.value(), io, quiet);
+    return finish(*db.value(), id, code, args, io);
+}
+
+} // namespace
+
+int sweepCommand(const QStringList &arguments, Io &io)
+{
+    const Args args = parseArgs(arguments,
+                                {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("overlay"), QStringLiteral("grid"),
+                                 QStringLiteral("random"), QStringLiteral("trials"), QStringLiteral("parallel"), QStringLiteral("metric"),
+                                 QStringLiteral("early-stop"), QStringLiteral("seed")},
+                                {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("maximize"), QStringLiteral("minimize")});
+    if (!args.error.isEmpty() || args.positionals.isEmpty()) {
+        io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n")) << kSweepUsage;
+        return BadInput;
+    }
+    if (args.positionals.first() == QLatin1String("resume"))
+        return resumeSweep(args, io);
+    if (args.positionals.size() != 1) {
+        io.err << kSweepUsage;
+        return BadInput;
+    }
+    // Everything is checked before anything is recorded: the spec, the base preset, every trial's preset.
+    Result<SweepSpec> spec = specFromArguments(args);
+    if (!spec) {
+        Error e = spec.error();
+        if (e.file.isEmpty())
+            e.file = args.positionals.first();
+        reportError(e, args, io);
+        return BadInput;
+    }
+    Result<Preset> base = basePreset(spec.value());
+    Result<QList<SweepTrial>> trials = base ? expandSweep(spec.value()) : Result<QList<SweepTrial>>(base.error());
+    const Status checked = trials ? checkTrialPresets(base.value(), trials.value(), spec.value().presetFile) : Status(trials.error());
+    if (!checked) {
+        reportError(checked.error(), args, io);
+        io.err << "nothing was run or recorded\n";
+        return BadInput;
+    }
+
+    Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath(args));
+    if (!db) {
+        reportError(db.error(), args, io);
+        return BadInput;
+    }
+    NewSweep sweep;
+    sweep.name = !spec.value().name.isEmpty() ? spec.value().name
+                                              : QStringLiteral("%1 sweep").arg(!base.value().name.isEmpty() ? base.value().name
+                                                                                                           : QFileInfo(spec.value().presetFile).completeBaseName());
+    sweep.spec = sweepSpecToJson(spec.value());
+    sweep.preset = presetToJson(base.value());
+    sweep.presetFile = spec.value().presetFile;
+    for (const SweepTrial &trial : trials.value())
+        sweep.trials.append(sweepTrialToJson(trial));
+    sweep.metric = spec.value().effectiveMetric();
+    sweep.maximize = spec.value().maximize();
+    Result<qint64> created = db.value()->createSweep(sweep);
+    if (!created) {
+        reportError(created.error(), args, io);
+        return BadInput;
+    }
+    Result<SweepRecord> record = db.value()->sweep(created.value());
+    if (!record) {
+        reportError(record.error(), args, io);
+        return RunFailed;
+    }
+    const bool quiet = args.flag(QStringLiteral("quiet")) || args.flag(QStringLiteral("json"));
+    const int code = driveSweep(*db.value(), record.value(), io, quiet);
+    return finish(*db.value(), created.value(), code, args, io);
+}
+
+} // namespace ty::cli

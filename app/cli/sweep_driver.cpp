@@ -1,0 +1,338 @@
+#include "sweep_driver.h"
+
+#include "run_database.h"
+#include "sweep_pruning.h"
+#include "sweep_report.h"
+#include "sweep_trials.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QThread>
+#include <QTimer>
+
+#include <csignal>
+#include <list>
+#include <memory>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+namespace ty::cli {
+
+namespace {
+
+constexpr int kWaitForStoppingRunsMs = 60000;
+
+struct Worker {
+    int trial = -1;
+    qint64 runId = 0;               // known from the start for a resumed trial, from "started" for a new one
+    std::unique_ptr<QProcess> process;
+    QByteArray pending;             // stdout not yet ended by a newline
+    QString pruneReason;            // set when the rule stopped it
+    QStringList errors;             // "error" events
+    bool ended = false;
+};
+
+class SweepDriver {
+public:
+    SweepDriver(RunDatabase &db, const SweepRecord &sweep, Io &io, bool quiet)
+        : m_db(db), m_sweep(sweep), m_trials(recordedTrials(sweep)), m_io(io), m_quiet(quiet)
+    {
+        const QJsonObject spec = sweep.spec;
+        m_parallel = qMax(1, spec.value(QStringLiteral("parallel")).toInt(1));
+        m_pruning.rule = pruningRuleFromName(spec.value(QStringLiteral("early_stop")).toString()).value_or(PruningRule::None);
+        m_pruning.maximize = sweep.maximize;
+        const int cores = qMax(1, QThread::idealThreadCount());
+        const bool threadsFixed = sweep.preset.value(QStringLiteral("training")).toObject().value(QStringLiteral("threads")).toInt() > 0;
+        if (m_parallel > 1 && !threadsFixed)
+            m_threads = qMax(1, cores / m_parallel);
+    }
+
+    int run();
+
+private:
+    Status takeStockOfTrials();
+    void tick();
+    void start(int trial, qint64 resumeRun);
+    void read(Worker &worker);
+    void handle(Worker &worker, const QJsonObject &event);
+    void ended(Worker &worker);
+    void updateBest();
+    void say(const QString &line)
+    {
+        if (!m_quiet) {
+            m_io.out << line << '\n';
+            m_io.out.flush();
+        }
+    }
+    QString trialText(int trial) const
+    {
+        return QStringLiteral("trial %1").arg(trial);
+    }
+
+    RunDatabase &m_db;
+    SweepRecord m_sweep;
+    QList<SweepTrial> m_trials;
+    Io &m_io;
+    bool m_quiet;
+    int m_parallel = 1;
+    int m_threads = 0;               // per worker; 0 leaves LibTorch's default
+    PruningSettings m_pruning;
+    TrialCurves m_curves;
+    QList<QPair<int, qint64>> m_todo;  // trial, run to resume (0: a new run), in order
+    std::list<Worker> m_workers;
+    int m_unstarted = 0;             // trials whose worker ended without recording a run
+    bool m_stopping = false;
+    QEventLoop m_loop;
+};
+
+Status SweepDriver::takeStockOfTrials()
+{
+    // Runs of an earlier driver may still be writing their last checkpoint (they got SIGTERM when it died).
+    QElapsedTimer waited;
+    waited.start();
+    QMap<int, RunInfo> runs;
+    for (;;) {
+        m_db.markStaleRunsInterrupted();
+        Result<QMap<int, RunInfo>> read = m_db.sweepRuns(m_sweep.id);
+        if (!read)
+            return read.error();
+        runs = read.value();
+        const auto live = std::find_if(runs.cbegin(), runs.cend(), [](const RunInfo &run) { return !runStatusIsTerminal(run.status); });
+        if (live == runs.cend())
+            break;
+        if (waited.elapsed() > kWaitForStoppingRunsMs)
+            return Error(QStringLiteral("run %1 (trial %2 of sweep %3) is still running, in process %4 on %5: stop it first")
+                             .arg(live->id).arg(live->sweepTrial).arg(m_sweep.id).arg(live->pid).arg(live->host));
+        QThread::msleep(250);
+    }
+    for (const RunInfo &run : runs) {
+        Result<QList<MetricPoint>> points = m_db.metrics(run.id, m_sweep.metric);
+        if (!points)
+            return points.error();
+        for (const MetricPoint &point : points.value())
+            m_curves[run.sweepTrial][point.epoch] = point.value;
+    }
+    for (const SweepTrial &trial : m_trials) {
+        if (!runs.contains(trial.index)) {
+            m_todo.append({trial.index, 0});
+            continue;
+        }
+        const RunInfo &run = runs.value(trial.index);
+        if (run.status != RunStatus::Stopped && run.status != RunStatus::Interrupted)
+            continue;  // ended for good: finished, pruned, diverged, failed
+        // A trial the rule stopped whose driver died before recording it pruned.
+        const TrialCurve curve = m_curves.value(trial.index);
+        const PruningDecision decision = curve.isEmpty() ? PruningDecision{}
+                                                         : decidePruning(m_pruning, m_curves, trial.index, curve.lastKey(), m_sweep.metric);
+        if (decision.prune) {
+            if (Status set = m_db.setStatus(run.id, RunStatus::Pruned, decision.reason); !set)
+                return set.error();
+            say(QStringLiteral("%1 (run %2) pruned: %3").arg(trialText(trial.index)).arg(run.id).arg(decision.reason));
+            continue;
+        }
+        m_todo.append({trial.index, run.id});
+    }
+    return Status::success();
+}
+
+void SweepDriver::start(int trial, qint64 resumeRun)
+{
+    m_workers.emplace_back();
+    Worker &worker = m_workers.back();
+    worker.trial = trial;
+    worker.runId = resumeRun;
+    worker.process = std::make_unique<QProcess>();
+    QStringList arguments;
+    if (resumeRun > 0) {
+        arguments = {QStringLiteral("resume"), QString::number(resumeRun)};
+    } else {
+        arguments = {QStringLiteral("run"), QStringLiteral("--sweep"), QString::number(m_sweep.id), QStringLiteral("--trial"),
+                     QString::number(trial)};
+        if (m_threads > 0)
+            arguments << QStringLiteral("--set") << QStringLiteral("training.threads=%1").arg(m_threads);
+    }
+    arguments << QStringLiteral("--db") << m_db.path() << QStringLiteral("--events") << QStringLiteral("--quiet");
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    if (m_threads > 0)
+        for (const char *name : {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"})
+            environment.insert(QString::fromLatin1(name), QString::number(m_threads));
+    worker.process->setProcessEnvironment(environment);
+    worker.process->setProcessChannelMode(QProcess::SeparateChannels);
+    worker.process->setChildProcessModifier([] {
+        setpgid(0, 0);  // a terminal's Ctrl-C reaches the driver only; it stops each worker once
+        std::signal(SIGPIPE, SIG_IGN);  // the driver gone, event lines fail instead of killing the worker
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGTERM);  // the driver killed: the worker checkpoints and stops
+#endif
+    });
+    // Events are read as they come, so a pruned trial stops within its next steps.
+    QObject::connect(worker.process.get(), &QProcess::readyReadStandardOutput, [this, &worker] { read(worker); });
+    worker.process->start(sweepWorkerProgram(), arguments);
+    say(resumeRun > 0 ? QStringLiteral("%1 resumes run %2: %3").arg(trialText(trial)).arg(resumeRun).arg(sweepTrialName(m_trials.at(trial)))
+                      : QStringLiteral("%1 starts: %2").arg(trialText(trial), sweepTrialName(m_trials.at(trial))));
+}
+
+void SweepDriver::read(Worker &worker)
+{
+    worker.pending += worker.process->readAllStandardOutput();
+    for (int newline = worker.pending.indexOf('\n'); newline >= 0; newline = worker.pending.indexOf('\n')) {
+        const QByteArray line = worker.pending.left(newline);
+        worker.pending.remove(0, newline + 1);
+        const QJsonDocument event = QJsonDocument::fromJson(line);
+        if (event.isObject())
+            handle(worker, event.object());
+    }
+}
+
+void SweepDriver::handle(Worker &worker, const QJsonObject &event)
+{
+    const QString kind = event.value(QStringLiteral("event")).toString();
+    if (kind == QLatin1String("started")) {
+        worker.runId = event.value(QStringLiteral("run_id")).toInteger();
+    } else if (kind == QLatin1String("error")) {
+        worker.errors.append(event.value(QStringLiteral("message")).toString());
+    } else if (kind == QLatin1String("epoch")) {
+        const int epoch = event.value(QStringLiteral("epoch")).toInt();
+        const QJsonValue value = event.value(QStringLiteral("metrics")).toObject().value(m_sweep.metric);
+        if (!value.isDouble())
+            return;
+        m_curves[worker.trial][epoch] = value.toDouble();
+        if (m_stopping || !worker.pruneReason.isEmpty())
+            return;
+        const PruningDecision decision = decidePruning(m_pruning, m_curves, worker.trial, epoch, m_sweep.metric);
+        if (decision.prune) {
+            worker.pruneReason = decision.reason;
+            worker.process->terminate();  // SIGTERM: it writes a checkpoint and ends the run as stopped
+        }
+    }
+}
+
+void SweepDriver::ended(Worker &worker)
+{
+    read(worker);
+    worker.ended = true;
+    if (worker.runId == 0) {
+        Result<QMap<int, RunInfo>> runs = m_db.sweepRuns(m_sweep.id);
+        if (runs && runs.value().contains(worker.trial))
+            worker.runId = runs.value().value(worker.trial).id;
+    }
+    if (worker.runId == 0) {
+        ++m_unstarted;
+        const QString why = worker.errors.isEmpty() ? QString::fromUtf8(worker.process->readAllStandardError()).trimmed()
+                                                    : worker.errors.join(QStringLiteral("; "));
+        m_io.err << trialText(worker.trial) << " could not start: " << (why.isEmpty() ? worker.process->errorString() : why) << "\n";
+        m_io.err.flush();
+        return;
+    }
+    Result<RunInfo> run = m_db.run(worker.runId);
+    if (!run) {
+        m_io.err << "error: " << run.error().toString() << "\n";
+        return;
+    }
+    RunStatus status = run.value().status;
+    if (!worker.pruneReason.isEmpty() && status == RunStatus::Stopped) {
+        if (Status set = m_db.setStatus(worker.runId, RunStatus::Pruned, worker.pruneReason); set)
+            status = RunStatus::Pruned;
+    }
+    updateBest();
+    const std::optional<double> best = bestSoFar(m_curves.value(worker.trial), -1, m_sweep.maximize);
+    QString line = QStringLiteral("%1 (run %2) %3").arg(trialText(worker.trial)).arg(worker.runId).arg(runStatusName(status));
+    if (status == RunStatus::Pruned)
+        line += QStringLiteral(": ") + worker.pruneReason;
+    else if (best)
+        line += QStringLiteral(": %1 %2").arg(m_sweep.metric).arg(*best, 0, 'g', 5);
+    if (m_sweep.bestRun == worker.runId)
+        line += QStringLiteral(" (best so far)");
+    say(line);
+}
+
+void SweepDriver::updateBest()
+{
+    Result<QList<SweepTrialRow>> rows = sweepTrialRows(m_db, m_sweep);
+    if (!rows || rows.value().isEmpty() || !rows.value().first().value)
+        return;
+    const qint64 best = rows.value().first().runId;
+    if (best != m_sweep.bestRun && m_db.setSweepBestRun(m_sweep.id, best))
+        m_sweep.bestRun = best;
+}
+
+void SweepDriver::tick()
+{
+    if (stopFlag().load() && !m_stopping) {
+        m_stopping = true;
+        say(QStringLiteral("stopping: each running trial writes a checkpoint; `trainyard-cli sweep resume %1` continues").arg(m_sweep.id));
+        for (Worker &worker : m_workers)
+            worker.process->terminate();
+    }
+    for (Worker &worker : m_workers) {
+        read(worker);
+        if (worker.process->state() == QProcess::NotRunning)
+            ended(worker);
+    }
+    m_workers.remove_if([](const Worker &worker) { return worker.ended; });
+    while (!m_stopping && int(m_workers.size()) < m_parallel && !m_todo.isEmpty()) {
+        const QPair<int, qint64> next = m_todo.takeFirst();
+        start(next.first, next.second);
+    }
+    if (m_workers.empty() && (m_stopping || m_todo.isEmpty()))
+        m_loop.quit();
+}
+
+int SweepDriver::run()
+{
+    if (Status stock = takeStockOfTrials(); !stock) {
+        m_io.err << "error: " << stock.error().toString() << "\n";
+        m_db.setSweepStatus(m_sweep.id, QStringLiteral("stopped"));
+        return BadInput;
+    }
+    if (m_threads > 0)
+        say(QStringLiteral("sweep %1: %2 trials, %3 at a time with %4 thread(s) each").arg(m_sweep.id).arg(m_trials.size()).arg(m_parallel).arg(m_threads));
+    else
+        say(QStringLiteral("sweep %1: %2 trials, %3 at a time").arg(m_sweep.id).arg(m_trials.size()).arg(m_parallel));
+    QTimer timer;
+    timer.setInterval(100);
+    QObject::connect(&timer, &QTimer::timeout, [this] { tick(); });
+    timer.start();
+    tick();
+    if (!(m_workers.empty() && (m_stopping || m_todo.isEmpty())))
+        m_loop.exec();
+    timer.stop();
+
+    updateBest();
+    Result<QList<SweepTrialRow>> rows = sweepTrialRows(m_db, m_sweep);
+    const bool allEnded = rows && endedTrials(rows.value()) == rows.value().size();
+    const QString status = allEnded ? QStringLiteral("finished") : m_unstarted > 0 && !m_stopping ? QStringLiteral("failed") : QStringLiteral("stopped");
+    m_db.setSweepStatus(m_sweep.id, status);
+    if (m_stopping)
+        return Stopped;
+    return allEnded ? Success : RunFailed;
+}
+
+} // namespace
+
+QString sweepWorkerProgram()
+{
+    const QString fromEnvironment = qEnvironmentVariable("TRAINYARD_CLI");
+    if (!fromEnvironment.isEmpty())
+        return fromEnvironment;
+    const QString self = QCoreApplication::applicationFilePath();
+    if (QFileInfo(self).fileName() == QLatin1String("trainyard-cli"))
+        return self;
+    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("trainyard-cli"));
+}
+
+int driveSweep(RunDatabase &db, const SweepRecord &sweep, Io &io, bool quiet)
+{
+    SweepDriver driver(db, sweep, io, quiet);
+    return driver.run();
+}
+
+} // namespace ty::cli

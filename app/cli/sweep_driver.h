@@ -1,0 +1,30 @@
+#pragma once
+// Drives a recorded sweep (docs/sweeps.md): starts its trials in order as worker processes
+// (`trainyard-cli run --sweep ID --trial N --events`), at most `parallel` at once, each with its share of the
+// machine's threads; continues stopped or interrupted trials with `trainyard-cli resume`; stops a trial its
+// early-stopping rule prunes and records it as pruned; keeps the sweep's best run and status up to date.
+//
+// Workers run in their own process group (a Ctrl-C reaches the driver, which asks each worker once to
+// checkpoint and stop) and get SIGTERM when the driver dies, so a kill -9 of the driver leaves stopped trials
+// that `sweep resume` continues. Lives on the thread that created it and runs a local event loop there.
+
+#include "cli.h"
+#include "run_records.h"
+
+#include <QString>
+
+namespace ty {
+class RunDatabase;
+}
+
+namespace ty::cli {
+
+// The trainyard-cli that trains the trials: $TRAINYARD_CLI when set, else this program when it is trainyard-cli,
+// else trainyard-cli next to it.
+QString sweepWorkerProgram();
+
+// Runs every trial of `sweep` that has not ended; returns the exit code (0 when every trial ended, 1 when one
+// could not start, 130 when stopped). The sweep must be recorded as running by this process.
+int driveSweep(RunDatabase &db, const SweepRecord &sweep, Io &io, bool quiet);
+
+} // namespace ty::cli

@@ -1,0 +1,114 @@
+#include "sweep_report.h"
+
+#include "printable_text.h"
+#include "run_database.h"
+#include "sweep_trials.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ty::cli {
+
+namespace {
+
+QString valueText(const std::optional<double> &value)
+{
+    return value ? QString::number(*value, 'g', 5) : QStringLiteral("-");
+}
+
+bool endedForGood(const QString &status)
+{
+    return status == QLatin1String("finished") || status == QLatin1String("pruned") || status == QLatin1String("diverged")
+        || status == QLatin1String("failed");
+}
+
+} // namespace
+
+Result<QList<SweepTrialRow>> sweepTrialRows(const RunDatabase &db, const SweepRecord &sweep)
+{
+    Result<QMap<int, RunInfo>> runs = db.sweepRuns(sweep.id);
+    if (!runs)
+        return runs.error();
+    QList<SweepTrialRow> rows;
+    for (const SweepTrial &trial : recordedTrials(sweep)) {
+        SweepTrialRow row;
+        row.trial = trial.index;
+        row.sets = trial.sets;
+        row.status = QStringLiteral("queued");
+        if (runs.value().contains(trial.index)) {
+            const RunInfo &run = runs.value().value(trial.index);
+            row.runId = run.id;
+            row.status = runStatusName(run.status);
+            Result<QList<MetricSummary>> summaries = db.metricSummaries(run.id);
+            if (!summaries)
+                return summaries.error();
+            for (const MetricSummary &summary : summaries.value()) {
+                const double best = sweep.maximize ? summary.maximum : summary.minimum;
+                if (summary.name == sweep.metric && std::isfinite(best))
+                    row.value = best;
+            }
+        }
+        rows.append(row);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [&](const SweepTrialRow &a, const SweepTrialRow &b) {
+        if (a.value.has_value() != b.value.has_value())
+            return a.value.has_value();
+        if (!a.value)
+            return false;
+        return sweep.maximize ? *a.value > *b.value : *a.value < *b.value;
+    });
+    return rows;
+}
+
+int endedTrials(const QList<SweepTrialRow> &rows)
+{
+    return int(std::count_if(rows.begin(), rows.end(), [](const SweepTrialRow &row) { return endedForGood(row.status); }));
+}
+
+void printSweepTable(Io &io, const SweepRecord &sweep, const QList<SweepTrialRow> &rows)
+{
+    io.out << "sweep " << sweep.id << (sweep.name.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(printableExcerpt(sweep.name, 80)))
+           << ": " << sweep.status << ", " << endedTrials(rows) << " of " << rows.size() << " trials ended; "
+           << sweep.metric << ", " << (sweep.maximize ? "higher" : "lower") << " is better\n";
+    io.out << QStringLiteral("%1  %2  %3  %4  %5\n").arg(QStringLiteral("trial"), 5).arg(QStringLiteral("run"), 5)
+                  .arg(QStringLiteral("status"), -11).arg(sweep.metric, 12).arg(QStringLiteral("parameters"));
+    for (const SweepTrialRow &row : rows) {
+        const bool best = row.runId != 0 && row.runId == sweep.bestRun;
+        io.out << QStringLiteral("%1  %2  %3  %4  %5%6\n")
+                      .arg(row.trial, 5)
+                      .arg(row.runId ? QString::number(row.runId) : QStringLiteral("-"), 5)
+                      .arg(row.status, -11)
+                      .arg(valueText(row.value), 12)
+                      .arg(printableExcerpt(row.sets.join(QLatin1Char(' ')), 200), best ? QStringLiteral("  <- best") : QString());
+    }
+    io.out.flush();
+}
+
+QJsonObject sweepJson(const SweepRecord &sweep, const QList<SweepTrialRow> &rows)
+{
+    QJsonArray trials;
+    for (const SweepTrialRow &row : rows)
+        trials.append(QJsonObject{{QStringLiteral("trial"), row.trial},
+                                  {QStringLiteral("set"), QJsonArray::fromStringList(row.sets)},
+                                  {QStringLiteral("run"), row.runId ? QJsonValue(row.runId) : QJsonValue()},
+                                  {QStringLiteral("status"), row.status},
+                                  {QStringLiteral("value"), row.value ? QJsonValue(*row.value) : QJsonValue()}});
+    const auto time = [](const QDateTime &t) { return t.isValid() ? QJsonValue(t.toString(Qt::ISODateWithMs)) : QJsonValue(); };
+    return QJsonObject{{QStringLiteral("id"), sweep.id},
+                       {QStringLiteral("name"), sweep.name},
+                       {QStringLiteral("status"), sweep.status},
+                       {QStringLiteral("metric"), sweep.metric},
+                       {QStringLiteral("goal"), sweep.maximize ? QStringLiteral("maximize") : QStringLiteral("minimize")},
+                       {QStringLiteral("best_run"), sweep.bestRun ? QJsonValue(sweep.bestRun) : QJsonValue()},
+                       {QStringLiteral("trials_total"), rows.size()},
+                       {QStringLiteral("trials_ended"), endedTrials(rows)},
+                       {QStringLiteral("created_at"), time(sweep.createdAt)},
+                       {QStringLiteral("ended_at"), time(sweep.endedAt)},
+                       {QStringLiteral("preset_file"), sweep.presetFile},
+                       {QStringLiteral("spec"), sweep.spec},
+                       {QStringLiteral("trials"), trials}};
+}
+
+} // namespace ty::cli
