@@ -2,7 +2,6 @@
 
 #include "printable_text.h"
 #include "run_database.h"
-#include "sweep_trials.h"
 
 #include <QJsonArray>
 
@@ -18,54 +17,7 @@ QString valueText(const std::optional<double> &value)
     return value ? QString::number(*value, 'g', 5) : QStringLiteral("-");
 }
 
-bool endedForGood(const QString &status)
-{
-    return status == QLatin1String("finished") || status == QLatin1String("pruned") || status == QLatin1String("diverged")
-        || status == QLatin1String("failed");
-}
-
 } // namespace
-
-Result<QList<SweepTrialRow>> sweepTrialRows(const RunDatabase &db, const SweepRecord &sweep)
-{
-    Result<QMap<int, RunInfo>> runs = db.sweepRuns(sweep.id);
-    if (!runs)
-        return runs.error();
-    QList<SweepTrialRow> rows;
-    for (const SweepTrial &trial : recordedTrials(sweep)) {
-        SweepTrialRow row;
-        row.trial = trial.index;
-        row.sets = trial.sets;
-        row.status = QStringLiteral("queued");
-        if (runs.value().contains(trial.index)) {
-            const RunInfo &run = runs.value().value(trial.index);
-            row.runId = run.id;
-            row.status = runStatusName(run.status);
-            Result<QList<MetricSummary>> summaries = db.metricSummaries(run.id);
-            if (!summaries)
-                return summaries.error();
-            for (const MetricSummary &summary : summaries.value()) {
-                const double best = sweep.maximize ? summary.maximum : summary.minimum;
-                if (summary.name == sweep.metric && std::isfinite(best))
-                    row.value = best;
-            }
-        }
-        rows.append(row);
-    }
-    std::stable_sort(rows.begin(), rows.end(), [&](const SweepTrialRow &a, const SweepTrialRow &b) {
-        if (a.value.has_value() != b.value.has_value())
-            return a.value.has_value();
-        if (!a.value)
-            return false;
-        return sweep.maximize ? *a.value > *b.value : *a.value < *b.value;
-    });
-    return rows;
-}
-
-int endedTrials(const QList<SweepTrialRow> &rows)
-{
-    return int(std::count_if(rows.begin(), rows.end(), [](const SweepTrialRow &row) { return endedForGood(row.status); }));
-}
 
 void printSweepTable(Io &io, const SweepRecord &sweep, const QList<SweepTrialRow> &rows)
 {

@@ -13,6 +13,7 @@
 #include "icons/icon_library.h"
 #include "inspector/dataset_preview.h"
 #include "runs/run_browser.h"
+#include "sweeps/sweep_view.h"
 #include "training/training_panel.h"
 
 #include <QAction>
@@ -99,7 +100,10 @@ int main(int argc, char **argv)
                                   QStringLiteral("ids"));
     const QCommandLineOption previewData(QStringLiteral("preview-data"),
                                          QStringLiteral("Preview the data of the selected dataset node in the inspector (as its button does)."));
-    parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData});
+    const QCommandLineOption sweep(QStringLiteral("sweep"), QStringLiteral("Open Experiments ▸ Sweeps on this sweep."),
+                                   QStringLiteral("id"));
+    parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
+                       sweep});
     parser.process(app);
 
     if (parser.isSet(scheme)) {
@@ -157,6 +161,8 @@ int main(int argc, char **argv)
         const QStringList runs = parser.value(evaluate).split(QLatin1Char(','));
         window.showEvaluation(runs.value(0).toLongLong(), runs.value(1).toLongLong());
     }
+    if (parser.isSet(sweep))
+        window.showSweep(parser.value(sweep).toLongLong());
 
     // The data preview reads the data set on a worker thread, once the window has settled (the inspector may
     // rebuild its page meanwhile): a screenshot waits for it, scrolled into view.

@@ -18,6 +18,7 @@ class QLabel;
 class QMenu;
 class QStackedWidget;
 class QTabBar;
+class QTabWidget;
 
 namespace ty {
 
@@ -33,7 +34,10 @@ class PipelineDocument;
 class PipelineScene;
 class RecentFiles;
 class StartPage;
+class SweepLauncher;
+class SweepView;
 class TrainingPanel;
+struct SweepSpec;
 struct Issue;
 struct Preset;
 
@@ -55,6 +59,8 @@ public:
     TrainingPanel *training() const { return m_training; }
     DeviceProbe *deviceProbe() const { return m_deviceProbe; }
     EvaluationView *evaluation() const { return m_evaluation; }
+    SweepView *sweepView() const { return m_sweepView; }
+    SweepLauncher *sweepLauncher() const { return m_sweepLauncher; }
     QTabBar *modeBar() const { return m_modeBar; }
     WindowMode mode() const;
     // Shows one mode's page; the design docks show only in Design.
@@ -84,6 +90,12 @@ public:
     static QString preferredRunDatabase();  // the last one opened, else RunDatabase::defaultPath()
     // Trains a snapshot of the document (after validating it); false when it has errors or cannot start.
     bool trainDocument();
+    // Sweeps (main_window_sweeps.cpp). The dialog for the canvas's preset, `key` searched first (empty: none);
+    // then startSweep. startSweep checks the graph, as Train does, and starts a driver process.
+    bool sweepInteractively(const QString &key);
+    bool startSweep(const SweepSpec &spec);
+    // Experiments ▸ Sweeps showing sweep `id` of the open run database.
+    void showSweep(qint64 id);
     // Asks every run of this window to stop (each writes a checkpoint); destroying the window waits for them.
     void stopTraining();
     // When false (tests, --screenshot), problems go to the status bar instead of message boxes.
@@ -121,7 +133,12 @@ private:
     // main_window_modes.cpp
     void createModes();
     void createModeActions();
+    // main_window_sweeps.cpp
+    void createSweepPage();
+    void createSweepAction();
     // main_window_training.cpp
+    // False (after showing the first error where it can be fixed) when the graph has errors; `what` heads the message.
+    bool checkTrainable(const QString &what);
     void createTrainingPage();
     void createTrainingActions();
     void createTrainingMenu();
@@ -153,6 +170,10 @@ private:
     DeviceProbe *m_deviceProbe = nullptr;
     EvaluationView *m_evaluation = nullptr;
     QStackedWidget *m_pages = nullptr;
+    QTabWidget *m_experiments = nullptr;  // Experiments: Runs (m_training) and Sweeps
+    SweepView *m_sweepView = nullptr;
+    SweepLauncher *m_sweepLauncher = nullptr;
+    QList<qint64> m_sweepsStarted;
     QTabBar *m_modeBar = nullptr;
     QList<QDockWidget *> m_designDocks;
     CompositeView *m_composites = nullptr;

@@ -37,7 +37,8 @@ void MainWindow::createModes()
     m_pages->addWidget(m_composites);
     connect(m_scene, &PipelineScene::nodeDoubleClicked, m_composites, &CompositeView::open);
     connect(m_composites, &CompositeView::levelChanged, this, &MainWindow::showCompositeLevel);
-    m_pages->addWidget(m_training);
+    createSweepPage();
+    m_pages->addWidget(m_experiments);
     m_pages->addWidget(m_evaluation);
     setCentralWidget(m_pages);
 

@@ -4,6 +4,8 @@
 
 #include "main_window.h"
 
+#include "sweeps/sweep_view.h"
+
 #include "canvas/canvas_view.h"
 #include "evaluation_view.h"
 #include "document/pipeline_document.h"
@@ -17,6 +19,7 @@
 #include "run_database.h"
 
 #include <QAction>
+#include <QTabWidget>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -73,13 +76,14 @@ void MainWindow::createTrainingActions()
     connect(stop, &QAction::triggered, this, &MainWindow::stopTraining);
     connect(database, &QAction::triggered, this, &MainWindow::chooseRunDatabase);
     connect(show, &QAction::triggered, this, &MainWindow::showTraining);
+    createSweepAction();
     updateTrainingActions();
 }
 
 void MainWindow::createTrainingMenu()
 {
     QMenu *menu = menuBar()->addMenu(tr("&Training"));
-    for (const char *name : {"train", "stop-all", "", "show-training", "experiments-on-train", "run-database"})
+    for (const char *name : {"train", "sweep", "stop-all", "", "show-training", "experiments-on-train", "run-database"})
         name[0] ? (void)menu->addAction(action(QString::fromLatin1(name))) : (void)menu->addSeparator();
 }
 
@@ -88,6 +92,8 @@ Status MainWindow::openRunDatabase(const QString &path)
     const Status opened = m_training->openDatabase(path);
     if (opened.ok())
         QSettings().setValue(QString::fromLatin1(kDatabaseSetting), m_training->databasePath());
+    if (opened.ok())
+        m_sweepView->openDatabase(m_training->databasePath());
     // The Evaluate view reads through the browser's connection (GUI thread, as both are).
     m_evaluation->setDatabase(m_training->browser()->database());
     m_evaluation->setWorkerPath(m_training->workerPath());
@@ -114,7 +120,7 @@ void MainWindow::chooseRunDatabase()
         showTraining();
 }
 
-bool MainWindow::trainDocument()
+bool MainWindow::checkTrainable(const QString &what)
 {
     m_document->validateNow();
     const ShapeReport &report = m_document->report();
@@ -130,11 +136,18 @@ bool MainWindow::trainDocument()
                 list->raise();
             }
             showIssue(issue);
-            statusBar()->showMessage(tr("Cannot train: %1 (%2 in all; see the Issues list)")
-                                         .arg(issue.message, tr("%n error(s)", nullptr, errors)),
+            statusBar()->showMessage(tr("%1: %2 (%3 in all; see the Issues list)")
+                                         .arg(what, issue.message, tr("%n error(s)", nullptr, errors)),
                                      10000);
             return false;
         }
+    return true;
+}
+
+bool MainWindow::trainDocument()
+{
+    if (!checkTrainable(tr("Cannot train")))
+        return false;
     if (m_training->databasePath().isEmpty())
         openRunDatabase(preferredRunDatabase());  // a failure shows in the status bar and startTraining retries
     TrainingOptions options;
@@ -173,6 +186,7 @@ void MainWindow::stopTraining()
 void MainWindow::showTraining()
 {
     setMode(WindowMode::Experiments);
+    m_experiments->setCurrentWidget(m_training);
 }
 
 void MainWindow::updateTrainingActions()

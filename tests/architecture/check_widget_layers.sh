@@ -15,6 +15,7 @@ declare -A allowed=(
   [plots]="icons common"
   [runs]="common"
   [training]="plots runs icons common"
+  [sweeps]="training plots runs icons common"
   [evaluation]=""
 )
 status=0

@@ -96,6 +96,10 @@ void InspectorPanel::buildNodePage(const QString &id)
             if (form == m_nodeForm)
                 m_document->resetParam(m_nodeId, param);
         });
+        connect(form, &ParamForm::sweepRequested, this, [this, form](const QString &param) {
+            if (form == m_nodeForm)
+                Q_EMIT sweepRequested(m_nodeId + QLatin1Char('.') + param);
+        });
     } else if (block) {
         layout->addWidget(mutedLabel(tr("This block has no parameters."), content));
     }

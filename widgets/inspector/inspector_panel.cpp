@@ -99,6 +99,8 @@ QWidget *InspectorPanel::buildTrainingPage()
             });
     connect(m_trainingForm, &ParamForm::resetRequested, this,
             [this](const QString &key) { m_document->resetTrainingValue(key); });
+    connect(m_trainingForm, &ParamForm::sweepRequested, this,
+            [this](const QString &key) { Q_EMIT sweepRequested(QStringLiteral("training.") + key); });
     return page;
 }
 

@@ -36,6 +36,10 @@ public:
     // Puts the keyboard focus in a parameter's editor (or a training setting's, for "training.KEY").
     void focusParam(const QString &name);
 
+Q_SIGNALS:
+    // A parameter's "Sweep This Parameter…": `key` as --set writes it, "conv1.out_channels" or "training.epochs".
+    void sweepRequested(const QString &key);
+
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 

@@ -8,6 +8,7 @@
 
 #include <QGridLayout>
 #include <QLabel>
+#include <QMenu>
 
 namespace ty {
 
@@ -24,6 +25,7 @@ ParamForm::ParamForm(const QList<ParamSpec> &specs, QWidget *parent) : QWidget(p
         r.name = new QLabel(spec.name, this);
         r.name->setToolTip(spec.doc);
         r.name->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        r.name->setContextMenuPolicy(Qt::CustomContextMenu);
         r.note = new QLabel(this);
         r.note->setWordWrap(true);
         QFont small = r.note->font();
@@ -40,6 +42,11 @@ ParamForm::ParamForm(const QList<ParamSpec> &specs, QWidget *parent) : QWidget(p
         const QString name = spec.name;
         m_editors.insert(name, editor);
         m_rows.insert(name, r);
+        connect(r.name, &QLabel::customContextMenuRequested, this, [this, name, label = r.name](const QPoint &at) {
+            QMenu menu(this);
+            menu.addAction(tr("Sweep This Parameter…"), this, [this, name] { Q_EMIT sweepRequested(name); });
+            menu.exec(label->mapToGlobal(at));
+        });
         connect(editor, &ParamEditor::valueEdited, this, [this, name](const QJsonValue &value) {
             if (!m_sessions.contains(name))
                 m_sessions.insert(name, nextEditSession());

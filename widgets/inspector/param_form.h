@@ -34,6 +34,8 @@ Q_SIGNALS:
     // `session` is the same for consecutive edits of one field until its editing finishes; 0 never repeats.
     void valueEdited(const QString &name, const QJsonValue &value, int session);
     void resetRequested(const QString &name);
+    // "Sweep This Parameter…" from the context menu of a parameter's name.
+    void sweepRequested(const QString &name);
 
 private:
     struct Row {

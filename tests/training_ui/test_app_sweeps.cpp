@@ -1,0 +1,191 @@
+// Sweeps from the app, end to end through the real main window and the real trainyard-cli: the Sweep dialog
+// (its trial count, a wrong key refused before anything starts, opened from a parameter's context menu), a sweep
+// started from the canvas and shown in Experiments ▸ Sweeps (trials table with the best highlighted, the three
+// charts), Stop and Resume from the view, and Open Best as Preset.
+
+#include "training_ui_support.h"
+
+#include "main_window.h"
+
+#include "document/pipeline_document.h"
+#include "inspector/inspector_panel.h"
+#include "inspector/param_form.h"
+#include "plots/qcustomplot_include.h"
+#include "sweeps/sweep_dialog.h"
+#include "sweeps/sweep_launcher.h"
+#include "sweeps/sweep_view.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+#include <QTimer>
+
+#include <memory>
+
+using namespace ty;
+
+class TestAppSweeps : public QObject {
+    Q_OBJECT
+    tytest::RunsFixture runs;
+    std::unique_ptr<MainWindow> window;
+
+    static QPushButton *button(QWidget *parent, const QString &text)
+    {
+        for (QPushButton *b : parent->findChildren<QPushButton *>())
+            if (b->text() == text)
+                return b;
+        return nullptr;
+    }
+
+    // Starts `spec` on the canvas and waits for the driver to end; returns its exit code (-2: it never ended).
+    int sweepAndWait(const SweepSpec &spec)
+    {
+        QSignalSpy ended(window->sweepLauncher(), &SweepLauncher::sweepEnded);
+        if (!window->startSweep(spec))
+            return -3;
+        if (!ended.wait(180000))
+            return -2;
+        return ended.first().at(1).toInt();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(runs.open());
+        qputenv("TRAINYARD_CLI", tytest::workerPath().toUtf8());
+    }
+
+    void init()
+    {
+        window = std::make_unique<MainWindow>();
+        window->setInteractive(false);
+        window->resize(1400, 900);
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        QVERIFY(window->openRunDatabase(runs.path).ok());
+        window->document()->setPreset(tytest::tinyPreset(3, 512));
+    }
+
+    void cleanup() { window.reset(); }
+
+    void dialogCountsTrialsAndRefusesWrongKeys()
+    {
+        SweepDialog dialog(window->document()->preset(), QStringLiteral("opt.lr"));
+        QCOMPARE(dialog.dimensions()->rowCount(), 1);
+        // Around the current value 0.1, a decade each way.
+        QCOMPARE(static_cast<QLineEdit *>(dialog.dimensions()->cellWidget(0, 2))->text(), QStringLiteral("0.01, 0.1, 1"));
+        QVERIFY2(dialog.isValid(), qPrintable(dialog.problem()));
+        QCOMPARE(dialog.trialCount(), 3);
+        dialog.addDimension(QStringLiteral("fc1.out_features"), QStringLiteral("int"), QStringLiteral("8, 32"));
+        dialog.setTrials(2);
+        QCOMPARE(dialog.trialCount(), 6);
+        QCOMPARE(dialog.spec().random.first().text, QStringLiteral("int(8, 32)"));
+        dialog.addDimension(QStringLiteral("nosuch.width"), QStringLiteral("grid"), QStringLiteral("1, 2"));
+        QVERIFY(!dialog.isValid());
+        QVERIFY2(dialog.problem().contains(QStringLiteral("nosuch")), qPrintable(dialog.problem()));
+        QVERIFY(!dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok)->isEnabled());
+        static_cast<QLineEdit *>(dialog.dimensions()->cellWidget(2, 2))->setText(QString());
+        dialog.dimensions()->removeRow(2);
+        static_cast<QLineEdit *>(dialog.dimensions()->cellWidget(1, 2))->setText(QStringLiteral("32, 8"));
+        QVERIFY2(dialog.problem().contains(QStringLiteral("empty range")), qPrintable(dialog.problem()));
+    }
+
+    // A parameter's context menu in the inspector opens the dialog on that key.
+    void sweepThisParameterOpensTheDialog()
+    {
+        window->document()->setSelectedNodes({QStringLiteral("opt")});
+        QTRY_VERIFY(window->inspector()->nodeForm() != nullptr);
+        QString shownKey;
+        QTimer::singleShot(300, this, [&shownKey] {
+            auto *dialog = qobject_cast<SweepDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            shownKey = static_cast<QComboBox *>(dialog->dimensions()->cellWidget(0, 0))->currentText();
+            dialog->reject();
+        });
+        Q_EMIT window->inspector()->nodeForm()->sweepRequested(QStringLiteral("lr"));
+        QCOMPARE(shownKey, QStringLiteral("opt.lr"));
+    }
+
+    void aSweepFromTheCanvasIsShownRankedAndItsBestOpens()
+    {
+        SweepDialog dialog(window->document()->preset(), QStringLiteral("opt.lr"));
+        static_cast<QLineEdit *>(dialog.dimensions()->cellWidget(0, 2))->setText(QStringLiteral("0.001, 0.05, 0.2"));
+        dialog.setMetric(QStringLiteral("val/accuracy"));
+        dialog.setParallel(2);
+        QCOMPARE(sweepAndWait(dialog.spec()), 0);
+        SweepView *view = window->sweepView();
+        QCOMPARE(int(window->mode()), int(WindowMode::Experiments));
+        QVERIFY(view->isVisible());
+        view->refresh();
+        QTableWidget *table = view->trialsTable();
+        QCOMPARE(table->rowCount(), 3);
+        QCOMPARE(table->horizontalHeaderItem(3)->text(), QStringLiteral("val/accuracy"));
+        QCOMPARE(table->horizontalHeaderItem(4)->text(), QStringLiteral("opt.lr"));
+        // Best first, highlighted; the tiny learning rate cannot be best.
+        QVERIFY(table->item(0, 0)->font().bold());
+        QVERIFY(!table->item(1, 0)->font().bold());
+        QVERIFY(table->item(0, 4)->text() != QStringLiteral("0.001"));
+        QVERIFY(table->item(0, 3)->data(Qt::DisplayRole).toDouble() >= table->item(2, 3)->data(Qt::DisplayRole).toDouble());
+        QVERIFY2(view->summary()->text().contains(QStringLiteral("3 of 3 trials ended")), qPrintable(view->summary()->text()));
+        // A line per trial in the parallel coordinates, a point per trial against opt.lr, a curve per trial.
+        QCOMPARE(view->parallelPlot()->plottableCount(), 3);
+        QCOMPARE(view->scatterPlot()->graph(0)->dataCount() + view->scatterPlot()->graph(1)->dataCount(), 3);
+        QCOMPARE(view->curvesPlot()->graphCount(), 3);
+        QCOMPARE(view->curvesPlot()->graph(0)->dataCount(), 3);  // three epochs
+
+        const QString bestLr = table->item(0, 4)->text();
+        QPushButton *openBest = button(view, QStringLiteral("Open Best as Preset"));
+        QVERIFY(openBest && openBest->isEnabled());
+        openBest->click();
+        QCOMPARE(int(window->mode()), int(WindowMode::Design));
+        QCOMPARE(flattenParams(window->document()->preset()).value(QStringLiteral("opt.lr")), bestLr);
+        QVERIFY(window->document()->preset().name.contains(QStringLiteral("best of sweep")));
+    }
+
+    void stopAndResumeFromTheView()
+    {
+        window->document()->setPreset(tytest::tinyPreset(60, 2048));
+        QSignalSpy started(window->sweepLauncher(), &SweepLauncher::sweepStarted);
+        QSignalSpy ended(window->sweepLauncher(), &SweepLauncher::sweepEnded);
+        SweepDialog dialog(window->document()->preset(), QStringLiteral("opt.lr"));
+        dialog.setParallel(1);
+        QVERIFY(window->startSweep(dialog.spec()));
+        QVERIFY(started.wait(60000));
+        const qint64 id = started.first().first().toLongLong();
+        SweepView *view = window->sweepView();
+        QCOMPARE(view->currentSweep(), id);
+        QPushButton *stop = button(view, QStringLiteral("Stop"));
+        QTRY_VERIFY_WITH_TIMEOUT(stop->isEnabled(), 10000);
+        // Let the first trial record a run, then stop.
+        QTRY_VERIFY_WITH_TIMEOUT(runs.db->sweepRuns(id).value().size() == 1, 60000);
+        stop->click();
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(ended.first().at(1).toInt(), 130);
+        view->refresh();
+        QCOMPARE(runs.db->sweep(id).value().status, QStringLiteral("stopped"));
+        QPushButton *resume = button(view, QStringLiteral("Resume"));
+        QVERIFY(resume->isEnabled());
+        ended.clear();
+        resume->click();
+        QVERIFY(ended.wait(240000));
+        QCOMPARE(ended.first().at(1).toInt(), 0);
+        QCOMPARE(runs.db->sweep(id).value().status, QStringLiteral("finished"));
+        QCOMPARE(runs.db->sweepRuns(id).value().size(), 3);
+    }
+};
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("TrainyardTests"));
+    QApplication::setApplicationName(QStringLiteral("test_app_sweeps"));
+    TestAppSweeps test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_app_sweeps.moc"

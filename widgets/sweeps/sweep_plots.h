@@ -1,0 +1,24 @@
+#pragma once
+// The sweep view's three charts, drawn into QCustomPlots from a sweep's ranked trials (sweep_trial_rows.h):
+// parallel coordinates (an axis per searched key and one for the metric, a line per trial), the metric against
+// one key, and every trial's metric curve by epoch. Numeric keys spanning more than a decade use a log scale,
+// others (block swaps, choices) are categories. The best trial is drawn thick; pruned trials dashed.
+// Thread affinity: the GUI thread (reads the run database for the curves).
+
+#include "run_records.h"
+#include "sweep_trial_rows.h"
+
+class QCustomPlot;
+
+namespace ty {
+
+class RunDatabase;
+
+// The keys the sweep searches, in the order of its trials' overrides.
+QStringList sweepKeys(const QList<SweepTrialRow> &rows);
+
+void drawParallelCoordinates(QCustomPlot *plot, const SweepRecord &sweep, const QList<SweepTrialRow> &rows);
+void drawMetricAgainstKey(QCustomPlot *plot, const SweepRecord &sweep, const QList<SweepTrialRow> &rows, const QString &key);
+void drawTrialCurves(QCustomPlot *plot, const RunDatabase &db, const SweepRecord &sweep, const QList<SweepTrialRow> &rows);
+
+} // namespace ty

@@ -1,0 +1,278 @@
+#include "sweep_view.h"
+
+#include "plots/qcustomplot_include.h"
+#include "preset_format.h"
+#include "preset_overrides.h"
+#include "run_database.h"
+#include "sweep_plots.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace ty {
+
+namespace {
+
+constexpr int kRefreshMs = 1000;
+
+QCustomPlot *makePlot(QWidget *parent, const QString &name, const QString &title)
+{
+    auto *plot = new QCustomPlot(parent);
+    plot->setObjectName(name);
+    plot->setMinimumSize(220, 200);
+    plot->plotLayout()->insertRow(0);
+    auto *heading = new QCPTextElement(plot, title);
+    plot->plotLayout()->addElement(0, 0, heading);
+    return plot;
+}
+
+// A table cell that sorts by number when its text is one.
+QTableWidgetItem *cell(const QString &text)
+{
+    auto *item = new QTableWidgetItem;
+    bool number = false;
+    const double value = text.toDouble(&number);
+    if (number)
+        item->setData(Qt::DisplayRole, value);
+    else
+        item->setText(text);
+    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    return item;
+}
+
+} // namespace
+
+SweepView::SweepView(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Sweep:"), this));
+    m_chooser = new QComboBox(this);
+    m_chooser->setObjectName(QStringLiteral("sweepChooser"));
+    m_chooser->setMinimumContentsLength(40);
+    top->addWidget(m_chooser, 1);
+    m_openBest = new QPushButton(tr("Open Best as Preset"), this);
+    m_openBest->setToolTip(tr("The pipeline with the best trial's values, as a new document in Design"));
+    m_stop = new QPushButton(tr("Stop"), this);
+    m_stop->setToolTip(tr("Stop the sweep: each running trial writes a checkpoint; Resume continues"));
+    m_resume = new QPushButton(tr("Resume"), this);
+    m_resume->setToolTip(tr("Continue a stopped or interrupted sweep: queued and interrupted trials"));
+    top->addWidget(m_openBest);
+    top->addWidget(m_stop);
+    top->addWidget(m_resume);
+    layout->addLayout(top);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("sweepSummary"));
+    m_summary->setTextFormat(Qt::RichText);
+    layout->addWidget(m_summary);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    m_table = new QTableWidget(split);
+    m_table->setObjectName(QStringLiteral("sweepTrials"));
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSortingEnabled(true);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    auto *charts = new QSplitter(Qt::Horizontal, split);
+    m_parallel = makePlot(charts, QStringLiteral("sweepParallel"), tr("Parameters and metric, a line per trial"));
+    auto *scatterBox = new QWidget(charts);
+    auto *scatterLayout = new QVBoxLayout(scatterBox);
+    scatterLayout->setContentsMargins(0, 0, 0, 0);
+    m_scatterKey = new QComboBox(scatterBox);
+    m_scatterKey->setObjectName(QStringLiteral("sweepScatterKey"));
+    scatterLayout->addWidget(m_scatterKey);
+    m_scatter = makePlot(scatterBox, QStringLiteral("sweepScatter"), tr("Metric against a parameter"));
+    scatterLayout->addWidget(m_scatter, 1);
+    m_curves = makePlot(charts, QStringLiteral("sweepCurves"), tr("Each trial by epoch"));
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(split, 1);
+
+    m_timer = new QTimer(this);
+    m_timer->setInterval(kRefreshMs);
+    connect(m_timer, &QTimer::timeout, this, [this] {
+        if (isVisible() && (m_sweep.status == QLatin1String("running") || !m_runningHere.isEmpty()))
+            refresh();
+    });
+    m_timer->start();
+    connect(m_chooser, &QComboBox::currentIndexChanged, this, [this] { reloadSweep(); });
+    connect(m_scatterKey, &QComboBox::currentTextChanged, this, [this](const QString &key) {
+        if (!key.isEmpty())
+            drawMetricAgainstKey(m_scatter, m_sweep, m_rows, key);
+    });
+    connect(m_openBest, &QPushButton::clicked, this, [this] {
+        const Result<Preset> preset = bestPreset();
+        if (preset)
+            Q_EMIT openPresetRequested(preset.value());
+        else
+            Q_EMIT statusMessage(preset.error().toString());
+    });
+    connect(m_stop, &QPushButton::clicked, this, [this] { Q_EMIT stopRequested(m_sweep.id); });
+    connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(m_sweep.id); });
+    updateButtons();
+}
+
+SweepView::~SweepView() = default;
+
+Status SweepView::openDatabase(const QString &path)
+{
+    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(path);
+    if (!opened)
+        return opened.error();
+    m_db = std::move(opened).value();
+    m_sweep = SweepRecord();
+    refresh();
+    return Status::success();
+}
+
+QString SweepView::databasePath() const { return m_db ? m_db->path() : QString(); }
+
+void SweepView::refresh()
+{
+    if (!m_db)
+        return;
+    Result<QList<SweepRecord>> sweeps = m_db->listSweeps();
+    if (!sweeps) {
+        m_summary->setText(sweeps.error().toString().toHtmlEscaped());
+        return;
+    }
+    const qint64 chosen = currentSweep();
+    m_sweeps = sweeps.value();
+    {
+        const QSignalBlocker blocker(m_chooser);
+        m_chooser->clear();
+        for (const SweepRecord &sweep : m_sweeps)
+            m_chooser->addItem(QStringLiteral("#%1  %2  (%3)").arg(sweep.id).arg(sweep.name, sweep.status), sweep.id);
+        const int index = m_chooser->findData(chosen);
+        m_chooser->setCurrentIndex(index >= 0 ? index : 0);
+    }
+    reloadSweep();
+}
+
+void SweepView::showSweep(qint64 id)
+{
+    int index = m_chooser->findData(id);
+    if (index < 0) {
+        refresh();
+        index = m_chooser->findData(id);
+    }
+    if (index >= 0)
+        m_chooser->setCurrentIndex(index);
+}
+
+qint64 SweepView::currentSweep() const { return m_chooser->currentData().toLongLong(); }
+
+void SweepView::setRunningHere(const QList<qint64> &sweepIds)
+{
+    m_runningHere = sweepIds;
+    updateButtons();
+}
+
+void SweepView::reloadSweep()
+{
+    m_rows.clear();
+    m_sweep = SweepRecord();
+    const qint64 id = currentSweep();
+    for (const SweepRecord &sweep : m_sweeps)
+        if (sweep.id == id)
+            m_sweep = sweep;
+    if (m_sweep.id != 0 && m_db) {
+        Result<QList<SweepTrialRow>> rows = sweepTrialRows(*m_db, m_sweep);
+        if (rows)
+            m_rows = rows.value();
+    }
+    fillTable();
+    const QString key = m_scatterKey->currentText();
+    {
+        const QSignalBlocker blocker(m_scatterKey);
+        m_scatterKey->clear();
+        m_scatterKey->addItems(sweepKeys(m_rows));
+        if (m_scatterKey->findText(key) >= 0)
+            m_scatterKey->setCurrentText(key);
+    }
+    drawParallelCoordinates(m_parallel, m_sweep, m_rows);
+    drawMetricAgainstKey(m_scatter, m_sweep, m_rows, m_scatterKey->currentText());
+    if (m_db)
+        drawTrialCurves(m_curves, *m_db, m_sweep, m_rows);
+    if (m_sweep.id == 0) {
+        m_summary->setText(m_sweeps.isEmpty() ? tr("No sweeps in this run database yet: Training ▸ Sweep… starts one.") : QString());
+    } else {
+        const SweepTrialRow *best = !m_rows.isEmpty() && m_rows.first().value ? &m_rows.first() : nullptr;
+        m_summary->setText(tr("<b>%1</b>: %2, %3 of %4 trials ended. Ranked by %5 (%6 is better)%7")
+                               .arg(m_sweep.name.toHtmlEscaped(), m_sweep.status)
+                               .arg(endedTrials(m_rows))
+                               .arg(m_rows.size())
+                               .arg(m_sweep.metric.toHtmlEscaped(), m_sweep.maximize ? tr("higher") : tr("lower"))
+                               .arg(best ? tr("; best <b>%1</b> by trial %2 (run %3): %4")
+                                               .arg(*best->value, 0, 'g', 4)
+                                               .arg(best->trial)
+                                               .arg(best->runId)
+                                               .arg(best->sets.join(QLatin1Char(' ')).toHtmlEscaped())
+                                         : QString()));
+    }
+    updateButtons();
+}
+
+void SweepView::fillTable()
+{
+    const QStringList keys = sweepKeys(m_rows);
+    m_table->setSortingEnabled(false);
+    m_table->clear();
+    m_table->setRowCount(int(m_rows.size()));
+    m_table->setColumnCount(4 + int(keys.size()));
+    m_table->setHorizontalHeaderLabels(QStringList{tr("Trial"), tr("Run"), tr("Status"), m_sweep.metric} + keys);
+    QFont bold = m_table->font();
+    bold.setBold(true);
+    for (int r = 0; r < m_rows.size(); ++r) {
+        const SweepTrialRow &row = m_rows.at(r);
+        QList<QTableWidgetItem *> items{cell(QString::number(row.trial)), cell(row.runId ? QString::number(row.runId) : QString()),
+                                        cell(row.status),
+                                        cell(row.value ? QString::number(*row.value, 'g', 6) : QString())};
+        for (const QString &key : keys)
+            items.append(cell(sweepTrialValue(row.sets, key)));
+        const bool isBest = row.runId != 0 && row.runId == m_sweep.bestRun;
+        for (int c = 0; c < items.size(); ++c) {
+            if (isBest) {
+                items.at(c)->setFont(bold);
+                items.at(c)->setBackground(QColor(0xff, 0xe9, 0xb8));
+                items.at(c)->setForeground(QColor(0x20, 0x20, 0x20));
+                items.at(c)->setToolTip(tr("The best trial"));
+            }
+            m_table->setItem(r, c, items.at(c));
+        }
+    }
+    m_table->setSortingEnabled(true);
+    m_table->resizeColumnsToContents();
+}
+
+void SweepView::updateButtons()
+{
+    const bool chosen = m_sweep.id != 0;
+    m_openBest->setEnabled(chosen && m_sweep.bestRun != 0);
+    m_stop->setEnabled(chosen && m_runningHere.contains(m_sweep.id));
+    m_resume->setEnabled(chosen && (m_sweep.status == QLatin1String("stopped") || m_sweep.status == QLatin1String("interrupted"))
+                         && !m_runningHere.contains(m_sweep.id));
+}
+
+Result<Preset> SweepView::bestPreset() const
+{
+    if (m_sweep.id == 0 || m_rows.isEmpty() || !m_rows.first().value)
+        return Error(tr("the sweep has no trial with a value of its metric yet"));
+    Result<Preset> base = presetFromJson(m_sweep.preset, m_sweep.presetFile);
+    if (!base)
+        return base.error();
+    Preset preset = base.value();
+    if (Status applied = applyOverrides(&preset, m_rows.first().sets); !applied)
+        return applied.error();
+    preset.name = tr("%1, best of sweep %2").arg(preset.name).arg(m_sweep.id);
+    return preset;
+}
+
+} // namespace ty

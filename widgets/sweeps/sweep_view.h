@@ -1,0 +1,85 @@
+#pragma once
+// Experiments ▸ Sweeps: the sweeps of the run database and, for the one chosen, its trials table (parameters,
+// status and metric, sortable, the best row highlighted), a parallel coordinates chart, the metric against a
+// chosen parameter, the trials' curves overlaid, and Open Best as Preset, Stop and Resume. A running sweep is
+// reread every second; everything comes from the run database, so a sweep started in a terminal shows the same.
+//
+// Ownership: owns its widgets and its own database connection. Thread affinity: the GUI thread.
+
+#include "error.h"
+#include "preset.h"
+#include "run_records.h"
+#include "sweep_trial_rows.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QPushButton;
+class QTableWidget;
+class QTimer;
+
+namespace ty {
+
+class RunDatabase;
+
+class SweepView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepView(QWidget *parent = nullptr);
+    ~SweepView() override;
+
+    Status openDatabase(const QString &path);
+    QString databasePath() const;
+    // Rereads the list of sweeps and the chosen sweep.
+    void refresh();
+    // Shows sweep `id` (after refresh() when it is new).
+    void showSweep(qint64 id);
+    qint64 currentSweep() const;
+    // Whether Stop applies: the sweep is running, driven by this app (set by the main window).
+    void setRunningHere(const QList<qint64> &sweepIds);
+
+    // The best trial's preset: the sweep's base preset with that trial's overrides (not its thread setting).
+    Result<Preset> bestPreset() const;
+
+    QComboBox *sweepChooser() const { return m_chooser; }
+    QTableWidget *trialsTable() const { return m_table; }
+    QCustomPlot *parallelPlot() const { return m_parallel; }
+    QCustomPlot *scatterPlot() const { return m_scatter; }
+    QCustomPlot *curvesPlot() const { return m_curves; }
+    QComboBox *scatterKey() const { return m_scatterKey; }
+    QLabel *summary() const { return m_summary; }
+
+Q_SIGNALS:
+    void openPresetRequested(const ty::Preset &preset);
+    void stopRequested(qint64 sweepId);
+    void resumeRequested(qint64 sweepId);
+    void statusMessage(const QString &message);
+
+private:
+    void reloadSweep();
+    void fillTable();
+    void updateButtons();
+
+    std::unique_ptr<RunDatabase> m_db;
+    QList<SweepRecord> m_sweeps;
+    SweepRecord m_sweep;
+    QList<SweepTrialRow> m_rows;
+    QList<qint64> m_runningHere;
+    QComboBox *m_chooser;
+    QLabel *m_summary;
+    QPushButton *m_openBest;
+    QPushButton *m_stop;
+    QPushButton *m_resume;
+    QTableWidget *m_table;
+    QCustomPlot *m_parallel;
+    QCustomPlot *m_scatter;
+    QCustomPlot *m_curves;
+    QComboBox *m_scatterKey;
+    QTimer *m_timer;
+};
+
+} // namespace ty
