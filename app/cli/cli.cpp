@@ -44,6 +44,8 @@ const char *const kUsage =
     "                                           search settings: every trial is a run, P of them at once\n"
     "  sweep resume ID [--db PATH] [--json]     continue a stopped or interrupted sweep\n"
     "  sweeps list|show ID [--db PATH] [--json] the recorded sweeps; one sweep's trials, best first\n"
+    "  queue list|limit [N]|cancel ID|start ID|up ID|down ID [--db PATH] [--json]\n"
+    "                                           runs waiting for a slot under the database's limit on runs at once\n"
     "  export RUN_ID --output FILE [--format safetensors] [--checkpoint last|best|STEP] [--db PATH] [--json]\n"
     "                                           a run's weights under their node names, for other tools\n"
     "\n"
@@ -96,6 +98,8 @@ int runCli(const QStringList &arguments, Io &io)
         code = sweepCommand(rest, io);
     else if (command == QStringLiteral("sweeps"))
         code = sweepsCommand(rest, io);
+    else if (command == QStringLiteral("queue"))
+        code = queueCommand(rest, io);
     else if (command == QStringLiteral("export"))
         code = exportCommand(rest, io);
     else

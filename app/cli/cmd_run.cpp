@@ -11,6 +11,7 @@
 #include "preset_format.h"
 #include "preset_overrides.h"
 #include "run_database.h"
+#include "run_queue.h"
 #include "run_session.h"
 #include "shape_inference.h"
 #include "sweep_trials.h"
@@ -130,6 +131,15 @@ int runCommand(const QStringList &arguments, Io &io)
     std::optional<TrainOptions::WarmStartSource> weights;
     if (initFrom.value())
         weights = initFrom.value()->weights;
+    // Under the database's limit on runs at once, wait for a slot before loading anything (run_queue.h).
+    NewQueueEntry entry;
+    entry.name = !name.isEmpty() ? name : !preset.name.isEmpty() ? preset.name : QFileInfo(path).completeBaseName();
+    entry.kind = isTrial ? QStringLiteral("trial") : QStringLiteral("run");
+    entry.sweepId = sweep.id;
+    entry.sweepTrial = trial;
+    std::unique_ptr<QueuePlace> queued;
+    if (const int waited = waitForTurn(dbPath, entry, args, io, &queued); waited != Success)
+        return waited;
     // Data, model and optimizer before the database: a truncated data file is bad input that records nothing.
     std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io, weights);
     if (!training)
@@ -152,6 +162,8 @@ int runCommand(const QStringList &arguments, Io &io)
         reportError(created.error(), args, io);
         return BadInput;
     }
+    if (queued)
+        queued->leave();  // the run, queued then running, holds the slot from here
     return trainAndRecord(*training, dbPath, created.value(), db.value()->runFolder(created.value()), args, io);
 }
 

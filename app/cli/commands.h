@@ -15,6 +15,8 @@ int exportCommand(const QStringList &arguments, Io &io);
 // Sweeps (cmd_sweep.cpp, cmd_sweeps.cpp): run or resume a sweep; list and show recorded ones.
 int sweepCommand(const QStringList &arguments, Io &io);
 int sweepsCommand(const QStringList &arguments, Io &io);
+// The run queue (cmd_queue.cpp): list, limit, cancel, start now, move.
+int queueCommand(const QStringList &arguments, Io &io);
 // The devices the training engine can use (loads the training module, so LibTorch).
 int devicesCommand(const QStringList &arguments, Io &io);
 // run and resume, from the training module (training_commands.h).

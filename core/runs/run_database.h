@@ -107,6 +107,24 @@ public:
     // The runs of a sweep's trials, by trial index (run_database_queries.cpp).
     Result<QMap<int, RunInfo>> sweepRuns(qint64 sweepId) const;
 
+    // The run queue (run_database_queue.cpp, docs/sweeps.md#the-run-queue). The limit on runs trained at once
+    // (settings key max_running; 0: none, the default).
+    Result<int> maxRunning() const;
+    Status setMaxRunning(int limit);
+    // Adds a waiting entry for this process, last in order.
+    Result<qint64> enqueue(const NewQueueEntry &entry);
+    // In one write transaction: drops entries whose process is gone, renews this one's heartbeat, and admits it
+    // when it was started now, or when fewer than the limit occupy a slot (runs queued or running, entries
+    // admitted) and it is among the first waiting entries that fit.
+    Result<QueueTurn> takeTurn(qint64 entryId);
+    Status leaveQueue(qint64 entryId);
+    Result<QList<QueueEntry>> queueEntries() const;  // waiting and admitted, in order
+    // The app's and `trainyard-cli queue`'s requests; each refuses an entry that is not waiting.
+    Status cancelQueued(qint64 entryId);
+    Status startQueuedNow(qint64 entryId);
+    // Moves a waiting entry `steps` places earlier (negative) or later among the waiting entries.
+    Status moveQueued(qint64 entryId, int steps);
+
     // For resume: drops the run's metric and event rows with step > `step` (and stages begun after it; one that
     // ended after it is open again) and recomputes its metric summaries.
     // Checkpoint records are kept (their files are still on disk; the trainer decides about them).

@@ -139,4 +139,34 @@ struct EvaluationSampleRow {
     double label = 0, predicted = 0, confidence = 0;
 };
 
+// A process asking the run queue for a slot (docs/sweeps.md#the-run-queue): what it will train.
+struct NewQueueEntry {
+    QString name;                    // the run's name, as `runs list` will show it
+    QString kind;                    // "run", "resume" or "trial"
+    qint64 runId = 0;                // the run a "resume" continues
+    qint64 sweepId = 0;              // the sweep and trial a "trial" belongs to
+    int sweepTrial = -1;
+};
+
+// One row of `queue`. state: "waiting", "admitted" (its process may start; it leaves the queue once its run is
+// recorded) or "cancelled" (its process ends without recording anything).
+struct QueueEntry : NewQueueEntry {
+    qint64 id = 0;
+    double position = 0;             // lower goes first
+    QString state;
+    bool startNow = false;           // admitted whatever the limit
+    QString host;
+    qint64 pid = 0;
+    QDateTime createdAt, heartbeatAt;
+};
+
+// What the queue says to a waiting process.
+struct QueueTurn {
+    enum Kind { Wait, Go, Cancelled } kind = Wait;
+    int place = 0;                   // 1-based among the waiting entries (Wait only)
+    int waiting = 0;                 // entries waiting, this one included
+    int occupied = 0;                // runs queued or running and admitted entries, against...
+    int limit = 0;                   // ...the limit (0: none)
+};
+
 } // namespace ty

@@ -170,12 +170,13 @@ RunSchemaStep version6()
 }
 
 // Sweeps (trainyard-cli sweep): the search space, the base preset and every trial's overrides, fixed when the
-// sweep starts; each trial's run points at its sweep, at most one run per trial.
+// sweep starts; each trial's run points at its sweep, at most one run per trial. The run queue: processes waiting
+// for a free slot under the database's concurrency limit (settings key max_running).
 RunSchemaStep version7()
 {
     RunSchemaStep step;
     step.toVersion = 7;
-    step.description = QStringLiteral("sweeps");
+    step.description = QStringLiteral("sweeps and the run queue");
     step.statements = {QStringLiteral("CREATE TABLE sweeps ("
                                       " id INTEGER PRIMARY KEY AUTOINCREMENT,"
                                       " name TEXT,"
@@ -193,7 +194,22 @@ RunSchemaStep version7()
                                       " pid INTEGER)"),
                        QStringLiteral("ALTER TABLE runs ADD COLUMN sweep_id INTEGER"),
                        QStringLiteral("ALTER TABLE runs ADD COLUMN sweep_trial INTEGER"),
-                       QStringLiteral("CREATE UNIQUE INDEX runs_by_sweep_trial ON runs(sweep_id, sweep_trial) WHERE sweep_id IS NOT NULL")};
+                       QStringLiteral("CREATE UNIQUE INDEX runs_by_sweep_trial ON runs(sweep_id, sweep_trial) WHERE sweep_id IS NOT NULL"),
+                       QStringLiteral("CREATE TABLE queue ("
+                                      " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                                      " name TEXT,"
+                                      " kind TEXT NOT NULL,"
+                                      " run_id INTEGER,"
+                                      " sweep_id INTEGER,"
+                                      " sweep_trial INTEGER,"
+                                      " position REAL NOT NULL,"
+                                      " state TEXT NOT NULL,"
+                                      " start_now INTEGER NOT NULL DEFAULT 0,"
+                                      " host TEXT,"
+                                      " pid INTEGER,"
+                                      " created_at TEXT,"
+                                      " heartbeat_at TEXT)"),
+                       QStringLiteral("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT)")};
     return step;
 }
 

@@ -1,7 +1,7 @@
 // trainyard-cli sweep, sweep resume and sweeps list|show, as a user types them: trials trained by worker
 // processes (the real trainyard-cli), ranked and recorded; early stopping by both rules; bad specs refused with
 // exit 2 and nothing recorded; an interrupted sweep (kill -9 or Ctrl-C of the driver) resumed without any trial
-// trained twice.
+// trained twice. And the run queue: runs waiting under the database's limit, reordered, cancelled, started now.
 
 #include "cli_in_process.h"
 
@@ -292,11 +292,98 @@ private Q_SLOTS:
     }
 };
 
+class TestCliQueue : public QObject {
+    Q_OBJECT
+
+    // The queue's waiting entries, in order, by name.
+    static QStringList waiting(const QString &db)
+    {
+        const tytest::CliOutput list = trainyard({QStringLiteral("queue"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QStringList names;
+        for (const QJsonValue &entry : QJsonDocument::fromJson(list.out.toUtf8()).object().value(QStringLiteral("entries")).toArray())
+            if (entry.toObject().value(QStringLiteral("state")).toString() == QLatin1String("waiting"))
+                names.append(entry.toObject().value(QStringLiteral("name")).toString());
+        return names;
+    }
+    static qint64 entryId(const QString &db, const QString &name)
+    {
+        const tytest::CliOutput list = trainyard({QStringLiteral("queue"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        for (const QJsonValue &entry : QJsonDocument::fromJson(list.out.toUtf8()).object().value(QStringLiteral("entries")).toArray())
+            if (entry.toObject().value(QStringLiteral("name")).toString() == name)
+                return entry.toObject().value(QStringLiteral("id")).toInteger();
+        return 0;
+    }
+    static QStringList recordedNames(const QString &db)
+    {
+        QStringList names;
+        for (const RunInfo &run : RunDatabase::open(db).value()->listRuns().value())
+            names.prepend(run.name);
+        return names;
+    }
+
+private Q_SLOTS:
+    void theQueueRunsUnderItsLimitInItsOrder()
+    {
+        QTemporaryDir dir;
+        const QString preset = writeBlobsPreset(dir, 3000);
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        QCOMPARE(trainyard({QStringLiteral("queue"), QStringLiteral("limit"), QStringLiteral("1"), QStringLiteral("--db"), db}).code, 0);
+        const auto start = [&](QProcess &process, const QString &name, const QStringList &extra = {}) {
+            process.start(QStringLiteral(TRAINYARD_CLI), QStringList{QStringLiteral("run"), preset, QStringLiteral("--db"), db,
+                                                                      QStringLiteral("--name"), name} + extra);
+            QVERIFY(process.waitForStarted());
+        };
+        QProcess a, b, c, d;
+        start(a, QStringLiteral("A"), {QStringLiteral("--quiet")});
+        QTRY_VERIFY_WITH_TIMEOUT(!RunDatabase::open(db).value()->listRuns().value().isEmpty(), 60000);
+        // B, C and D wait, in the order they came.
+        start(b, QStringLiteral("B"), {QStringLiteral("--events")});
+        QTRY_COMPARE_WITH_TIMEOUT(waiting(db), QStringList{QStringLiteral("B")}, 30000);
+        start(c, QStringLiteral("C"));
+        QTRY_COMPARE_WITH_TIMEOUT(waiting(db), (QStringList{"B", "C"}), 30000);
+        start(d, QStringLiteral("D"));
+        QTRY_COMPARE_WITH_TIMEOUT(waiting(db), (QStringList{"B", "C", "D"}), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(b.bytesAvailable() > 0, 10000);
+        const QJsonObject queued = QJsonDocument::fromJson(b.readLine()).object();
+        QCOMPARE(queued.value(QStringLiteral("event")).toString(), QStringLiteral("queued"));
+        QCOMPARE(queued.value(QStringLiteral("place")).toInt(), 1);
+        QCOMPARE(queued.value(QStringLiteral("limit")).toInt(), 1);
+
+        const QString dId = QString::number(entryId(db, QStringLiteral("D")));
+        QCOMPARE(trainyard({QStringLiteral("queue"), QStringLiteral("up"), dId, QStringLiteral("--db"), db}).code, 0);
+        QCOMPARE(waiting(db), (QStringList{"B", "D", "C"}));
+        // Ctrl-C while waiting, and Cancel: each ends with 130 and records nothing.
+        ::kill(pid_t(b.processId()), SIGINT);
+        QVERIFY(b.waitForFinished(30000));
+        QCOMPARE(b.exitCode(), 130);
+        QVERIFY(QString::fromUtf8(b.readAllStandardError()).contains(QStringLiteral("stopped while waiting in the run queue")));
+        QCOMPARE(trainyard({QStringLiteral("queue"), QStringLiteral("cancel"), QString::number(entryId(db, QStringLiteral("C"))),
+                            QStringLiteral("--db"), db}).code, 0);
+        QVERIFY(c.waitForFinished(30000));
+        QCOMPARE(c.exitCode(), 130);
+        QVERIFY(QString::fromUtf8(c.readAllStandardError()).contains(QStringLiteral("cancelled in the run queue")));
+        QCOMPARE(waiting(db), QStringList{QStringLiteral("D")});
+        QCOMPARE(recordedNames(db), QStringList{QStringLiteral("A")});
+
+        // Start now passes the limit while A still trains.
+        QCOMPARE(trainyard({QStringLiteral("queue"), QStringLiteral("start"), dId, QStringLiteral("--db"), db}).code, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(recordedNames(db), (QStringList{"A", "D"}), 60000);
+        QCOMPARE(a.state(), QProcess::Running);
+        ::kill(pid_t(a.processId()), SIGINT);
+        ::kill(pid_t(d.processId()), SIGINT);
+        QVERIFY(a.waitForFinished(60000));
+        QVERIFY(d.waitForFinished(60000));
+        QVERIFY(waiting(db).isEmpty());
+        QCOMPARE(trainyard({QStringLiteral("queue"), QStringLiteral("cancel"), dId, QStringLiteral("--db"), db}).code, 2);
+    }
+};
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    TestCliSweeps tests;
-    return QTest::qExec(&tests, argc, argv);
+    TestCliSweeps sweeps;
+    TestCliQueue queue;
+    return QTest::qExec(&sweeps, argc, argv) | QTest::qExec(&queue, argc, argv);
 }
 
 #include "test_cli_sweeps.moc"

@@ -47,11 +47,13 @@ void dropSweeps(RawSqlite &raw)
     QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN sweep_trial")), QString());
     QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN sweep_id")), QString());
     QCOMPARE(raw.exec(QStringLiteral("DROP TABLE sweeps")), QString());
+    QCOMPARE(raw.exec(QStringLiteral("DROP TABLE queue")), QString());
+    QCOMPARE(raw.exec(QStringLiteral("DROP TABLE settings")), QString());
 }
 
 } // namespace
 
-// A version-6 database gains the sweeps table and the runs' sweep columns; its runs belong to no sweep.
+// A version-6 database gains the sweeps, the runs' sweep columns and the run queue; its runs belong to no sweep.
 void TestRunSchema::migratesToSweeps()
 {
     QTemporaryDir dir;
@@ -72,6 +74,8 @@ void TestRunSchema::migratesToSweeps()
     QCOMPARE(opened.value()->run(id).value().sweepId, qint64(0));
     QCOMPARE(opened.value()->run(id).value().sweepTrial, -1);
     QCOMPARE(opened.value()->listSweeps().value().size(), 0);
+    QCOMPARE(opened.value()->maxRunning().value(), 0);
+    QVERIFY(opened.value()->queueEntries().value().isEmpty());
     RawSqlite raw(path);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 7);
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'sweep_id'")).toInt(), 1);
@@ -86,7 +90,7 @@ void TestRunSchema::schemaVersionRecorded()
     QCOMPARE(RunDatabase::kSchemaVersion, 7);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.tables(), (QStringList{"checkpoints", "evaluation_samples", "evaluations", "events", "metric_summaries",
-                                        "metrics", "run_params", "run_tags", "runs", "stages", "sweeps"}));
+                                        "metrics", "queue", "run_params", "run_tags", "runs", "settings", "stages", "sweeps"}));
     QCOMPARE(raw.columns(QStringLiteral("evaluations")),
              (QStringList{"id", "run_id", "split", "checkpoint_step", "created_at", "task", "sample_count", "accuracy",
                           "summary_json"}));
@@ -163,7 +167,7 @@ void TestRunSchema::migratesFromEmptyFile()
     QVERIFY(opened.value()->createRun(testing::sampleNewRun()).ok());
     RawSqlite raw(path);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
-    QCOMPARE(raw.tables().size(), 11);
+    QCOMPARE(raw.tables().size(), 13);
 }
 
 // A "version 0" file that already holds a table the migration wants to create: the migration fails half way

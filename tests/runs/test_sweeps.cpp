@@ -188,6 +188,76 @@ private Q_SLOTS:
         QVERIFY(f.db->setSweepStatus(id, QStringLiteral("finished")).ok());
         QVERIFY(f.db->claimSweep(id).error().message.contains(QStringLiteral("is finished")));
     }
+
+    // The run queue: order, the limit, start now, cancel, moves, and entries of dead processes dropped.
+    void queueAdmitsInOrderUnderTheLimit()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        QCOMPARE(f.db->maxRunning().value(), 0);
+        QVERIFY(!f.db->setMaxRunning(-1).ok());
+        QVERIFY(f.db->setMaxRunning(1).ok());
+        QCOMPARE(f.db->maxRunning().value(), 1);
+        const qint64 running = f.newRun(QStringLiteral("busy"));
+        QVERIFY(f.db->setStatus(running, RunStatus::Running).ok());
+
+        const qint64 a = f.db->enqueue(NewQueueEntry{QStringLiteral("a"), QStringLiteral("run")}).value();
+        const qint64 b = f.db->enqueue(NewQueueEntry{QStringLiteral("b"), QStringLiteral("run")}).value();
+        const qint64 c = f.db->enqueue(NewQueueEntry{QStringLiteral("c"), QStringLiteral("run")}).value();
+        QueueTurn turn = f.db->takeTurn(b).value();
+        QCOMPARE(turn.kind, QueueTurn::Wait);
+        QCOMPARE(turn.place, 2);
+        QCOMPARE(turn.waiting, 3);
+        QCOMPARE(turn.occupied, 1);
+        QCOMPARE(turn.limit, 1);
+        QCOMPARE(f.db->takeTurn(a).value().kind, QueueTurn::Wait);
+
+        // c moves to the front; then the running run ends and c, not a, gets the slot.
+        QVERIFY(f.db->moveQueued(c, -1).ok());
+        QVERIFY(f.db->moveQueued(c, -1).ok());
+        QList<qint64> order;
+        for (const QueueEntry &e : f.db->queueEntries().value())
+            order.append(e.id);
+        QCOMPARE(order, (QList<qint64>{c, a, b}));
+        QVERIFY(f.db->setStatus(running, RunStatus::Finished).ok());
+        QCOMPARE(f.db->takeTurn(a).value().kind, QueueTurn::Wait);
+        QCOMPARE(f.db->takeTurn(c).value().kind, QueueTurn::Go);
+        // Admitted, c holds the slot until it leaves (its run recorded); a still waits.
+        QCOMPARE(f.db->takeTurn(a).value().occupied, 1);
+        QCOMPARE(f.db->takeTurn(a).value().kind, QueueTurn::Wait);
+        QVERIFY(!f.db->cancelQueued(c).ok());  // no longer waiting
+
+        // Start now passes the limit; cancel ends a waiting entry.
+        QVERIFY(f.db->startQueuedNow(b).ok());
+        QCOMPARE(f.db->takeTurn(b).value().kind, QueueTurn::Go);
+        QVERIFY(f.db->cancelQueued(a).ok());
+        QCOMPARE(f.db->takeTurn(a).value().kind, QueueTurn::Cancelled);
+        QVERIFY(f.db->leaveQueue(a).ok());
+        QVERIFY(f.db->leaveQueue(b).ok());
+        QVERIFY(f.db->leaveQueue(c).ok());
+        QVERIFY(f.db->queueEntries().value().isEmpty());
+
+        // Without a limit everyone goes at once.
+        QVERIFY(f.db->setMaxRunning(0).ok());
+        const qint64 d = f.db->enqueue(NewQueueEntry{QStringLiteral("d"), QStringLiteral("run")}).value();
+        QCOMPARE(f.db->takeTurn(d).value().kind, QueueTurn::Go);
+    }
+
+    void queueDropsEntriesOfDeadProcesses()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        QVERIFY(f.db->setMaxRunning(1).ok());
+        const qint64 ghost = f.db->enqueue(NewQueueEntry{QStringLiteral("ghost"), QStringLiteral("run")}).value();
+        const qint64 me = f.db->enqueue(NewQueueEntry{QStringLiteral("me"), QStringLiteral("run")}).value();
+        // The first entry's process died while admitted: its slot comes back.
+        QCOMPARE(f.db->takeTurn(ghost).value().kind, QueueTurn::Go);
+        QCOMPARE(f.db->takeTurn(me).value().kind, QueueTurn::Wait);
+        testing::RawSqlite raw(f.path);
+        QCOMPARE(raw.exec(QStringLiteral("UPDATE queue SET pid = %1 WHERE id = %2").arg(testing::deadProcessId()).arg(ghost)), QString());
+        QCOMPARE(f.db->takeTurn(me).value().kind, QueueTurn::Go);
+        QCOMPARE(f.db->queueEntries().value().size(), 1);
+    }
 };
 
 TY_TEST_CLASS(TestSweeps)
