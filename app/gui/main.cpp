@@ -102,8 +102,9 @@ int main(int argc, char **argv)
                                          QStringLiteral("Preview the data of the selected dataset node in the inspector (as its button does)."));
     const QCommandLineOption sweep(QStringLiteral("sweep"), QStringLiteral("Open Experiments ▸ Sweeps on this sweep."),
                                    QStringLiteral("id"));
+    const QCommandLineOption queue(QStringLiteral("queue"), QStringLiteral("Open Experiments ▸ Queue."));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
-                       sweep});
+                       sweep, queue});
     parser.process(app);
 
     if (parser.isSet(scheme)) {
@@ -163,6 +164,8 @@ int main(int argc, char **argv)
     }
     if (parser.isSet(sweep))
         window.showSweep(parser.value(sweep).toLongLong());
+    if (parser.isSet(queue))
+        window.showQueue();
 
     // The data preview reads the data set on a worker thread, once the window has settled (the inspector may
     // rebuild its page meanwhile): a screenshot waits for it, scrolled into view.

@@ -33,6 +33,7 @@ class IssuesPanel;
 class PipelineDocument;
 class PipelineScene;
 class RecentFiles;
+class RunQueueView;
 class StartPage;
 class SweepLauncher;
 class SweepView;
@@ -61,6 +62,7 @@ public:
     EvaluationView *evaluation() const { return m_evaluation; }
     SweepView *sweepView() const { return m_sweepView; }
     SweepLauncher *sweepLauncher() const { return m_sweepLauncher; }
+    RunQueueView *queueView() const { return m_queueView; }
     QTabBar *modeBar() const { return m_modeBar; }
     WindowMode mode() const;
     // Shows one mode's page; the design docks show only in Design.
@@ -94,8 +96,9 @@ public:
     // then startSweep. startSweep checks the graph, as Train does, and starts a driver process.
     bool sweepInteractively(const QString &key);
     bool startSweep(const SweepSpec &spec);
-    // Experiments ▸ Sweeps showing sweep `id` of the open run database.
+    // Experiments ▸ Sweeps showing sweep `id` of the open run database; Experiments ▸ Queue.
     void showSweep(qint64 id);
+    void showQueue();
     // Asks every run of this window to stop (each writes a checkpoint); destroying the window waits for them.
     void stopTraining();
     // When false (tests, --screenshot), problems go to the status bar instead of message boxes.
@@ -170,9 +173,10 @@ private:
     DeviceProbe *m_deviceProbe = nullptr;
     EvaluationView *m_evaluation = nullptr;
     QStackedWidget *m_pages = nullptr;
-    QTabWidget *m_experiments = nullptr;  // Experiments: Runs (m_training) and Sweeps
+    QTabWidget *m_experiments = nullptr;  // Experiments: Runs (m_training), Sweeps and Queue
     SweepView *m_sweepView = nullptr;
     SweepLauncher *m_sweepLauncher = nullptr;
+    RunQueueView *m_queueView = nullptr;
     QList<qint64> m_sweepsStarted;
     QTabBar *m_modeBar = nullptr;
     QList<QDockWidget *> m_designDocks;

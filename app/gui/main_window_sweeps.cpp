@@ -1,12 +1,14 @@
-// MainWindow: sweeps. Training ▸ Sweep… and a parameter's "Sweep This Parameter…" open the sweep dialog for the
-// preset on the canvas; the sweep's driver runs as a worker process (SweepLauncher) and Experiments ▸ Sweeps
-// shows its trials as they come in, with Stop, Resume and Open Best as Preset.
+// MainWindow: sweeps and the run queue. Training ▸ Sweep… and a parameter's "Sweep This Parameter…" open the
+// sweep dialog for the preset on the canvas; the sweep's driver runs as a worker process (SweepLauncher) and
+// Experiments ▸ Sweeps shows its trials as they come in, with Stop, Resume and Open Best as Preset. Experiments ▸
+// Queue shows the runs waiting under the database's limit on runs at once.
 
 #include "main_window.h"
 
 #include "canvas/canvas_view.h"
 #include "document/pipeline_document.h"
 #include "inspector/inspector_panel.h"
+#include "runs/run_queue_view.h"
 #include "sweeps/sweep_dialog.h"
 #include "sweeps/sweep_launcher.h"
 #include "sweeps/sweep_view.h"
@@ -31,6 +33,12 @@ void MainWindow::createSweepPage()
     m_experiments->setDocumentMode(true);
     m_experiments->addTab(m_training, tr("Runs"));
     m_experiments->addTab(m_sweepView, tr("Sweeps"));
+    m_queueView = new RunQueueView(this);
+    m_experiments->addTab(m_queueView, tr("Queue"));
+    connect(m_queueView, &RunQueueView::waitingCountChanged, this, [this](int waiting) {
+        m_experiments->setTabText(m_experiments->indexOf(m_queueView), waiting > 0 ? tr("Queue (%1)").arg(waiting) : tr("Queue"));
+    });
+    connect(m_queueView, &RunQueueView::statusMessage, this, [this](const QString &message) { statusBar()->showMessage(message, 8000); });
 
     const auto running = [this] {
         QList<qint64> ids;
@@ -114,6 +122,17 @@ void MainWindow::showSweep(qint64 id)
     if (m_sweepView->databasePath() != m_training->databasePath() && !m_training->databasePath().isEmpty())
         m_sweepView->openDatabase(m_training->databasePath());
     m_sweepView->showSweep(id);
+}
+
+} // namespace ty
+
+namespace ty {
+
+void MainWindow::showQueue()
+{
+    setMode(WindowMode::Experiments);
+    m_experiments->setCurrentWidget(m_queueView);
+    m_queueView->refresh();
 }
 
 } // namespace ty

@@ -4,6 +4,7 @@
 
 #include "main_window.h"
 
+#include "runs/run_queue_view.h"
 #include "sweeps/sweep_view.h"
 
 #include "canvas/canvas_view.h"
@@ -92,8 +93,10 @@ Status MainWindow::openRunDatabase(const QString &path)
     const Status opened = m_training->openDatabase(path);
     if (opened.ok())
         QSettings().setValue(QString::fromLatin1(kDatabaseSetting), m_training->databasePath());
-    if (opened.ok())
+    if (opened.ok()) {
         m_sweepView->openDatabase(m_training->databasePath());
+        m_queueView->openDatabase(m_training->databasePath());
+    }
     // The Evaluate view reads through the browser's connection (GUI thread, as both are).
     m_evaluation->setDatabase(m_training->browser()->database());
     m_evaluation->setWorkerPath(m_training->workerPath());

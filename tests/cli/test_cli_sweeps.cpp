@@ -4,6 +4,7 @@
 // trained twice. And the run queue: runs waiting under the database's limit, reordered, cancelled, started now.
 
 #include "cli_in_process.h"
+#include "test_suite.h"
 
 #include "run_database.h"
 
@@ -378,12 +379,13 @@ private Q_SLOTS:
     }
 };
 
+TY_TEST_CLASS(TestCliSweeps)
+TY_TEST_CLASS(TestCliQueue)
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    TestCliSweeps sweeps;
-    TestCliQueue queue;
-    return QTest::qExec(&sweeps, argc, argv) | QTest::qExec(&queue, argc, argv);
+    return tytest::runRegisteredTests(argc, argv, "cli_sweeps");
 }
 
 #include "test_cli_sweeps.moc"

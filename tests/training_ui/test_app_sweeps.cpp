@@ -1,7 +1,8 @@
 // Sweeps from the app, end to end through the real main window and the real trainyard-cli: the Sweep dialog
 // (its trial count, a wrong key refused before anything starts, opened from a parameter's context menu), a sweep
 // started from the canvas and shown in Experiments ▸ Sweeps (trials table with the best highlighted, the three
-// charts), Stop and Resume from the view, and Open Best as Preset.
+// charts), Stop and Resume from the view, and Open Best as Preset. And Experiments ▸ Queue: the limit on runs at
+// once, runs of the app waiting under it, reordered, cancelled and started now.
 
 #include "training_ui_support.h"
 
@@ -10,6 +11,8 @@
 #include "document/pipeline_document.h"
 #include "inspector/inspector_panel.h"
 #include "inspector/param_form.h"
+#include "runs/run_queue_view.h"
+#include "training/training_panel.h"
 #include "plots/qcustomplot_include.h"
 #include "sweeps/sweep_dialog.h"
 #include "sweeps/sweep_launcher.h"
@@ -20,6 +23,8 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
 #include <QTimer>
@@ -176,6 +181,46 @@ private Q_SLOTS:
         QCOMPARE(ended.first().at(1).toInt(), 0);
         QCOMPARE(runs.db->sweep(id).value().status, QStringLiteral("finished"));
         QCOMPARE(runs.db->sweepRuns(id).value().size(), 3);
+    }
+
+    void theQueueTabShowsWaitingRunsAndActsOnThem()
+    {
+        RunQueueView *queue = window->queueView();
+        queue->limitBox()->setValue(1);
+        Q_EMIT queue->limitBox()->editingFinished();
+        QCOMPARE(runs.db->maxRunning().value(), 1);
+        const int before = int(runs.db->listRuns().value().size());
+        // One long run takes the slot; two more from Train wait.
+        window->document()->setPreset(tytest::tinyPreset(2000, 2048));
+        QVERIFY(window->trainDocument());
+        QTRY_VERIFY_WITH_TIMEOUT(runs.db->listRuns().value().size() == before + 1, 60000);
+        QVERIFY(window->trainDocument());
+        QTRY_VERIFY_WITH_TIMEOUT((queue->refresh(), queue->entries().size() == 1), 60000);
+        QVERIFY(window->trainDocument());
+        QTRY_VERIFY_WITH_TIMEOUT((queue->refresh(), queue->entries().size() == 2), 60000);
+        auto *tabs = window->findChild<QTabWidget *>(QStringLiteral("experimentsTabs"));
+        QCOMPARE(tabs->tabText(tabs->indexOf(queue)), QStringLiteral("Queue (2)"));
+        // The waiting workers say so in the app: a "queued" note.
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(window->training()->controllers().cbegin(), window->training()->controllers().cend(),
+                                             [](const TrainingRunController *c) {
+                                                 return !c->notes().isEmpty() && c->notes().last().kind == QLatin1String("queued");
+                                             }),
+                                 10000);
+
+        const qint64 first = queue->entries().at(0).id, second = queue->entries().at(1).id;
+        queue->selectEntry(second);
+        QVERIFY(queue->moveSelected(-1));
+        QCOMPARE(queue->entries().at(0).id, second);
+        QVERIFY(queue->cancelSelected());  // `second`: its worker ends, recording nothing
+        QTRY_VERIFY_WITH_TIMEOUT((queue->refresh(), queue->entries().size() == 1), 30000);
+        queue->selectEntry(first);
+        QVERIFY(queue->startSelectedNow());
+        // Started at once, beside the long run: two runs recorded, both training.
+        QTRY_VERIFY_WITH_TIMEOUT(runs.db->listRuns().value().size() == before + 2, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT((queue->refresh(), queue->entries().isEmpty()), 30000);
+        QCOMPARE(tabs->tabText(tabs->indexOf(queue)), QStringLiteral("Queue"));
+        window->stopTraining();
+        QVERIFY(runs.db->setMaxRunning(0).ok());
     }
 };
 

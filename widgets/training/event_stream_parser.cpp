@@ -158,7 +158,7 @@ QString EventStreamParser::dispatch(const QString &kind, const QJsonObject &o)
         Q_EMIT checkpointWritten(TrainingCheckpoint{integer(o, "step"), int(integer(o, "epoch")), text(o, "path")});
     } else if (kind == QLatin1String("warning") || kind == QLatin1String("diverged")
                || kind == QLatin1String("early_stop") || kind == QLatin1String("resumed") || kind == QLatin1String("stage")
-               || kind == QLatin1String("init_from")) {
+               || kind == QLatin1String("init_from") || kind == QLatin1String("queued")) {
         if (QString why = missingString(o, {"message"}); !why.isEmpty())
             return why;
         ++m_events;
