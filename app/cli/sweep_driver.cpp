@@ -224,6 +224,8 @@ void SweepDriver::ended(Worker &worker)
         if (runs && runs.value().contains(worker.trial))
             worker.runId = runs.value().value(worker.trial).id;
     }
+    if (worker.runId == 0 && m_stopping)
+        return;  // stopped before it recorded a run (loading, or waiting in the run queue): it stays queued
     if (worker.runId == 0) {
         ++m_unstarted;
         const QString why = worker.errors.isEmpty() ? QString::fromUtf8(worker.process->readAllStandardError()).trimmed()
