@@ -70,9 +70,8 @@ void shareStopFlag(std::atomic<bool> *flag)
 
 int runCli(const QStringList &arguments, Io &io)
 {
-    // A command starts without a stop request (in-process callers run several); from here on a Ctrl-C or
-    // SIGTERM is kept until the command looks at it, however early it comes.
-    stopFlag().store(false);
+    // A Ctrl-C or SIGTERM is kept until the command looks at it, however early it comes: main() installs the
+    // handlers before this runs, so nothing here may clear the flag (in-process callers clear it between commands).
     if (arguments.isEmpty() || arguments.first() == QStringLiteral("--help") || arguments.first() == QStringLiteral("help")
         || arguments.first() == QStringLiteral("-h")) {
         (arguments.isEmpty() ? io.err : io.out) << kUsage;

@@ -77,14 +77,18 @@ int resumeCommand(const QStringList &arguments, Io &io)
         return BadInput;
     if (stoppedBeforeTraining(args, io))
         return Stopped;
+    // Only one process resumes a run: whoever claims it first (the other may have waited in the queue meanwhile).
+    // Claimed, the run is queued and holds its slot in the run queue from here.
+    if (const Status claimed = db.claimRunForResume(id); !claimed) {
+        reportError(claimed.error(), args, io);
+        return BadInput;
+    }
+    queued.reset();
     const Status cleared = db.deleteMetricsAfter(id, step);
     if (!cleared) {
         reportError(cleared.error(), args, io);
         return RunFailed;
     }
-    // The run holds the slot once trainAndRecord marks it running, a moment later: a waiter polling in that
-    // moment may start too, so the limit can be passed by one run for a while (docs/sweeps.md).
-    queued.reset();
     const QString folder = run.value().folder.isEmpty() ? db.runFolder(id) : run.value().folder;
     return trainAndRecord(*training, dbPath, id, folder, args, io);
 }

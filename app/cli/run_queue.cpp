@@ -77,9 +77,13 @@ int waitForTurn(const QString &dbPath, const NewQueueEntry &entry, const Args &a
         }
         if (turn.value().kind == QueueTurn::Go)
             return Success;
-        if (turn.value().kind == QueueTurn::Cancelled) {
+        if (turn.value().kind == QueueTurn::Cancelled || turn.value().kind == QueueTurn::Gone) {
             place->reset();
-            reportError(Error(QStringLiteral("cancelled in the run queue: nothing was run or recorded")), args, io);
+            reportError(Error(turn.value().kind == QueueTurn::Cancelled
+                                  ? QStringLiteral("cancelled in the run queue: nothing was run or recorded")
+                                  : QStringLiteral("this process's place in the run queue is gone (taken for a dead process's "
+                                                   "while it was suspended): nothing was run or recorded; start it again")),
+                        args, io);
             return Stopped;
         }
         if (turn.value().place != shown.place || turn.value().occupied != shown.occupied || turn.value().limit != shown.limit) {

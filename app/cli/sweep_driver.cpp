@@ -50,7 +50,11 @@ public:
         m_pruning.rule = pruningRuleFromName(spec.value(QStringLiteral("early_stop")).toString()).value_or(PruningRule::None);
         m_pruning.maximize = sweep.maximize;
         const int cores = qMax(1, QThread::idealThreadCount());
-        const bool threadsFixed = sweep.preset.value(QStringLiteral("training")).toObject().value(QStringLiteral("threads")).toInt() > 0;
+        // The preset's own thread setting, or one the sweep searches, is left alone.
+        bool threadsFixed = sweep.preset.value(QStringLiteral("training")).toObject().value(QStringLiteral("threads")).toInt() > 0;
+        for (const SweepTrial &trial : m_trials)
+            for (const QString &set : trial.sets)
+                threadsFixed = threadsFixed || set.startsWith(QLatin1String("training.threads="));
         if (m_parallel > 1 && !threadsFixed)
             m_threads = qMax(1, cores / m_parallel);
     }
@@ -88,7 +92,10 @@ private:
     TrialCurves m_curves;
     QList<QPair<int, qint64>> m_todo;  // trial, run to resume (0: a new run), in order
     std::list<Worker> m_workers;
-    int m_unstarted = 0;             // trials whose worker ended without recording a run
+    int m_unstarted = 0;             // trials whose worker ended without recording a run (not a queue cancel)
+    int m_died = 0;                  // trials whose worker died while training (their runs are interrupted)
+    int m_cancelled = 0;             // trials cancelled in the run queue: they stay queued
+    bool m_warnedMetric = false;     // said once that the epoch events lack the metric
     bool m_stopping = false;
     QEventLoop m_loop;
 };
@@ -108,6 +115,8 @@ Status SweepDriver::takeStockOfTrials()
         const auto live = std::find_if(runs.cbegin(), runs.cend(), [](const RunInfo &run) { return !runStatusIsTerminal(run.status); });
         if (live == runs.cend())
             break;
+        if (stopFlag().load())
+            return Error(QStringLiteral("stopped while waiting for the runs of an earlier driver to stop"));
         if (waited.elapsed() > kWaitForStoppingRunsMs)
             return Error(QStringLiteral("run %1 (trial %2 of sweep %3) is still running, in process %4 on %5: stop it first")
                              .arg(live->id).arg(live->sweepTrial).arg(m_sweep.id).arg(live->pid).arg(live->host));
@@ -128,10 +137,13 @@ Status SweepDriver::takeStockOfTrials()
         const RunInfo &run = runs.value(trial.index);
         if (run.status != RunStatus::Stopped && run.status != RunStatus::Interrupted)
             continue;  // ended for good: finished, pruned, diverged, failed
-        // A trial the rule stopped whose driver died before recording it pruned.
-        const TrialCurve curve = m_curves.value(trial.index);
-        const PruningDecision decision = curve.isEmpty() ? PruningDecision{}
-                                                         : decidePruning(m_pruning, m_curves, trial.index, curve.lastKey(), m_sweep.metric);
+        // A trial the rule stopped whose driver died before recording it pruned: judged at each epoch it recorded,
+        // as the live driver did, the first decision to stop wins.
+        PruningDecision decision;
+        const QList<int> epochs = m_curves.value(trial.index).keys();
+        for (int epoch : epochs)
+            if (!decision.prune)
+                decision = decidePruning(m_pruning, m_curves, trial.index, epoch, m_sweep.metric);
         if (decision.prune) {
             if (Status set = m_db.setStatus(run.id, RunStatus::Pruned, decision.reason); !set)
                 return set.error();
@@ -201,9 +213,18 @@ void SweepDriver::handle(Worker &worker, const QJsonObject &event)
         worker.errors.append(event.value(QStringLiteral("message")).toString());
     } else if (kind == QLatin1String("epoch")) {
         const int epoch = event.value(QStringLiteral("epoch")).toInt();
-        const QJsonValue value = event.value(QStringLiteral("metrics")).toObject().value(m_sweep.metric);
-        if (!value.isDouble())
+        const QJsonObject metrics = event.value(QStringLiteral("metrics")).toObject();
+        const QJsonValue value = metrics.value(m_sweep.metric);
+        if (!value.isDouble()) {
+            if (!m_warnedMetric && !metrics.contains(m_sweep.metric)) {
+                m_warnedMetric = true;
+                m_io.err << "warning: the trials' epochs record no " << m_sweep.metric << " (they have "
+                         << QStringList(metrics.keys()).join(QStringLiteral(", "))
+                         << "): nothing to stop early by, and the ranking waits for the metric at the end of each trial\n";
+                m_io.err.flush();
+            }
             return;
+        }
         m_curves[worker.trial][epoch] = value.toDouble();
         if (m_stopping || !worker.pruneReason.isEmpty())
             return;
@@ -226,6 +247,11 @@ void SweepDriver::ended(Worker &worker)
     }
     if (worker.runId == 0 && m_stopping)
         return;  // stopped before it recorded a run (loading, or waiting in the run queue): it stays queued
+    if (worker.runId == 0 && worker.process->exitStatus() == QProcess::NormalExit && worker.process->exitCode() == Stopped) {
+        ++m_cancelled;  // cancelled in the run queue (`queue cancel`, the app's Cancel): it stays queued
+        say(QStringLiteral("%1 was cancelled in the run queue: it stays queued (sweep resume %2 runs it)").arg(trialText(worker.trial)).arg(m_sweep.id));
+        return;
+    }
     if (worker.runId == 0) {
         ++m_unstarted;
         const QString why = worker.errors.isEmpty() ? QString::fromUtf8(worker.process->readAllStandardError()).trimmed()
@@ -234,12 +260,15 @@ void SweepDriver::ended(Worker &worker)
         m_io.err.flush();
         return;
     }
+    m_db.markStaleRunsInterrupted();  // a worker that died (killed, out of memory) left its run "running"
     Result<RunInfo> run = m_db.run(worker.runId);
     if (!run) {
         m_io.err << "error: " << run.error().toString() << "\n";
         return;
     }
     RunStatus status = run.value().status;
+    if (status == RunStatus::Interrupted && !m_stopping)
+        ++m_died;
     if (!worker.pruneReason.isEmpty() && status == RunStatus::Stopped) {
         if (Status set = m_db.setStatus(worker.runId, RunStatus::Pruned, worker.pruneReason); set)
             status = RunStatus::Pruned;
@@ -311,11 +340,15 @@ int SweepDriver::run()
     updateBest();
     Result<QList<SweepTrialRow>> rows = sweepTrialRows(m_db, m_sweep);
     const bool allEnded = rows && endedTrials(rows.value()) == rows.value().size();
-    const QString status = allEnded ? QStringLiteral("finished") : m_unstarted > 0 && !m_stopping ? QStringLiteral("failed") : QStringLiteral("stopped");
+    // finished: every trial ended; stopped: Ctrl-C, or trials cancelled in the queue; failed: a trial could not start
+    // or its worker died. All but finished can be resumed.
+    const QString status = allEnded                                   ? QStringLiteral("finished")
+                           : !m_stopping && (m_unstarted > 0 || m_died > 0) ? QStringLiteral("failed")
+                                                                      : QStringLiteral("stopped");
     m_db.setSweepStatus(m_sweep.id, status);
-    if (m_stopping)
-        return Stopped;
-    return allEnded ? Success : RunFailed;
+    if (allEnded)
+        return Success;
+    return m_stopping ? Stopped : RunFailed;
 }
 
 } // namespace

@@ -23,8 +23,10 @@ namespace ty::cli {
 // else trainyard-cli next to it.
 QString sweepWorkerProgram();
 
-// Runs every trial of `sweep` that has not ended; returns the exit code (0 when every trial ended, 1 when one
-// could not start, 130 when stopped). The sweep must be recorded as running by this process.
+// Runs every trial of `sweep` that has not ended; returns the exit code: 0 when every trial ended (the sweep is
+// finished); 130 when stopped by a stop request (stopped); 1 when a trial could not start or its worker died
+// (failed), or a trial was cancelled in the run queue (stopped). The sweep must be recorded as running by this
+// process.
 int driveSweep(RunDatabase &db, const SweepRecord &sweep, Io &io, bool quiet);
 
 } // namespace ty::cli

@@ -244,6 +244,15 @@ Status checkSweepSpec(const SweepSpec &spec)
         }
     if (spec.trials < 0)
         return Error::atField(QStringLiteral("trials"), QStringLiteral("must be at least 1"));
+    if (spec.trials > 1 && spec.random.isEmpty())
+        return Error::atField(QStringLiteral("trials"),
+                              QStringLiteral("%1 draws need a random key: a grid alone runs each point once (more would repeat "
+                                             "the same trial)").arg(spec.trials));
+    if (spec.earlyStop != QLatin1String("none") && !spec.effectiveMetric().startsWith(QLatin1String("val/"))
+        && spec.effectiveMetric() != QLatin1String("train/loss"))
+        return Error::atField(QStringLiteral("metric"),
+                              QStringLiteral("early stopping judges each epoch, so it needs a val/ metric or train/loss, not '%1'")
+                                  .arg(spec.effectiveMetric()));
     if (spec.parallel < 1 || spec.parallel > 64)
         return Error::atField(QStringLiteral("parallel"), QStringLiteral("must be between 1 and 64"));
     if (!sweepEarlyStopNames().contains(spec.earlyStop))
@@ -430,8 +439,13 @@ Result<SweepSpec> sweepSpecFromJson(const QJsonObject &json, const QString &file
     const QJsonValue seed = json.value(QStringLiteral("seed"));
     if (!seed.isUndefined()) {
         bool ok = false;
-        spec.seed = seed.isString() ? seed.toString().toULongLong(&ok) : quint64(seed.toDouble(-1));
-        ok = seed.isString() ? ok : (seed.isDouble() && seed.toDouble() >= 0 && seed.toDouble() == std::floor(seed.toDouble()));
+        if (seed.isString()) {
+            spec.seed = seed.toString().toULongLong(&ok);
+        } else {
+            const double number = seed.toDouble(-1);
+            ok = seed.isDouble() && number >= 0 && number <= 9007199254740992.0 && number == std::floor(number);
+            spec.seed = ok ? quint64(number) : 0;
+        }
         if (!ok)
             return fileError(file, QStringLiteral("seed"), QStringLiteral("must be a non-negative integer"));
     }

@@ -188,6 +188,26 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
     return id;
 }
 
+Status RunDatabase::claimRunForResume(qint64 id)
+{
+    return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
+        QSqlQuery update(m_db);
+        update.prepare(QStringLiteral("UPDATE runs SET status = ?, ended_at = NULL, host = ?, pid = ? WHERE id = ? AND status IN (?, ?, ?)"));
+        update.addBindValue(runStatusName(RunStatus::Queued));
+        update.addBindValue(thisHostName());
+        update.addBindValue(thisProcessId());
+        update.addBindValue(id);
+        for (RunStatus resumable : {RunStatus::Interrupted, RunStatus::Stopped, RunStatus::Failed})
+            update.addBindValue(runStatusName(resumable));
+        if (!update.exec())
+            return runDbError(QStringLiteral("cannot claim run %1").arg(id), m_path, update.lastError());
+        if (update.numRowsAffected() != 1)
+            return Error(QStringLiteral("run %1 is no longer interrupted, stopped or failed: another process is resuming it, or it "
+                                        "was resumed meanwhile").arg(id));
+        return Status::success();
+    });
+}
+
 Status RunDatabase::setStatus(qint64 id, RunStatus status, const QString &message, const QString &errorNode)
 {
     const QString now = runDbNow();

@@ -54,6 +54,9 @@ public:
     // Sets status, status_message and error_node (empty strings store NULL). Running sets started_at when
     // it is not set yet and clears ended_at; queued clears ended_at; every other (terminal) status sets ended_at.
     Status setStatus(qint64 id, RunStatus status, const QString &message = {}, const QString &errorNode = {});
+    // For resume: sets an interrupted, stopped or failed run queued, as this process's, in one write transaction;
+    // refused when it is not in one of those statuses any more (another resume got there first).
+    Status claimRunForResume(qint64 id);
     Status setNotes(qint64 id, const QString &notes);
     Status setTags(qint64 id, const QStringList &tags);  // replaces all tags; duplicates and empty tags dropped
     Status renameRun(qint64 id, const QString &name);   // trimmed; empty stores NULL

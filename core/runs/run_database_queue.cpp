@@ -63,10 +63,15 @@ Status execBound(const QSqlDatabase &db, const QString &path, const QString &sql
     return Status::success();
 }
 
+// An entry whose process is gone: on this host, its pid is dead; on another, a waiting entry has not polled for
+// kStaleHeartbeatSeconds (an admitted one no longer polls while it loads its data, so only its run's own
+// liveness can tell, once it is recorded).
 bool entryIsGone(const QueueEntry &entry, const QDateTime &now)
 {
     if (entry.host == thisHostName())
         return !processMayBeAlive(entry.pid);
+    if (entry.state == QLatin1String("admitted"))
+        return false;
     return !entry.heartbeatAt.isValid() || entry.heartbeatAt.secsTo(now) > kStaleHeartbeatSeconds;
 }
 
@@ -141,7 +146,7 @@ Result<QueueTurn> RunDatabase::takeTurn(qint64 entryId)
         }
         const auto own = std::find_if(live.begin(), live.end(), [&](const QueueEntry &e) { return e.id == entryId; });
         if (own == live.end() || own->state == QLatin1String("cancelled")) {
-            turn.kind = QueueTurn::Cancelled;
+            turn.kind = own == live.end() ? QueueTurn::Gone : QueueTurn::Cancelled;
             return Status::success();
         }
         if (Status beat = execBound(m_db, m_path, QStringLiteral("UPDATE queue SET heartbeat_at = ? WHERE id = ?"), {runDbNow(), entryId},

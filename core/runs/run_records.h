@@ -162,7 +162,8 @@ struct QueueEntry : NewQueueEntry {
 
 // What the queue says to a waiting process.
 struct QueueTurn {
-    enum Kind { Wait, Go, Cancelled } kind = Wait;
+    // Gone: the entry is no longer there (another host took it for a dead process's while this one was suspended).
+    enum Kind { Wait, Go, Cancelled, Gone } kind = Wait;
     int place = 0;                   // 1-based among the waiting entries (Wait only)
     int waiting = 0;                 // entries waiting, this one included
     int occupied = 0;                // runs queued or running and admitted entries, against...

@@ -12,8 +12,11 @@ namespace {
 bool better(double a, double b, bool maximize) { return maximize ? a > b : a < b; }
 
 // Linear interpolation between the closest ranks, as numpy's default percentile.
+// Callers pass at least one value.
 double quantile(QList<double> values, double q)
 {
+    if (values.isEmpty())
+        return qQNaN();
     std::sort(values.begin(), values.end());
     const double position = q * double(values.size() - 1);
     const int below = int(std::floor(position));
@@ -38,7 +41,7 @@ PruningDecision medianRule(const PruningSettings &settings, const TrialCurves &c
         if (const std::optional<double> best = bestSoFar(it.value(), epoch, settings.maximize))
             others.append(*best);
     }
-    if (others.size() < settings.minTrials)
+    if (others.isEmpty() || others.size() < settings.minTrials)
         return {};
     const double median = quantile(others, 0.5);
     if (!better(median, *own, settings.maximize))

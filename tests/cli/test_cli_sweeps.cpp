@@ -150,9 +150,9 @@ private Q_SLOTS:
         QFETCH(QString, rule);
         QFETCH(int, epoch);
         QTemporaryDir dir;
-        const QString preset = writeBlobsPreset(dir, 30);
+        const QString preset = writeBlobsPreset(dir, 200);
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
-        // Three useful learning rates, then one that cannot learn in thirty epochs.
+        // Three useful learning rates, then one that cannot learn in 200 epochs.
         const tytest::CliOutput sweep = trainyard(QStringList{QStringLiteral("sweep"), preset, QStringLiteral("--db"), db,
                                                               QStringLiteral("--early-stop"), rule}
                                                   + args("--grid opt.lr=0.02,0.03,0.05,0.0000001 --metric val/loss"));
@@ -169,7 +169,7 @@ private Q_SLOTS:
                  qPrintable(pruned.statusMessage));
         // Stopped soon after that epoch (its process needs a moment), with a checkpoint, and kept like any run.
         const QList<MetricPoint> losses = opened->metrics(pruned.id, QStringLiteral("val/loss")).value();
-        QVERIFY2(losses.size() >= epoch && losses.size() < 30, qPrintable(QString::number(losses.size())));
+        QVERIFY2(losses.size() >= epoch && losses.size() < 200, qPrintable(QString::number(losses.size())));
         QVERIFY(!opened->checkpoints(pruned.id).value().isEmpty());
         // The median rule lets the useful trials finish; ASHA keeps only the best third at each later rung
         // (epochs 3, 9, 27), so there at least the best one finishes.
@@ -194,6 +194,8 @@ private Q_SLOTS:
         QTest::newRow("bad rule") << "--grid opt.lr=0.1 --early-stop sometimes" << "unknown rule";
         QTest::newRow("key twice") << "--grid opt.lr=0.1 --random opt.lr=uniform(0,1)" << "searched twice";
         QTest::newRow("swap to a bad block") << "--grid act.block=layer.relu,layer.nosuch" << "layer.nosuch";
+        QTest::newRow("draws without a random key") << "--grid opt.lr=0.1,0.2 --trials 3" << "need a random key";
+        QTest::newRow("early stop on a test metric") << "--grid opt.lr=0.1 --early-stop median --metric test/accuracy" << "val/ metric";
     }
     void badSpecsExitTwoAndRecordNothing()
     {
@@ -246,7 +248,7 @@ private Q_SLOTS:
     {
         QFETCH(int, signal);
         QTemporaryDir dir;
-        const QString preset = writeBlobsPreset(dir, 40);
+        const QString preset = writeBlobsPreset(dir, 200);
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         QProcess driver;
         driver.start(QStringLiteral(TRAINYARD_CLI), QStringList{QStringLiteral("sweep"), preset, QStringLiteral("--db"), db}
@@ -261,7 +263,7 @@ private Q_SLOTS:
             if (!opened)
                 continue;
             const QMap<int, RunInfo> runs = opened.value()->sweepRuns(1).value();
-            if (runs.value(0).status == RunStatus::Finished && runs.contains(1)
+            if (runs.value(0).status == RunStatus::Finished && runs.contains(1) && runs.value(1).status == RunStatus::Running
                 && !opened.value()->checkpoints(runs.value(1).id).value().isEmpty())
                 secondRun = runs.value(1).id;
         }
@@ -286,7 +288,7 @@ private Q_SLOTS:
         for (const RunInfo &run : runs)
             QCOMPARE(run.status, RunStatus::Finished);
         // The resumed trial's epochs are each recorded once.
-        QCOMPARE(opened->metrics(secondRun, QStringLiteral("val/loss")).value().size(), 40);
+        QCOMPARE(opened->metrics(secondRun, QStringLiteral("val/loss")).value().size(), 200);
         QCOMPARE(showSweep(db, 1).value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
         // A finished sweep is not resumed again.
         QCOMPARE(trainyard({QStringLiteral("sweep"), QStringLiteral("resume"), QStringLiteral("1"), QStringLiteral("--db"), db}).code, 2);

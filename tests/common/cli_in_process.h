@@ -20,6 +20,7 @@ inline CliOutput trainyard(const QStringList &arguments)
     CliOutput o;
     QTextStream out(&o.out), err(&o.err);
     ty::cli::Io io{out, err, false};
+    ty::cli::stopFlag().store(false);  // each command starts without a stop request, as a new process would
     o.code = ty::cli::runCli(arguments, io);
     return o;
 }

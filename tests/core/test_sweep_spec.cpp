@@ -94,9 +94,11 @@ private Q_SLOTS:
         for (int i = 0; i < first.size(); ++i)
             same += other.at(i).sets == first.at(i).sets ? 1 : 0;
         QCOMPARE(same, 0);
-        // The generator is ours (splitmix64), so a seed gives these values on every platform.
-        QCOMPARE(first.at(0).sets.size(), 2);
-        QVERIFY(!valueOf(first.at(0), QStringLiteral("opt.lr")).isEmpty());
+        // The generator is ours (splitmix64), so a seed gives these values on every platform (worked out by hand
+        // from splitmix64's definition, not by running this code).
+        QCOMPARE(first.at(0).sets, (QStringList{"opt.lr=0.0167762", "fc1.out_features=88"}));
+        QCOMPARE(first.at(1).sets, (QStringList{"opt.lr=0.000685178", "fc1.out_features=181"}));
+        QCOMPARE(first.at(2).sets, (QStringList{"opt.lr=0.000130044", "fc1.out_features=446"}));
     }
 
     void gridTimesRandomDraws()
@@ -155,6 +157,16 @@ private Q_SLOTS:
                                    QStringLiteral("e.f=1,2,3,4,5,6,7,8,9,10")}, {QStringLiteral("g.h=uniform(0,1)")}, 11);
         QVERIFY(checkSweepSpec(huge).error().message.contains(QStringLiteral("more than 10000 trials")));
         QVERIFY(!expandSweep(huge).ok());
+        // Draws without a random key would repeat one trial; early stopping needs a metric every epoch records.
+        SweepSpec repeats = specWith({QStringLiteral("opt.lr=1,2")}, {}, 3);
+        QCOMPARE(checkSweepSpec(repeats).error().field, QStringLiteral("trials"));
+        SweepSpec late = specWith({QStringLiteral("opt.lr=1,2")}, {});
+        late.metric = QStringLiteral("test/accuracy");
+        QVERIFY(checkSweepSpec(late).ok());
+        late.earlyStop = QStringLiteral("median");
+        QCOMPARE(checkSweepSpec(late).error().field, QStringLiteral("metric"));
+        late.metric = QStringLiteral("train/loss");
+        QVERIFY(checkSweepSpec(late).ok());
     }
 
     void goalFollowsTheMetricUnlessGiven()

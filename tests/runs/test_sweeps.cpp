@@ -243,6 +243,49 @@ private Q_SLOTS:
         QCOMPARE(f.db->takeTurn(d).value().kind, QueueTurn::Go);
     }
 
+    void aLimitOfTwoAdmitsTwo()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        QVERIFY(f.db->setMaxRunning(2).ok());
+        QList<qint64> entries;
+        for (const char *name : {"a", "b", "c"})
+            entries.append(f.db->enqueue(NewQueueEntry{QString::fromLatin1(name), QStringLiteral("run")}).value());
+        // The third asks first, but the first two places are the first two entries'.
+        QCOMPARE(f.db->takeTurn(entries.at(2)).value().kind, QueueTurn::Wait);
+        QCOMPARE(f.db->takeTurn(entries.at(1)).value().kind, QueueTurn::Go);
+        QCOMPARE(f.db->takeTurn(entries.at(0)).value().kind, QueueTurn::Go);
+        const QueueTurn third = f.db->takeTurn(entries.at(2)).value();
+        QCOMPARE(third.kind, QueueTurn::Wait);
+        QCOMPARE(third.occupied, 2);
+        // The first admitted one records its run (queued) and leaves: still two slots taken.
+        const qint64 run = f.newRun();
+        QVERIFY(f.db->leaveQueue(entries.at(0)).ok());
+        QCOMPARE(f.db->takeTurn(entries.at(2)).value().kind, QueueTurn::Wait);
+        QVERIFY(f.db->setStatus(run, RunStatus::Finished).ok());
+        QCOMPARE(f.db->takeTurn(entries.at(2)).value().kind, QueueTurn::Go);
+        // An entry that is gone reads as such, not as cancelled.
+        QVERIFY(f.db->leaveQueue(entries.at(2)).ok());
+        QCOMPARE(f.db->takeTurn(entries.at(2)).value().kind, QueueTurn::Gone);
+    }
+
+    // Two resumes of one run: the first claim wins, the second is refused; only resumable runs are claimed.
+    void aRunIsClaimedForResumeOnce()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        const qint64 run = f.newRun();
+        QVERIFY(!f.db->claimRunForResume(run).ok());  // queued: not resumable
+        QVERIFY(f.db->setStatus(run, RunStatus::Stopped).ok());
+        QVERIFY(f.db->claimRunForResume(run).ok());
+        QCOMPARE(f.db->run(run).value().status, RunStatus::Queued);
+        QCOMPARE(f.db->run(run).value().pid, thisProcessId());
+        QVERIFY(!f.db->run(run).value().endedAt.isValid());
+        const Status second = f.db->claimRunForResume(run);
+        QVERIFY(!second.ok());
+        QVERIFY2(second.error().message.contains(QStringLiteral("another process is resuming it")), qPrintable(second.error().message));
+    }
+
     void queueDropsEntriesOfDeadProcesses()
     {
         Fixture f;

@@ -2,7 +2,7 @@
 // Experiments ▸ Queue: the run database's limit on runs trained at once, and the runs, resumes and sweep trials
 // waiting for a slot, in order, with Move Up, Move Down, Start Now and Cancel (docs/sweeps.md#the-run-queue).
 // The processes that wait read these requests from the database, so a run queued in a terminal is reordered,
-// started or cancelled from here the same way. Reread every second while shown.
+// started or cancelled from here the same way. Reread every second.
 //
 // Ownership: owns its widgets and its own database connection. Thread affinity: the GUI thread.
 

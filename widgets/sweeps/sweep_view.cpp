@@ -63,7 +63,7 @@ SweepView::SweepView(QWidget *parent) : QWidget(parent)
     m_stop = new QPushButton(tr("Stop"), this);
     m_stop->setToolTip(tr("Stop the sweep: each running trial writes a checkpoint; Resume continues"));
     m_resume = new QPushButton(tr("Resume"), this);
-    m_resume->setToolTip(tr("Continue a stopped or interrupted sweep: queued and interrupted trials"));
+    m_resume->setToolTip(tr("Continue a stopped, failed or interrupted sweep: queued and interrupted trials"));
     top->addWidget(m_openBest);
     top->addWidget(m_stop);
     top->addWidget(m_resume);
@@ -257,7 +257,9 @@ void SweepView::updateButtons()
     const bool chosen = m_sweep.id != 0;
     m_openBest->setEnabled(chosen && m_sweep.bestRun != 0);
     m_stop->setEnabled(chosen && m_runningHere.contains(m_sweep.id));
-    m_resume->setEnabled(chosen && (m_sweep.status == QLatin1String("stopped") || m_sweep.status == QLatin1String("interrupted"))
+    m_resume->setEnabled(chosen
+                         && (m_sweep.status == QLatin1String("stopped") || m_sweep.status == QLatin1String("interrupted")
+                             || m_sweep.status == QLatin1String("failed"))
                          && !m_runningHere.contains(m_sweep.id));
 }
 

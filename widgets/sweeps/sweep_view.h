@@ -1,7 +1,7 @@
 #pragma once
 // Experiments ▸ Sweeps: the sweeps of the run database and, for the one chosen, its trials table (parameters,
 // status and metric, sortable, the best row highlighted), a parallel coordinates chart, the metric against a
-// chosen parameter, the trials' curves overlaid, and Open Best as Preset, Stop and Resume. A running sweep is
+// chosen parameter, the trials' curves overlaid, and Open Best as Preset, Stop and Resume (of a stopped, failed or interrupted sweep). A running sweep is
 // reread every second; everything comes from the run database, so a sweep started in a terminal shows the same.
 //
 // Ownership: owns its widgets and its own database connection. Thread affinity: the GUI thread.
