@@ -41,12 +41,19 @@ QJsonArray overlaySources(const QStringList &overlays)
     return sources;
 }
 
+// --name, else the preset's name, else the file's base name.
+QString runName(const QString &given, const Preset &preset, const QString &path)
+{
+    return !given.isEmpty() ? given : !preset.name.isEmpty() ? preset.name : QFileInfo(path).completeBaseName();
+}
+
+// `name`: as runName() chose it.
 NewRun describeRun(const Preset &preset, const TrainStart &start, const QString &path, const QString &name,
                    const QStringList &arguments, const QStringList &overlays, const std::optional<InitFromSource> &initFrom)
 {
     const TrainingSettings settings = TrainingSettings::fromJson(preset.training);
     NewRun run;
-    run.name = !name.isEmpty() ? name : !preset.name.isEmpty() ? preset.name : QFileInfo(path).completeBaseName();
+    run.name = name;
     run.preset = presetToJson(preset);
     run.presetHash = presetHash(preset);
     run.params = flattenParams(preset);
@@ -133,7 +140,8 @@ int runCommand(const QStringList &arguments, Io &io)
         weights = initFrom.value()->weights;
     // Under the database's limit on runs at once, wait for a slot before loading anything (run_queue.h).
     NewQueueEntry entry;
-    entry.name = !name.isEmpty() ? name : !preset.name.isEmpty() ? preset.name : QFileInfo(path).completeBaseName();
+    name = runName(name, preset, path);
+    entry.name = name;
     entry.kind = isTrial ? QStringLiteral("trial") : QStringLiteral("run");
     entry.sweepId = sweep.id;
     entry.sweepTrial = trial;

@@ -17,6 +17,8 @@
 #include <QFileInfo>
 #include <QJsonArray>
 
+#include <optional>
+
 namespace ty::cli {
 
 namespace {
@@ -28,12 +30,19 @@ const char kSweepUsage[] =
     "       trainyard-cli sweep resume ID [--db PATH] [--json] [--quiet]\n"
     "DIST: uniform(a,b), loguniform(a,b), int(a,b) or choice(x,y,...)\n";
 
-bool isSweepFile(const QString &path)
+// The sweep file's JSON when `path` is one (by its name, or for another name by its "format"), read once; nullopt
+// for a preset, which its own loader reads (with line and column in its errors).
+Result<std::optional<QJsonObject>> sweepFileJson(const QString &path)
 {
-    if (path.endsWith(QLatin1String(".trainyard-sweep.json")))
-        return true;
+    if (path.endsWith(QLatin1String(".trainyard.json")))
+        return std::optional<QJsonObject>();
     Result<QJsonObject> json = readJsonObjectFile(path);
-    return json && json.value().value(QStringLiteral("format")).toString() == QLatin1String("trainyard-sweep");
+    const bool named = path.endsWith(QLatin1String(".trainyard-sweep.json"));
+    if (!json)
+        return named ? Result<std::optional<QJsonObject>>(json.error()) : std::optional<QJsonObject>();
+    if (named || json.value().value(QStringLiteral("format")).toString() == QLatin1String("trainyard-sweep"))
+        return std::optional<QJsonObject>(json.value());
+    return std::optional<QJsonObject>();
 }
 
 Result<int> positiveOption(const Args &args, const QString &name)
@@ -50,18 +59,19 @@ Result<SweepSpec> specFromArguments(const Args &args)
 {
     const QString source = args.positionals.first();
     SweepSpec spec;
-    if (isSweepFile(source)) {
-        Result<SweepSpec> loaded = loadSweepFile(source);
+    const Result<std::optional<QJsonObject>> sweepFile = sweepFileJson(source);
+    if (!sweepFile)
+        return sweepFile.error();
+    if (sweepFile.value()) {
+        Result<SweepSpec> loaded = sweepSpecFromJson(*sweepFile.value(), source);
         if (!loaded)
             return loaded.error();
         spec = loaded.value();
-        for (const QString &overlay : args.overlays)
-            spec.overlays.append(QFileInfo(overlay).absoluteFilePath());
     } else {
         spec.presetFile = QFileInfo(source).absoluteFilePath();
-        for (const QString &overlay : args.overlays)
-            spec.overlays.append(QFileInfo(overlay).absoluteFilePath());
     }
+    for (const QString &overlay : args.overlays)
+        spec.overlays.append(QFileInfo(overlay).absoluteFilePath());
     spec.sets += args.sets;
     for (const QString &grid : args.lists.value(QStringLiteral("grid"))) {
         Result<SweepDimension> dim = parseGridDimension(grid);

@@ -34,12 +34,15 @@ void reportWaiting(const QueueTurn &turn, const Args &args, Io &io)
 
 } // namespace
 
+QueuePlace::QueuePlace(std::unique_ptr<RunDatabase> db, qint64 entryId) : m_db(std::move(db)), m_entryId(entryId) {}
+
+QueuePlace::~QueuePlace() { leave(); }
+
 void QueuePlace::leave()
 {
     if (m_entryId == 0)
         return;
-    if (Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(m_dbPath); db)
-        db.value()->leaveQueue(m_entryId);
+    m_db->leaveQueue(m_entryId);
     m_entryId = 0;
 }
 
@@ -53,20 +56,20 @@ int waitForTurn(const QString &dbPath, const NewQueueEntry &entry, const Args &a
         reportError(opened.error(), args, io);
         return BadInput;
     }
-    RunDatabase &db = *opened.value();
-    const Result<int> limit = db.maxRunning();
+    const Result<int> limit = opened.value()->maxRunning();
     if (!limit) {
         reportError(limit.error(), args, io);
         return BadInput;
     }
     if (limit.value() == 0)
         return Success;
-    const Result<qint64> entered = db.enqueue(entry);
+    const Result<qint64> entered = opened.value()->enqueue(entry);
     if (!entered) {
         reportError(entered.error(), args, io);
         return BadInput;
     }
-    *place = std::make_unique<QueuePlace>(db.path(), entered.value());
+    RunDatabase &db = *opened.value();
+    *place = std::make_unique<QueuePlace>(std::move(opened).value(), entered.value());
     QueueTurn shown;
     for (;;) {
         const Result<QueueTurn> turn = db.takeTurn(entered.value());

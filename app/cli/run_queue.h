@@ -9,19 +9,24 @@
 
 #include <memory>
 
+namespace ty {
+class RunDatabase;
+}
+
 namespace ty::cli {
 
-// A place in the queue: leaves it when destroyed (or at leave(), once the run is recorded).
+// A place in the queue, with the connection that took it: leaves it when destroyed (or at leave(), once the run is
+// recorded). On the thread that waited.
 class QueuePlace {
 public:
-    QueuePlace(const QString &dbPath, qint64 entryId) : m_dbPath(dbPath), m_entryId(entryId) {}
-    ~QueuePlace() { leave(); }
+    QueuePlace(std::unique_ptr<RunDatabase> db, qint64 entryId);
+    ~QueuePlace();
     QueuePlace(const QueuePlace &) = delete;
     QueuePlace &operator=(const QueuePlace &) = delete;
     void leave();
 
 private:
-    QString m_dbPath;
+    std::unique_ptr<RunDatabase> m_db;
     qint64 m_entryId;
 };
 

@@ -1,6 +1,5 @@
 #include "sweep_spec.h"
 
-#include "json_io.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -119,11 +118,8 @@ const QStringList &specKeys()
     return keys;
 }
 
-Error fileError(const QString &file, const QString &field, const QString &message)
-{
-    Error e = Error::inFile(file, message, field);
-    return e;
-}
+// Error::inFile with the field first, as the checks below read.
+Error fileError(const QString &file, const QString &field, const QString &message) { return Error::inFile(file, message, field); }
 
 } // namespace
 
@@ -452,14 +448,6 @@ Result<SweepSpec> sweepSpecFromJson(const QJsonObject &json, const QString &file
     if (Status checked = checkSweepSpec(spec); !checked)
         return fileError(file, checked.error().field, checked.error().message);
     return spec;
-}
-
-Result<SweepSpec> loadSweepFile(const QString &path)
-{
-    Result<QJsonObject> json = readJsonObjectFile(path);
-    if (!json)
-        return json.error();
-    return sweepSpecFromJson(json.value(), path);
 }
 
 } // namespace ty

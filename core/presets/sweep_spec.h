@@ -66,7 +66,6 @@ Status checkSweepSpec(const SweepSpec &spec);
 // The sweep file (`format: trainyard-sweep`): "preset" is a path relative to the file or an embedded preset
 // object; "grid" maps keys to value arrays, "random" keys to distribution text. Errors name the file and field.
 Result<SweepSpec> sweepSpecFromJson(const QJsonObject &json, const QString &file);
-Result<SweepSpec> loadSweepFile(const QString &path);
 // As stored in the run database and written by the app; read back by sweepSpecFromJson.
 QJsonObject sweepSpecToJson(const SweepSpec &spec);
 

@@ -17,15 +17,6 @@
 
 namespace ty {
 
-namespace {
-
-QString compactJson(const QJsonObject &object)
-{
-    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
-}
-
-} // namespace
-
 QString RunDatabase::defaultPath()
 {
     QString base = qEnvironmentVariable("XDG_DATA_HOME");

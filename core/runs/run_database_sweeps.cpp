@@ -15,8 +15,6 @@ namespace {
 const char kSweepColumns[] = "id, name, status, spec_json, preset_json, preset_file, trials_json, metric, maximize,"
                              " best_run, created_at, ended_at, host, pid";
 
-QByteArray compact(const QJsonObject &object) { return QJsonDocument(object).toJson(QJsonDocument::Compact); }
-QByteArray compact(const QJsonArray &array) { return QJsonDocument(array).toJson(QJsonDocument::Compact); }
 
 SweepRecord sweepFromRow(const QSqlQuery &query)
 {
@@ -53,10 +51,10 @@ Result<qint64> RunDatabase::createSweep(const NewSweep &sweep)
         insert.prepare(QStringLiteral("INSERT INTO sweeps (name, status, spec_json, preset_json, preset_file, trials_json, metric,"
                                       " maximize, created_at, host, pid) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         insert.addBindValue(nullIfEmpty(sweep.name));
-        insert.addBindValue(QString::fromUtf8(compact(sweep.spec)));
-        insert.addBindValue(QString::fromUtf8(compact(sweep.preset)));
+        insert.addBindValue(compactJson(sweep.spec));
+        insert.addBindValue(compactJson(sweep.preset));
         insert.addBindValue(nullIfEmpty(sweep.presetFile));
-        insert.addBindValue(QString::fromUtf8(compact(sweep.trials)));
+        insert.addBindValue(compactJson(sweep.trials));
         insert.addBindValue(sweep.metric);
         insert.addBindValue(sweep.maximize ? 1 : 0);
         insert.addBindValue(runDbNow());

@@ -1,5 +1,7 @@
 #include "run_sqlite.h"
 
+#include <QJsonDocument>
+
 #include <QSqlQuery>
 #include <QThread>
 
@@ -204,5 +206,15 @@ QDateTime fromRunDbTime(const QVariant &value)
 }
 
 QString runDbNow() { return toRunDbTime(QDateTime::currentDateTimeUtc()); }
+
+QString compactJson(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+QString compactJson(const QJsonArray &array)
+{
+    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact));
+}
 
 } // namespace ty

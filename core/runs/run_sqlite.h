@@ -10,6 +10,8 @@
 #include "error.h"
 
 #include <QDateTime>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -84,6 +86,10 @@ Status inRunWriteTransaction(const QSqlDatabase &db, const QString &path, const 
 QString toRunDbTime(const QDateTime &time);
 QDateTime fromRunDbTime(const QVariant &value);  // invalid QDateTime for NULL or unparsable text
 QString runDbNow();
+
+// JSON as stored in the run database's text columns.
+QString compactJson(const QJsonObject &object);
+QString compactJson(const QJsonArray &array);
 
 // Binds an empty string as SQL NULL.
 inline QVariant nullIfEmpty(const QString &text) { return text.isEmpty() ? QVariant() : QVariant(text); }

@@ -3,6 +3,7 @@
 
 #include "block_registry.h"
 #include "cli.h"
+#include "blobs_preset.h"
 #include "cli_in_process.h"
 #include "run_database.h"
 #include "idx_reader.h"
@@ -33,31 +34,10 @@ using tytest::trainyard;
 
 QString preset(const char *name) { return QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/%1.trainyard.json").arg(QLatin1String(name)); }
 
-// A small synthetic classifier preset written into `dir`.
+// The CLI suites' synthetic classifier (tests/common/blobs_preset.h): 3 epochs, plus `extraTraining`.
 QString writeSyntheticPreset(const QTemporaryDir &dir, const QByteArray &extraTraining = "")
 {
-    const QString path = dir.filePath(QStringLiteral("blobs.trainyard.json"));
-    QFile file(path);
-    file.open(QIODevice::WriteOnly);
-    file.write(R"({"format": "trainyard-preset", "version": 1, "name": "blobs",
-  "nodes": [
-    {"id": "data", "block": "dataset.synthetic", "params": {"samples": 600, "test_samples": 200, "noise": 1.0}},
-    {"id": "fc1", "block": "layer.linear", "params": {"out_features": 16}},
-    {"id": "act", "block": "layer.tanh"},
-    {"id": "fc2", "block": "layer.linear", "params": {"out_features": 4}},
-    {"id": "loss", "block": "loss.cross_entropy"},
-    {"id": "accuracy", "block": "metric.accuracy"},
-    {"id": "opt", "block": "optimizer.adam", "params": {"lr": 0.01}}
-  ],
-  "edges": [
-    {"from": "data.features", "to": "fc1.in"}, {"from": "fc1.out", "to": "act.in"}, {"from": "act.out", "to": "fc2.in"},
-    {"from": "fc2.out", "to": "loss.input"}, {"from": "data.target", "to": "loss.target"},
-    {"from": "fc2.out", "to": "accuracy.input"}, {"from": "data.target", "to": "accuracy.target"},
-    {"from": "loss.loss", "to": "opt.loss"}
-  ],
-  "training": {"epochs": 3, "batch_size": 32, "device": "cpu")" + extraTraining + R"(}
-})");
-    return path;
+    return tytest::writeBlobsPreset(dir, R"("epochs": 3, "batch_size": 32, "device": "cpu")" + extraTraining);
 }
 
 // images.idx claims 10 images of 4x4 bytes but holds 5; labels.idx holds the 10 labels. The header is fine,

@@ -3,6 +3,7 @@
 // exit 2 and nothing recorded; an interrupted sweep (kill -9 or Ctrl-C of the driver) resumed without any trial
 // trained twice. And the run queue: runs waiting under the database's limit, reordered, cancelled, started now.
 
+#include "blobs_preset.h"
 #include "cli_in_process.h"
 #include "test_suite.h"
 
@@ -24,31 +25,10 @@ using tytest::trainyard;
 
 namespace {
 
-// Four blobs in 2-D, a small classifier: a few epochs train it in a fraction of a second.
+// The CLI suites' synthetic classifier (tests/common/blobs_preset.h) for `epochs` epochs, seed 3.
 QString writeBlobsPreset(const QTemporaryDir &dir, int epochs)
 {
-    const QString path = dir.filePath(QStringLiteral("blobs.trainyard.json"));
-    QFile file(path);
-    file.open(QIODevice::WriteOnly);
-    file.write(QStringLiteral(R"({"format": "trainyard-preset", "version": 1, "name": "blobs",
-  "nodes": [
-    {"id": "data", "block": "dataset.synthetic", "params": {"samples": 600, "test_samples": 200, "noise": 1.0}},
-    {"id": "fc1", "block": "layer.linear", "params": {"out_features": 16}},
-    {"id": "act", "block": "layer.tanh"},
-    {"id": "fc2", "block": "layer.linear", "params": {"out_features": 4}},
-    {"id": "loss", "block": "loss.cross_entropy"},
-    {"id": "accuracy", "block": "metric.accuracy"},
-    {"id": "opt", "block": "optimizer.adam", "params": {"lr": 0.01}}
-  ],
-  "edges": [
-    {"from": "data.features", "to": "fc1.in"}, {"from": "fc1.out", "to": "act.in"}, {"from": "act.out", "to": "fc2.in"},
-    {"from": "fc2.out", "to": "loss.input"}, {"from": "data.target", "to": "loss.target"},
-    {"from": "fc2.out", "to": "accuracy.input"}, {"from": "data.target", "to": "accuracy.target"},
-    {"from": "loss.loss", "to": "opt.loss"}
-  ],
-  "training": {"epochs": %1, "batch_size": 32, "device": "cpu", "seed": 3}
-})").arg(epochs).toUtf8());
-    return path;
+    return tytest::writeBlobsPreset(dir, QStringLiteral(R"("epochs": %1, "batch_size": 32, "device": "cpu", "seed": 3)").arg(epochs).toUtf8());
 }
 
 QJsonObject showSweep(const QString &db, qint64 id)

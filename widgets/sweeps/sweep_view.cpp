@@ -21,6 +21,7 @@ namespace ty {
 namespace {
 
 constexpr int kRefreshMs = 1000;
+constexpr int kRecordRefreshTicks = 5;
 
 QCustomPlot *makePlot(QWidget *parent, const QString &name, const QString &title)
 {
@@ -98,8 +99,17 @@ SweepView::SweepView(QWidget *parent) : QWidget(parent)
     m_timer = new QTimer(this);
     m_timer->setInterval(kRefreshMs);
     connect(m_timer, &QTimer::timeout, this, [this] {
-        if (isVisible() && (m_sweep.status == QLatin1String("running") || !m_runningHere.isEmpty()))
-            refresh();
+        if (!m_db || !isVisible() || (m_sweep.status != QLatin1String("running") && m_runningHere.isEmpty()))
+            return;
+        // Reread (every trial's curve included) only when the runs changed, or every few seconds for the sweep's
+        // own record (its status and best run change without a run changing at the same moment).
+        const Result<RunsChangeStamp> stamp = m_db->changeStamp();
+        if (++m_quietTicks < kRecordRefreshTicks && stamp && stamp.value() == m_stamp)
+            return;
+        m_quietTicks = 0;
+        if (stamp)
+            m_stamp = stamp.value();
+        refresh();
     });
     m_timer->start();
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this] { reloadSweep(); });

@@ -1,14 +1,16 @@
 #pragma once
 // Experiments ▸ Sweeps: the sweeps of the run database and, for the one chosen, its trials table (parameters,
 // status and metric, sortable, the best row highlighted), a parallel coordinates chart, the metric against a
-// chosen parameter, the trials' curves overlaid, and Open Best as Preset, Stop and Resume (of a stopped, failed or interrupted sweep). A running sweep is
-// reread every second; everything comes from the run database, so a sweep started in a terminal shows the same.
+// chosen parameter, the trials' curves overlaid, and Open Best as Preset, Stop and Resume (of a stopped, failed or
+// interrupted sweep). A running sweep is reread when its runs change (checked every second) and every 5 s for its
+// own record; everything comes from the run database, so a sweep started in a terminal shows the same.
 //
 // Ownership: owns its widgets and its own database connection. Thread affinity: the GUI thread.
 
 #include "error.h"
 #include "preset.h"
 #include "run_records.h"
+#include "run_summaries.h"
 #include "sweep_trial_rows.h"
 
 #include <QWidget>
@@ -80,6 +82,8 @@ private:
     QCustomPlot *m_curves;
     QComboBox *m_scatterKey;
     QTimer *m_timer;
+    RunsChangeStamp m_stamp;         // the runs as last read: a tick rereads only when they changed
+    int m_quietTicks = 0;
 };
 
 } // namespace ty
