@@ -94,7 +94,6 @@ private:
     std::list<Worker> m_workers;
     int m_unstarted = 0;             // trials whose worker ended without recording a run (not a queue cancel)
     int m_died = 0;                  // trials whose worker died while training (their runs are interrupted)
-    int m_cancelled = 0;             // trials cancelled in the run queue: they stay queued
     bool m_warnedMetric = false;     // said once that the epoch events lack the metric
     bool m_stopping = false;
     QEventLoop m_loop;
@@ -141,9 +140,11 @@ Status SweepDriver::takeStockOfTrials()
         // as the live driver did, the first decision to stop wins.
         PruningDecision decision;
         const QList<int> epochs = m_curves.value(trial.index).keys();
-        for (int epoch : epochs)
-            if (!decision.prune)
-                decision = decidePruning(m_pruning, m_curves, trial.index, epoch, m_sweep.metric);
+        for (int epoch : epochs) {
+            decision = decidePruning(m_pruning, m_curves, trial.index, epoch, m_sweep.metric);
+            if (decision.prune)
+                break;
+        }
         if (decision.prune) {
             if (Status set = m_db.setStatus(run.id, RunStatus::Pruned, decision.reason); !set)
                 return set.error();
@@ -248,7 +249,7 @@ void SweepDriver::ended(Worker &worker)
     if (worker.runId == 0 && m_stopping)
         return;  // stopped before it recorded a run (loading, or waiting in the run queue): it stays queued
     if (worker.runId == 0 && worker.process->exitStatus() == QProcess::NormalExit && worker.process->exitCode() == Stopped) {
-        ++m_cancelled;  // cancelled in the run queue (`queue cancel`, the app's Cancel): it stays queued
+        // Cancelled in the run queue (`queue cancel`, the app's Cancel): it stays queued.
         say(QStringLiteral("%1 was cancelled in the run queue: it stays queued (sweep resume %2 runs it)").arg(trialText(worker.trial)).arg(m_sweep.id));
         return;
     }

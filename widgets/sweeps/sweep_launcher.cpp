@@ -61,10 +61,13 @@ Status SweepLauncher::launch(const QStringList &arguments, qint64 knownId)
     process->setArguments(arguments);
     connect(process, &QProcess::readyReadStandardOutput, this, [this, process] {
         // The driver's first line names the sweep: "sweep 3: 8 trials, 2 at a time ...".
+        // Later output (its progress) is read and dropped.
         static const QRegularExpression first(QStringLiteral("^sweep (\\d+): "), QRegularExpression::MultilineOption);
         const QString text = QString::fromUtf8(process->readAllStandardOutput());
+        if (m_drivers.value(process) != 0)
+            return;
         const QRegularExpressionMatch match = first.match(text);
-        if (match.hasMatch() && m_drivers.value(process) == 0) {
+        if (match.hasMatch()) {
             m_drivers[process] = match.captured(1).toLongLong();
             Q_EMIT sweepStarted(m_drivers.value(process));
         }
