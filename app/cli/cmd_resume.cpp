@@ -1,4 +1,5 @@
-// trainyard-cli resume RUN_ID [--db PATH] [--json|--events] [--quiet]
+// trainyard-cli resume RUN_ID [--db PATH] [--nproc N] [--json|--events] [--quiet]
+// A distributed run resumes with as many processes as it trained with (distributed_launch.h).
 
 #include "commands.h"
 #include "training_module.h"
@@ -8,21 +9,28 @@
 #include "run_queue.h"
 #include "run_session.h"
 
+#include "training_settings.h"
+
 #include <QFileInfo>
+#include <QJsonObject>
 
 namespace ty::cli {
 
 int resumeCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments, {QStringLiteral("db")}, {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
+    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("nproc")}, {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
     bool idOk = false;
     const qint64 id = args.positionals.value(0).toLongLong(&idOk);
     if (!args.error.isEmpty() || args.positionals.size() != 1 || !idOk || !args.sets.isEmpty()) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
                << (args.sets.isEmpty() ? QString() : QStringLiteral("resume continues the run with the preset it was started with: --set is not accepted\n"))
-               << "usage: trainyard-cli resume RUN_ID [--db PATH] [--json|--events] [--quiet]\n";
+               << "usage: trainyard-cli resume RUN_ID [--db PATH] [--nproc N] [--json|--events] [--quiet]\n";
         return BadInput;
     }
+    // A rank of a launcher's run that fails from here on tells the others as it leaves (distributed_launch.h).
+    const std::unique_ptr<DistributedLaunch> launch = DistributedLaunch::fromArguments(args, io);
+    if (!launch)
+        return BadInput;
     const QString dbPath = databasePath(args);
     Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(dbPath);
     if (!opened) {
@@ -35,8 +43,17 @@ int resumeCommand(const QStringList &arguments, Io &io)
         reportError(run.error(), args, io);
         return BadInput;
     }
+    const int trainedWith = run.value().provenance.value(QStringLiteral("distributed")).toObject().value(QStringLiteral("world_size")).toInt(1);
+    if (trainedWith != launch->setup().worldSize) {
+        io.err << "error: run " << id << " trained with " << trainedWith << (trainedWith == 1 ? " process" : " processes")
+               << ", and this resume would use " << launch->setup().worldSize
+               << ": resume it with as many (--nproc " << trainedWith << ", or a launcher starting " << trainedWith
+               << "), so that it continues exactly as it would have\n";
+        return BadInput;
+    }
     const RunStatus status = run.value().status;
-    if (status != RunStatus::Interrupted && status != RunStatus::Stopped && status != RunStatus::Failed) {
+    // Rank 0 claims the run; the other ranks of a distributed resume read it while it does.
+    if (launch->writesRun() && status != RunStatus::Interrupted && status != RunStatus::Stopped && status != RunStatus::Failed) {
         io.err << "error: run " << id << " is " << runStatusName(status)
                << "; only interrupted, stopped or failed runs can be resumed\n";
         return BadInput;
@@ -63,6 +80,13 @@ int resumeCommand(const QStringList &arguments, Io &io)
     const qint64 step = newest.value() ? newest.value()->step : 0;
     if (checkpoint.isEmpty() && !args.flag(QStringLiteral("json")))
         io.err << "run " << id << " has no checkpoint: training again from the start\n";
+    const TrainingSettings settings = TrainingSettings::fromJson(preset.value().training);
+    if (!launch->writesRun()) {
+        if (!launch->join(QStringLiteral("resume"), arguments, settings.distTimeout, settings.threads > 0, args, io))
+            return RunFailed;
+        std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, id, args, io, std::nullopt, launch.get());
+        return training ? trainWorkerRank(*training, *launch, io) : BadInput;
+    }
     NewQueueEntry entry;
     entry.name = run.value().name;
     entry.kind = QStringLiteral("resume");
@@ -72,7 +96,9 @@ int resumeCommand(const QStringList &arguments, Io &io)
     std::unique_ptr<QueuePlace> queued;
     if (const int waited = waitForTurn(dbPath, entry, args, io, &queued); waited != Success)
         return waited;
-    std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, id, args, io);
+    if (!launch->join(QStringLiteral("resume"), arguments, settings.distTimeout, settings.threads > 0, args, io))
+        return RunFailed;
+    std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, id, args, io, std::nullopt, launch.get());
     if (!training)
         return BadInput;
     if (stoppedBeforeTraining(args, io))

@@ -1,5 +1,6 @@
 // trainyard-cli run PRESET [--overlay FILE]... [--set K=V]... [--init-from RUN[:CHECKPOINT]|FILE] [--db PATH] [--name NAME]
-//                  [--device auto|cpu|cuda] [--json] [--quiet]
+//                  [--device auto|cpu|cuda] [--nproc N] [--json] [--quiet]
+// With --nproc N, or under a launcher's environment (torchrun, srun), a data-parallel run (distributed_launch.h).
 // trainyard-cli run --sweep ID --trial N [--set K=V]... [--db PATH] [--events]: one trial of a sweep, started by
 // the sweep driver (sweep_driver.h), its preset built from the sweep's record.
 
@@ -83,15 +84,19 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
 int runCommand(const QStringList &arguments, Io &io)
 {
     Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device"), QStringLiteral("init-from"),
-                                      QStringLiteral("overlay"), QStringLiteral("sweep"), QStringLiteral("trial")},
+                                      QStringLiteral("overlay"), QStringLiteral("sweep"), QStringLiteral("trial"), QStringLiteral("nproc")},
                           {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
     const bool isTrial = args.options.contains(QStringLiteral("sweep"));
     if (!args.error.isEmpty() || args.positionals.size() != (isTrial ? 0 : 1)) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
                << "usage: trainyard-cli run PRESET [--overlay FILE]... [--set KEY=VALUE]... [--init-from RUN[:last|best|STEP]|FILE] [--db PATH] [--name NAME] "
-                  "[--device auto|cpu|cuda] [--json|--events] [--quiet]\n";
+                  "[--device auto|cpu|cuda] [--nproc N] [--json|--events] [--quiet]\n";
         return BadInput;
     }
+    // A rank of a launcher's run that fails from here on tells the others as it leaves (distributed_launch.h).
+    const std::unique_ptr<DistributedLaunch> launch = DistributedLaunch::fromArguments(args, io);
+    if (!launch)
+        return BadInput;
     if (args.options.contains(QStringLiteral("device")))
         args.sets << QStringLiteral("training.device=") + args.option(QStringLiteral("device"));
     Preset preset;
@@ -129,6 +134,7 @@ int runCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
 
+    const TrainingSettings settings = TrainingSettings::fromJson(preset.training);
     const QString dbPath = databasePath(args);
     const Result<std::optional<InitFromSource>> initFrom = resolveInitFrom(preset, dbPath);
     if (!initFrom) {
@@ -138,6 +144,13 @@ int runCommand(const QStringList &arguments, Io &io)
     std::optional<TrainOptions::WarmStartSource> weights;
     if (initFrom.value())
         weights = initFrom.value()->weights;
+    if (!launch->writesRun()) {
+        // Another rank of a distributed run: its shard of every batch, nothing recorded.
+        if (!launch->join(QStringLiteral("run"), arguments, settings.distTimeout, settings.threads > 0, args, io))
+            return RunFailed;
+        std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io, weights, launch.get());
+        return training ? trainWorkerRank(*training, *launch, io) : BadInput;
+    }
     // Under the database's limit on runs at once, wait for a slot before loading anything (run_queue.h).
     NewQueueEntry entry;
     name = runName(name, preset, path);
@@ -148,8 +161,11 @@ int runCommand(const QStringList &arguments, Io &io)
     std::unique_ptr<QueuePlace> queued;
     if (const int waited = waitForTurn(dbPath, entry, args, io, &queued); waited != Success)
         return waited;
+    // The other ranks start once this one may run.
+    if (!launch->join(QStringLiteral("run"), arguments, settings.distTimeout, settings.threads > 0, args, io))
+        return RunFailed;
     // Data, model and optimizer before the database: a truncated data file is bad input that records nothing.
-    std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io, weights);
+    std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io, weights, launch.get());
     if (!training)
         return BadInput;
     if (stoppedBeforeTraining(args, io))
@@ -161,6 +177,8 @@ int runCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
     NewRun description = describeRun(preset, training->info(), path, name, arguments, args.overlays, initFrom.value());
+    if (launch->distributed())
+        description.provenance.insert(QStringLiteral("distributed"), launch->record());
     if (isTrial) {
         description.sweepId = sweep.id;
         description.sweepTrial = trial;

@@ -22,6 +22,7 @@ RunStatus statusOf(TrainOutcome outcome)
     case TrainOutcome::Failed: return RunStatus::Failed;
     case TrainOutcome::Diverged: return RunStatus::Diverged;
     case TrainOutcome::Stopped: return RunStatus::Stopped;
+    case TrainOutcome::Interrupted: return RunStatus::Interrupted;
     }
     return RunStatus::Failed;
 }
@@ -65,10 +66,15 @@ void printSummary(qint64 runId, const TrainResult &result, const QString &dbPath
 
 std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, qint64 runId,
                                                   const Args &args, Io &io,
-                                                  const std::optional<TrainOptions::WarmStartSource> &initFrom)
+                                                  const std::optional<TrainOptions::WarmStartSource> &initFrom,
+                                                  const DistributedLaunch *launch)
 {
-    Result<std::unique_ptr<PreparedTraining>> prepared =
-        Trainer::prepare(preset, TrainOptions{QString(), QString(), resumeCheckpoint, runId, initFrom});
+    TrainOptions options{QString(), QString(), resumeCheckpoint, runId, initFrom};
+    if (launch) {
+        options.group = launch->group();
+        options.threads = launch->threads();
+    }
+    Result<std::unique_ptr<PreparedTraining>> prepared = Trainer::prepare(preset, options);
     if (!prepared) {
         reportError(prepared.error(), args, io);
         return nullptr;

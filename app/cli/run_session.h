@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "preset.h"
+#include "distributed_launch.h"
 #include "trainer.h"
 
 namespace ty::cli {
@@ -11,10 +12,11 @@ namespace ty::cli {
 // Prepares training (data, model, optimizer, the checkpoint to resume from); prints the error and returns
 // nothing when the input is to blame. Nothing is written anywhere. `runId`: the run resumed (its checkpoint
 // must be this run's), -1 for a new run.
-// `initFrom`: the first weights of a new run (resolveInitFrom).
+// `initFrom`: the first weights of a new run (resolveInitFrom). `launch`: a distributed run's place and group.
 std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, qint64 runId,
                                                   const Args &args, Io &io,
-                                                  const std::optional<TrainOptions::WarmStartSource> &initFrom = std::nullopt);
+                                                  const std::optional<TrainOptions::WarmStartSource> &initFrom = std::nullopt,
+                                                  const DistributedLaunch *launch = nullptr);
 
 // True, after saying so, when a stop was requested (Ctrl-C, SIGTERM) while LibTorch, the data or the
 // checkpoint loaded: the command then ends with exit code 130 before anything is recorded or changed.

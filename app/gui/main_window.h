@@ -16,6 +16,7 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QSpinBox;
 class QStackedWidget;
 class QTabBar;
 class QTabWidget;
@@ -171,6 +172,7 @@ private:
     IssuesPanel *m_issues = nullptr;
     TrainingPanel *m_training = nullptr;
     DeviceProbe *m_deviceProbe = nullptr;
+    QSpinBox *m_processes = nullptr;  // the toolbar's "processes: N" beside Train (trainyard-cli run --nproc N)
     EvaluationView *m_evaluation = nullptr;
     QStackedWidget *m_pages = nullptr;
     QTabWidget *m_experiments = nullptr;  // Experiments: Runs (m_training), Sweeps and Queue

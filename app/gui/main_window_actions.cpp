@@ -26,6 +26,8 @@
 #include <QStatusBar>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSpinBox>
+#include <QThread>
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
@@ -304,6 +306,14 @@ void MainWindow::createToolBar()
         name[0] ? (void)bar->addAction(action(QString::fromLatin1(name))) : (void)bar->addSeparator();
     bar->addSeparator();
     bar->addAction(action(QStringLiteral("train")));
+    // Data-parallel training on this machine: N processes, each its share of every batch (docs/distributed.md).
+    m_processes = new QSpinBox(bar);
+    m_processes->setObjectName(QStringLiteral("processes"));
+    m_processes->setRange(1, std::max(1, QThread::idealThreadCount()));
+    m_processes->setPrefix(tr("processes: "));
+    m_processes->setToolTip(tr("Train with this many processes on this machine, each taking its share of every batch "
+                               "(trainyard-cli run --nproc N); 1 trains in one process"));
+    bar->addWidget(m_processes);
     bar->addAction(action(QStringLiteral("stop-all")));
     if (auto *button = qobject_cast<QToolButton *>(bar->widgetForAction(action(QStringLiteral("train")))))
         button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);  // the one action that deserves a label

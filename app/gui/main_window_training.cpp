@@ -19,6 +19,7 @@
 #include "preset_format.h"
 #include "run_database.h"
 
+#include <QSpinBox>
 #include <QAction>
 #include <QTabWidget>
 #include <QDockWidget>
@@ -155,6 +156,7 @@ bool MainWindow::trainDocument()
         openRunDatabase(preferredRunDatabase());  // a failure shows in the status bar and startTraining retries
     TrainingOptions options;
     options.name = runNameForDocument();
+    options.processes = m_processes ? m_processes->value() : 1;
     const Status started = m_training->startTraining(m_document->preset(), QString(), options);
     if (!started.ok()) {
         showError(tr("Cannot start training"), started.error().toString());

@@ -49,6 +49,9 @@ const QList<ParamSpec> &trainingSpecs()
         choiceParam(QStringLiteral("best_mode"), QStringLiteral("auto"),
                     {QStringLiteral("auto"), QStringLiteral("min"), QStringLiteral("max")},
                     QStringLiteral("Whether lower or higher values of best_metric are better (auto: higher for accuracies, lower otherwise)")),
+        floatParam(QStringLiteral("dist_timeout"), 300.0, 1.0, 86400.0,
+                   QStringLiteral("Distributed runs: seconds a process waits for the others (to start, or in a step) before "
+                                  "the run ends as interrupted")),
     };
     return specs;
 }
@@ -88,6 +91,7 @@ TrainingSettings TrainingSettings::fromJson(const QJsonObject &training)
     s.checkpointKeep = value("checkpoint_keep").toInt();
     s.bestMetric = value("best_metric").toString();
     s.bestMode = value("best_mode").toString();
+    s.distTimeout = value("dist_timeout").toDouble();
     return s;
 }
 

@@ -24,7 +24,8 @@ struct MetricSample {
     double value = 0;
 };
 
-enum class TrainOutcome { Finished, Failed, Diverged, Stopped };
+// Interrupted: another process of a distributed run died or stopped answering (training.dist_timeout).
+enum class TrainOutcome { Finished, Failed, Diverged, Stopped, Interrupted };
 
 struct TrainResult {
     TrainOutcome outcome = TrainOutcome::Failed;

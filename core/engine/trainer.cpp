@@ -1,5 +1,6 @@
 #include "trainer.h"
 
+#include "detail/collectives.h"
 #include "detail/training_run.h"
 
 namespace ty {
@@ -30,6 +31,8 @@ TrainResult PreparedTraining::run(TrainObserver &observer)
 {
     try {
         return m_run->run(observer);
+    } catch (const detail::PeerLost &e) {
+        return m_run->interrupted(QString::fromUtf8(e.what()));
     } catch (const std::exception &e) {
         TrainResult result;
         result.outcome = TrainOutcome::Failed;
@@ -43,7 +46,11 @@ Result<std::unique_ptr<PreparedTraining>> Trainer::prepare(const Preset &preset,
     try {
         auto run = std::make_unique<detail::TrainingRun>(preset, options);
         Error error;
-        if (!run->prepare(&error))
+        bool prepared = run->prepare(&error);
+        // Every rank of a distributed run learns whether all are ready before any trains.
+        if (options.group && !run->joinRanks(prepared, &error))
+            prepared = false;
+        if (!prepared)
             return error;
         return std::make_unique<PreparedTraining>(std::move(run));
     } catch (const std::exception &e) {

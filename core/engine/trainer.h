@@ -3,6 +3,7 @@
 // per-step metrics, validation each epoch, test evaluation, checkpoints, early stopping, divergence and stop
 // handling. Runs on the calling thread; reports through a TrainObserver called on that same thread.
 
+#include "distributed.h"
 #include "engine_types.h"
 #include "error.h"
 #include "preset.h"
@@ -77,6 +78,10 @@ struct TrainOptions {
         bool strict = true;
     };
     std::optional<WarmStartSource> initFrom;
+    // A data-parallel run (docs/distributed.md): this process trains its shard of every batch with the others of
+    // the group. Only the process that writes the run (rank 0) should be given a runFolder.
+    std::shared_ptr<ProcessGroup> group;
+    int threads = 0;  // LibTorch's CPU threads when > 0, over training.threads (processes sharing a machine)
 };
 
 namespace detail {

@@ -11,6 +11,7 @@
 #include "runs/runs_table_model.h"
 
 #include <QFileInfo>
+#include <QJsonObject>
 #include <QResizeEvent>
 #include <QSet>
 #include <QSplitter>
@@ -189,8 +190,13 @@ Status TrainingPanel::resumeRun(qint64 runId)
     dropControllersOfRun(runId);  // its ended row, if it failed: the resumed run takes its place
     TrainingRunController *controller = newController();
     const int row = m_browser->model()->rowOfRun(runId);
+    // A distributed run resumes with as many processes as it trained with.
+    const Result<RunInfo> info = m_browser->database()->run(runId);
+    const int processes = info ? info.value().provenance.value(QStringLiteral("distributed")).toObject()
+                                     .value(QStringLiteral("world_size")).toInt(1)
+                               : 1;
     const Status started =
-        controller->resume(runId, databasePath(), row >= 0 ? m_browser->model()->runAt(row).name : QString());
+        controller->resume(runId, databasePath(), row >= 0 ? m_browser->model()->runAt(row).name : QString(), processes);
     if (!started.ok()) {
         delete controller;
         return started;

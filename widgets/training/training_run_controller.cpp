@@ -104,6 +104,8 @@ Status TrainingRunController::start(const Preset &preset, const QString &dbPath,
                           QFileInfo(dbPath).absoluteFilePath(), QStringLiteral("--name"), m_runName};
     if (!options.device.isEmpty())
         arguments << QStringLiteral("--device") << options.device;
+    if (options.processes > 1)
+        arguments << QStringLiteral("--nproc") << QString::number(options.processes);
     for (const QString &set : options.sets)
         arguments << QStringLiteral("--set") << set;
     const Status launched = launch(arguments, dbPath);
@@ -112,15 +114,17 @@ Status TrainingRunController::start(const Preset &preset, const QString &dbPath,
     return launched;
 }
 
-Status TrainingRunController::resume(qint64 runId, const QString &dbPath, const QString &runName)
+Status TrainingRunController::resume(qint64 runId, const QString &dbPath, const QString &runName, int processes)
 {
     if (m_state != TrainingState::Idle)
         return controllerError(QStringLiteral("this controller has already run a worker; use a new one"));
     m_runId = runId;
     m_runName = runName;
-    return launch({QStringLiteral("resume"), QString::number(runId), QStringLiteral("--events"), QStringLiteral("--db"),
-                   QFileInfo(dbPath).absoluteFilePath()},
-                  dbPath);
+    QStringList arguments{QStringLiteral("resume"), QString::number(runId), QStringLiteral("--events"), QStringLiteral("--db"),
+                          QFileInfo(dbPath).absoluteFilePath()};
+    if (processes > 1)
+        arguments << QStringLiteral("--nproc") << QString::number(processes);
+    return launch(arguments, dbPath);
 }
 
 Status TrainingRunController::launch(const QStringList &arguments, const QString &dbPath)

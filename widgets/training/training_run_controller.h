@@ -49,6 +49,7 @@ struct TrainingOptions {
     QString name;        // --name (empty: the preset's name, or "untitled")
     QString device;      // --device auto|cpu|cuda (empty: the preset's training.device)
     QStringList sets;    // --set KEY=VALUE
+    int processes = 1;   // --nproc N above 1: a data-parallel run of N processes on this machine (docs/distributed.md)
 };
 
 class TrainingRunController : public QObject {
@@ -69,7 +70,8 @@ public:
     // worker program, an unwritable run area) come back at once; everything later comes as signals.
     Status start(const Preset &preset, const QString &dbPath, const TrainingOptions &options = {});
     // Continues an interrupted, stopped or failed run from its last checkpoint.
-    Status resume(qint64 runId, const QString &dbPath, const QString &runName = QString());  // name: for display
+    // name: for display; processes: as many as the run trained with (its provenance's distributed.world_size).
+    Status resume(qint64 runId, const QString &dbPath, const QString &runName = QString(), int processes = 1);
 
     void stop();            // SIGINT (and SIGCONT when paused); a second stop() kills the worker at once
     void pause();           // SIGSTOP

@@ -20,7 +20,7 @@ std::vector<float> toHostFloats(const torch::Tensor &t)
 } // namespace
 
 EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &split, const QString &splitName,
-                               const QStringList &classNames, int64_t batchSize, int topK, bool score)
+                               const QStringList &classNames, int64_t batchSize, int topK, bool score, Collectives *group)
 {
     EvaluationReport report;
     report.split = splitName;
@@ -35,14 +35,18 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
     torch::NoGradGuard noGrad;
     pipeline.model->eval();
     const torch::Device device = split.y.device();
+    // This rank's rows; a rank without any evaluates the first at weight 0, so that it takes part in the sums.
+    const auto [first, last] = group ? group->shard(n) : std::pair<int64_t, int64_t>{0, n};
+    const bool idle = first == last;
+    const int64_t end = idle ? 1 : last;
     std::optional<BatchStream> stream;
     if (split.streamed())
-        stream.emplace(split, torch::arange(n, torch::kLong), batchSize, device, /*depth=*/2);
+        stream.emplace(split, torch::arange(idle ? 0 : first, end, torch::kLong), batchSize, device, /*depth=*/2);
     torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
     std::vector<torch::Tensor> metricSums(pipeline.metrics.size());
     std::vector<torch::Tensor> outputs;
-    for (int64_t begin = 0; begin < n; begin += batchSize) {
-        const int64_t count = std::min(batchSize, n - begin);
+    for (int64_t begin = idle ? 0 : first; begin < end; begin += batchSize) {
+        const int64_t count = std::min(batchSize, end - begin);
         const torch::Tensor x = stream ? stream->next() : split.x.narrow(0, begin, count);
         const torch::Tensor y = split.y.narrow(0, begin, count);
         const std::vector<torch::Tensor> slots = pipeline.model->forwardAll(x);
@@ -54,8 +58,19 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
             const torch::Tensor statistics = metricStatistics(pipeline.metrics[m], slots[pipeline.metrics[m].slot], y).to(torch::kDouble);
             metricSums[m] = metricSums[m].defined() ? metricSums[m] + statistics : statistics;
         }
-        if (scored)
+        if (scored && !idle)
             outputs.push_back(slots[scored->slot].to(torch::kCPU));
+    }
+    if (group) {
+        std::vector<torch::Tensor> sums{lossSum};
+        for (torch::Tensor &m : metricSums) {
+            if (idle)
+                m.zero_();
+            sums.push_back(m);
+        }
+        if (idle)
+            lossSum.zero_();
+        group->sum(sums);
     }
     report.metrics.insert(QStringLiteral("loss"), lossSum.item<double>() / double(n));
     for (size_t m = 0; m < pipeline.metrics.size(); ++m)
@@ -63,7 +78,13 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
     if (!scored)
         return report;  // the run's metrics, but no output to score
 
-    const torch::Tensor all = torch::cat(outputs, 0).reshape({n, -1});
+    torch::Tensor mine = outputs.empty() ? torch::Tensor() : torch::cat(outputs, 0);
+    if (group) {
+        if (!mine.defined())  // an idle rank: no rows, the trailing shape of the first sample's
+            mine = pipeline.model->forwardAll(split.x.narrow(0, 0, 1).to(device))[scored->slot].to(torch::kCPU).narrow(0, 0, 0);
+        mine = group->gatherRows(mine);
+    }
+    const torch::Tensor all = mine.reshape({n, -1});
     if (pipeline.plan.datasetShape.classification) {
         const torch::Tensor labels = split.y.to(torch::kCPU, torch::kLong).contiguous();
         const std::vector<int64_t> hostLabels(labels.data_ptr<int64_t>(), labels.data_ptr<int64_t>() + n);

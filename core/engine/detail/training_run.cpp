@@ -25,6 +25,8 @@ TrainingRun::TrainingRun(const Preset &preset, const TrainOptions &options)
 {
     if (!options.device.isEmpty())
         m_settings.device = options.device;
+    if (options.group)
+        m_group = &options.group->collectives();
 }
 
 namespace {
@@ -68,10 +70,13 @@ bool TrainingRun::prepare(Error *failure)
         *failure = Error(QStringLiteral("training.device is cuda, but no CUDA device is available to this LibTorch build"));
         return false;
     }
-    m_device = (m_settings.device != QStringLiteral("cpu") && torch::cuda::is_available()) ? torch::Device(torch::kCUDA, 0)
+    // A distributed run's processes on one machine take one GPU each, by LOCAL_RANK.
+    const int gpu = m_options.group && torch::cuda::is_available()
+                        ? m_options.group->setup().localRank % int(torch::cuda::device_count()) : 0;
+    m_device = (m_settings.device != QStringLiteral("cpu") && torch::cuda::is_available()) ? torch::Device(torch::kCUDA, int8_t(gpu))
                                                                                             : torch::Device(torch::kCPU);
-    if (m_settings.threads > 0)
-        torch::set_num_threads(m_settings.threads);
+    if (m_options.threads > 0 || m_settings.threads > 0)
+        torch::set_num_threads(m_options.threads > 0 ? m_options.threads : m_settings.threads);
     at::globalContext().setDeterministicAlgorithms(m_settings.deterministic, /*warn_only=*/false);
 
     // Streaming: asked for, or (auto) when the decoded data would take more than half of what the device has,
@@ -86,6 +91,12 @@ bool TrainingRun::prepare(Error *failure)
                         && ((available > 0 && (estimate.memory.data > available / 2 || estimate.memory.total() > available))
                             || (host > 0 && estimate.memory.data > host / 2));
     m_streaming = canStream && (m_settings.streaming == QStringLiteral("on") || (m_settings.streaming == QStringLiteral("auto") && tooBig));
+    if (m_streaming && m_group) {
+        *failure = Error::atField(QStringLiteral("training.streaming"),
+                                  QStringLiteral("a distributed run holds its data in memory: streaming is not supported with more than one process "
+                                                 "(set training.streaming to off)"));
+        return false;
+    }
     if (m_settings.streaming == QStringLiteral("on") && !canStream)
         m_notices << QStringLiteral("training.streaming is on, but %1 is read into memory: streaming applies to image folders and lists")
                          .arg(datasetNode->block);
@@ -190,6 +201,13 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
     observer().onStarted(m_start);
     for (const QString &notice : m_notices)
         observer().onEvent(QStringLiteral("notice"), notice, m_position.step);
+    if (m_group) {
+        const DistributedSetup &setup = m_options.group->setup();
+        observer().onEvent(QStringLiteral("distributed"),
+                           QStringLiteral("%1 processes (%2, started by %3), each training its share of every batch of %4; rank %5 records")
+                               .arg(setup.worldSize).arg(m_options.group->backend(), setup.launcher).arg(m_settings.batchSize).arg(setup.rank),
+                           m_position.step);
+    }
     if (m_train.streamed())
         observer().onEvent(QStringLiteral("streaming"),
                            QStringLiteral("the samples are read from %1 batch by batch (%2 decoded), not held in memory")
@@ -239,8 +257,9 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
     if (m_test.size() > 0) {
         // One pass over the test split gives the run's test metrics and its evaluation (confusion matrix,
         // per-class scores), so the evaluation is there without recomputing.
+        shareRankZeroBuffers();
         testReport = std::make_shared<EvaluationReport>(
-            evaluateSplit(m_pipeline, m_test, QStringLiteral("test"), m_classNames, m_settings.evalBatchSize, 5));
+            evaluateSplit(m_pipeline, m_test, QStringLiteral("test"), m_classNames, m_settings.evalBatchSize, 5, true, m_group));
         testReport->checkpointStep = m_position.step;
         m_pipeline.model->train();
         publishEvaluation(QStringLiteral("test"), testReport->metrics);
@@ -291,7 +310,7 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         }
     };
     for (; m_position.batchInEpoch < m_stepsPerEpoch; ++m_position.batchInEpoch) {
-        if (observer().stopRequested()) {
+        if (m_group ? m_stopAgreed : observer().stopRequested()) {
             account();
             if (!flushPending(ending, true))
                 return false;
@@ -307,7 +326,18 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
                                                                                          m_position.step - m_position.stageStartStep,
                                                                                          m_stepsPerEpoch, m_stageSteps));
         const int64_t begin = m_position.batchInEpoch * batch;
-        const torch::Tensor index = m_position.permutation.slice(0, begin, std::min(n, begin + batch));
+        const torch::Tensor batchIndex = m_position.permutation.slice(0, begin, std::min(n, begin + batch));
+        const int64_t count = batchIndex.size(0);  // the whole batch, on every rank
+        // Distributed: this rank's contiguous shard of the batch, its loss weighted by its share, so that the
+        // gradients summed over the ranks are the whole batch's. A rank left without a sample (a last batch
+        // smaller than the group) runs the first one at weight 0 and still takes part in the step's sums.
+        torch::Tensor index = batchIndex;
+        double share = 1.0;
+        if (m_group) {
+            const auto [first, last] = m_group->shard(count);
+            index = first < last ? batchIndex.slice(0, first, last) : batchIndex.slice(0, 0, 1);
+            share = first < last ? 1.0 : 0.0;
+        }
         torch::Tensor streamedBatch;
         if (stream) {
             streamedBatch = stream->next();
@@ -316,13 +346,13 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         m_pipeline.model->zero_grad(/*set_to_none=*/true);
         // The batch in accumulate_steps parts, one after another: each part's loss weighted by its share of the
         // batch, so the summed gradients (and the logged loss and metrics) are the whole batch's.
-        const int64_t count = index.size(0);
-        const int64_t part = (count + m_settings.accumulateSteps - 1) / m_settings.accumulateSteps;
+        const int64_t local = index.size(0);
+        const int64_t part = (local + m_settings.accumulateSteps - 1) / m_settings.accumulateSteps;
         torch::Tensor batchLoss;
         std::vector<torch::Tensor> metricSums(m_pipeline.metrics.size());
-        for (int64_t from = 0; from < count; from += part) {
-            const torch::Tensor partIndex = part == count ? index : index.slice(0, from, std::min(count, from + part));
-            const torch::Tensor x = stream ? (part == count ? streamedBatch : streamedBatch.narrow(0, from, partIndex.size(0)))
+        for (int64_t from = 0; from < local; from += part) {
+            const torch::Tensor partIndex = part == local ? index : index.slice(0, from, std::min(local, from + part));
+            const torch::Tensor x = stream ? (part == local ? streamedBatch : streamedBatch.narrow(0, from, partIndex.size(0)))
                                            : m_train.x.index_select(0, partIndex);
             const torch::Tensor y = m_train.y.index_select(0, partIndex);
             std::vector<torch::Tensor> slots;
@@ -345,17 +375,21 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
                     term = term * head.weight;
                 loss = loss.defined() ? loss + term : term;
             }
-            if (part != count)
-                loss = loss * (double(partIndex.size(0)) / double(count));
+            if (partIndex.size(0) != count || share != 1.0)
+                loss = loss * (share * double(partIndex.size(0)) / double(count));
             m_precision.scaled(loss).backward();
             batchLoss = batchLoss.defined() ? batchLoss + loss.detach() : loss.detach();
             torch::NoGradGuard noGrad;
             for (size_t m = 0; m < m_pipeline.metrics.size(); ++m) {
                 const MetricHead &metric = m_pipeline.metrics[m];
-                const torch::Tensor sum = metricStatistics(metric, slots[metric.slot].detach(), y);
+                torch::Tensor sum = metricStatistics(metric, slots[metric.slot].detach(), y);
+                if (share != 1.0)
+                    sum = sum * share;
                 metricSums[m] = metricSums[m].defined() ? metricSums[m] + sum : sum;
             }
         }
+        if (m_group)
+            sumAcrossRanks(&batchLoss, &metricSums);
         // Under mixed precision a step whose gradients overflowed is skipped (and the loss scale backs off).
         const bool finite = m_precision.unscale(m_pipeline.model->parameters());
         if (finite && (m_settings.clipGradValue > 0 || m_settings.clipGradNorm > 0))
@@ -428,8 +462,9 @@ QMap<QString, double> TrainingRun::evaluate(const DeviceSplit &split, const QStr
 {
     if (split.size() == 0)
         return {};
+    shareRankZeroBuffers();
     // The run's metrics only: validation after every epoch scores no outputs.
-    const EvaluationReport pass = evaluateSplit(m_pipeline, split, prefix, {}, m_settings.evalBatchSize, 1, /*score=*/false);
+    const EvaluationReport pass = evaluateSplit(m_pipeline, split, prefix, {}, m_settings.evalBatchSize, 1, /*score=*/false, m_group);
     m_pipeline.model->train();
     return publishEvaluation(prefix, pass.metrics);
 }

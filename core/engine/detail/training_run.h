@@ -4,6 +4,7 @@
 // kept (training_stage.cpp). Lives on the thread that calls Trainer::train.
 
 #include "detail/checkpoint.h"
+#include "detail/collectives.h"
 #include "detail/compiled_pipeline.h"
 #include "detail/device_data.h"
 #include "detail/logged_steps.h"
@@ -30,6 +31,11 @@ public:
             m_options.runId = runId;
     }
     TrainResult run(TrainObserver &observer);  // may throw
+    // Distributed runs (training_ranks.cpp): after prepare() on every rank, whether all of them prepared the same
+    // preset; then rank 0's weights everywhere. False with `failure` set (this rank's own error when it failed).
+    bool joinRanks(bool prepared, Error *failure);
+    // The ending of a run whose group lost a process (PeerLost): interrupted, resumable from its last checkpoint.
+    TrainResult interrupted(const QString &message);
 
 private:
     TrainResult fail(const QString &message, const QString &node = {});
@@ -39,6 +45,13 @@ private:
     bool flushPending(TrainResult *ending, bool wait);
     bool publish(const LoggedSteps::Interval &interval, TrainResult *ending);
     QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
+    // Distributed (training_ranks.cpp): sums the step's gradients, loss and metric statistics over the ranks
+    // (each already weighted by its share of the global batch) and learns whether any rank was asked to stop.
+    void sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor> *metricSums);
+    // Rank 0's buffers (batch norm's running statistics) on every rank, before an evaluation, as DDP keeps them.
+    void shareRankZeroBuffers();
+    Collectives *m_group = nullptr;  // of options.group; null for one process
+    bool m_stopAgreed = false;       // some rank was asked to stop: every rank stops before its next step
     // Reports the metrics of an evaluation pass ("loss" and metric node ids) as PREFIX/NAME rows; returns them so.
     QMap<QString, double> publishEvaluation(const QString &prefix, const QMap<QString, double> &metrics);
     // True when this epoch is the best so far by training.best_metric (training_stage.cpp).

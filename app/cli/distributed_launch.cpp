@@ -1,0 +1,180 @@
+#include "distributed_launch.h"
+
+#include "commands.h"
+#include "sweep_driver.h"
+
+#include <QJsonObject>
+#include <QThread>
+
+#include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+namespace ty::cli {
+
+namespace {
+
+// A TCP port that is free on this machine now (the kernel's choice), for the store of an --nproc run.
+int freePort()
+{
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return 29500;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = 0;
+    socklen_t length = sizeof(address);
+    int port = 29500;
+    if (bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address)) == 0
+        && getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
+        port = ntohs(address.sin_port);
+    close(fd);
+    return port;
+}
+
+class WorkerRankObserver : public TrainObserver {
+public:
+    bool stopRequested() override { return stopFlag().load(); }
+};
+
+} // namespace
+
+std::unique_ptr<DistributedLaunch> DistributedLaunch::fromArguments(const Args &args, Io &io)
+{
+    auto launch = std::make_unique<DistributedLaunch>();
+    const Result<DistributedSetup> fromEnvironment = distributedSetupFromEnvironment(QProcessEnvironment::systemEnvironment());
+    if (!fromEnvironment) {
+        printError(io, fromEnvironment.error());
+        return nullptr;
+    }
+    launch->m_setup = fromEnvironment.value();
+    if (args.options.contains(QStringLiteral("nproc"))) {
+        bool ok = false;
+        const int n = args.option(QStringLiteral("nproc")).toInt(&ok);
+        if (!ok || n < 1 || n > 256) {
+            io.err << "error: --nproc takes the number of processes, 1 to 256 (got \"" << args.option(QStringLiteral("nproc")).left(20) << "\")\n";
+            return nullptr;
+        }
+        // The ranks --nproc starts carry their place in the environment: there, --nproc only has to agree.
+        if (launch->m_setup.distributed() && launch->m_setup.worldSize != n) {
+            io.err << "error: --nproc " << n << " but the environment says " << launch->m_setup.worldSize
+                   << " processes (WORLD_SIZE or SLURM_NTASKS): give one or the other\n";
+            return nullptr;
+        }
+        if (!launch->m_setup.distributed() && n > 1) {
+            launch->m_nproc = n;
+            launch->m_setup.worldSize = n;
+            launch->m_setup.launcher = QStringLiteral("nproc");
+            launch->m_setup.masterAddr = QStringLiteral("127.0.0.1");
+            const QString port = qEnvironmentVariable("MASTER_PORT");
+            launch->m_setup.masterPort = port.toInt() > 0 ? port.toInt() : freePort();
+        }
+    }
+    return launch;
+}
+
+DistributedLaunch::~DistributedLaunch()
+{
+    if (distributed() && !m_joined && m_nproc == 1) {
+        const Result<std::shared_ptr<ProcessGroup>> group = ProcessGroup::connect(m_setup, 60);
+        if (group) {
+            try {
+                group.value()->agree(false, QByteArray());
+            } catch (const std::exception &) {
+                // the others are gone already
+            }
+        }
+    }
+    // Ranks that trained to the end leave on their own. One still waiting in a collective (this rank stopped
+    // before training, or failed) learns that this one is gone when the group closes, and ends.
+    for (const auto &rank : m_ranks)
+        rank->waitForFinished(3000);
+    m_group.reset();
+    for (const auto &rank : m_ranks) {
+        if (!rank->waitForFinished(10000)) {
+            rank->terminate();
+            if (!rank->waitForFinished(5000))
+                rank->kill();
+        }
+    }
+}
+
+bool DistributedLaunch::join(const QString &command, const QStringList &arguments, double timeoutSeconds, bool presetSetsThreads,
+                             const Args &args, Io &io)
+{
+    m_joined = true;
+    if (!distributed())
+        return true;
+    // The machine's cores shared by the ranks on it (torchrun says how many in LOCAL_WORLD_SIZE).
+    const int local = m_nproc > 1 ? m_nproc : qEnvironmentVariableIntValue("LOCAL_WORLD_SIZE");
+    if (!presetSetsThreads && local > 1)
+        m_threads = std::max(1, QThread::idealThreadCount() / local);
+    for (int rank = 1; rank < m_nproc; ++rank) {
+        auto process = std::make_unique<QProcess>();
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("RANK"), QString::number(rank));
+        environment.insert(QStringLiteral("LOCAL_RANK"), QString::number(rank));
+        environment.insert(QStringLiteral("WORLD_SIZE"), QString::number(m_nproc));
+        environment.insert(QStringLiteral("LOCAL_WORLD_SIZE"), QString::number(m_nproc));
+        environment.insert(QStringLiteral("MASTER_ADDR"), m_setup.masterAddr);
+        environment.insert(QStringLiteral("MASTER_PORT"), QString::number(m_setup.masterPort));
+        environment.insert(QStringLiteral("TRAINYARD_LAUNCHER"), QStringLiteral("nproc"));
+        if (m_threads > 0)
+            for (const char *name : {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"})
+                environment.insert(QString::fromLatin1(name), QString::number(m_threads));
+        process->setProcessEnvironment(environment);
+        process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        process->setStandardOutputFile(QProcess::nullDevice());
+        process->setChildProcessModifier([] {
+            std::signal(SIGPIPE, SIG_IGN);
+#ifdef __linux__
+            prctl(PR_SET_PDEATHSIG, SIGTERM);  // rank 0 gone: this rank stops
+#endif
+        });
+        process->start(sweepWorkerProgram(), QStringList{command} + arguments);
+        if (!process->waitForStarted(10000)) {
+            Error e(QStringLiteral("could not start rank %1 of %2 (%3): %4")
+                        .arg(rank).arg(m_nproc).arg(sweepWorkerProgram(), process->errorString()));
+            reportError(e, args, io);
+            return false;
+        }
+        m_ranks.push_back(std::move(process));
+    }
+    Result<std::shared_ptr<ProcessGroup>> group = ProcessGroup::connect(m_setup, timeoutSeconds);
+    if (!group) {
+        reportError(group.error(), args, io);
+        return false;
+    }
+    m_group = group.value();
+    return true;
+}
+
+QJsonObject DistributedLaunch::record() const
+{
+    return QJsonObject{{QStringLiteral("world_size"), m_setup.worldSize},
+                       {QStringLiteral("backend"), m_group ? m_group->backend() : QStringLiteral("gloo")},
+                       {QStringLiteral("launcher"), m_setup.launcher},
+                       {QStringLiteral("master"), QStringLiteral("%1:%2").arg(m_setup.masterAddr).arg(m_setup.masterPort)}};
+}
+
+int trainWorkerRank(PreparedTraining &training, const DistributedLaunch &launch, Io &io)
+{
+    WorkerRankObserver observer;
+    const TrainResult result = training.run(observer);
+    switch (result.outcome) {
+    case TrainOutcome::Finished:
+        return Success;
+    case TrainOutcome::Stopped:
+        return Stopped;
+    default:
+        io.err << "rank " << launch.setup().rank << ": " << result.message << "\n";
+        return RunFailed;
+    }
+}
+
+} // namespace ty::cli

@@ -1,0 +1,184 @@
+#define USE_C10D_GLOO 1  // the Gloo process group, which its header hides without it
+#include "detail/collectives.h"
+
+#include "distributed.h"
+
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+#include <chrono>
+
+namespace ty::detail {
+
+Collectives::Collectives(c10::intrusive_ptr<c10d::ProcessGroupGloo> group, int rank, int size)
+    : m_group(std::move(group)), m_rank(rank), m_size(size)
+{
+}
+
+Collectives::~Collectives() = default;
+
+template <typename Call>
+void Collectives::checked(const char *what, Call call)
+{
+    try {
+        call();
+    } catch (const std::exception &e) {
+        const QString first = QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0);
+        throw PeerLost(QStringLiteral("a process of the distributed run is gone or did not answer (%1 on rank %2: %3)")
+                           .arg(QString::fromLatin1(what)).arg(m_rank).arg(first).toStdString());
+    }
+}
+
+void Collectives::sum(const std::vector<torch::Tensor> &tensors)
+{
+    // Buckets of consecutive tensors of one type and device, flattened into one buffer each.
+    struct Bucket {
+        std::vector<torch::Tensor> members;
+        int64_t bytes = 0;
+        std::vector<torch::Tensor> buffer;  // one flat tensor, as c10d takes it
+        c10::intrusive_ptr<c10d::Work> work;
+    };
+    std::vector<Bucket> buckets;
+    for (const torch::Tensor &t : tensors) {
+        const int64_t bytes = t.numel() * int64_t(t.element_size());
+        if (buckets.empty() || buckets.back().members.front().scalar_type() != t.scalar_type()
+            || buckets.back().members.front().device() != t.device() || buckets.back().bytes + bytes > kBucketBytes)
+            buckets.emplace_back();
+        buckets.back().members.push_back(t);
+        buckets.back().bytes += bytes;
+    }
+    checked("sum", [&] {
+        for (Bucket &bucket : buckets) {
+            std::vector<torch::Tensor> flat;
+            flat.reserve(bucket.members.size());
+            for (const torch::Tensor &t : bucket.members)
+                flat.push_back(t.reshape({-1}));
+            bucket.buffer = {torch::cat(flat)};
+            bucket.work = m_group->allreduce(bucket.buffer);
+        }
+        for (Bucket &bucket : buckets) {
+            bucket.work->wait();
+            int64_t offset = 0;
+            for (const torch::Tensor &t : bucket.members) {
+                t.copy_(bucket.buffer.front().narrow(0, offset, t.numel()).view_as(t));
+                offset += t.numel();
+            }
+        }
+    });
+}
+
+void Collectives::broadcast(const std::vector<torch::Tensor> &tensors)
+{
+    checked("broadcast", [&] {
+        std::vector<c10::intrusive_ptr<c10d::Work>> works;
+        std::vector<std::vector<torch::Tensor>> buffers;
+        buffers.reserve(tensors.size());
+        for (const torch::Tensor &t : tensors) {
+            buffers.push_back({t.is_contiguous() ? t : t.contiguous()});
+            works.push_back(m_group->broadcast(buffers.back()));
+        }
+        for (size_t i = 0; i < tensors.size(); ++i) {
+            works[i]->wait();
+            if (!buffers[i].front().is_same(tensors[i]))
+                tensors[i].copy_(buffers[i].front());
+        }
+    });
+}
+
+torch::Tensor Collectives::gatherRows(const torch::Tensor &rows)
+{
+    // Counts first, then every rank's rows padded to the longest.
+    torch::Tensor counts = torch::zeros({m_size}, torch::kLong);
+    counts[m_rank] = rows.size(0);
+    sum({counts});
+    const int64_t longest = counts.max().item<int64_t>();
+    std::vector<int64_t> shape = rows.sizes().vec();
+    shape[0] = longest;
+    torch::Tensor padded = torch::zeros(shape, rows.options());
+    padded.narrow(0, 0, rows.size(0)).copy_(rows);
+    std::vector<std::vector<torch::Tensor>> output(1);
+    for (int r = 0; r < m_size; ++r)
+        output[0].push_back(torch::empty_like(padded));
+    std::vector<torch::Tensor> input{padded};
+    checked("gather", [&] { m_group->allgather(output, input)->wait(); });
+    std::vector<torch::Tensor> parts;
+    for (int r = 0; r < m_size; ++r)
+        parts.push_back(output[0][size_t(r)].narrow(0, 0, counts[r].item<int64_t>()));
+    return torch::cat(parts, 0);
+}
+
+std::pair<int64_t, int64_t> Collectives::shard(int64_t count) const
+{
+    const int64_t base = count / m_size, extra = count % m_size;
+    const int64_t first = m_rank * base + std::min<int64_t>(m_rank, extra);
+    return {first, first + base + (m_rank < extra ? 1 : 0)};
+}
+
+} // namespace ty::detail
+
+namespace ty {
+
+ProcessGroup::ProcessGroup(const DistributedSetup &setup, std::unique_ptr<detail::Collectives> collectives)
+    : m_setup(setup), m_collectives(std::move(collectives))
+{
+}
+
+ProcessGroup::~ProcessGroup() = default;
+
+ProcessGroup::Agreement ProcessGroup::agree(bool ready, const QByteArray &presetSha256)
+{
+    // One row per rank, summed: each rank fills its own.
+    const int size = m_setup.worldSize, rank = m_setup.rank;
+    torch::Tensor rows = torch::zeros({size, 33}, torch::kDouble);
+    rows[rank][0] = ready ? 0.0 : 1.0;
+    for (int i = 0; i < 32 && i < presetSha256.size(); ++i)
+        rows[rank][i + 1] = double(uint8_t(presetSha256[i]));
+    m_collectives->sum({rows});
+    Agreement agreement;
+    for (int r = 0; r < size; ++r) {
+        if (rows[r][0].item<double>() > 0)
+            agreement.failed << r;
+        else if (rows[0][0].item<double>() == 0 && !torch::equal(rows[r].slice(0, 1), rows[0].slice(0, 1)))
+            agreement.different << r;
+    }
+    return agreement;
+}
+
+Result<std::shared_ptr<ProcessGroup>> ProcessGroup::connect(const DistributedSetup &setup, double timeoutSeconds)
+{
+    const auto timeout = std::chrono::milliseconds(int64_t(timeoutSeconds * 1000));
+    const QString where = QStringLiteral("%1:%2").arg(setup.masterAddr).arg(setup.masterPort);
+    try {
+        // Rank 0 serves the store, unless torchrun's agent already does (then, as PyTorch does, every rank is a
+        // client of it under this attempt's prefix).
+        const bool agentStore = !setup.agentStorePrefix.isEmpty();
+        c10d::TCPStoreOptions storeOptions;
+        storeOptions.port = uint16_t(setup.masterPort);
+        storeOptions.isServer = setup.rank == 0 && !agentStore;
+        storeOptions.numWorkers = size_t(setup.worldSize);
+        storeOptions.waitWorkers = true;
+        storeOptions.multiTenant = !agentStore;
+        storeOptions.timeout = timeout;
+        c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::TCPStore>(setup.masterAddr.toStdString(), storeOptions);
+        if (agentStore)
+            store = c10::make_intrusive<c10d::PrefixStore>(setup.agentStorePrefix.toStdString(), store);
+        auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+        // The interface named by GLOO_SOCKET_IFNAME (as PyTorch reads it); the loopback one when every rank is
+        // on this machine; else the address this machine's host name resolves to.
+        const QString interface = qEnvironmentVariable("GLOO_SOCKET_IFNAME");
+        const bool local = setup.masterAddr == QLatin1String("localhost") || setup.masterAddr.startsWith(QLatin1String("127."));
+        options->devices.push_back(!interface.isEmpty() ? c10d::ProcessGroupGloo::createDeviceForInterface(interface.toStdString())
+                                   : local              ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                                        : c10d::ProcessGroupGloo::createDefaultDevice());
+        auto group = c10::make_intrusive<c10d::ProcessGroupGloo>(store, setup.rank, setup.worldSize, options);
+        return std::shared_ptr<ProcessGroup>(
+            new ProcessGroup(setup, std::make_unique<detail::Collectives>(std::move(group), setup.rank, setup.worldSize)));
+    } catch (const std::exception &e) {
+        return Error(QStringLiteral("rank %1 of %2 could not join the distributed run at %3 within %4 s (training.dist_timeout): %5")
+                         .arg(setup.rank).arg(setup.worldSize).arg(where).arg(timeoutSeconds)
+                         .arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+    }
+}
+
+} // namespace ty

@@ -1,0 +1,52 @@
+#pragma once
+// Internal to ty_engine (includes LibTorch and c10d). The collectives a data-parallel run needs, on a Gloo
+// process group: sums in buckets, broadcast from rank 0, rows gathered from every rank, and the shard of a
+// range that belongs to this rank. A collective that fails (a process died or stopped answering within the
+// timeout) throws PeerLost.
+
+#include <torch/torch.h>
+
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace c10d {
+class ProcessGroupGloo;
+}
+
+namespace ty::detail {
+
+// Another process of the run is gone or did not answer in time: the run ends as interrupted.
+class PeerLost : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class Collectives {
+public:
+    Collectives(c10::intrusive_ptr<c10d::ProcessGroupGloo> group, int rank, int size);
+    ~Collectives();
+    int rank() const { return m_rank; }
+    int size() const { return m_size; }
+
+    // Sums every tensor across the ranks, in place. Tensors of one type are packed into buckets of at most
+    // kBucketBytes; every bucket is sent before the first is waited for.
+    void sum(const std::vector<torch::Tensor> &tensors);
+    // Rank 0's values into every rank's tensors, in place.
+    void broadcast(const std::vector<torch::Tensor> &tensors);
+    // Every rank's rows (the same trailing shape, any number of rows), in rank order, on every rank.
+    torch::Tensor gatherRows(const torch::Tensor &rows);
+    // The part [first, second) of `count` items that is this rank's: contiguous, sizes differing by at most one.
+    std::pair<int64_t, int64_t> shard(int64_t count) const;
+
+    static constexpr int64_t kBucketBytes = 25 << 20;
+
+private:
+    template <typename Call>
+    void checked(const char *what, Call call);
+    c10::intrusive_ptr<c10d::ProcessGroupGloo> m_group;
+    int m_rank = 0;
+    int m_size = 1;
+};
+
+} // namespace ty::detail

@@ -1,0 +1,63 @@
+#pragma once
+// Data-parallel training on PyTorch's c10d (docs/distributed.md): where this process stands in a distributed
+// run, read from the launcher's environment, and its connection to the other processes. No LibTorch type here.
+
+#include "error.h"
+
+#include <QProcessEnvironment>
+#include <QString>
+
+#include <memory>
+
+namespace ty {
+
+namespace detail {
+class Collectives;
+}
+
+struct DistributedSetup {
+    int rank = 0;
+    int worldSize = 1;
+    int localRank = 0;
+    QString masterAddr = QStringLiteral("127.0.0.1");
+    int masterPort = 29500;
+    QString launcher;  // "torchrun" (RANK, WORLD_SIZE...), "slurm" (SLURM_PROCID...), "nproc"; empty: one process
+    // torchrun's agent already serves the store at MASTER_ADDR:MASTER_PORT (TORCHELASTIC_USE_AGENT_STORE): every
+    // rank joins it as a client, under the key prefix of this attempt ("/worker/attempt_N", as PyTorch does).
+    QString agentStorePrefix;
+    bool distributed() const { return worldSize > 1; }
+};
+
+// The standard variables of torchrun and Kubeflow's PyTorchJob (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR,
+// MASTER_PORT), else those of srun (SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID, with MASTER_ADDR and
+// MASTER_PORT from the batch script). Neither: one process. A malformed value is an error naming the variable.
+Result<DistributedSetup> distributedSetupFromEnvironment(const QProcessEnvironment &environment);
+
+// One process's connection to the others of a distributed run: rendezvous through c10d's TCP store at
+// MASTER_ADDR:MASTER_PORT (rank 0 serves it), collectives through the Gloo backend. Used by one training thread.
+class ProcessGroup {
+public:
+    // Waits up to timeoutSeconds for every rank to arrive; every later collective waits as long for the others.
+    static Result<std::shared_ptr<ProcessGroup>> connect(const DistributedSetup &setup, double timeoutSeconds);
+    ~ProcessGroup();
+    const DistributedSetup &setup() const { return m_setup; }
+    int rank() const { return m_setup.rank; }
+    int size() const { return m_setup.worldSize; }
+    QString backend() const { return QStringLiteral("gloo"); }
+    detail::Collectives &collectives() { return *m_collectives; }
+
+    // The first exchange of every rank: whether it is ready, and the sha256 of the preset it will train. Every
+    // rank learns the same: the ranks that are not ready, and those whose preset differs from rank 0's.
+    struct Agreement {
+        QList<int> failed, different;
+        bool ok() const { return failed.isEmpty() && different.isEmpty(); }
+    };
+    Agreement agree(bool ready, const QByteArray &presetSha256);
+
+private:
+    ProcessGroup(const DistributedSetup &setup, std::unique_ptr<detail::Collectives> collectives);
+    DistributedSetup m_setup;
+    std::unique_ptr<detail::Collectives> m_collectives;
+};
+
+} // namespace ty

@@ -1,0 +1,259 @@
+// Data-parallel runs at the command line (docs/distributed.md), with the real trainyard-cli: `run --nproc 2`
+// trains the MLP preset to the same per-step train/loss (within 1e-5 relative) and the same test accuracy
+// (within 0.2 %) as one process with the same global batch; ranks started with a launcher's environment
+// (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, as torchrun sets them) train one run; a rank killed or hung ends
+// the run as interrupted; a resume needs the world size the run trained with; bad environments are refused.
+
+#include "test_suite.h"
+
+#include "run_database.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <functional>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace ty;
+
+namespace {
+
+const QString kFashionMnist = QStringLiteral("/usr/share/datasets/fashion-mnist");
+
+// The bundled MLP preset (no dropout) on a part of Fashion-MNIST: 5,000 training samples, 40 steps of 128 an
+// epoch, one LibTorch thread per process.
+QStringList mlpArguments(const QString &db, int epochs)
+{
+    return {QStringLiteral("run"), QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/fashion-mnist-mlp.trainyard.json"),
+            QStringLiteral("--db"), db,
+            QStringLiteral("--set"), QStringLiteral("data.limit=6000"), QStringLiteral("--set"), QStringLiteral("data.val_count=1000"),
+            QStringLiteral("--set"), QStringLiteral("data.test_limit=2000"), QStringLiteral("--set"), QStringLiteral("training.epochs=%1").arg(epochs),
+            QStringLiteral("--set"), QStringLiteral("training.threads=1"), QStringLiteral("--set"), QStringLiteral("training.device=cpu")};
+}
+
+struct Finished {
+    int code = -1;
+    QString out, err;
+};
+
+Finished runCli(const QStringList &arguments, const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(),
+                int timeoutMs = 120000)
+{
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(TRAINYARD_CLI), arguments);
+    process.waitForFinished(timeoutMs);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+int freePort()
+{
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address));
+    getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
+    close(fd);
+    return ntohs(address.sin_port);
+}
+
+// The environment torchrun gives rank `rank` of `world`.
+QProcessEnvironment launcherEnvironment(int rank, int world, int port)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("RANK"), QString::number(rank));
+    environment.insert(QStringLiteral("LOCAL_RANK"), QString::number(rank));
+    environment.insert(QStringLiteral("WORLD_SIZE"), QString::number(world));
+    environment.insert(QStringLiteral("LOCAL_WORLD_SIZE"), QString::number(world));
+    environment.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("127.0.0.1"));
+    environment.insert(QStringLiteral("MASTER_PORT"), QString::number(port));
+    return environment;
+}
+
+QMap<qint64, double> metricByStep(RunDatabase &db, qint64 run, const QString &name)
+{
+    QMap<qint64, double> values;
+    for (const MetricPoint &point : db.metrics(run, name).value())
+        values.insert(point.step, point.value);
+    return values;
+}
+
+// Starts both ranks of a torchrun-style run of `epochs` epochs, waits until rank 0 has recorded training steps,
+// applies `disturb` to rank 1 and returns rank 0's ending (its exit code, and how long it took after).
+struct Disturbed {
+    int code = -1;
+    double secondsAfter = 0;
+    RunStatus status = RunStatus::Running;
+    QString message;
+};
+
+Disturbed disturbRank1(const QString &db, int epochs, const QStringList &extra, const std::function<void(qint64 pid)> &disturb)
+{
+    const int port = freePort();
+    QProcess rank1, rank0;
+    rank1.setProcessEnvironment(launcherEnvironment(1, 2, port));
+    rank0.setProcessEnvironment(launcherEnvironment(0, 2, port));
+    rank1.start(QStringLiteral(TRAINYARD_CLI), mlpArguments(db, epochs) + extra);
+    rank0.start(QStringLiteral(TRAINYARD_CLI), mlpArguments(db, epochs) + extra + QStringList{QStringLiteral("--events")});
+    rank1.waitForStarted();
+    rank0.waitForStarted();
+    QByteArray events;
+    QElapsedTimer clock;
+    clock.start();
+    while (!events.contains("\"event\":\"metrics\"") && clock.elapsed() < 60000 && rank0.state() == QProcess::Running) {
+        rank0.waitForReadyRead(200);
+        events += rank0.readAllStandardOutput();
+    }
+    Disturbed result;
+    if (!events.contains("\"event\":\"metrics\"")) {
+        qWarning() << "rank 0 recorded no step:" << rank0.readAllStandardError() << rank1.readAllStandardError();
+        return result;
+    }
+    disturb(rank1.processId());
+    clock.restart();
+    rank0.waitForFinished(60000);
+    result.secondsAfter = clock.elapsed() / 1000.0;
+    result.code = rank0.exitStatus() == QProcess::NormalExit ? rank0.exitCode() : -1;
+    ::kill(pid_t(rank1.processId()), SIGKILL);
+    rank1.waitForFinished(10000);
+    auto opened = RunDatabase::open(db);
+    const Result<RunInfo> run = opened.value()->run(1);
+    result.status = run.value().status;
+    result.message = run.value().statusMessage;
+    return result;
+}
+
+} // namespace
+
+class TestCliDistributed : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (!QDir(kFashionMnist).exists())
+            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+    }
+
+    void twoRanksTrainAsOneProcessWithTheSameGlobalBatch()
+    {
+        QTemporaryDir dir;
+        const QString one = dir.filePath(QStringLiteral("one.sqlite")), two = dir.filePath(QStringLiteral("two.sqlite"));
+        const Finished single = runCli(mlpArguments(one, 2));
+        QVERIFY2(single.code == 0, qPrintable(single.err));
+        const Finished pair = runCli(mlpArguments(two, 2) + QStringList{QStringLiteral("--nproc"), QStringLiteral("2")});
+        QVERIFY2(pair.code == 0, qPrintable(pair.err));
+        QVERIFY2(pair.err.contains(QStringLiteral("distributed: 2 processes (gloo, started by nproc)")), qPrintable(pair.err));
+
+        auto dbOne = RunDatabase::open(one), dbTwo = RunDatabase::open(two);
+        const QMap<qint64, double> lossOne = metricByStep(*dbOne.value(), 1, QStringLiteral("train/loss"));
+        const QMap<qint64, double> lossTwo = metricByStep(*dbTwo.value(), 1, QStringLiteral("train/loss"));
+        QCOMPARE(lossOne.size(), 80);  // 2 epochs of 40 steps, every step recorded
+        QCOMPARE(lossTwo.keys(), lossOne.keys());
+        double worst = 0;
+        for (auto it = lossOne.constBegin(); it != lossOne.constEnd(); ++it)
+            worst = std::max(worst, std::abs(lossTwo.value(it.key()) - it.value()) / std::abs(it.value()));
+        QVERIFY2(worst < 1e-5, qPrintable(QStringLiteral("largest relative difference of train/loss: %1").arg(worst)));
+        // It learned, and both reach the same test accuracy.
+        const double accuracyOne = metricByStep(*dbOne.value(), 1, QStringLiteral("test/accuracy")).last();
+        const double accuracyTwo = metricByStep(*dbTwo.value(), 1, QStringLiteral("test/accuracy")).last();
+        QVERIFY2(accuracyOne > 0.7, qPrintable(QString::number(accuracyOne)));
+        QVERIFY2(std::abs(accuracyOne - accuracyTwo) <= 0.002, qPrintable(QStringLiteral("%1 vs %2").arg(accuracyOne).arg(accuracyTwo)));
+        // Validation is sharded and summed: the same value as one process computes.
+        const double valOne = metricByStep(*dbOne.value(), 1, QStringLiteral("val/loss")).first();
+        const double valTwo = metricByStep(*dbTwo.value(), 1, QStringLiteral("val/loss")).first();
+        QVERIFY2(std::abs(valOne - valTwo) / valOne < 1e-5, qPrintable(QStringLiteral("%1 vs %2").arg(valOne).arg(valTwo)));
+        // Rank 0 alone wrote the database: one run, recorded with its world size and backend.
+        QCOMPARE(dbTwo.value()->listRuns().value().size(), 1);
+        const QJsonObject distributed = dbTwo.value()->run(1).value().provenance.value(QStringLiteral("distributed")).toObject();
+        QCOMPARE(distributed.value(QStringLiteral("world_size")).toInt(), 2);
+        QCOMPARE(distributed.value(QStringLiteral("backend")).toString(), QStringLiteral("gloo"));
+        QCOMPARE(distributed.value(QStringLiteral("launcher")).toString(), QStringLiteral("nproc"));
+        // A resume needs as many processes as the run trained with.
+        const Finished mismatch = runCli({QStringLiteral("resume"), QStringLiteral("1"), QStringLiteral("--db"), two});
+        QCOMPARE(mismatch.code, 2);
+        QVERIFY2(mismatch.err.contains(QStringLiteral("trained with 2 processes")), qPrintable(mismatch.err));
+    }
+
+    void aKilledRankInterruptsTheRunAndItResumes()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const Disturbed killed = disturbRank1(db, 2, {}, [](qint64 pid) { ::kill(pid_t(pid), SIGKILL); });
+        QCOMPARE(killed.code, 1);
+        QCOMPARE(int(killed.status), int(RunStatus::Interrupted));
+        QVERIFY2(killed.message.contains(QStringLiteral("is gone or did not answer")), qPrintable(killed.message));
+        QVERIFY2(killed.secondsAfter < 20, qPrintable(QString::number(killed.secondsAfter)));
+        // Resumed with two processes, it trains to the end.
+        const Finished resumed = runCli({QStringLiteral("resume"), QStringLiteral("1"), QStringLiteral("--db"), db, QStringLiteral("--nproc"),
+                                         QStringLiteral("2")});
+        QVERIFY2(resumed.code == 0, qPrintable(resumed.out + resumed.err));
+        auto opened = RunDatabase::open(db);
+        QCOMPARE(int(opened.value()->run(1).value().status), int(RunStatus::Finished));
+        QVERIFY(metricByStep(*opened.value(), 1, QStringLiteral("test/accuracy")).last() > 0.7);
+    }
+
+    void aHungRankInterruptsTheRunWithinTheTimeout()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const Disturbed hung = disturbRank1(db, 20, {QStringLiteral("--set"), QStringLiteral("training.dist_timeout=3")},
+                                            [](qint64 pid) { ::kill(pid_t(pid), SIGSTOP); });
+        QCOMPARE(hung.code, 1);
+        QCOMPARE(int(hung.status), int(RunStatus::Interrupted));
+        QVERIFY2(hung.secondsAfter < 15, qPrintable(QString::number(hung.secondsAfter)));
+    }
+
+    void aRankThatCannotPrepareEndsEveryRank()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const int port = freePort();
+        QProcess rank1;
+        rank1.setProcessEnvironment(launcherEnvironment(1, 2, port));
+        rank1.start(QStringLiteral(TRAINYARD_CLI), mlpArguments(db, 1) + QStringList{QStringLiteral("--set"), QStringLiteral("data.dir=/nonexistent")});
+        QElapsedTimer clock;
+        clock.start();
+        const Finished rank0 = runCli(mlpArguments(db, 1), launcherEnvironment(0, 2, port), 60000);
+        QVERIFY(rank1.waitForFinished(30000));
+        // Rank 0 hears of rank 1's refusal at once, not after training.dist_timeout (300 s).
+        QVERIFY2(clock.elapsed() < 30000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(rank0.code, 2);
+        QVERIFY2(rank0.err.contains(QStringLiteral("rank 1 of the distributed run could not prepare")), qPrintable(rank0.err));
+        QCOMPARE(rank1.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(rank1.readAllStandardError()).contains(QStringLiteral("/nonexistent: folder not found")));
+        QVERIFY(!QFile::exists(db));
+    }
+
+    void badPlacesAreRefused()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        QProcessEnvironment environment = launcherEnvironment(5, 2, 29500);
+        const Finished rank = runCli(mlpArguments(db, 1), environment);
+        QCOMPARE(rank.code, 2);
+        QVERIFY2(rank.err.contains(QStringLiteral("RANK is 5, but WORLD_SIZE is 2")), qPrintable(rank.err));
+        environment = launcherEnvironment(0, 2, 29500);
+        environment.insert(QStringLiteral("WORLD_SIZE"), QStringLiteral("two"));
+        const Finished world = runCli(mlpArguments(db, 1), environment);
+        QCOMPARE(world.code, 2);
+        QVERIFY2(world.err.contains(QStringLiteral("WORLD_SIZE is \"two\"")), qPrintable(world.err));
+        const Finished nproc = runCli(mlpArguments(db, 1) + QStringList{QStringLiteral("--nproc"), QStringLiteral("0")});
+        QCOMPARE(nproc.code, 2);
+        QVERIFY2(nproc.err.contains(QStringLiteral("--nproc takes the number of processes")), qPrintable(nproc.err));
+        QVERIFY(!QFile::exists(db));  // nothing recorded
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliDistributed)
+#include "test_cli_distributed.moc"
