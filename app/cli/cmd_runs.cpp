@@ -7,7 +7,9 @@
 #include "terminal_progress.h"
 
 #include <QJsonArray>
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace ty::cli {
 
@@ -78,6 +80,44 @@ QString parentText(const QJsonObject &parent)
                                                    parent.value(QStringLiteral("sha256")).toString().left(12), nodes);
 }
 
+// The speed report of a run (speed/* metrics): the median of each figure over its reports, peak memory's
+// largest, and the number of reports ("reports"). Empty for a run without one.
+Result<QMap<QString, double>> speedSummary(RunDatabase &db, qint64 id)
+{
+    QMap<QString, double> summary;
+    static const char *const names[] = {"speed/samples_per_s", "speed/step_ms", "speed/data_ms", "speed/forward_ms", "speed/backward_ms",
+                                        "speed/allreduce_ms", "speed/optimizer_ms", "speed/logging_ms", "speed/peak_rss_mb"};
+    for (const char *name : names) {
+        const Result<QList<MetricPoint>> points = db.metrics(id, QString::fromLatin1(name));
+        if (!points)
+            return points.error();
+        if (points.value().isEmpty())
+            continue;
+        std::vector<double> values;
+        for (const MetricPoint &p : points.value())
+            values.push_back(p.value);
+        std::sort(values.begin(), values.end());
+        const QString key = QString::fromLatin1(name).mid(6);
+        summary.insert(key, key == QLatin1String("peak_rss_mb") ? values.back() : values[values.size() / 2]);
+        summary.insert(QStringLiteral("reports"), std::max<double>(summary.value(QStringLiteral("reports")), double(values.size())));
+    }
+    return summary;
+}
+
+QString speedText(const QMap<QString, double> &speed)
+{
+    QStringList phases;
+    for (const char *phase : {"data", "forward", "backward", "allreduce", "optimizer", "logging"})
+        if (speed.contains(QLatin1String(phase) + QStringLiteral("_ms")))
+            phases << QStringLiteral("%1 %2").arg(QLatin1String(phase)).arg(speed.value(QLatin1String(phase) + QStringLiteral("_ms")), 0, 'f', 2);
+    return QStringLiteral("%1 samples/s; a step %2 ms (%3 ms); peak memory %4 MB (medians of %5 reports)")
+        .arg(speed.value(QStringLiteral("samples_per_s")), 0, 'f', 0)
+        .arg(speed.value(QStringLiteral("step_ms")), 0, 'f', 2)
+        .arg(phases.join(QStringLiteral(", ")))
+        .arg(speed.value(QStringLiteral("peak_rss_mb")), 0, 'f', 0)
+        .arg(speed.value(QStringLiteral("reports")));
+}
+
 int listRuns(RunDatabase &db, const Args &args, Io &io)
 {
     Result<QList<RunInfo>> runs = db.listRuns();
@@ -125,8 +165,10 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
     const Result<QList<CheckpointRecord>> recorded = db.checkpoints(id);
     const Result<QList<RunEvent>> runEvents = db.events(id);
     const Result<QList<StageRecord>> runStages = db.stages(id);
-    if (!values || !recorded || !runEvents || !runStages) {
-        printError(io, !values ? values.error() : !recorded ? recorded.error() : !runEvents ? runEvents.error() : runStages.error());
+    const Result<QMap<QString, double>> speed = speedSummary(db, id);
+    if (!values || !recorded || !runEvents || !runStages || !speed) {
+        printError(io, !values ? values.error() : !recorded ? recorded.error() : !runEvents ? runEvents.error()
+                                                : !runStages ? runStages.error() : speed.error());
         return RunFailed;
     }
     const QMap<QString, double> &summary = values.value();
@@ -148,6 +190,10 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
         o.insert(QStringLiteral("events"), events);
         o.insert(QStringLiteral("stages"), stages);
         o.insert(QStringLiteral("parent"), parentJson(run.value()));
+        QJsonObject speedJson;
+        for (auto it = speed.value().constBegin(); it != speed.value().constEnd(); ++it)
+            speedJson.insert(it.key(), it.value());
+        o.insert(QStringLiteral("speed"), speed.value().isEmpty() ? QJsonValue() : QJsonValue(speedJson));
         printJson(io, o);
         return Success;
     }
@@ -169,9 +215,16 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
         io.out << "  stage " << (s.index + 1) << "    " << printableExcerpt(s.name, 60) << ": steps " << s.startStep << " to "
                << (s.endStep >= 0 ? QString::number(s.endStep) : QStringLiteral("...")) << " (" << s.epochs << " epochs"
                << (s.frozen.isEmpty() ? QString() : QStringLiteral(", frozen ") + s.frozen.join(QStringLiteral(", "))) << ")\n";
+    if (const QJsonObject distributed = r.provenance.value(QStringLiteral("distributed")).toObject(); !distributed.isEmpty())
+        io.out << "  processes  " << distributed.value(QStringLiteral("world_size")).toInt() << " ("
+               << distributed.value(QStringLiteral("backend")).toString() << ", started by "
+               << distributed.value(QStringLiteral("launcher")).toString() << ")\n";
+    if (!speed.value().isEmpty())
+        io.out << "  speed      " << speedText(speed.value()) << "\n";
     io.out << "  last values:\n";
     for (auto it = summary.constBegin(); it != summary.constEnd(); ++it)
-        io.out << "    " << it.key().leftJustified(24) << " " << QString::number(it.value(), 'g', 6) << "\n";
+        if (!it.key().startsWith(QStringLiteral("speed/")))
+            io.out << "    " << it.key().leftJustified(24) << " " << QString::number(it.value(), 'g', 6) << "\n";
     const QList<CheckpointRecord> &checkpoints = recorded.value();
     if (!checkpoints.isEmpty())
         io.out << "  last checkpoint (step " << checkpoints.last().step << "): " << checkpoints.last().path << "\n";

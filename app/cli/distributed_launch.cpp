@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "sweep_driver.h"
 
+#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QThread>
 
@@ -63,7 +64,7 @@ std::unique_ptr<DistributedLaunch> DistributedLaunch::fromArguments(const Args &
         // The ranks --nproc starts carry their place in the environment: there, --nproc only has to agree.
         if (launch->m_setup.distributed() && launch->m_setup.worldSize != n) {
             io.err << "error: --nproc " << n << " but the environment says " << launch->m_setup.worldSize
-                   << " processes (WORLD_SIZE or SLURM_NTASKS): give one or the other\n";
+                   << " processes (WORLD_SIZE or SLURM_STEP_NUM_TASKS): give one or the other\n";
             return nullptr;
         }
         if (!launch->m_setup.distributed() && n > 1) {
@@ -71,12 +72,25 @@ std::unique_ptr<DistributedLaunch> DistributedLaunch::fromArguments(const Args &
             launch->m_setup.worldSize = n;
             launch->m_setup.launcher = QStringLiteral("nproc");
             launch->m_setup.masterAddr = QStringLiteral("127.0.0.1");
-            const QString port = qEnvironmentVariable("MASTER_PORT");
-            launch->m_setup.masterPort = port.toInt() > 0 ? port.toInt() : freePort();
+            // A port of its own (not MASTER_PORT), so that two --nproc runs side by side never meet.
+            launch->m_setup.masterPort = freePort();
         }
     }
     return launch;
 }
+
+namespace {
+
+// Waits until every process in `processes` has ended or `ms` have passed, whichever comes first.
+void waitForAll(const std::vector<std::unique_ptr<QProcess>> &processes, int ms)
+{
+    QElapsedTimer clock;
+    clock.start();
+    for (const auto &process : processes)
+        process->waitForFinished(int(std::max<qint64>(1, ms - clock.elapsed())));
+}
+
+} // namespace
 
 DistributedLaunch::~DistributedLaunch()
 {
@@ -92,16 +106,17 @@ DistributedLaunch::~DistributedLaunch()
     }
     // Ranks that trained to the end leave on their own. One still waiting in a collective (this rank stopped
     // before training, or failed) learns that this one is gone when the group closes, and ends.
-    for (const auto &rank : m_ranks)
-        rank->waitForFinished(3000);
+    waitForAll(m_ranks, 3000);
     m_group.reset();
-    for (const auto &rank : m_ranks) {
-        if (!rank->waitForFinished(10000)) {
+    waitForAll(m_ranks, 10000);
+    for (const auto &rank : m_ranks)
+        if (rank->state() != QProcess::NotRunning)
             rank->terminate();
-            if (!rank->waitForFinished(5000))
-                rank->kill();
-        }
-    }
+    waitForAll(m_ranks, 5000);
+    for (const auto &rank : m_ranks)
+        if (rank->state() != QProcess::NotRunning)
+            rank->kill();
+    waitForAll(m_ranks, 2000);
 }
 
 bool DistributedLaunch::join(const QString &command, const QStringList &arguments, double timeoutSeconds, bool presetSetsThreads,
@@ -130,10 +145,13 @@ bool DistributedLaunch::join(const QString &command, const QStringList &argument
         process->setProcessEnvironment(environment);
         process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
         process->setStandardOutputFile(QProcess::nullDevice());
-        process->setChildProcessModifier([] {
+        const pid_t parent = getpid();
+        process->setChildProcessModifier([parent] {
             std::signal(SIGPIPE, SIG_IGN);
 #ifdef __linux__
             prctl(PR_SET_PDEATHSIG, SIGTERM);  // rank 0 gone: this rank stops
+            if (getppid() != parent)
+                _exit(1);  // it went before the line above took effect
 #endif
         });
         process->start(sweepWorkerProgram(), QStringList{command} + arguments);
@@ -166,11 +184,12 @@ int trainWorkerRank(PreparedTraining &training, const DistributedLaunch &launch,
 {
     WorkerRankObserver observer;
     const TrainResult result = training.run(observer);
+    // Asked to stop (Ctrl-C reaches every process of a terminal's group) while rank 0 went first: stopped too.
+    if (result.outcome == TrainOutcome::Stopped || (result.outcome == TrainOutcome::Interrupted && stopFlag().load()))
+        return Stopped;
     switch (result.outcome) {
     case TrainOutcome::Finished:
         return Success;
-    case TrainOutcome::Stopped:
-        return Stopped;
     default:
         io.err << "rank " << launch.setup().rank << ": " << result.message << "\n";
         return RunFailed;

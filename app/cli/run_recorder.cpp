@@ -56,6 +56,17 @@ void RunRecorder::onMetrics(const QList<MetricSample> &samples)
         m_events->metrics(samples);
 }
 
+void RunRecorder::onSpeed(const QList<MetricSample> &samples)
+{
+    QList<MetricPoint> points;
+    points.reserve(samples.size());
+    for (const MetricSample &s : samples)
+        points.append(MetricPoint{s.name, s.step, s.epoch, s.time, s.value});
+    m_writer.appendMetrics(points);
+    if (m_events && !samples.isEmpty())
+        m_events->metrics(samples);
+}
+
 void RunRecorder::onEpochEnd(int epoch, qint64 step, const QMap<QString, double> &epochMetrics)
 {
     if (m_events)

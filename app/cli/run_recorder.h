@@ -18,6 +18,7 @@ public:
 
     void onStarted(const TrainStart &start) override;
     void onMetrics(const QList<MetricSample> &samples) override;
+    void onSpeed(const QList<MetricSample> &samples) override;  // recorded as metrics, speed/*
     void onEpochEnd(int epoch, qint64 step, const QMap<QString, double> &epochMetrics) override;
     void onCheckpoint(const CheckpointInfo &checkpoint) override;
     void onCheckpointRemoved(const QString &path) override;

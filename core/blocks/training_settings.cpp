@@ -2,6 +2,8 @@
 
 #include "param_values.h"
 
+#include <QJsonArray>
+
 namespace ty {
 
 using namespace spec;
@@ -49,6 +51,9 @@ const QList<ParamSpec> &trainingSpecs()
         choiceParam(QStringLiteral("best_mode"), QStringLiteral("auto"),
                     {QStringLiteral("auto"), QStringLiteral("min"), QStringLiteral("max")},
                     QStringLiteral("Whether lower or higher values of best_metric are better (auto: higher for accuracies, lower otherwise)")),
+        floatListParam(QStringLiteral("profile_steps"), {},
+                       QStringLiteral("[FROM, TO]: record these training steps (1-based, both included) with LibTorch's profiler "
+                                      "into a Chrome trace in the run's folder (empty: off)")),
         floatParam(QStringLiteral("dist_timeout"), 300.0, 1.0, 86400.0,
                    QStringLiteral("Distributed runs: seconds a process waits for the others (to start, or in a step) before "
                                   "the run ends as interrupted")),
@@ -92,6 +97,11 @@ TrainingSettings TrainingSettings::fromJson(const QJsonObject &training)
     s.bestMetric = value("best_metric").toString();
     s.bestMode = value("best_mode").toString();
     s.distTimeout = value("dist_timeout").toDouble();
+    const QJsonArray profile = value("profile_steps").toArray();
+    if (profile.size() == 2) {
+        s.profileFrom = qint64(profile.at(0).toDouble());
+        s.profileTo = qint64(profile.at(1).toDouble());
+    }
     return s;
 }
 

@@ -6,10 +6,24 @@ namespace ty {
 
 qint64 memAvailableFromMeminfo(const QByteArray &meminfo)
 {
-    for (const QByteArray &line : meminfo.split('\n')) {
-        if (!line.startsWith("MemAvailable:"))
+    return procFieldBytes(meminfo, "MemAvailable");
+}
+
+qint64 peakResidentBytes()
+{
+    QFile file(QStringLiteral("/proc/self/status"));
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    return procFieldBytes(file.read(64 * 1024), "VmHWM");
+}
+
+qint64 procFieldBytes(const QByteArray &text, const QByteArray &field)
+{
+    const QByteArray prefix = field + ':';
+    for (const QByteArray &line : text.split('\n')) {
+        if (!line.startsWith(prefix))
             continue;
-        const QList<QByteArray> fields = line.mid(int(qstrlen("MemAvailable:"))).simplified().split(' ');
+        const QList<QByteArray> fields = line.mid(prefix.size()).simplified().split(' ');
         bool ok = false;
         const qint64 value = fields.value(0).toLongLong(&ok);
         if (!ok || value < 0)

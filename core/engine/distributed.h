@@ -29,8 +29,8 @@ struct DistributedSetup {
 };
 
 // The standard variables of torchrun and Kubeflow's PyTorchJob (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR,
-// MASTER_PORT), else those of srun (SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID, with MASTER_ADDR and
-// MASTER_PORT from the batch script). Neither: one process. A malformed value is an error naming the variable.
+// MASTER_PORT), else those of an srun job step (SLURM_PROCID, SLURM_STEP_NUM_TASKS, SLURM_LOCALID, with
+// MASTER_ADDR and MASTER_PORT from the batch script). Neither: one process. A malformed value is an error naming the variable.
 Result<DistributedSetup> distributedSetupFromEnvironment(const QProcessEnvironment &environment);
 
 // One process's connection to the others of a distributed run: rendezvous through c10d's TCP store at

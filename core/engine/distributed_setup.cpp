@@ -24,10 +24,11 @@ Result<DistributedSetup> distributedSetupFromEnvironment(const QProcessEnvironme
 {
     DistributedSetup setup;
     const bool torchrun = environment.contains(QStringLiteral("WORLD_SIZE"));
-    const bool slurm = !torchrun && environment.contains(QStringLiteral("SLURM_NTASKS")) && environment.contains(QStringLiteral("SLURM_PROCID"));
+    // Slurm: inside a job step that srun started (SLURM_STEP_NUM_TASKS), not in the batch script around it.
+    const bool slurm = !torchrun && environment.contains(QStringLiteral("SLURM_STEP_NUM_TASKS")) && environment.contains(QStringLiteral("SLURM_PROCID"));
     if (!torchrun && !slurm)
         return setup;
-    const char *worldName = torchrun ? "WORLD_SIZE" : "SLURM_NTASKS";
+    const char *worldName = torchrun ? "WORLD_SIZE" : "SLURM_STEP_NUM_TASKS";
     const char *rankName = torchrun ? "RANK" : "SLURM_PROCID";
     const char *localName = torchrun ? "LOCAL_RANK" : "SLURM_LOCALID";
     const Result<int> world = integerVariable(environment, worldName, 1, 1);

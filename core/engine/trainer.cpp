@@ -46,7 +46,14 @@ Result<std::unique_ptr<PreparedTraining>> Trainer::prepare(const Preset &preset,
     try {
         auto run = std::make_unique<detail::TrainingRun>(preset, options);
         Error error;
-        bool prepared = run->prepare(&error);
+        bool prepared = false;
+        try {
+            prepared = run->prepare(&error);
+        } catch (const std::exception &e) {
+            if (!options.group)
+                throw;
+            error = Error(QStringLiteral("cannot prepare training: %1").arg(firstLine(e)));  // and the others hear of it
+        }
         // Every rank of a distributed run learns whether all are ready before any trains.
         if (options.group && !run->joinRanks(prepared, &error))
             prepared = false;

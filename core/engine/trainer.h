@@ -60,6 +60,9 @@ public:
     virtual void onStage(const StageStart &stage) {}
     virtual void onEvent(const QString &kind, const QString &message, qint64 step) {}
     virtual void onProgress(qint64 step, qint64 totalSteps, int epoch, double loss) {}  // at each metrics read
+    // The speed report: speed/* rows (samples per second, each phase's time in the last step of a log interval,
+    // peak memory). Timings, so not part of an exact resume's promise; kept apart from onMetrics for that.
+    virtual void onSpeed(const QList<MetricSample> &samples) {}
     virtual bool stopRequested() { return false; }  // polled every step
 };
 

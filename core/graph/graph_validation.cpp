@@ -4,7 +4,10 @@
 #include "param_values.h"
 #include "training_settings.h"
 
+#include <QJsonArray>
 #include <QSet>
+
+#include <cmath>
 
 namespace ty {
 
@@ -176,6 +179,12 @@ Issues validateTraining(const QJsonObject &training)
         const QString problem = checkParamValue(*spec, it.value());
         if (!problem.isEmpty())
             issues.append(error(problem, {}, {}, field));
+        else if (it.key() == QLatin1String("profile_steps") && !it.value().toArray().isEmpty()) {
+            const QJsonArray steps = it.value().toArray();
+            const double from = steps.at(0).toDouble(), to = steps.size() == 2 ? steps.at(1).toDouble() : 0;
+            if (steps.size() != 2 || from < 1 || to < from || from != std::floor(from) || to != std::floor(to) || to > 1e12)
+                issues.append(error(QStringLiteral("expected [FROM, TO], two step numbers with 1 <= FROM <= TO, e.g. [100, 110]"), {}, {}, field));
+        }
     }
     return issues;
 }

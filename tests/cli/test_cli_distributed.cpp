@@ -185,6 +185,30 @@ private Q_SLOTS:
         QVERIFY2(mismatch.err.contains(QStringLiteral("trained with 2 processes")), qPrintable(mismatch.err));
     }
 
+    void idleRanksAndAccumulationMatchOneProcess()
+    {
+        // 129 training samples: a batch of 128 and one of a single sample, which leaves two of three ranks idle;
+        // each batch in two parts (accumulate_steps).
+        QTemporaryDir dir;
+        const QString one = dir.filePath(QStringLiteral("one.sqlite")), three = dir.filePath(QStringLiteral("three.sqlite"));
+        const QStringList sets{QStringLiteral("--set"), QStringLiteral("data.limit=1129"), QStringLiteral("--set"), QStringLiteral("training.accumulate_steps=2"),
+                               QStringLiteral("--set"), QStringLiteral("training.epochs=3")};
+        const Finished single = runCli(mlpArguments(one, 3) + sets);
+        QVERIFY2(single.code == 0, qPrintable(single.err));
+        const Finished triple = runCli(mlpArguments(three, 3) + sets + QStringList{QStringLiteral("--nproc"), QStringLiteral("3")});
+        QVERIFY2(triple.code == 0, qPrintable(triple.err));
+        auto dbOne = RunDatabase::open(one), dbThree = RunDatabase::open(three);
+        for (const QString &name : {QStringLiteral("train/loss"), QStringLiteral("train/accuracy"), QStringLiteral("val/loss"), QStringLiteral("test/accuracy")}) {
+            const QMap<qint64, double> a = metricByStep(*dbOne.value(), 1, name), b = metricByStep(*dbThree.value(), 1, name);
+            QVERIFY2(!a.isEmpty(), qPrintable(name));
+            QCOMPARE(b.keys(), a.keys());
+            for (auto it = a.constBegin(); it != a.constEnd(); ++it)
+                QVERIFY2(std::abs(b.value(it.key()) - it.value()) <= 1e-5 * std::max(1.0, std::abs(it.value())),
+                         qPrintable(QStringLiteral("%1 at step %2: %3 vs %4").arg(name).arg(it.key()).arg(it.value()).arg(b.value(it.key()))));
+        }
+        QCOMPARE(metricByStep(*dbOne.value(), 1, QStringLiteral("train/loss")).size(), 6);
+    }
+
     void aKilledRankInterruptsTheRunAndItResumes()
     {
         QTemporaryDir dir;
@@ -255,5 +279,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliDistributed)
+TY_TEST_CLASS(TestCliDistributed)
+
 #include "test_cli_distributed.moc"

@@ -9,8 +9,14 @@ namespace ty::detail {
 
 bool TrainingRun::joinRanks(bool prepared, Error *failure)
 {
+    // What every rank must share: the preset, the position it starts from (a resumed checkpoint), the kind of
+    // device and whether it trains in mixed precision.
+    const QString shared = QStringLiteral("%1|step %2|epoch %3|batch %4|stage %5|%6|%7")
+                               .arg(m_presetHash).arg(m_position.step).arg(m_position.epoch).arg(m_position.batchInEpoch)
+                               .arg(m_position.stage).arg(m_device.is_cuda() ? QStringLiteral("cuda") : QStringLiteral("cpu"))
+                               .arg(m_precision.enabled() ? QStringLiteral("mixed") : QStringLiteral("float32"));
     const ProcessGroup::Agreement agreement =
-        m_options.group->agree(prepared, QCryptographicHash::hash(m_presetHash.toUtf8(), QCryptographicHash::Sha256));
+        m_options.group->agree(prepared, QCryptographicHash::hash(shared.toUtf8(), QCryptographicHash::Sha256));
     QStringList failed, different;
     for (int r : agreement.failed)
         failed << QString::number(r);
@@ -24,8 +30,9 @@ bool TrainingRun::joinRanks(bool prepared, Error *failure)
         return false;
     }
     if (!different.isEmpty()) {
-        *failure = Error(QStringLiteral("rank %1 prepared another preset than rank 0 (its file, --set or --overlay differ): "
-                                        "every process of a distributed run must train the same one")
+        *failure = Error(QStringLiteral("rank %1 prepared another run than rank 0: another preset (its file, --set or --overlay), "
+                                        "another checkpoint to resume from, or another kind of device. Every process of a distributed "
+                                        "run must train the same one")
                              .arg(different.join(QStringLiteral(", "))));
         return false;
     }
@@ -42,18 +49,33 @@ bool TrainingRun::joinRanks(bool prepared, Error *failure)
     return true;
 }
 
-void TrainingRun::sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor> *metricSums)
+void TrainingRun::sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor> *metricSums, const QString &failure)
 {
+    // The flags first: one per rank that failed, and the stop requests.
+    const int size = m_group->size();
+    torch::Tensor flags = torch::zeros({size + 1}, torch::kDouble);
+    flags[m_group->rank()] = failure.isEmpty() ? 0.0 : 1.0;
+    flags[size] = observer().stopRequested() ? 1.0 : 0.0;
+    m_group->sum({flags});
+    QStringList failed;
+    for (int r = 0; r < size; ++r)
+        if (flags[r].item<double>() > 0)
+            failed << QString::number(r);
+    if (!failed.isEmpty())
+        throw std::runtime_error(
+            (failure.isEmpty() ? QStringLiteral("rank %1 failed at step %2 (its output says why)").arg(failed.join(QStringLiteral(", "))).arg(m_position.step + 1)
+                               : QStringLiteral("rank %1 at step %2: %3").arg(m_group->rank()).arg(m_position.step + 1).arg(failure))
+                .toStdString());
+    m_stopAgreed = flags[size].item<double>() > 0;
+    // Every parameter that trains, in the same order on every rank (one without a gradient sends zeros).
     std::vector<torch::Tensor> tensors;
     for (const torch::Tensor &p : m_pipeline.model->parameters())
-        if (p.requires_grad() && p.grad().defined())
-            tensors.push_back(p.grad());
-    // The step's small values in one buffer of doubles: the loss, each metric head's statistics, the stop flag.
-    const torch::TensorOptions doubles = torch::TensorOptions().dtype(torch::kDouble).device(m_device);
+        if (p.requires_grad())
+            tensors.push_back(p.grad().defined() ? p.grad() : torch::zeros_like(p));
+    // The step's small values in one buffer of doubles: the loss, then each metric head's statistics.
     std::vector<torch::Tensor> small{loss->to(torch::kDouble).reshape({1})};
     for (const torch::Tensor &m : *metricSums)
         small.push_back(m.to(torch::kDouble).reshape({-1}));
-    small.push_back(torch::full({1}, observer().stopRequested() ? 1.0 : 0.0, doubles));
     const torch::Tensor packed = torch::cat(small);
     tensors.push_back(packed);
     m_group->sum(tensors);
@@ -64,7 +86,6 @@ void TrainingRun::sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor>
         m = packed.narrow(0, offset, width).view(m.sizes());
         offset += width;
     }
-    m_stopAgreed = packed[offset].item<double>() > 0;
 }
 
 void TrainingRun::shareRankZeroBuffers()

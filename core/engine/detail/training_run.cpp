@@ -218,6 +218,7 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
     if (m_options.resumeCheckpoint.isEmpty() && !m_stages.front().implicit)
         observer().onStage(stageStart());
     listPeriodicCheckpoints();
+    m_timing.emplace(m_device, m_group != nullptr);
     TrainResult ending;
     m_clock.start();
     while (m_position.epoch - m_position.stageStartEpoch < m_stages.at(int(m_position.stage)).epochs) {
@@ -264,6 +265,7 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
         m_pipeline.model->train();
         publishEvaluation(QStringLiteral("test"), testReport->metrics);
     }
+    finishProfile();  // a window reaching past the last step ends with the run
     checkpoint();
     TrainResult result;
     result.outcome = TrainOutcome::Finished;
@@ -294,6 +296,7 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         m_position.permutation = torch::randperm(n, generator, torch::TensorOptions().dtype(torch::kLong)).to(m_device);
     }
     m_pipeline.model->train();
+    m_timing->restartRate();  // the validation before is not training
     const int64_t batch = m_settings.batchSize;
     // A streamed split reads the rest of the epoch's batches, in the permutation's order, ahead of the steps.
     std::optional<BatchStream> stream;
@@ -325,6 +328,11 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
             setLearningRate(*m_optimizer, m_position.plateau.scale * m_pipeline.schedule(m_pipeline.plan.scheduleParams, m_baseLr,
                                                                                          m_position.step - m_position.stageStartStep,
                                                                                          m_stepsPerEpoch, m_stageSteps));
+        if (m_settings.profileFrom > 0 && m_position.step + 1 == m_settings.profileFrom)
+            startProfile();
+        // The last step of each log interval is timed, phase by phase, for the speed report.
+        const bool timed = (m_position.batchInEpoch + 1) % m_settings.logEvery == 0;
+        m_timing->beginStep(timed, std::min(n, m_position.batchInEpoch * batch + batch) - m_position.batchInEpoch * batch);
         const int64_t begin = m_position.batchInEpoch * batch;
         const torch::Tensor batchIndex = m_position.permutation.slice(0, begin, std::min(n, begin + batch));
         const int64_t count = batchIndex.size(0);  // the whole batch, on every rank
@@ -350,11 +358,19 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         const int64_t part = (local + m_settings.accumulateSteps - 1) / m_settings.accumulateSteps;
         torch::Tensor batchLoss;
         std::vector<torch::Tensor> metricSums(m_pipeline.metrics.size());
+        // An idle rank's stand-in sample runs in evaluation mode (batch norm cannot take one sample in training).
+        if (share == 0.0)
+            m_pipeline.model->eval();
+        // In a distributed run an error of this rank's own (out of memory) is told to the others in the step's
+        // exchange, so that every rank ends failed at the same step rather than waiting for this one.
+        QString localFailure;
+        try {
         for (int64_t from = 0; from < local; from += part) {
             const torch::Tensor partIndex = part == local ? index : index.slice(0, from, std::min(local, from + part));
             const torch::Tensor x = stream ? (part == local ? streamedBatch : streamedBatch.narrow(0, from, partIndex.size(0)))
                                            : m_train.x.index_select(0, partIndex);
             const torch::Tensor y = m_train.y.index_select(0, partIndex);
+            m_timing->lap(StepTiming::Data);
             std::vector<torch::Tensor> slots;
             {
                 const MixedPrecision::Autocast autocast(m_precision.enabled());
@@ -377,7 +393,9 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
             }
             if (partIndex.size(0) != count || share != 1.0)
                 loss = loss * (share * double(partIndex.size(0)) / double(count));
+            m_timing->lap(StepTiming::Forward);
             m_precision.scaled(loss).backward();
+            m_timing->lap(StepTiming::Backward);
             batchLoss = batchLoss.defined() ? batchLoss + loss.detach() : loss.detach();
             torch::NoGradGuard noGrad;
             for (size_t m = 0; m < m_pipeline.metrics.size(); ++m) {
@@ -387,9 +405,19 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
                     sum = sum * share;
                 metricSums[m] = metricSums[m].defined() ? metricSums[m] + sum : sum;
             }
+            m_timing->lap(StepTiming::Forward);
         }
-        if (m_group)
-            sumAcrossRanks(&batchLoss, &metricSums);
+        } catch (const std::exception &e) {
+            if (!m_group)
+                throw;
+            localFailure = QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0);
+        }
+        if (share == 0.0)
+            m_pipeline.model->train();
+        if (m_group) {
+            sumAcrossRanks(&batchLoss, &metricSums, localFailure);
+            m_timing->lap(StepTiming::AllReduce);
+        }
         // Under mixed precision a step whose gradients overflowed is skipped (and the loss scale backs off).
         const bool finite = m_precision.unscale(m_pipeline.model->parameters());
         if (finite && (m_settings.clipGradValue > 0 || m_settings.clipGradNorm > 0))
@@ -397,6 +425,7 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         if (finite)
             m_optimizer->step();
         m_precision.update();
+        m_timing->lap(StepTiming::Optimizer);
 
         LoggedSteps::Step logged{m_position.step + 1, int(m_position.epoch) + 1, elapsed(), count, batchLoss, std::move(metricSums)};
         m_logged->add(std::move(logged));
@@ -407,6 +436,12 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
             account();
             return false;
         }
+        if (m_timing->timed()) {
+            m_timing->lap(StepTiming::Logging);
+            observer().onSpeed(m_timing->report(m_position.step, int(m_position.epoch) + 1, elapsed()));
+        }
+        if (m_profile && m_position.step >= m_settings.profileTo)
+            finishProfile();
     }
     account();
     return flushPending(ending, true);

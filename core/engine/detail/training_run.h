@@ -9,9 +9,12 @@
 #include "detail/device_data.h"
 #include "detail/logged_steps.h"
 #include "detail/mixed_precision.h"
+#include "detail/step_timing.h"
 #include "trainer.h"
 #include "training_settings.h"
 #include "training_stages.h"
+
+#include <torch/csrc/autograd/profiler_legacy.h>
 
 #include <QElapsedTimer>
 
@@ -45,11 +48,18 @@ private:
     bool flushPending(TrainResult *ending, bool wait);
     bool publish(const LoggedSteps::Interval &interval, TrainResult *ending);
     QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
-    // Distributed (training_ranks.cpp): sums the step's gradients, loss and metric statistics over the ranks
-    // (each already weighted by its share of the global batch) and learns whether any rank was asked to stop.
-    void sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor> *metricSums);
+    // Distributed (training_ranks.cpp): first whether any rank failed in this step (`failure`: this rank's error,
+    // empty when none; then every rank throws) or was asked to stop; then the step's gradients, loss and metric
+    // statistics summed over the ranks (each already weighted by its share of the global batch).
+    void sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor> *metricSums, const QString &failure);
     // Rank 0's buffers (batch norm's running statistics) on every rank, before an evaluation, as DDP keeps them.
     void shareRankZeroBuffers();
+    // training.profile_steps: LibTorch's profiler from step FROM to step TO, into a Chrome trace in the run folder.
+    void startProfile();
+    void finishProfile();
+    std::unique_ptr<torch::autograd::profiler::RecordProfile> m_profile;
+    QString m_profilePath;
+    std::optional<StepTiming> m_timing;  // the speed report, made once the device is known
     Collectives *m_group = nullptr;  // of options.group; null for one process
     bool m_stopAgreed = false;       // some rank was asked to stop: every rank stops before its next step
     // Reports the metrics of an evaluation pass ("loss" and metric node ids) as PREFIX/NAME rows; returns them so.
