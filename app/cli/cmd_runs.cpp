@@ -4,12 +4,11 @@
 #include "printable_text.h"
 #include "run_database.h"
 #include "run_process_state.h"
+#include "run_speed.h"
 #include "terminal_progress.h"
 
 #include <QJsonArray>
-#include <algorithm>
 #include <cmath>
-#include <vector>
 
 namespace ty::cli {
 
@@ -80,44 +79,6 @@ QString parentText(const QJsonObject &parent)
                                                    parent.value(QStringLiteral("sha256")).toString().left(12), nodes);
 }
 
-// The speed report of a run (speed/* metrics): the median of each figure over its reports, peak memory's
-// largest, and the number of reports ("reports"). Empty for a run without one.
-Result<QMap<QString, double>> speedSummary(RunDatabase &db, qint64 id)
-{
-    QMap<QString, double> summary;
-    static const char *const names[] = {"speed/samples_per_s", "speed/step_ms", "speed/data_ms", "speed/forward_ms", "speed/backward_ms",
-                                        "speed/allreduce_ms", "speed/optimizer_ms", "speed/logging_ms", "speed/peak_rss_mb"};
-    for (const char *name : names) {
-        const Result<QList<MetricPoint>> points = db.metrics(id, QString::fromLatin1(name));
-        if (!points)
-            return points.error();
-        if (points.value().isEmpty())
-            continue;
-        std::vector<double> values;
-        for (const MetricPoint &p : points.value())
-            values.push_back(p.value);
-        std::sort(values.begin(), values.end());
-        const QString key = QString::fromLatin1(name).mid(6);
-        summary.insert(key, key == QLatin1String("peak_rss_mb") ? values.back() : values[values.size() / 2]);
-        summary.insert(QStringLiteral("reports"), std::max<double>(summary.value(QStringLiteral("reports")), double(values.size())));
-    }
-    return summary;
-}
-
-QString speedText(const QMap<QString, double> &speed)
-{
-    QStringList phases;
-    for (const char *phase : {"data", "forward", "backward", "allreduce", "optimizer", "logging"})
-        if (speed.contains(QLatin1String(phase) + QStringLiteral("_ms")))
-            phases << QStringLiteral("%1 %2").arg(QLatin1String(phase)).arg(speed.value(QLatin1String(phase) + QStringLiteral("_ms")), 0, 'f', 2);
-    return QStringLiteral("%1 samples/s; a step %2 ms (%3 ms); peak memory %4 MB (medians of %5 reports)")
-        .arg(speed.value(QStringLiteral("samples_per_s")), 0, 'f', 0)
-        .arg(speed.value(QStringLiteral("step_ms")), 0, 'f', 2)
-        .arg(phases.join(QStringLiteral(", ")))
-        .arg(speed.value(QStringLiteral("peak_rss_mb")), 0, 'f', 0)
-        .arg(speed.value(QStringLiteral("reports")));
-}
-
 int listRuns(RunDatabase &db, const Args &args, Io &io)
 {
     Result<QList<RunInfo>> runs = db.listRuns();
@@ -165,7 +126,7 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
     const Result<QList<CheckpointRecord>> recorded = db.checkpoints(id);
     const Result<QList<RunEvent>> runEvents = db.events(id);
     const Result<QList<StageRecord>> runStages = db.stages(id);
-    const Result<QMap<QString, double>> speed = speedSummary(db, id);
+    const Result<RunSpeed> speed = runSpeed(db, id);
     if (!values || !recorded || !runEvents || !runStages || !speed) {
         printError(io, !values ? values.error() : !recorded ? recorded.error() : !runEvents ? runEvents.error()
                                                 : !runStages ? runStages.error() : speed.error());
@@ -190,10 +151,13 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
         o.insert(QStringLiteral("events"), events);
         o.insert(QStringLiteral("stages"), stages);
         o.insert(QStringLiteral("parent"), parentJson(run.value()));
-        QJsonObject speedJson;
-        for (auto it = speed.value().constBegin(); it != speed.value().constEnd(); ++it)
-            speedJson.insert(it.key(), it.value());
-        o.insert(QStringLiteral("speed"), speed.value().isEmpty() ? QJsonValue() : QJsonValue(speedJson));
+        QJsonObject speedJson{{QStringLiteral("reports"), speed.value().reports},
+                              {QStringLiteral("samples_per_s"), speed.value().samplesPerSecond},
+                              {QStringLiteral("step_ms"), speed.value().stepMs},
+                              {QStringLiteral("peak_rss_mb"), speed.value().peakRssMb}};
+        for (auto it = speed.value().phaseMs.constBegin(); it != speed.value().phaseMs.constEnd(); ++it)
+            speedJson.insert(it.key() + QStringLiteral("_ms"), it.value());
+        o.insert(QStringLiteral("speed"), speed.value().empty() ? QJsonValue() : QJsonValue(speedJson));
         printJson(io, o);
         return Success;
     }
@@ -219,8 +183,8 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
         io.out << "  processes  " << distributed.value(QStringLiteral("world_size")).toInt() << " ("
                << distributed.value(QStringLiteral("backend")).toString() << ", started by "
                << distributed.value(QStringLiteral("launcher")).toString() << ")\n";
-    if (!speed.value().isEmpty())
-        io.out << "  speed      " << speedText(speed.value()) << "\n";
+    if (!speed.value().empty())
+        io.out << "  speed      " << runSpeedText(speed.value()) << "\n";
     io.out << "  last values:\n";
     for (auto it = summary.constBegin(); it != summary.constEnd(); ++it)
         if (!it.key().startsWith(QStringLiteral("speed/")))

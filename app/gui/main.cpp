@@ -103,8 +103,9 @@ int main(int argc, char **argv)
     const QCommandLineOption sweep(QStringLiteral("sweep"), QStringLiteral("Open Experiments ▸ Sweeps on this sweep."),
                                    QStringLiteral("id"));
     const QCommandLineOption queue(QStringLiteral("queue"), QStringLiteral("Open Experiments ▸ Queue."));
+    const QCommandLineOption speed(QStringLiteral("speed"), QStringLiteral("Open Experiments ▸ Speed (on the runs --runs selects)."));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
-                       sweep, queue});
+                       sweep, queue, speed});
     parser.process(app);
 
     if (parser.isSet(scheme)) {
@@ -166,6 +167,8 @@ int main(int argc, char **argv)
         window.showSweep(parser.value(sweep).toLongLong());
     if (parser.isSet(queue))
         window.showQueue();
+    if (parser.isSet(speed))
+        window.showSpeed();
 
     // The data preview reads the data set on a worker thread, once the window has settled (the inspector may
     // rebuild its page meanwhile): a screenshot waits for it, scrolled into view.

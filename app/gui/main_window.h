@@ -35,6 +35,7 @@ class PipelineDocument;
 class PipelineScene;
 class RecentFiles;
 class RunQueueView;
+class RunSpeedView;
 class StartPage;
 class SweepLauncher;
 class SweepView;
@@ -64,6 +65,7 @@ public:
     SweepView *sweepView() const { return m_sweepView; }
     SweepLauncher *sweepLauncher() const { return m_sweepLauncher; }
     RunQueueView *queueView() const { return m_queueView; }
+    RunSpeedView *speedView() const { return m_speedView; }
     QTabBar *modeBar() const { return m_modeBar; }
     WindowMode mode() const;
     // Shows one mode's page; the design docks show only in Design.
@@ -100,6 +102,7 @@ public:
     // Experiments ▸ Sweeps showing sweep `id` of the open run database; Experiments ▸ Queue.
     void showSweep(qint64 id);
     void showQueue();
+    void showSpeed();  // Experiments ▸ Speed
     // Asks every run of this window to stop (each writes a checkpoint); destroying the window waits for them.
     void stopTraining();
     // When false (tests, --screenshot), problems go to the status bar instead of message boxes.
@@ -179,6 +182,7 @@ private:
     SweepView *m_sweepView = nullptr;
     SweepLauncher *m_sweepLauncher = nullptr;
     RunQueueView *m_queueView = nullptr;
+    RunSpeedView *m_speedView = nullptr;  // Experiments ▸ Speed
     QList<qint64> m_sweepsStarted;
     QTabBar *m_modeBar = nullptr;
     QList<QDockWidget *> m_designDocks;

@@ -8,7 +8,9 @@
 #include "canvas/canvas_view.h"
 #include "document/pipeline_document.h"
 #include "inspector/inspector_panel.h"
+#include "runs/run_browser.h"
 #include "runs/run_queue_view.h"
+#include "training/run_speed_view.h"
 #include "sweeps/sweep_dialog.h"
 #include "sweeps/sweep_launcher.h"
 #include "sweeps/sweep_view.h"
@@ -39,6 +41,11 @@ void MainWindow::createSweepPage()
         m_experiments->setTabText(m_experiments->indexOf(m_queueView), waiting > 0 ? tr("Queue (%1)").arg(waiting) : tr("Queue"));
     });
     connect(m_queueView, &RunQueueView::statusMessage, this, [this](const QString &message) { statusBar()->showMessage(message, 8000); });
+    // Speed: the speed report of the runs selected in the Runs tab.
+    m_speedView = new RunSpeedView(this);
+    m_experiments->addTab(m_speedView, tr("Speed"));
+    connect(m_training->browser(), &RunBrowser::selectionChanged, m_speedView, &RunSpeedView::setRuns);
+    connect(m_speedView, &RunSpeedView::statusMessage, this, [this](const QString &message) { statusBar()->showMessage(message, 8000); });
 
     const auto running = [this] {
         QList<qint64> ids;
@@ -133,6 +140,13 @@ void MainWindow::showQueue()
     setMode(WindowMode::Experiments);
     m_experiments->setCurrentWidget(m_queueView);
     m_queueView->refresh();
+}
+
+void MainWindow::showSpeed()
+{
+    setMode(WindowMode::Experiments);
+    m_experiments->setCurrentWidget(m_speedView);
+    m_speedView->refresh();
 }
 
 } // namespace ty

@@ -5,6 +5,7 @@
 #include "main_window.h"
 
 #include "runs/run_queue_view.h"
+#include "training/run_speed_view.h"
 #include "sweeps/sweep_view.h"
 
 #include "canvas/canvas_view.h"
@@ -97,6 +98,7 @@ Status MainWindow::openRunDatabase(const QString &path)
     if (opened.ok()) {
         m_sweepView->openDatabase(m_training->databasePath());
         m_queueView->openDatabase(m_training->databasePath());
+        m_speedView->openDatabase(m_training->databasePath());
     }
     // The Evaluate view reads through the browser's connection (GUI thread, as both are).
     m_evaluation->setDatabase(m_training->browser()->database());

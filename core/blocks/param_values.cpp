@@ -125,7 +125,9 @@ QString checkParamValue(const ParamSpec &spec, const QJsonValue &value)
             return QStringLiteral("expected a string, got %1").arg(describe(value));
         return QString();
     case ParamType::FloatList: {
-        if (!value.isArray() || value.toArray().isEmpty())
+        // A list whose default is empty (an optional setting such as training.profile_steps) may be empty.
+        const bool mayBeEmpty = spec.defaultValue.isArray() && spec.defaultValue.toArray().isEmpty();
+        if (!value.isArray() || (value.toArray().isEmpty() && !mayBeEmpty))
             return QStringLiteral("expected a non-empty list of numbers, got %1").arg(describe(value));
         for (const QJsonValue &item : value.toArray()) {
             if (!item.isDouble())
