@@ -14,6 +14,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -51,6 +52,7 @@ private Q_SLOTS:
     void trainsTinyRunToTheEnd();
     void stopThenResume();
     void pauseAndContinue();
+    void twoProcessesPauseTogetherAndResumeAsTwo();
     void killedWorkerLeavesRunInterrupted();
     void badInputIsRejectedWithItsNode();
     void missingWorkerIsAnError();
@@ -179,6 +181,58 @@ void TestTrainingController::pauseAndContinue()
     QCOMPARE(controller.state(), TrainingState::Stopping);
     QVERIFY2(finished.wait(kRunTimeoutMs), qPrintable(controller.stderrTail()));
     QCOMPARE(controller.outcome().status, QStringLiteral("stopped"));
+}
+
+// processes: 2 in the app: the worker is rank 0 and starts rank 1 (trainyard-cli run --nproc 2); Pause stops
+// both, Continue continues both, Stop ends the run stopped, and Resume starts two processes again.
+void TestTrainingController::twoProcessesPauseTogetherAndResumeAsTwo()
+{
+    QTemporaryDir dir;
+    const QString dbPath = dir.filePath(QStringLiteral("runs.sqlite"));
+    TrainingRunController controller;
+    controller.setWorkerPath(tytest::workerPath());
+    QSignalSpy finished(&controller, &TrainingRunController::finished);
+    QSignalSpy metrics(&controller, &TrainingRunController::metricsReceived);
+    TrainingOptions options;
+    options.processes = 2;
+    QVERIFY(controller.start(tytest::tinyPreset(5000), dbPath, options).ok());
+    QVERIFY2(metrics.wait(kRunTimeoutMs), qPrintable(controller.stderrTail()));
+    const qint64 pid = controller.processId();
+    // Rank 1 is the worker's child.
+    qint64 rank1 = 0;
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1 && fields.at(1).toLongLong() == pid)
+            rank1 = entry.toLongLong();
+    }
+    QVERIFY2(rank1 > 0, "rank 1 is not a child of the worker");
+    controller.pause();
+    QTRY_COMPARE_WITH_TIMEOUT(processState(pid), 'T', 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(processState(rank1), 'T', 10000);
+    controller.continueRun();
+    QTRY_VERIFY_WITH_TIMEOUT(processState(pid) != 'T' && processState(rank1) != 'T', 10000);
+    controller.stop();
+    QVERIFY2(finished.wait(kRunTimeoutMs), qPrintable(controller.stderrTail()));
+    QCOMPARE(controller.outcome().status, QStringLiteral("stopped"));
+    const qint64 id = controller.runId();
+    {
+        auto db = openDb(dbPath);
+        QCOMPARE(db->run(id).value().provenance.value(QStringLiteral("distributed")).toObject().value(QStringLiteral("world_size")).toInt(), 2);
+    }
+    // Resumed with as many processes as it trained with (a resume of one would be refused).
+    TrainingRunController resumed;
+    resumed.setWorkerPath(tytest::workerPath());
+    QSignalSpy resumedMetrics(&resumed, &TrainingRunController::metricsReceived);
+    QSignalSpy resumedFinished(&resumed, &TrainingRunController::finished);
+    QVERIFY(resumed.resume(id, dbPath, QString(), 2).ok());
+    QVERIFY2(resumedMetrics.wait(kRunTimeoutMs), qPrintable(resumed.stderrTail()));
+    resumed.stop();
+    QVERIFY2(resumedFinished.wait(kRunTimeoutMs), qPrintable(resumed.stderrTail()));
+    QCOMPARE(resumed.outcome().status, QStringLiteral("stopped"));
 }
 
 void TestTrainingController::killedWorkerLeavesRunInterrupted()
