@@ -13,6 +13,9 @@ namespace ty {
 // True when process `pid` exists and is stopped by a signal (Linux: state T in /proc/PID/stat).
 bool processIsSuspended(qint64 pid);
 
+// The processes whose parent is `parent` (Linux: the field after the state in /proc/PID/stat); empty elsewhere.
+QList<qint64> childProcesses(qint64 parent);
+
 // True when a run recorded as running by (host, pid) is on this host and its process is suspended.
 bool runProcessIsSuspended(const QString &host, qint64 pid);
 

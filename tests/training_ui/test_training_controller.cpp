@@ -6,6 +6,7 @@
 #include "test_suite.h"
 #include "plots/metric_plot.h"
 #include "run_database.h"
+#include "run_process_state.h"
 #include "runs/run_browser.h"
 #include "runs/runs_table_model.h"
 #include "training/training_panel.h"
@@ -199,16 +200,8 @@ void TestTrainingController::twoProcessesPauseTogetherAndResumeAsTwo()
     QVERIFY2(metrics.wait(kRunTimeoutMs), qPrintable(controller.stderrTail()));
     const qint64 pid = controller.processId();
     // Rank 1 is the worker's child.
-    qint64 rank1 = 0;
-    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
-        if (!stat.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray text = stat.readAll();
-        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-        if (fields.size() > 1 && fields.at(1).toLongLong() == pid)
-            rank1 = entry.toLongLong();
-    }
+    const QList<qint64> children = childProcesses(pid);
+    const qint64 rank1 = children.size() == 1 ? children.first() : 0;
     QVERIFY2(rank1 > 0, "rank 1 is not a child of the worker");
     controller.pause();
     QTRY_COMPARE_WITH_TIMEOUT(processState(pid), 'T', 10000);

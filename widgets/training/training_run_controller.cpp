@@ -1,5 +1,7 @@
 #include "training_run_controller.h"
 
+#include "run_process_state.h"
+
 #include "common/duration_text.h"
 #include "event_stream_parser.h"
 #include "worker_snapshot.h"
@@ -156,32 +158,6 @@ void TrainingRunController::setState(TrainingState state)
 }
 
 qint64 TrainingRunController::processId() const { return m_process ? m_process->processId() : 0; }
-
-namespace {
-
-// The processes whose parent is `parent` (the other ranks a --nproc worker started), from /proc.
-QList<qint64> childProcesses(qint64 parent)
-{
-    QList<qint64> children;
-    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString &entry : entries) {
-        bool numeric = false;
-        const qint64 pid = entry.toLongLong(&numeric);
-        if (!numeric)
-            continue;
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-        if (!stat.open(QIODevice::ReadOnly))
-            continue;
-        // "pid (name) state ppid ...": the name may hold spaces, so read after its closing parenthesis.
-        const QByteArray text = stat.read(4096);
-        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-        if (fields.size() > 1 && fields.at(1).toLongLong() == parent)
-            children << pid;
-    }
-    return children;
-}
-
-} // namespace
 
 void TrainingRunController::signalWorker(int signal)
 {
