@@ -83,9 +83,7 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
 
 int runCommand(const QStringList &arguments, Io &io)
 {
-    Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device"), QStringLiteral("init-from"),
-                                      QStringLiteral("overlay"), QStringLiteral("sweep"), QStringLiteral("trial"), QStringLiteral("nproc")},
-                          {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
+    Args args = parseArgs(arguments, runValuedOptions(), runFlags());
     const bool isTrial = args.options.contains(QStringLiteral("sweep"));
     if (!args.error.isEmpty() || args.positionals.size() != (isTrial ? 0 : 1)) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))

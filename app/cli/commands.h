@@ -22,6 +22,14 @@ int devicesCommand(const QStringList &arguments, Io &io);
 // run and resume, from the training module (training_commands.h).
 int trainingCommand(const QString &command, const QStringList &arguments, Io &io);
 
+// run's options that take a value, and its flags (cmd_run.cpp, run_data_prefetch.cpp).
+inline QStringList runValuedOptions()
+{
+    return {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device"), QStringLiteral("init-from"),
+            QStringLiteral("overlay"), QStringLiteral("sweep"), QStringLiteral("trial"), QStringLiteral("nproc")};
+}
+inline QStringList runFlags() { return {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")}; }
+
 // Loads a preset file and applies the --set overrides of `args`; reports the error and returns false on failure.
 bool loadPresetWithOverrides(const QString &path, const Args &args, Preset *preset, Io &io);
 

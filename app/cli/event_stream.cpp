@@ -38,7 +38,8 @@ void EventStream::started(qint64 runId, const QString &dbPath, const TrainStart 
            {QStringLiteral("train_samples"), start.trainSamples}, {QStringLiteral("val_samples"), start.valSamples},
            {QStringLiteral("test_samples"), start.testSamples}, {QStringLiteral("steps_per_epoch"), start.stepsPerEpoch},
            {QStringLiteral("total_steps"), start.totalSteps}, {QStringLiteral("epochs"), start.epochs},
-           {QStringLiteral("parameters"), start.parameters}, {QStringLiteral("resumed_at_step"), start.resumedAtStep}});
+           {QStringLiteral("parameters"), start.parameters}, {QStringLiteral("resumed_at_step"), start.resumedAtStep},
+           {QStringLiteral("data_loaded_ahead"), start.dataLoadedAhead}});
 }
 
 void EventStream::metrics(const QList<MetricSample> &samples)

@@ -1,6 +1,7 @@
 #include "run_queue.h"
 
 #include "commands.h"
+#include "dataset_prefetch.h"
 #include "run_database.h"
 
 #include <QFileInfo>
@@ -92,6 +93,7 @@ int waitForTurn(const QString &dbPath, const NewQueueEntry &entry, const Args &a
         if (turn.value().place != shown.place || turn.value().occupied != shown.occupied || turn.value().limit != shown.limit) {
             shown = turn.value();
             reportWaiting(shown, args, io);
+            releasePrefetchedDataset();  // loaded again when its turn comes: no data set held while waiting
         }
         for (int slept = 0; slept < kPollMs; slept += 50) {
             if (stopFlag().load()) {

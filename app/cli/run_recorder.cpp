@@ -38,7 +38,8 @@ void RunRecorder::onStarted(const TrainStart &start)
                  << " validation, " << start.testSamples << " test samples; " << start.parameters << " parameters; "
                  << (start.stages > 0 ? QStringLiteral("%1 epochs in %2 stages, %3 steps").arg(start.epochs).arg(start.stages).arg(start.totalSteps)
                                       : QStringLiteral("%1 epochs of %2 steps").arg(start.epochs).arg(start.stepsPerEpoch))
-                 << " (data read in " << QString::number(start.loadSeconds, 'f', 2) << " s)\n";
+                 << " (data read in " << QString::number(start.loadSeconds, 'f', 2) << " s"
+                 << (start.dataLoadedAhead ? ", decoded while LibTorch loaded)\n" : ")\n");
 
     m_io.err.flush();
 }

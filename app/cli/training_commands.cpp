@@ -1,6 +1,7 @@
 #include "training_commands.h"
 
 #include "commands.h"
+#include "run_data_prefetch.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -80,10 +81,11 @@ int devicesCommand(const QStringList &arguments, Io &io)
     return Success;
 }
 
-int trainingCommand(const QString &command, const QStringList &arguments, Io &io)
+namespace {
+
+int runTrainingCommand(const TrainingCommands *commands, const QString &reason, const QString &command,
+                       const QStringList &arguments, Io &io)
 {
-    QString reason;
-    const TrainingCommands *commands = trainingCommands(&reason);
     if (!commands) {
         Error error;
         error.message = QStringLiteral("cannot %1: the training engine did not load: %2").arg(command, reason);
@@ -97,6 +99,24 @@ int trainingCommand(const QString &command, const QStringList &arguments, Io &io
         : command == QStringLiteral("evaluate")                     ? commands->evaluate
                                                                     : commands->predict;
     return function(arguments, io);
+}
+
+} // namespace
+
+int trainingCommand(const QString &command, const QStringList &arguments, Io &io)
+{
+    // The data set decodes on a thread of its own while LibTorch loads with the module.
+    if (command == QStringLiteral("run"))
+        startRunDataPrefetch(arguments);
+    QString reason;
+    const TrainingCommands *commands = trainingCommands(&reason);
+    if (commands && commands->setDatasetPrefetch)
+        commands->setDatasetPrefetch(runDataPrefetch());
+    const int code = runTrainingCommand(commands, reason, command, arguments, io);
+    if (commands && commands->setDatasetPrefetch)
+        commands->setDatasetPrefetch(DatasetPrefetch{});
+    finishRunDataPrefetch();
+    return code;
 }
 
 } // namespace ty::cli

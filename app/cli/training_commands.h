@@ -4,6 +4,7 @@
 // trainyard-cli loads only when asked to train: validate, blocks and runs start without loading LibTorch.
 
 #include "cli.h"
+#include "dataset_prefetch.h"
 
 #include <atomic>
 
@@ -18,6 +19,8 @@ struct TrainingCommands {
     QString (*torchVersion)() = nullptr;  // "1.13.1"
     CommandFunction evaluate = nullptr;
     CommandFunction predict = nullptr;
+    // Gives the module's data set loader the program's data set loaded ahead (run_data_prefetch.h).
+    void (*setDatasetPrefetch)(const DatasetPrefetch &prefetch) = nullptr;
 };
 
 // The commands given to useTrainingCommands(), else those of the module, loaded on first use. nullptr, with

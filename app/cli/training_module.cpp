@@ -6,7 +6,8 @@ namespace ty::cli {
 
 const TrainingCommands &linkedTrainingCommands()
 {
-    static const TrainingCommands commands{&runCommand, &resumeCommand, &ty::cudaAvailable, &ty::torchVersion, &evaluateCommand, &predictCommand};
+    static const TrainingCommands commands{&runCommand, &resumeCommand, &ty::cudaAvailable, &ty::torchVersion, &evaluateCommand, &predictCommand,
+                                                &ty::setDatasetPrefetch};
     return commands;
 }
 

@@ -78,6 +78,8 @@ struct LoadedDataset {
     bool categoriesOneHot = true;
     // Image data sets: how an image of another size is fitted to the sample size (new inputs are fitted alike).
     ImageFit imageFit = ImageFit::Stretch;
+    // Handed over by loadDataset() from a load made ahead of the request (dataset_prefetch.h).
+    bool loadedAhead = false;
 };
 
 } // namespace ty

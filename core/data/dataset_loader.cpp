@@ -3,6 +3,7 @@
 #include "cifar_dataset.h"
 #include "csv_dataset.h"
 #include "dataset_params.h"
+#include "dataset_prefetch.h"
 #include "dataset_split.h"
 #include "idx_datasets.h"
 #include "image_datasets.h"
@@ -94,6 +95,10 @@ Result<LoadedDataset> loadDataset(const DatasetRequest &request)
     const DatasetReader *reader = datasetReaders().find(request.blockType);
     if (!reader)
         return unknownBlock<LoadedDataset>(request);
+    if (std::optional<LoadedDataset> ahead = takePrefetchedDataset(request)) {
+        ahead->loadedAhead = true;
+        return std::move(*ahead);  // loaded by this function in the program (dataset_prefetch.h), complete
+    }
     Result<LoadedDataset> loaded = guarded<LoadedDataset>(request, reader->load);
     if (loaded) {
         if (const Status kept = applyKeptClasses(request, loaded.value().shape, &loaded.value().classNames); !kept)

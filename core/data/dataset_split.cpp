@@ -117,8 +117,30 @@ DataSplit holdOutTest(DataSplit &all, int64_t testCount, uint64_t seed, bool kee
         std::sort(testRows.begin(), testRows.end());
     std::sort(trainRows.begin(), trainRows.end());
     DataSplit test = gatherSamples(all, testRows);
-    all = gatherSamples(all, trainRows);
+    keepRowsInPlace(all, trainRows);
     return test;
+}
+
+void keepRowsInPlace(DataSplit &split, const std::vector<int64_t> &rows)
+{
+    const size_t n = rows.size();
+    // Row rows[i] >= i is read before anything is written over it: the rows before i are the only ones written.
+    const auto keep = [&rows, n](auto &values, size_t width) {
+        for (size_t i = 0; i < n; ++i)
+            if (const size_t from = size_t(rows[i]); from != i)
+                std::memmove(values.data() + i * width, values.data() + from * width, width * sizeof(values[0]));
+        values.resize(n * width);
+    };
+    if (split.x.isFloat)
+        keep(split.x.floats, size_t(split.x.sampleSize()));
+    else
+        keep(split.x.bytes, size_t(split.x.sampleSize()));
+    if (split.y.classification)
+        keep(split.y.classes, 1);
+    else
+        keep(split.y.values, size_t(split.y.width));
+    split.x.count = int64_t(n);
+    split.y.count = int64_t(n);
 }
 
 DataSplit gatherSamples(const DataSplit &from, const std::vector<int64_t> &indices)
@@ -199,7 +221,8 @@ Status splitTrainValidation(DataSplit &&all, const SplitSettings &settings, cons
     std::sort(valIndices.begin(), valIndices.end());
     std::sort(trainIndices.begin(), trainIndices.end());
     validation = gatherSamples(all, valIndices);
-    train = gatherSamples(all, trainIndices);
+    keepRowsInPlace(all, trainIndices);
+    train = std::move(all);
     all = DataSplit();
     return Status::success();
 }

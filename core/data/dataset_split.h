@@ -45,6 +45,9 @@ DataSplit holdOutTest(DataSplit &all, int64_t testCount, uint64_t seed, bool kee
 
 // The samples at `indices` (in that order) of `from`.
 DataSplit gatherSamples(const DataSplit &from, const std::vector<int64_t> &indices);
+// Keeps only the samples at `rows` (ascending, each once) of `split`, moved forward within its own arrays: a large
+// data set is not copied a second time.
+void keepRowsInPlace(DataSplit &split, const std::vector<int64_t> &rows);
 
 // Splits `all` (the training samples) into train and validation. An empty training split is an Error
 // naming the node and the field responsible: `sourceField` when there are no samples at all.

@@ -33,9 +33,27 @@ Result<QString> fingerprintFiles(const QStringList &paths, const std::atomic<boo
     return QString::fromLatin1(hash.result().toHex());
 }
 
+namespace {
+
+thread_local bool fingerprintsInline = false;  // trivial: no thread-exit destructor to register
+
+} // namespace
+
+NoFingerprintThreads::NoFingerprintThreads() : m_was(fingerprintsInline)
+{
+    fingerprintsInline = true;
+}
+
+NoFingerprintThreads::~NoFingerprintThreads()
+{
+    fingerprintsInline = m_was;
+}
+
 BackgroundFingerprint::BackgroundFingerprint(QStringList paths)
     : m_paths(std::move(paths)), m_cancel(std::make_shared<std::atomic<bool>>(false))
 {
+    if (fingerprintsInline)
+        return;  // result() hashes on this thread
     try {
         m_future = std::async(std::launch::async, [paths = m_paths, cancel = m_cancel] {
             return fingerprintFiles(paths, cancel.get());

@@ -33,4 +33,18 @@ private:
     bool m_threaded = false;
 };
 
+// While one lives on a thread, the BackgroundFingerprints made on that thread hash on it, starting no thread of
+// their own: creating a thread waits for the dynamic loader's lock, which a thread loading LibTorch holds for
+// half a second and more (app/cli/run_data_prefetch.h loads a data set meanwhile).
+class NoFingerprintThreads {
+public:
+    NoFingerprintThreads();
+    ~NoFingerprintThreads();
+    NoFingerprintThreads(const NoFingerprintThreads &) = delete;
+    NoFingerprintThreads &operator=(const NoFingerprintThreads &) = delete;
+
+private:
+    bool m_was;
+};
+
 } // namespace ty

@@ -17,12 +17,12 @@ Result<EvaluationReport> evaluate(const Preset &preset, const EvaluateOptions &o
     if (!loaded)
         return loaded.error();
     detail::TrainedModel &model = *loaded.value();
-    const DataSplit &chosen = options.split == QStringLiteral("test") ? model.data.test
+    DataSplit &chosen = options.split == QStringLiteral("test") ? model.data.test
         : options.split == QStringLiteral("val")                      ? model.data.val
                                                                       : model.data.train;
     if (chosen.size() == 0)
         return Error::atNode(model.datasetNode, QStringLiteral("the %1 split of this data set is empty").arg(options.split), QStringLiteral("--split"));
-    EvaluationReport report = detail::evaluateSplit(model.pipeline, detail::toDevice(chosen, model.device), options.split,
+    EvaluationReport report = detail::evaluateSplit(model.pipeline, detail::toDevice(std::move(chosen), model.device), options.split,
                                                     model.data.classNames, model.settings.evalBatchSize, options.topK);
     report.checkpointStep = options.checkpointStep;
     return report;

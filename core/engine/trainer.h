@@ -22,7 +22,8 @@ struct TrainStart {
     int epochs = 0;
     qint64 parameters = 0;
     QString dataFingerprint; // sha256 over the dataset's source files
-    double loadSeconds = 0;  // time to read and decode the data
+    double loadSeconds = 0;  // time to read and decode the data (or to wait for it, when loaded ahead)
+    bool dataLoadedAhead = false;  // decoded while LibTorch loaded (core/data/dataset_prefetch.h)
     qint64 resumedAtStep = -1; // the checkpoint's step when resuming, else -1
     int stages = 0;            // training stages (0 for a preset without training.stages)
     int stage = 0;             // the stage it starts (or resumes) in

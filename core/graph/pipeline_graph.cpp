@@ -1,6 +1,5 @@
 #include "pipeline_graph.h"
 
-#include <QRegularExpression>
 
 namespace ty {
 
@@ -105,19 +104,46 @@ QList<Edge> GraphIndex::edgesFrom(const QString &nodeId, const QString &port) co
     return out;
 }
 
+// Plain character tests, no regular expression: a QRegularExpression's first match on a thread registers a
+// thread-local JIT stack, which waits for the dynamic loader's lock, and trainyard-cli validates its preset on
+// one thread while another loads LibTorch (app/cli/run_data_prefetch.h).
+namespace {
+
+bool isNodeId(QStringView id)
+{
+    const auto letter = [](QChar c) { return (c >= u'A' && c <= u'Z') || (c >= u'a' && c <= u'z') || c == u'_'; };
+    if (id.isEmpty() || !letter(id.front()))
+        return false;
+    for (const QChar c : id)
+        if (!letter(c) && !(c >= u'0' && c <= u'9'))
+            return false;
+    return true;
+}
+
+} // namespace
+
 bool isValidNodeId(const QString &id)
 {
-    static const QRegularExpression pattern(QStringLiteral("\\A[A-Za-z_][A-Za-z0-9_]*\\z"));
-    return pattern.match(id).hasMatch();
+    return isNodeId(id);
 }
 
 bool isValidNodePath(const QString &path)
 {
-    static const QRegularExpression index(QStringLiteral("\\A(0|[1-9][0-9]{0,3})\\z"));
-    const QStringList parts = path.split(QLatin1Char('/'));
-    for (int i = 0; i < parts.size(); ++i)
-        if (!isValidNodeId(parts.at(i)) && (i == 0 || !index.match(parts.at(i)).hasMatch()))
+    // A step into a repeated block: 0, or 1 to 9999 without a leading zero.
+    const auto isIndex = [](QStringView part) {
+        if (part.isEmpty() || part.size() > 4 || (part.size() > 1 && part.front() == u'0'))
             return false;
+        for (const QChar c : part)
+            if (!(c >= u'0' && c <= u'9'))
+                return false;
+        return true;
+    };
+    int i = 0;
+    for (const QStringView part : QStringView(path).split(QLatin1Char('/'))) {
+        if (!isNodeId(part) && (i == 0 || !isIndex(part)))
+            return false;
+        ++i;
+    }
     return true;
 }
 

@@ -1,4 +1,4 @@
-// trainyard-bench [--quick] [--markdown] [--device cpu|cuda] [--only training|data|streaming|logging|editing|plots|runs|stall|evaluate]
+// trainyard-bench [--quick] [--markdown] [--device cpu|cuda] [--only training|data|streaming|logging|editing|startup|plots|runs|stall|evaluate]
 // Prints every figure of docs/benchmarks.md as one table, the desktop app's too unless the project is built
 // headless (those run on the offscreen platform unless QT_QPA_PLATFORM says otherwise); exits 1 when a target
 // is missed.
@@ -47,6 +47,8 @@ int main(int argc, char **argv)
         ty::bench::benchLogging(options, report);
     if (section.isEmpty() || section == QStringLiteral("editing"))
         ty::bench::benchValidation(options, report);
+    if (section.isEmpty() || section == QStringLiteral("startup"))
+        ty::bench::benchStartup(options, report);
 #ifdef TRAINYARD_BENCH_GUI
     ty::bench::GuiOptions gui;
     gui.quick = options.quick;

@@ -16,5 +16,6 @@ void benchData(const Options &options, Report &report);
 void benchLogging(const Options &options, Report &report);
 void benchValidation(const Options &options, Report &report);
 void benchStreaming(const Options &options, Report &report);
+void benchStartup(const Options &options, Report &report);
 
 } // namespace ty::bench

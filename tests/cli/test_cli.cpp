@@ -107,6 +107,42 @@ private Q_SLOTS:
         QVERIFY2(loadedLibTorch(run), "run trained without loading LibTorch?");
     }
 
+    // The real program decodes the data set while its training module loads LibTorch, and the module takes that
+    // data set (its own copy of the data library reaches the program's): the run says so, and the test split the
+    // run scored is the one `evaluate` loads afresh, to the last digit. A run that queues drops what it loaded.
+    void runDecodesItsDataWhileLibTorchLoads()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        const Output run = realTrainyard(QStringLiteral(TRAINYARD_CLI), {QStringLiteral("run"), writeSyntheticPreset(dir), QStringLiteral("--db"), db,
+                                                                        QStringLiteral("--set"), QStringLiteral("training.epochs=1"), QStringLiteral("--events")});
+        QVERIFY2(run.code == 0, qPrintable(run.err.right(2000)));
+        const QJsonObject started = jsonObject(run.out.section(QLatin1Char('\n'), 0, 0));
+        QCOMPARE(started.value(QStringLiteral("event")).toString(), QStringLiteral("started"));
+        QVERIFY2(started.value(QStringLiteral("data_loaded_ahead")).toBool(), qPrintable(run.out.left(400)));
+        const double recorded = RunDatabase::open(db).value()->lastMetricValues(1).value().value(QStringLiteral("test/accuracy"));
+        const Output evaluated = trainyard({QStringLiteral("evaluate"), QStringLiteral("1"), QStringLiteral("--db"), db, QStringLiteral("--json")});
+        QVERIFY2(evaluated.code == 0, qPrintable(evaluated.err));
+        QCOMPARE(jsonObject(evaluated.out).value(QStringLiteral("accuracy")).toDouble(), recorded);
+
+        // With a run queue full, the run waits: it frees what it loaded ahead and loads the data set when its turn comes.
+        QCOMPARE(trainyard({QStringLiteral("queue"), QStringLiteral("limit"), QStringLiteral("1"), QStringLiteral("--db"), db}).code, 0);
+        QVERIFY(RunDatabase::open(db).value()->enqueue(NewQueueEntry{QStringLiteral("holder"), QStringLiteral("run")}).ok());
+        QProcess queued;
+        queued.start(QStringLiteral(TRAINYARD_CLI), {QStringLiteral("run"), writeSyntheticPreset(dir), QStringLiteral("--db"), db,
+                                                     QStringLiteral("--set"), QStringLiteral("training.epochs=1"), QStringLiteral("--events")});
+        QVERIFY(queued.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(queued.canReadLine(), 30000);
+        QCOMPARE(jsonObject(QString::fromUtf8(queued.readLine())).value(QStringLiteral("event")).toString(), QStringLiteral("queued"));
+        QCOMPARE(trainyard({QStringLiteral("queue"), QStringLiteral("cancel"), QStringLiteral("1"), QStringLiteral("--db"), db}).code, 0);
+        QVERIFY(queued.waitForFinished(120000));
+        QCOMPARE(queued.exitCode(), 0);
+        const QJsonObject secondStart = jsonObject(QString::fromUtf8(queued.readLine()));
+        QCOMPARE(secondStart.value(QStringLiteral("event")).toString(), QStringLiteral("started"));
+        QVERIFY(secondStart.contains(QStringLiteral("data_loaded_ahead")));
+        QVERIFY(!secondStart.value(QStringLiteral("data_loaded_ahead")).toBool());
+    }
+
     void withoutTheTrainingModuleOnlyTrainingFails()
     {
         QTemporaryDir dir;

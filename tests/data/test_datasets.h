@@ -64,6 +64,10 @@ private Q_SLOTS:
     void badParameterTypes();
     void unknownBlock();
     void keepClasses();
+    void keepRowsInPlaceMatchesGathering();
+    // Data sets loaded ahead (test_prefetch.cpp)
+    void prefetchedDatasetIsTakenOnceForItsRequest();
+    void prefetchReleaseAndRemoval();
 
     // Kept classes on every kind (test_keep_classes.cpp)
     void keepClassesFashionNamesAndSizes();

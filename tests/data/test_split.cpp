@@ -3,6 +3,7 @@
 #include "test_datasets.h"
 
 #include "dataset_fixtures.h"
+#include "dataset_split.h"
 
 #include <QDir>
 #include <QTest>
@@ -290,4 +291,45 @@ void TestDatasets::keepClasses()
         request(QStringLiteral("dataset.synthetic"), {{QStringLiteral("kind"), QStringLiteral("regression")}, {QStringLiteral("keep_classes"), QStringLiteral("0")}}));
     QVERIFY(!regression.ok());
     QVERIFY2(regression.error().message.contains(QStringLiteral("only a classification data set")), qPrintable(regression.error().toString()));
+}
+
+// Keeping rows within a split's own arrays gives what gathering them into new arrays gives, for byte samples
+// with classes and for float samples with regression targets.
+void TestDatasets::keepRowsInPlaceMatchesGathering()
+{
+    for (const bool bytes : {true, false}) {
+        ty::DataSplit all;
+        const int64_t n = 50, size = 6;
+        all.x.sampleShape = {2, 3};
+        all.x.count = n;
+        all.x.isFloat = !bytes;
+        all.y.classification = bytes;
+        all.y.width = bytes ? 1 : 2;
+        all.y.count = n;
+        for (int64_t i = 0; i < n * size; ++i) {
+            if (bytes)
+                all.x.bytes.push_back(uint8_t((i * 37) % 251));
+            else
+                all.x.floats.push_back(float(i) * 0.5f);
+        }
+        for (int64_t i = 0; i < n; ++i) {
+            if (bytes)
+                all.y.classes.push_back(i % 7);
+            else
+                all.y.values.insert(all.y.values.end(), {float(i), -float(i)});
+        }
+        const std::vector<int64_t> rows{0, 1, 4, 5, 6, 20, 31, 48, 49};
+        const ty::DataSplit gathered = ty::gatherSamples(all, rows);
+        ty::keepRowsInPlace(all, rows);
+        QCOMPARE(all.size(), int64_t(rows.size()));
+        QCOMPARE(all.y.count, int64_t(rows.size()));
+        QCOMPARE(all.x.bytes, gathered.x.bytes);
+        QCOMPARE(all.x.floats, gathered.x.floats);
+        QCOMPARE(all.y.classes, gathered.y.classes);
+        QCOMPARE(all.y.values, gathered.y.values);
+        if (bytes)
+            QCOMPARE(int(all.x.bytes.at(5 * size)), int((20 * size * 37) % 251));  // row 20 moved to position 5
+        else
+            QCOMPARE(all.y.values.at(2 * 5), 20.0f);
+    }
 }

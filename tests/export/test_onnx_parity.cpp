@@ -94,9 +94,9 @@ EngineOutputs engineOutputs(const Preset &preset, const QString &weightsPath, in
             slot = head.slot;
     pipeline.model->eval();
     torch::NoGradGuard noGrad;
-    const torch::Tensor x = ty::detail::toDevice(loaded.value().test, torch::kCPU).x;
+    const ty::detail::DeviceSplit test = ty::detail::toDevice(loaded.value().test, torch::kCPU);
     EngineOutputs out;
-    out.inputs = x.slice(0, 0, std::min(count, x.size(0))).contiguous();
+    out.inputs = test.range(0, std::min(count, test.size())).contiguous();
     out.logits = pipeline.model->forward(out.inputs, slot).contiguous();
     return out;
 }

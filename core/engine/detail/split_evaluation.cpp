@@ -47,7 +47,7 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
     std::vector<torch::Tensor> outputs;
     for (int64_t begin = idle ? 0 : first; begin < end; begin += batchSize) {
         const int64_t count = std::min(batchSize, end - begin);
-        const torch::Tensor x = stream ? stream->next() : split.x.narrow(0, begin, count);
+        const torch::Tensor x = stream ? stream->next() : split.range(begin, count);
         const torch::Tensor y = split.y.narrow(0, begin, count);
         const std::vector<torch::Tensor> slots = pipeline.model->forwardAll(x);
         for (const LossHead &head : pipeline.losses)
@@ -81,7 +81,7 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
     torch::Tensor mine = outputs.empty() ? torch::Tensor() : torch::cat(outputs, 0);
     if (group) {
         if (!mine.defined())  // an idle rank: no rows, the trailing shape of the first sample's
-            mine = pipeline.model->forwardAll(split.x.narrow(0, 0, 1).to(device))[scored->slot].to(torch::kCPU).narrow(0, 0, 0);
+            mine = pipeline.model->forwardAll(split.range(0, 1).to(device))[scored->slot].to(torch::kCPU).narrow(0, 0, 0);
         mine = group->gatherRows(mine);
     }
     const torch::Tensor all = mine.reshape({n, -1});

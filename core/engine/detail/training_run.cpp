@@ -130,9 +130,9 @@ bool TrainingRun::prepare(Error *failure)
         return false;
     }
     m_datasetShape = loaded.value().shape;
-    m_train = toDevice(loaded.value().train, m_device);
-    m_val = toDevice(loaded.value().val, m_device);
-    m_test = toDevice(loaded.value().test, m_device);
+    m_train = toDevice(std::move(loaded.value().train), m_device);
+    m_val = toDevice(std::move(loaded.value().val), m_device);
+    m_test = toDevice(std::move(loaded.value().test), m_device);
     m_classNames = loaded.value().classNames;
     const double loadSeconds = loadClock.elapsed() / 1000.0;
 
@@ -191,6 +191,7 @@ bool TrainingRun::prepare(Error *failure)
     start.parameters = m_pipeline.report.totalParams;
     start.dataFingerprint = loaded.value().fingerprint;
     start.loadSeconds = loadSeconds;
+    start.dataLoadedAhead = loaded.value().loadedAhead;
     start.resumedAtStep = m_options.resumeCheckpoint.isEmpty() ? -1 : m_position.step;
     return true;
 }
@@ -368,7 +369,7 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         for (int64_t from = 0; from < local; from += part) {
             const torch::Tensor partIndex = part == local ? index : index.slice(0, from, std::min(local, from + part));
             const torch::Tensor x = stream ? (part == local ? streamedBatch : streamedBatch.narrow(0, from, partIndex.size(0)))
-                                           : m_train.x.index_select(0, partIndex);
+                                           : m_train.rows(partIndex);
             const torch::Tensor y = m_train.y.index_select(0, partIndex);
             m_timing->lap(StepTiming::Data);
             std::vector<torch::Tensor> slots;

@@ -1,0 +1,120 @@
+#include "run_data_prefetch.h"
+
+#include "available_memory.h"
+#include "block_registry.h"
+#include "commands.h"
+#include "file_fingerprint.h"
+#include "memory_estimate.h"
+#include "preset_inspection.h"
+#include "training_settings.h"
+
+#include <QTextStream>
+
+#include <future>
+#include <mutex>
+
+namespace ty::cli {
+
+namespace {
+
+struct Prefetched {
+    DatasetRequest request;
+    std::optional<LoadedDataset> dataset;  // empty when the load failed
+};
+
+std::mutex prefetchMutex;
+std::future<Prefetched> pending;  // valid from start until taken, released or finished
+// Set on the thread that loads ahead: where the training commands are linked in (tests), its own loadDataset()
+// reaches take(), which must not wait for that very thread.
+thread_local bool loadingAhead = false;
+
+// The request the engine will make for this preset (TrainingRun::prepare), when it loads into memory for sure.
+std::optional<DatasetRequest> inMemoryRequest(const QStringList &arguments)
+{
+    const Args args = parseArgs(arguments, runValuedOptions(), runFlags());
+    if (!args.error.isEmpty() || args.positionals.size() != 1 || args.options.contains(QStringLiteral("sweep")))
+        return std::nullopt;
+    QString ignored;
+    QTextStream sink(&ignored);
+    Io quiet{sink, sink};
+    Preset preset;
+    if (!loadPresetWithOverrides(args.positionals.first(), args, &preset, quiet))
+        return std::nullopt;
+    const BlockRegistry &registry = BlockRegistry::builtin();
+    const Node *datasetNode = nullptr;
+    for (const Node &node : preset.graph.nodes)
+        if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset)
+            datasetNode = datasetNode ? datasetNode : &node;
+    if (!datasetNode)
+        return std::nullopt;
+    const DatasetReader *reader = datasetReaders().find(datasetNode->block);
+    if (!reader || reader->canStream)
+        return std::nullopt;  // image folders and lists: the engine decides whether to stream them
+    const ShapeReport report = inspectPresetShapes(preset);
+    if (!report.ok() || !report.memory.known)
+        return std::nullopt;
+    const qint64 limit = memoryLimitOverride();
+    const qint64 host = limit > 0 ? limit : availableHostMemory();
+    if (host <= 0 || report.memory.data > host / 2 || !memoryShortfall(report, host, QString()).isEmpty())
+        return std::nullopt;
+    return DatasetRequest{datasetNode->block, datasetNode->id, registry.find(datasetNode->block)->effectiveParams(datasetNode->params),
+                          preset.baseDir(), false};
+}
+
+Prefetched load(const QStringList &arguments)
+{
+    loadingAhead = true;
+    Prefetched out;
+    const std::optional<DatasetRequest> request = inMemoryRequest(arguments);
+    if (!request)
+        return out;
+    out.request = *request;
+    const NoFingerprintThreads alone;  // see file_fingerprint.h
+    Result<LoadedDataset> loaded = loadDataset(*request);
+    if (loaded)
+        out.dataset = std::move(loaded).value();
+    return out;
+}
+
+std::optional<LoadedDataset> take(const DatasetRequest &request)
+{
+    if (loadingAhead)
+        return std::nullopt;
+    std::lock_guard<std::mutex> lock(prefetchMutex);
+    if (!pending.valid())
+        return std::nullopt;
+    Prefetched done = pending.get();  // waits for the load
+    if (!done.dataset || !sameRequest(done.request, request))
+        return std::nullopt;
+    return std::move(done.dataset);
+}
+
+void release()
+{
+    if (loadingAhead)
+        return;
+    std::lock_guard<std::mutex> lock(prefetchMutex);
+    if (pending.valid())
+        pending.get();  // the result goes out of scope here
+}
+
+} // namespace
+
+void startRunDataPrefetch(const QStringList &runArguments)
+{
+    std::lock_guard<std::mutex> lock(prefetchMutex);
+    if (!pending.valid())
+        pending = std::async(std::launch::async, load, runArguments);
+}
+
+DatasetPrefetch runDataPrefetch()
+{
+    return DatasetPrefetch{&take, &release};
+}
+
+void finishRunDataPrefetch()
+{
+    release();
+}
+
+} // namespace ty::cli
