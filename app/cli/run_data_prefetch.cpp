@@ -61,18 +61,23 @@ std::optional<DatasetRequest> inMemoryRequest(const QStringList &arguments)
                           preset.baseDir(), false};
 }
 
+// Any failure, an exception included, leaves the load to the engine, which reports it.
 Prefetched load(const QStringList &arguments)
 {
     loadingAhead = true;
     Prefetched out;
-    const std::optional<DatasetRequest> request = inMemoryRequest(arguments);
-    if (!request)
-        return out;
-    out.request = *request;
-    const NoFingerprintThreads alone;  // see file_fingerprint.h
-    Result<LoadedDataset> loaded = loadDataset(*request);
-    if (loaded)
-        out.dataset = std::move(loaded).value();
+    try {
+        const std::optional<DatasetRequest> request = inMemoryRequest(arguments);
+        if (!request)
+            return out;
+        out.request = *request;
+        const NoFingerprintThreads alone;  // see file_fingerprint.h
+        Result<LoadedDataset> loaded = loadDataset(*request);
+        if (loaded)
+            out.dataset = std::move(loaded).value();
+    } catch (const std::exception &) {
+        out.dataset.reset();
+    }
     return out;
 }
 
