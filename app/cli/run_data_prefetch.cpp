@@ -1,12 +1,11 @@
 #include "run_data_prefetch.h"
 
 #include "available_memory.h"
-#include "block_registry.h"
 #include "commands.h"
 #include "file_fingerprint.h"
 #include "memory_estimate.h"
+#include "preset_dataset.h"
 #include "preset_inspection.h"
-#include "training_settings.h"
 
 #include <QTextStream>
 
@@ -25,7 +24,7 @@ struct Prefetched {
 std::mutex prefetchMutex;
 std::future<Prefetched> pending;  // valid from start until taken, released or finished
 // Set on the thread that loads ahead: where the training commands are linked in (tests), its own loadDataset()
-// reaches take(), which must not wait for that very thread.
+// reaches take(), which must not wait for that very thread. (release() is only called by the training thread.)
 thread_local bool loadingAhead = false;
 
 // The request the engine will make for this preset (TrainingRun::prepare), when it loads into memory for sure.
@@ -40,11 +39,7 @@ std::optional<DatasetRequest> inMemoryRequest(const QStringList &arguments)
     Preset preset;
     if (!loadPresetWithOverrides(args.positionals.first(), args, &preset, quiet))
         return std::nullopt;
-    const BlockRegistry &registry = BlockRegistry::builtin();
-    const Node *datasetNode = nullptr;
-    for (const Node &node : preset.graph.nodes)
-        if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset)
-            datasetNode = datasetNode ? datasetNode : &node;
+    const Node *datasetNode = firstDatasetNode(preset);
     if (!datasetNode)
         return std::nullopt;
     const DatasetReader *reader = datasetReaders().find(datasetNode->block);
@@ -57,8 +52,7 @@ std::optional<DatasetRequest> inMemoryRequest(const QStringList &arguments)
     const qint64 host = limit > 0 ? limit : availableHostMemory();
     if (host <= 0 || report.memory.data > host / 2 || !memoryShortfall(report, host, QString()).isEmpty())
         return std::nullopt;
-    return DatasetRequest{datasetNode->block, datasetNode->id, registry.find(datasetNode->block)->effectiveParams(datasetNode->params),
-                          preset.baseDir(), false};
+    return datasetRequest(preset, *datasetNode);
 }
 
 // Any failure, an exception included, leaves the load to the engine, which reports it.
@@ -96,8 +90,6 @@ std::optional<LoadedDataset> take(const DatasetRequest &request)
 
 void release()
 {
-    if (loadingAhead)
-        return;
     std::lock_guard<std::mutex> lock(prefetchMutex);
     if (pending.valid())
         pending.get();  // the result goes out of scope here

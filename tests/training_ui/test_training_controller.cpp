@@ -27,17 +27,6 @@ namespace {
 
 constexpr int kRunTimeoutMs = 180 * 1000;  // generous: a loaded machine, LibTorch starting up
 
-// The state letter of a process in /proc ('T' when stopped by SIGSTOP), or 0.
-char processState(qint64 pid)
-{
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray text = stat.readAll();
-    const int close = text.lastIndexOf(')');
-    return close > 0 && close + 2 < text.size() ? text.at(close + 2) : 0;
-}
-
 std::unique_ptr<RunDatabase> openDb(const QString &path)
 {
     auto opened = RunDatabase::open(path);
@@ -172,12 +161,12 @@ void TestTrainingController::pauseAndContinue()
     QVERIFY(pid > 0);
     controller.pause();
     QCOMPARE(controller.state(), TrainingState::Paused);
-    QTRY_COMPARE_WITH_TIMEOUT(processState(pid), 'T', 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(processIsSuspended(pid), 10000);
     controller.continueRun();
     QCOMPARE(controller.state(), TrainingState::Running);
-    QTRY_VERIFY_WITH_TIMEOUT(processState(pid) != 'T', 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!processIsSuspended(pid), 10000);
     controller.pause();
-    QTRY_COMPARE_WITH_TIMEOUT(processState(pid), 'T', 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(processIsSuspended(pid), 10000);
     controller.stop();  // a paused worker is woken to write its checkpoint
     QCOMPARE(controller.state(), TrainingState::Stopping);
     QVERIFY2(finished.wait(kRunTimeoutMs), qPrintable(controller.stderrTail()));
@@ -204,10 +193,10 @@ void TestTrainingController::twoProcessesPauseTogetherAndResumeAsTwo()
     const qint64 rank1 = children.size() == 1 ? children.first() : 0;
     QVERIFY2(rank1 > 0, "rank 1 is not a child of the worker");
     controller.pause();
-    QTRY_COMPARE_WITH_TIMEOUT(processState(pid), 'T', 10000);
-    QTRY_COMPARE_WITH_TIMEOUT(processState(rank1), 'T', 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(processIsSuspended(pid), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(processIsSuspended(rank1), 10000);
     controller.continueRun();
-    QTRY_VERIFY_WITH_TIMEOUT(processState(pid) != 'T' && processState(rank1) != 'T', 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!processIsSuspended(pid) && !processIsSuspended(rank1), 10000);
     controller.stop();
     QVERIFY2(finished.wait(kRunTimeoutMs), qPrintable(controller.stderrTail()));
     QCOMPARE(controller.outcome().status, QStringLiteral("stopped"));

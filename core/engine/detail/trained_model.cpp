@@ -1,7 +1,7 @@
 #include "detail/trained_model.h"
 
-#include "block_registry.h"
 #include "dataset_loader.h"
+#include "preset_dataset.h"
 #include "detail/checkpoint.h"
 
 namespace ty::detail {
@@ -15,11 +15,7 @@ Result<std::unique_ptr<TrainedModel>> loadTrainedModel(const Preset &preset, con
 {
     auto model = std::make_unique<TrainedModel>();
     model->settings = TrainingSettings::fromJson(preset.training);
-    const BlockRegistry &registry = BlockRegistry::builtin();
-    const Node *datasetNode = nullptr;
-    for (const Node &node : preset.graph.nodes)
-        if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset && !datasetNode)
-            datasetNode = &node;
+    const Node *datasetNode = firstDatasetNode(preset);
     if (!datasetNode)
         return Error(QStringLiteral("the pipeline has no dataset node"));
     model->datasetNode = datasetNode->id;
@@ -32,9 +28,7 @@ Result<std::unique_ptr<TrainedModel>> loadTrainedModel(const Preset &preset, con
     if (model->settings.threads > 0)
         torch::set_num_threads(model->settings.threads);
 
-    Result<LoadedDataset> loaded = loadDataset(DatasetRequest{datasetNode->block, datasetNode->id,
-                                                              registry.find(datasetNode->block)->effectiveParams(datasetNode->params),
-                                                              preset.baseDir()});
+    Result<LoadedDataset> loaded = loadDataset(datasetRequest(preset, *datasetNode));
     if (!loaded) {
         Error e = loaded.error();
         if (e.node.isEmpty())

@@ -1,7 +1,7 @@
 #include "detail/training_run.h"
 
-#include "block_registry.h"
 #include "dataset_loader.h"
+#include "preset_dataset.h"
 #include "detail/batch_stream.h"
 #include "detail/device_memory.h"
 #include "detail/optimization.h"
@@ -47,7 +47,6 @@ TrainResult TrainingRun::fail(const QString &message, const QString &node)
 
 bool TrainingRun::prepare(Error *failure)
 {
-    const BlockRegistry &registry = BlockRegistry::builtin();
     // The training section first (stages, init_from): their errors name the stage and key.
     for (const Issue &issue : trainingSectionIssues(m_preset))
         if (issue.severity == Severity::Error) {
@@ -57,10 +56,7 @@ bool TrainingRun::prepare(Error *failure)
         }
     m_stages = planStages(m_preset);
     m_totalEpochs = totalEpochs(m_stages);
-    const Node *datasetNode = nullptr;
-    for (const Node &node : m_preset.graph.nodes)
-        if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset)
-            datasetNode = datasetNode ? datasetNode : &node;
+    const Node *datasetNode = firstDatasetNode(m_preset);
     if (!datasetNode) {
         *failure = Error(QStringLiteral("the pipeline has no dataset node"));
         return false;
@@ -118,10 +114,7 @@ bool TrainingRun::prepare(Error *failure)
 
     QElapsedTimer loadClock;
     loadClock.start();
-    const BlockDescriptor *datasetBlock = registry.find(datasetNode->block);
-    Result<LoadedDataset> loaded = loadDataset(DatasetRequest{datasetNode->block, datasetNode->id,
-                                                              datasetBlock->effectiveParams(datasetNode->params),
-                                                              m_preset.baseDir(), m_streaming});
+    Result<LoadedDataset> loaded = loadDataset(datasetRequest(m_preset, *datasetNode, m_streaming));
     if (!loaded) {
         const Error &e = loaded.error();
         *failure = e;
