@@ -67,6 +67,8 @@ QJsonObject memoryJson(const MemoryEstimate &m, qint64 available)
                        {QStringLiteral("activations_batch"), m.batchSize},
                        {QStringLiteral("activations_in"), m.evaluationPeak ? QStringLiteral("evaluation") : QStringLiteral("training")},
                        {QStringLiteral("data"), m.data}, {QStringLiteral("data_samples"), m.dataSamples},
+                       {QStringLiteral("data_on"), m.dataOnCpu ? QStringLiteral("cpu") : QStringLiteral("gpu")},
+                       {QStringLiteral("data_on_cpu"), m.dataBytesOnCpu}, {QStringLiteral("data_on_gpu"), m.dataBytesOnGpu},
                        {QStringLiteral("available"), available}};
 }
 

@@ -45,7 +45,8 @@ std::optional<DatasetRequest> inMemoryRequest(const QStringList &arguments)
     const DatasetReader *reader = datasetReaders().find(datasetNode->block);
     if (!reader || reader->canStream)
         return std::nullopt;  // image folders and lists: the engine decides whether to stream them
-    const ShapeReport report = inspectPresetShapes(preset);
+    ShapeReport report = inspectPresetShapes(preset);
+    placeDataOn(&report, true);  // the data set is loaded into host memory, as the CPU holds it
     if (!report.ok() || !report.memory.known)
         return std::nullopt;
     const qint64 limit = memoryLimitOverride();

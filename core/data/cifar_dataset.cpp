@@ -180,6 +180,7 @@ Result<DatasetShape> describeCifarDataset(const DatasetRequest &request)
     shape.sampleShape = {3, 32, 32};
     shape.classification = true;
     shape.numClasses = layout.value().classes;
+    shape.sampleValueBytes = 1;
     if (!layout.value().namesFile.isEmpty())
         shape.classLabels = names.value();
     shape.sampleCount = loadedSampleCount(train.value(), test, split);

@@ -58,6 +58,9 @@ struct DatasetShape {
     QStringList classLabels;
     // Train + validation + test samples after the split parameters' limits, as loaded; -1 when not known.
     int64_t sampleCount = -1;
+    // Bytes a sample value takes in host memory: 1 where the samples stay uint8 (images, IDX unsigned bytes,
+    // CIFAR, a text corpus of at most 256 characters), 4 where they are floats. On a GPU every value is a float.
+    int sampleValueBytes = 4;
 };
 
 struct LoadedDataset {

@@ -105,6 +105,7 @@ Result<LoadedDataset> loadDataset(const DatasetRequest &request)
             return kept.error();
         LoadedDataset &d = loaded.value();
         d.shape.sampleCount = d.train.size() + d.val.size() + d.test.size();
+        d.shape.sampleValueBytes = d.train.x.isFloat ? 4 : 1;
     }
     return loaded;
 }

@@ -236,6 +236,7 @@ Result<DatasetShape> describeFashionMnist(const DatasetRequest &request)
     shape.sampleShape = idxSampleShape(train.value().dims);
     shape.classification = true;
     shape.numClasses = kFashionClasses;
+    shape.sampleValueBytes = train.value().type == IdxType::UByte ? 1 : 4;
     shape.sampleCount = loadedSampleCount(train.value().count(), test.value().count(), split);
     return shape;
 }
@@ -293,6 +294,7 @@ Result<DatasetShape> describeIdxDataset(const DatasetRequest &request)
     shape.sampleShape = idxSampleShape(train.value().dims);
     shape.classification = true;
     shape.numClasses = largest + 1;
+    shape.sampleValueBytes = train.value().type == IdxType::UByte ? 1 : 4;
     shape.sampleCount = loadedSampleCount(train.value().count(), testCount, split);
     return shape;
 }

@@ -278,6 +278,7 @@ DatasetShape shapeOf(const ImageListing &listing, const ImageSettings &s)
     shape.classification = true;
     shape.classLabels = listing.classNames;
     shape.numClasses = listing.classNames.size();
+    shape.sampleValueBytes = 1;
     return shape;
 }
 

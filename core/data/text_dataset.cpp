@@ -187,6 +187,7 @@ Result<DatasetShape> describeTextDataset(const DatasetRequest &request)
     shape.classification = true;
     shape.classLabels = vocabularyOf(text.value()).names;
     shape.numClasses = shape.classLabels.size();
+    shape.sampleValueBytes = shape.numClasses > 256 ? 4 : 1;  // as load stores them
     const int64_t windows = windowCount(n, s);
     const int64_t test = testCountOf(windows, s);
     shape.sampleCount = loadedSampleCount(windows - test, test, s.split);

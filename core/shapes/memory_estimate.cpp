@@ -44,7 +44,7 @@ void estimatePlanMemory(PipelinePlan &plan, const TrainingSettings &settings)
     const OptimizerStateRule *stateRule = ShapeRules::builtin().optimizers.find(plan.optimizerType);
     const double stateValues = stateRule ? (*stateRule)(plan.optimizerParams) : 0;
 
-    double parameters = 0, optimizer = 0, dataBytes = 0;
+    double parameters = 0, optimizer = 0, cpuData = 0, gpuData = 0;
     double outputs = 0;   // per sample: every node's output in one forward pass
     double backward = 0;  // per sample: the largest output plus inputs of one node, as gradients
     if (plan.report.nodes.contains(plan.datasetNode)) {
@@ -53,8 +53,9 @@ void estimatePlanMemory(PipelinePlan &plan, const TrainingSettings &settings)
         node.activations = bytes(batch * outputs * kFloatBytes);
         if (data.sampleCount >= 0) {
             const double target = data.classification ? kClassBytes : kFloatBytes * double(data.targetWidth);
-            dataBytes = double(data.sampleCount) * (outputs * kFloatBytes + target);
-            node.data = bytes(dataBytes);
+            cpuData = double(data.sampleCount) * (outputs * double(data.sampleValueBytes) + target);
+            gpuData = double(data.sampleCount) * (outputs * kFloatBytes + target);
+            node.data = bytes(gpuData);  // placed below
         }
     }
     for (const PlannedOp &op : plan.ops) {
@@ -80,10 +81,22 @@ void estimatePlanMemory(PipelinePlan &plan, const TrainingSettings &settings)
     total.gradients = bytes(parameters);
     total.optimizer = bytes(optimizer);
     total.activations = bytes(std::max(training, evaluation));
-    total.data = bytes(dataBytes);
+    total.dataBytesOnCpu = bytes(cpuData);
+    total.dataBytesOnGpu = bytes(gpuData);
+    placeDataOn(&plan.report, settings.device == QStringLiteral("cpu"));
     total.dataSamples = data.sampleCount;
     total.known = plan.report.ok() && !plan.datasetNode.isEmpty() && data.sampleCount >= 0
                   && (stateRule || plan.optimizerType.isEmpty());
+}
+
+void placeDataOn(ShapeReport *report, bool cpu)
+{
+    MemoryEstimate &m = report->memory;
+    m.dataOnCpu = cpu;
+    m.data = cpu ? m.dataBytesOnCpu : m.dataBytesOnGpu;
+    for (NodeShape &node : report->nodes)  // the dataset node: the one node holding data
+        if (node.memory.data > 0)
+            node.memory.data = m.data;
 }
 
 QString byteSizeText(qint64 bytes)
@@ -104,9 +117,13 @@ QString memorySummary(const MemoryEstimate &m)
 {
     const QString batch = m.evaluationPeak ? QStringLiteral("for an evaluation batch of %1").arg(m.batchSize)
                                            : QStringLiteral("for a batch of %1").arg(m.batchSize);
+    QString data = byteSizeText(m.data);
+    if (m.dataBytesOnCpu != m.dataBytesOnGpu && m.data > 0)
+        data = m.dataOnCpu ? QStringLiteral("%1 on the CPU, %2 on a GPU").arg(data, byteSizeText(m.dataBytesOnGpu))
+                           : QStringLiteral("%1 on a GPU, %2 on the CPU").arg(data, byteSizeText(m.dataBytesOnCpu));
     return QStringLiteral("%1 (parameters %2, gradients %3, optimizer state %4, activations %5 %6, data %7)")
         .arg(byteSizeText(m.total()), byteSizeText(m.parameters), byteSizeText(m.gradients), byteSizeText(m.optimizer),
-             byteSizeText(m.activations), batch, byteSizeText(m.data));
+             byteSizeText(m.activations), batch, data);
 }
 
 QStringList largestMemoryNodes(const ShapeReport &report, int count)

@@ -13,8 +13,11 @@
 //                - an evaluation step: every node's output for one batch of training.eval_batch_size (the engine
 //                  keeps every node's output until the batch is scored; no gradients);
 //                each batch at most the data set's size;
-//   data         every split (train, validation, test) resident on the device: samples as float32, targets as
-//                int64 class indices or float32 values.
+//   data         every split (train, validation, test) resident on the device, targets as int64 class indices
+//                or float32 values; samples as float32 on a GPU, and on the CPU as the data set holds them:
+//                bytes (images, IDX, CIFAR, short text vocabularies) one byte a value, batches made floats as
+//                they are drawn (DatasetShape::sampleValueBytes). training.device cpu counts the CPU's; auto and
+//                cuda a GPU's, until placeDataOn says where the run went.
 // Left out: the process itself (LibTorch and Qt, a few hundred MB on the CPU), kernels' workspaces and the
 // allocator's caches, what an op keeps beyond its output (a max-pool's indices, a dropout's mask), and the
 // host's copy of the data while it uploads. A view (flatten) is counted as if it were a copy.
@@ -27,9 +30,11 @@ namespace ty {
 // Fills every planned node's memory and the report's total. The total is known only when the plan has no
 // errors and the dataset says how many samples it holds.
 void estimatePlanMemory(PipelinePlan &plan, const TrainingSettings &settings);
+// Counts the data as held on the CPU (`cpu`) or on a GPU, in the total and in the dataset node.
+void placeDataOn(ShapeReport *report, bool cpu);
 
 // "9.7 GB (parameters 1.2 GB, gradients 1.2 GB, optimizer state 2.4 GB, activations 4.7 GB for a batch of 128,
-// data 0.2 GB)".
+// data 0.2 GB)"; "data 47 MB on the CPU, 188 MB on a GPU" where the two differ.
 QString memorySummary(const MemoryEstimate &memory);
 // The ids of the `count` nodes that hold the most, largest first.
 QStringList largestMemoryNodes(const ShapeReport &report, int count = 3);

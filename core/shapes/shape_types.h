@@ -32,7 +32,11 @@ struct MemoryEstimate {
     qint64 activations = 0;  // the larger of a training step and an evaluation step
     qint64 batchSize = 0;    // the batch of that step
     bool evaluationPeak = false;  // the evaluation step (training.eval_batch_size) needs more than training's
-    qint64 data = 0;
+    qint64 data = 0;         // as on dataOnCpu's device: dataBytesOnCpu or dataBytesOnGpu
+    // Every split held in memory on the CPU, where byte samples stay one byte a value, and on a GPU, where every
+    // sample value is a float32; targets alike on both.
+    qint64 dataBytesOnCpu = 0, dataBytesOnGpu = 0;
+    bool dataOnCpu = false;  // training.device cpu, or placed there by placeDataOn
     qint64 dataSamples = -1; // train + validation + test samples resident; -1 when the dataset does not say
     qint64 total() const { return parameters + gradients + optimizer + activations + data; }
 };

@@ -143,6 +143,43 @@ private Q_SLOTS:
         QVERIFY2(fits.code == 0 && fits.out.contains(QStringLiteral("finished")), qPrintable(fits.err));
     }
 
+    // Fashion-MNIST's images are bytes, and on the CPU the run keeps them so: its data takes a quarter of a GPU's.
+    // A limit between the two estimates refuses the run counted on a GPU and lets it train on the CPU.
+    void byteSamplesAreCountedAsTheCpuHoldsThem()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const QStringList preset{QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/fashion-mnist-mlp.trainyard.json"),
+                                 QStringLiteral("--set"), QStringLiteral("data.limit=2000"), QStringLiteral("--set"), QStringLiteral("data.val_count=500"),
+                                 QStringLiteral("--set"), QStringLiteral("data.test_limit=500"), QStringLiteral("--set"), QStringLiteral("training.epochs=1")};
+        const Output validate = trainyard(QStringList{QStringLiteral("validate")} + preset + QStringList{QStringLiteral("--json")});
+        QCOMPARE(validate.code, 0);
+        const QJsonObject memory = QJsonDocument::fromJson(validate.out.toUtf8()).object().value(QStringLiteral("memory")).toObject();
+        const qint64 onCpu = memory.value(QStringLiteral("data_on_cpu")).toInteger(), onGpu = memory.value(QStringLiteral("data_on_gpu")).toInteger();
+        QCOMPARE(onCpu, qint64(2500) * (784 + 8));
+        QCOMPARE(onGpu, qint64(2500) * (784 * 4 + 8));
+        QCOMPARE(memory.value(QStringLiteral("data_on")).toString(), QStringLiteral("gpu"));  // training.device auto
+        QCOMPARE(memory.value(QStringLiteral("data")).toInteger(), onGpu);
+        const qint64 totalOnGpu = memory.value(QStringLiteral("total")).toInteger();
+        const qint64 totalOnCpu = totalOnGpu - onGpu + onCpu;
+
+        const QStringList onTheCpu = preset + QStringList{QStringLiteral("--set"), QStringLiteral("training.device=cpu")};
+        {
+            const MemoryLimit limit(QByteArray::number((totalOnCpu + totalOnGpu) / 2));
+            const Output run = trainyard(QStringList{QStringLiteral("run")} + onTheCpu + QStringList{QStringLiteral("--db"), db, QStringLiteral("--quiet")});
+            QVERIFY2(run.code == 0 && run.out.contains(QStringLiteral("finished")), qPrintable(run.err));
+            const Output asked = trainyard(QStringList{QStringLiteral("validate")} + onTheCpu);
+            QVERIFY2(asked.out.contains(QStringLiteral(" on the CPU, ")), qPrintable(asked.out));
+            QVERIFY2(!asked.out.contains(QStringLiteral("warning")), qPrintable(asked.out));
+        }
+        {
+            const MemoryLimit limit(QByteArray::number(totalOnCpu - 1));
+            const Output run = trainyard(QStringList{QStringLiteral("run")} + onTheCpu + QStringList{QStringLiteral("--db"), db});
+            QCOMPARE(run.code, 2);
+            QVERIFY2(run.err.contains(QStringLiteral("the run needs about ")), qPrintable(run.err));
+        }
+    }
+
     void validatePrintsTheEstimate()
     {
         QTemporaryDir dir;

@@ -6,6 +6,7 @@
 
 #include "available_memory.h"
 #include "memory_estimate.h"
+#include "preset_format.h"
 #include "preset_inspection.h"
 
 #include <QFile>
@@ -118,6 +119,43 @@ private Q_SLOTS:
         const ShapeReport report = inspected(preset);
         QCOMPARE(report.memory.dataSamples, qint64(150));
         QCOMPARE(report.memory.data, qint64(150 * 40));
+    }
+
+    // Byte samples stay bytes on the CPU (DeviceSplit): a quarter of a GPU's float32 copy. Float samples (the
+    // synthetic blobs) take the same on both.
+    void byteSamplesTakeOneByteOnTheCpu()
+    {
+        Result<Preset> loaded = loadPreset(tytest::presetsDir() + QStringLiteral("/fashion-mnist-mlp.trainyard.json"));
+        QVERIFY2(loaded, qPrintable(loaded ? QString() : loaded.error().message));
+        Preset preset = loaded.value();
+        ShapeReport report = inspected(preset);  // training.device auto: counted as on a GPU
+        QVERIFY(report.memory.known);
+        // The 70,000 images of 784 bytes, with an int64 class each.
+        QCOMPARE(report.memory.dataSamples, qint64(70000));
+        QCOMPARE(report.memory.dataBytesOnCpu, qint64(70000) * (784 + 8));
+        QCOMPARE(report.memory.dataBytesOnGpu, qint64(70000) * (784 * 4 + 8));
+        QVERIFY(!report.memory.dataOnCpu);
+        QCOMPARE(report.memory.data, report.memory.dataBytesOnGpu);
+        QCOMPARE(report.nodes.value(QStringLiteral("data")).memory.data, report.memory.dataBytesOnGpu);
+        QVERIFY2(memorySummary(report.memory).contains(QStringLiteral("data 220 MB on a GPU, 55 MB on the CPU")),
+                 qPrintable(memorySummary(report.memory)));
+
+        const qint64 onGpu = report.memory.total();
+        placeDataOn(&report, true);
+        QCOMPARE(report.memory.data, report.memory.dataBytesOnCpu);
+        QCOMPARE(report.nodes.value(QStringLiteral("data")).memory.data, report.memory.dataBytesOnCpu);
+        QCOMPARE(report.memory.total(), onGpu - qint64(70000) * 784 * 3);
+        QVERIFY2(memorySummary(report.memory).contains(QStringLiteral("data 55 MB on the CPU, 220 MB on a GPU")),
+                 qPrintable(memorySummary(report.memory)));
+
+        preset.training.insert(QStringLiteral("device"), QStringLiteral("cpu"));
+        const ShapeReport cpu = inspected(preset);
+        QVERIFY(cpu.memory.dataOnCpu);
+        QCOMPARE(cpu.memory.total(), report.memory.total());
+
+        const ShapeReport floats = inspected(mlpPreset());
+        QCOMPARE(floats.memory.dataBytesOnCpu, floats.memory.dataBytesOnGpu);
+        QVERIFY(!memorySummary(floats.memory).contains(QStringLiteral("on the CPU")));
     }
 
     void growsLinearlyWithTheBatch()

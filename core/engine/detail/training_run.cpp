@@ -78,14 +78,16 @@ bool TrainingRun::prepare(Error *failure)
     // Streaming: asked for, or (auto) when the decoded data would take more than half of what the device has,
     // for the kinds that can stream. A streamed data set holds no samples in memory, so the estimate leaves them out.
     ShapeReport estimate = inspectPresetShapes(m_preset);
+    placeDataOn(&estimate, m_device.is_cpu());
     const DatasetReader *reader = datasetReaders().find(datasetNode->block);
     const bool canStream = reader && reader->canStream;
-    // The decoded data passes through host memory on its way to any device, so auto weighs it against both.
+    // The decoded data passes through host memory (as the CPU holds it) on its way to any device, so auto weighs
+    // it against both.
     const qint64 available = availableDeviceMemory(m_device);
     const qint64 host = m_device.is_cpu() ? available : availableHostMemory();
     const bool tooBig = estimate.memory.known
                         && ((available > 0 && (estimate.memory.data > available / 2 || estimate.memory.total() > available))
-                            || (host > 0 && estimate.memory.data > host / 2));
+                            || (host > 0 && estimate.memory.dataBytesOnCpu > host / 2));
     m_streaming = canStream && (m_settings.streaming == QStringLiteral("on") || (m_settings.streaming == QStringLiteral("auto") && tooBig));
     if (m_streaming && m_group) {
         *failure = Error::atField(QStringLiteral("training.streaming"),
@@ -103,8 +105,10 @@ bool TrainingRun::prepare(Error *failure)
             m_notices << QStringLiteral("training.mixed_precision applies on CUDA: this run on %1 trains in float32")
                              .arg(QString::fromStdString(m_device.str()));
     }
-    if (m_streaming)
-        estimate.memory.data = 0;
+    if (m_streaming) {
+        estimate.memory.dataBytesOnCpu = estimate.memory.dataBytesOnGpu = 0;
+        placeDataOn(&estimate, m_device.is_cpu());
+    }
     // The memory estimate against what the device has, from the dataset's headers, before the data or the
     // model takes any (docs/reliability.md).
     if (const Status fits = checkDeviceMemory(estimate, m_device); !fits) {
