@@ -5,6 +5,7 @@
 // the sweep driver (sweep_driver.h), its preset built from the sweep's record.
 
 #include "commands.h"
+#include "regular_file.h"
 #include "training_module.h"
 #include "event_stream.h"
 #include "init_from_source.h"
@@ -35,7 +36,7 @@ QJsonArray overlaySources(const QStringList &overlays)
     QJsonArray sources;
     for (const QString &file : overlays) {
         QFile in(file);
-        const QByteArray bytes = in.open(QIODevice::ReadOnly) ? in.read(kMaxJsonFileBytes) : QByteArray();
+        const QByteArray bytes = in.open(QIODevice::ReadOnly) ? readAtMost(in, kMaxJsonFileBytes) : QByteArray();
         sources.append(QJsonObject{{QStringLiteral("file"), QFileInfo(file).absoluteFilePath()},
                                    {QStringLiteral("sha256"), QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex())}});
     }

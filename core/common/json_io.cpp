@@ -58,7 +58,7 @@ Result<QJsonObject> readJsonObjectFile(const QString &path)
     if (!file.open(QIODevice::ReadOnly)) {
         return Error::inFile(path, QStringLiteral("cannot open file: %1").arg(file.errorString()));
     }
-    const QByteArray bytes = file.read(kMaxJsonFileBytes + 1);
+    const QByteArray bytes = readAtMost(file, kMaxJsonFileBytes);
     if (bytes.size() > kMaxJsonFileBytes) {
         return Error::inFile(path, QStringLiteral("larger than %1 MiB: not read (a preset is much smaller)").arg(kMaxJsonFileBytes >> 20));
     }

@@ -2,6 +2,8 @@
 
 #include <QFile>
 
+#include <algorithm>
+
 #include <sys/stat.h>
 
 namespace ty {
@@ -21,6 +23,22 @@ Status requireRegularFile(const QString &path)
                      : S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device" : S_ISSOCK(info.st_mode) ? "a socket" : "special";
     e.message = QStringLiteral("not a regular file (%1)").arg(QLatin1String(kind));
     return e;
+}
+
+QByteArray readAtMost(QIODevice &device, qint64 limit)
+{
+    constexpr qint64 kChunk = 64 * 1024;
+    const qint64 size = device.isSequential() ? 0 : device.size();
+    QByteArray out;
+    while (out.size() <= limit) {
+        // The rest of the file and one byte more (to see it end, or grow), at least a chunk, at most the limit's.
+        const qint64 want = std::min<qint64>(limit + 1 - out.size(), std::max<qint64>(size + 1 - out.size(), kChunk));
+        const QByteArray part = device.read(want);
+        if (part.isEmpty())
+            break;
+        out += part;
+    }
+    return out;
 }
 
 } // namespace ty

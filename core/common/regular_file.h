@@ -4,12 +4,20 @@
 
 #include "error.h"
 
+#include <QByteArray>
 #include <QString>
+
+class QIODevice;
 
 namespace ty {
 
 // Success for an existing regular file (or a link to one); otherwise an Error naming the file:
 // "file not found", or "not a regular file (a FIFO)" and the like.
 Status requireRegularFile(const QString &path);
+
+// Up to `limit` + 1 bytes of an open device, so that the caller tells "more than the limit" by the size. It
+// allocates about what a file holds, not the limit: QIODevice::read(n) allocates n bytes up front, which for a
+// 64 MiB limit cost every small file an mmap, and under AddressSanitizer a 64 MiB memset.
+QByteArray readAtMost(QIODevice &device, qint64 limit);
 
 } // namespace ty

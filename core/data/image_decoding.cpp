@@ -94,7 +94,7 @@ Status readImageFile(const QString &path, const ImageFormat &format, uint8_t *ou
         return Error::inFile(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
     if (file.size() > kMaxImageFileBytes)
         return Error::inFile(path, QStringLiteral("is %1 bytes, more than the %2 an image file may have").arg(file.size()).arg(kMaxImageFileBytes));
-    const QByteArray data = file.read(kMaxImageFileBytes + 1);  // bounded, should the file grow meanwhile
+    const QByteArray data = readAtMost(file, kMaxImageFileBytes);  // bounded, should the file grow meanwhile
     if (data.size() != file.size() || data.size() > kMaxImageFileBytes)
         return Error::inFile(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
     if (Status decoded = decodeImage(data, path, format, out); !decoded)

@@ -46,6 +46,7 @@ private Q_SLOTS:
     void printableTextEscapesAndCuts_data();
     void printableTextEscapesAndCuts();
     void readJsonObjectFileRefusesSpecialAndHugeFiles();
+    void readAtMostReadsTheFileOrOneByteOverTheLimit();
 };
 
 // A FIFO would block, /dev/zero would grow without end, a huge file is no preset: all refused before reading.
@@ -68,6 +69,34 @@ void TestCommon::readJsonObjectFileRefusesSpecialAndHugeFiles()
     const Result<QJsonObject> read = readJsonObjectFile(huge);
     QVERIFY(!read.ok());
     QVERIFY2(read.error().message.contains(QStringLiteral("larger than 64 MiB")), qPrintable(read.error().message));
+}
+
+// The whole file when it fits the limit, whatever its size against readAtMost's chunk; one byte over the limit
+// when it does not, so that the caller can refuse it.
+void TestCommon::readAtMostReadsTheFileOrOneByteOverTheLimit()
+{
+    QTemporaryDir dir;
+    for (const int size : {0, 10, 65535, 65536, 65537, 300001}) {
+        QByteArray content(size, Qt::Uninitialized);
+        for (int i = 0; i < size; ++i)
+            content[i] = char((i * 31 + size) % 251);
+        const QString path = dir.filePath(QStringLiteral("f%1").arg(size));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QCOMPARE(file.write(content), qint64(size));
+        }
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(readAtMost(file, kMaxJsonFileBytes), content);
+        for (const qint64 limit : {qint64(0), qint64(9), qint64(65536), qint64(size), qint64(size) - 1}) {
+            if (limit < 0)
+                continue;
+            QVERIFY(file.seek(0));
+            const QByteArray read = readAtMost(file, limit);
+            QCOMPARE(read, content.left(qsizetype(std::min<qint64>(limit + 1, size))));
+        }
+    }
 }
 
 void TestCommon::printableTextEscapesAndCuts_data()
