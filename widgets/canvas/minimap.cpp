@@ -75,6 +75,12 @@ QRectF Minimap::viewportFrame() const
 
 void Minimap::refresh()
 {
+    // A scene being destroyed first leaves its views (QGraphicsView::setScene(nullptr)), and the scroll bars'
+    // reset calls this: the scene is no PipelineScene any more by then (UBSan reported the call).
+    if (!m_view->scene()) {
+        hide();
+        return;
+    }
     const QRectF content = m_view->pipelineScene()->contentRect();
     const QRectF visible = visibleSceneRect(m_view);
     const bool needed = !content.isNull() && !visible.contains(content);

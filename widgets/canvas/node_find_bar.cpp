@@ -25,7 +25,7 @@ QStringList findNodes(const PipelineDocument &document, const QString &text)
 }
 
 NodeFindBar::NodeFindBar(CanvasView *view)
-    : QFrame(view), m_view(view), m_field(new QLineEdit(this)), m_count(new QLabel(this))
+    : QFrame(view), m_view(view), m_viewport(view->viewport()), m_field(new QLineEdit(this)), m_count(new QLabel(this))
 {
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
@@ -42,7 +42,7 @@ NodeFindBar::NodeFindBar(CanvasView *view)
         updateCount();
     });
     connect(m_field, &QLineEdit::returnPressed, this, &NodeFindBar::findNext);
-    view->viewport()->installEventFilter(this);  // stays in the corner when the view is resized
+    m_viewport->installEventFilter(this);  // stays in the corner when the view is resized
     hide();
 }
 
@@ -91,7 +91,7 @@ void NodeFindBar::updateCount()
 void NodeFindBar::place()
 {
     adjustSize();
-    move(m_view->viewport()->width() - width() - 12, 12);
+    move(m_viewport->width() - width() - 12, 12);
 }
 
 bool NodeFindBar::eventFilter(QObject *watched, QEvent *event)
@@ -102,7 +102,7 @@ bool NodeFindBar::eventFilter(QObject *watched, QEvent *event)
         m_view->setFocus();
         return true;
     }
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize && isVisible())
+    if (watched == m_viewport && event->type() == QEvent::Resize && isVisible())
         place();
     return QFrame::eventFilter(watched, event);
 }

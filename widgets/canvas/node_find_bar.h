@@ -38,6 +38,9 @@ private:
     void place();
 
     CanvasView *m_view;
+    // The view's viewport, kept: the filter sees its events also while the view is being destroyed, when calling
+    // the view's members would be undefined behaviour (UBSan reported it).
+    QWidget *m_viewport;
     QLineEdit *m_field;
     QLabel *m_count;
     QString m_current;
