@@ -8,6 +8,8 @@
 #include "memory_estimate.h"
 #include "stage_inspection.h"
 
+#include <QSet>
+
 namespace ty {
 
 namespace {
@@ -39,6 +41,23 @@ void planOptimizer(const GraphIndex &graph, const Node &node, const QJsonObject 
     plan->scheduleParams = block->effectiveParams(s->params);
 }
 
+// The nodes with a parameter value that validation refused (out of range, wrong type). Their rules are not
+// run, since they would compute with that value (a window of size 0 divides by zero): such a node and what
+// follows it have no shape until the value is fixed.
+QSet<QString> nodesWithRefusedParams(const Issues &issues, const GraphIndex &graph, const BlockRegistry &registry)
+{
+    QSet<QString> nodes;
+    for (const Issue &issue : issues) {
+        if (issue.severity != Severity::Error || issue.param.isEmpty())
+            continue;
+        const Node *node = graph.node(issue.node);
+        const BlockDescriptor *block = node ? registry.find(node->block) : nullptr;
+        if (block && block->param(issue.param))
+            nodes.insert(node->id);
+    }
+    return nodes;
+}
+
 } // namespace
 
 PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape)
@@ -63,6 +82,7 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
 
     QHash<QString, SampleShape> shapes;  // known per-sample output shapes of tensor outputs
     const GraphIndex graph(preset.graph);
+    const QSet<QString> refused = nodesWithRefusedParams(plan.report.issues, graph, registry);
     for (const QString &id : order) {
         const Node &node = *graph.node(id);
         const BlockDescriptor *block = registry.find(node.block);
@@ -77,6 +97,10 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
                 nodeShape.outputShape.assign(datasetShape.sampleShape.begin(), datasetShape.sampleShape.end());
                 nodeShape.known = true;
             }
+            plan.report.nodes.insert(id, nodeShape);
+            continue;
+        }
+        if (refused.contains(id)) {
             plan.report.nodes.insert(id, nodeShape);
             continue;
         }

@@ -3,12 +3,15 @@
 // per value of the last dimension), and the sequence blocks (embedding, LSTM, GRU: outputs and parameter
 // counts), the image layers (transposed convolution, upsampling, adaptive pooling, group norm, channel
 // dropout), the dimension blocks (permute, squeeze, unsqueeze, positional embedding) and attention. The engine's
-// grid test checks the same rules against the built modules.
+// grid test checks the same rules against the built modules. A node whose parameter value validation refused is
+// left unshaped instead of running its rule with that value.
 
 #include "test_suite.h"
+#include "core_test_support.h"
 
 #include "block_registry.h"
 #include "block_shapes.h"
+#include "preset_inspection.h"
 
 #include <QJsonArray>
 #include <QtTest>
@@ -181,6 +184,55 @@ private Q_SLOTS:
         QCOMPARE(s.error().node, QStringLiteral("n"));
         QCOMPARE(s.error().field, field);
         QVERIFY2(s.error().message.contains(message), qPrintable(s.error().message));
+    }
+
+    // Found by fuzz_preset: a pool with kernel_size 0 passed its refused value to the window arithmetic, which
+    // divided by zero (SIGFPE in `validate` and in the editor).
+    void refusedParameterValuesAreNotShaped_data()
+    {
+        QTest::addColumn<QString>("block");
+        QTest::addColumn<QString>("param");
+        QTest::addColumn<QJsonValue>("good");
+        QTest::addColumn<QJsonValue>("bad");
+        QTest::newRow("max pool kernel 0") << "layer.maxpool2d" << "kernel_size" << QJsonValue(2) << QJsonValue(0);
+        QTest::newRow("avg pool kernel -3") << "layer.avgpool2d" << "kernel_size" << QJsonValue(2) << QJsonValue(-3);
+        QTest::newRow("conv kernel 0") << "layer.conv2d" << "kernel_size" << QJsonValue(3) << QJsonValue(0);
+        QTest::newRow("linear beyond int64") << "layer.linear" << "out_features" << QJsonValue(4) << QJsonValue(1e300);
+        QTest::newRow("linear as text") << "layer.linear" << "out_features" << QJsonValue(4) << QJsonValue(QStringLiteral("4"));
+    }
+
+    void refusedParameterValuesAreNotShaped()
+    {
+        QFETCH(QString, block);
+        QFETCH(QString, param);
+        QFETCH(QJsonValue, good);
+        QFETCH(QJsonValue, bad);
+        using tytest::node;
+        const auto preset = [&](const QJsonValue &value) {
+            Preset p;
+            p.graph = tytest::graph(
+                {node(QStringLiteral("data"), QStringLiteral("dataset.synthetic"),
+                      {{QStringLiteral("kind"), QStringLiteral("images")}, {QStringLiteral("features"), 8}}),
+                 node(QStringLiteral("n"), block, {{param, value}}), node(QStringLiteral("flat"), QStringLiteral("layer.flatten")),
+                 node(QStringLiteral("fc"), QStringLiteral("layer.linear"), {{QStringLiteral("out_features"), 4}}),
+                 node(QStringLiteral("loss"), QStringLiteral("loss.cross_entropy")), node(QStringLiteral("opt"), QStringLiteral("optimizer.sgd"))},
+                {{"data.features", "n.in"}, {"n.out", "flat.in"}, {"flat.out", "fc.in"}, {"fc.out", "loss.input"},
+                 {"data.target", "loss.target"}, {"loss.loss", "opt.loss"}});
+            return p;
+        };
+        const ShapeReport fine = inspectPresetShapes(preset(good));
+        QVERIFY2(fine.ok(), qPrintable(tytest::dump(fine.issues)));
+        QVERIFY(fine.nodes.value(QStringLiteral("n")).known);
+        QVERIFY(fine.nodes.value(QStringLiteral("fc")).known);
+
+        const ShapeReport refused = inspectPresetShapes(preset(bad));
+        const Issues errors = tytest::errorsOf(refused.issues);
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.first().node, QStringLiteral("n"));
+        QCOMPARE(errors.first().param, param);
+        QVERIFY(!refused.nodes.value(QStringLiteral("n")).known);
+        QVERIFY(!refused.nodes.value(QStringLiteral("fc")).known);
+        QCOMPARE(refused.totalParams, 0);
     }
 
     void sequenceBlocksRefuseOtherShapes()
