@@ -26,12 +26,18 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace ty;
 
 namespace {
 
 constexpr int64_t kParitySamples = 1000;
+// The bound on |onnxruntime - engine|: 1e-4, or 1e-5 of the largest logit when that is more. float32 sums in
+// another order differ by about 1e-7 of the values summed; the every-block fixture's logits reach 58 and differ
+// by 1.1e-4 on an AVX-512 machine, while a wrong operator differs by whole units.
 constexpr double kTolerance = 1e-4;
+constexpr double kRelativeTolerance = 1e-5;
 
 using Output = tytest::CliOutput;
 using tytest::trainyard;
@@ -226,7 +232,8 @@ private Q_SLOTS:
         const double scale = engine.logits.abs().max().item<double>();
         qInfo("%s: %lld samples, max |onnxruntime - engine| = %.3g (logits up to %.3g)", qPrintable(preset),
               static_cast<long long>(engine.logits.size(0)), maxDiff, scale);
-        QVERIFY2(maxDiff <= kTolerance, qPrintable(QStringLiteral("max abs difference %1").arg(maxDiff)));
+        const double bound = std::max(kTolerance, kRelativeTolerance * scale);
+        QVERIFY2(maxDiff <= bound, qPrintable(QStringLiteral("max abs difference %1, above %2").arg(maxDiff).arg(bound)));
         QVERIFY(scale > 0);  // not trivially equal
     }
 };
