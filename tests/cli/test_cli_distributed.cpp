@@ -92,7 +92,8 @@ QMap<qint64, double> metricByStep(RunDatabase &db, qint64 run, const QString &na
 // Starts both ranks of a torchrun-style run of `epochs` epochs, waits until rank 0 has recorded training steps,
 // applies `disturb` to rank 1 and returns rank 0's ending (its exit code, and how long it took after).
 struct Disturbed {
-    int code = -1;
+    int code = -1;           // rank 0's exit code; -1 when a signal ended it
+    QString rank0Errors;     // what rank 0 wrote to stderr, for failure messages
     double secondsAfter = 0;
     RunStatus status = RunStatus::Running;
     QString message;
@@ -125,6 +126,7 @@ Disturbed disturbRank1(const QString &db, int epochs, const QStringList &extra, 
     rank0.waitForFinished(60000);
     result.secondsAfter = clock.elapsed() / 1000.0;
     result.code = rank0.exitStatus() == QProcess::NormalExit ? rank0.exitCode() : -1;
+    result.rank0Errors = QString::fromUtf8(rank0.readAllStandardError());
     ::kill(pid_t(rank1.processId()), SIGKILL);
     rank1.waitForFinished(10000);
     auto opened = RunDatabase::open(db);
@@ -214,7 +216,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         const Disturbed killed = disturbRank1(db, 2, {}, [](qint64 pid) { ::kill(pid_t(pid), SIGKILL); });
-        QCOMPARE(killed.code, 1);
+        QVERIFY2(killed.code == 1, qPrintable(QStringLiteral("rank 0 exit code %1: %2").arg(killed.code).arg(killed.rank0Errors)));
         QCOMPARE(int(killed.status), int(RunStatus::Interrupted));
         QVERIFY2(killed.message.contains(QStringLiteral("is gone or did not answer")), qPrintable(killed.message));
         QVERIFY2(killed.secondsAfter < 20, qPrintable(QString::number(killed.secondsAfter)));
@@ -233,7 +235,7 @@ private Q_SLOTS:
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         const Disturbed hung = disturbRank1(db, 20, {QStringLiteral("--set"), QStringLiteral("training.dist_timeout=3")},
                                             [](qint64 pid) { ::kill(pid_t(pid), SIGSTOP); });
-        QCOMPARE(hung.code, 1);
+        QVERIFY2(hung.code == 1, qPrintable(QStringLiteral("rank 0 exit code %1: %2").arg(hung.code).arg(hung.rank0Errors)));
         QCOMPARE(int(hung.status), int(RunStatus::Interrupted));
         QVERIFY2(hung.secondsAfter < 15, qPrintable(QString::number(hung.secondsAfter)));
     }
