@@ -1,31 +1,13 @@
 #include "training_settings.h"
 
 #include "param_values.h"
+#include "saturating.h"
 
 #include <QJsonArray>
-
-#include <limits>
 
 namespace ty {
 
 using namespace spec;
-
-namespace {
-
-// A whole number read from JSON, held within qint64's range. Validation refuses a seed or step out of its own
-// range, but the settings are also read from presets it refused (to plan their stages, to estimate memory),
-// and converting a double beyond qint64 is undefined (fuzz_preset found a seed of 1e103).
-qint64 wholeNumber(const QJsonValue &value)
-{
-    const double d = value.toDouble();
-    if (d >= 9.2e18)
-        return std::numeric_limits<qint64>::max();
-    if (d <= -9.2e18)
-        return std::numeric_limits<qint64>::min();
-    return d == d ? static_cast<qint64>(d) : 0;
-}
-
-} // namespace
 
 const QList<ParamSpec> &trainingSpecs()
 {
@@ -98,7 +80,9 @@ TrainingSettings TrainingSettings::fromJson(const QJsonObject &training)
     s.epochs = value("epochs").toInt();
     s.batchSize = value("batch_size").toInt();
     s.evalBatchSize = value("eval_batch_size").toInt();
-    s.seed = wholeNumber(value("seed"));
+    // Validation refuses a seed or step out of its range, but the settings are also read from presets it refused
+    // (to plan their stages, to estimate memory): fuzz_preset found a seed of 1e103.
+    s.seed = saturatedInt64(value("seed").toDouble());
     s.device = value("device").toString();
     s.deterministic = value("deterministic").toBool();
     s.checkpointEvery = value("checkpoint_every").toInt();
@@ -118,8 +102,8 @@ TrainingSettings TrainingSettings::fromJson(const QJsonObject &training)
     s.distTimeout = value("dist_timeout").toDouble();
     const QJsonArray profile = value("profile_steps").toArray();
     if (profile.size() == 2) {
-        s.profileFrom = wholeNumber(profile.at(0));
-        s.profileTo = wholeNumber(profile.at(1));
+        s.profileFrom = saturatedInt64(profile.at(0).toDouble());
+        s.profileTo = saturatedInt64(profile.at(1).toDouble());
     }
     return s;
 }

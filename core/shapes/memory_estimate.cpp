@@ -1,9 +1,10 @@
 #include "memory_estimate.h"
 
+#include "saturating.h"
+
 #include "shape_rules.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace ty {
 
@@ -15,8 +16,7 @@ constexpr double kClassBytes = 8;  // int64 class indices
 // Sizes are summed as doubles, so that an absurd preset saturates instead of overflowing.
 qint64 bytes(double value)
 {
-    constexpr double kMax = double(std::numeric_limits<qint64>::max());
-    return value >= kMax ? std::numeric_limits<qint64>::max() : qint64(value);
+    return saturatedInt64(value);
 }
 
 double valuesOf(const SampleShape &shape)
