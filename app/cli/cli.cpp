@@ -108,9 +108,9 @@ int runCli(const QStringList &arguments, Io &io)
     return code;
 }
 
-bool loadPresetWithOverrides(const QString &path, const Args &args, Preset *preset, Io &io)
+bool loadPresetWithOverrides(const QString &path, const Args &args, Preset *preset, Io &io, QStringList *overlaySha256)
 {
-    Result<Preset> loaded = loadPresetWithOverlays(path, args.overlays);
+    Result<Preset> loaded = loadPresetWithOverlays(path, args.overlays, overlaySha256);
     if (!loaded) {
         reportError(loaded.error(), args, io);
         return false;

@@ -5,7 +5,6 @@
 // the sweep driver (sweep_driver.h), its preset built from the sweep's record.
 
 #include "commands.h"
-#include "regular_file.h"
 #include "training_module.h"
 #include "event_stream.h"
 #include "init_from_source.h"
@@ -20,8 +19,6 @@
 #include "training_settings.h"
 #include "version.h"
 
-#include <QCryptographicHash>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QSysInfo>
@@ -30,16 +27,13 @@ namespace ty::cli {
 
 namespace {
 
-// The overlay files merged into the preset, in order, each with the sha256 of what was read.
-QJsonArray overlaySources(const QStringList &overlays)
+// The overlay files merged into the preset, in order, each with the sha256 of the bytes merged.
+QJsonArray overlaySources(const QStringList &overlays, const QStringList &sha256)
 {
     QJsonArray sources;
-    for (const QString &file : overlays) {
-        QFile in(file);
-        const QByteArray bytes = in.open(QIODevice::ReadOnly) ? readAtMost(in, kMaxJsonFileBytes) : QByteArray();
-        sources.append(QJsonObject{{QStringLiteral("file"), QFileInfo(file).absoluteFilePath()},
-                                   {QStringLiteral("sha256"), QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex())}});
-    }
+    for (qsizetype i = 0; i < overlays.size(); ++i)
+        sources.append(QJsonObject{{QStringLiteral("file"), QFileInfo(overlays[i]).absoluteFilePath()},
+                                   {QStringLiteral("sha256"), sha256.value(i)}});
     return sources;
 }
 
@@ -51,7 +45,8 @@ QString runName(const QString &given, const Preset &preset, const QString &path)
 
 // `name`: as runName() chose it.
 NewRun describeRun(const Preset &preset, const TrainStart &start, const QString &path, const QString &name,
-                   const QStringList &arguments, const QStringList &overlays, const std::optional<InitFromSource> &initFrom)
+                   const QStringList &arguments, const QStringList &overlays, const QStringList &overlaySha256,
+                   const std::optional<InitFromSource> &initFrom)
 {
     const TrainingSettings settings = TrainingSettings::fromJson(preset.training);
     NewRun run;
@@ -76,7 +71,7 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
     if (initFrom)
         run.provenance.insert(QStringLiteral("init_from"), initFrom->parent);
     if (!overlays.isEmpty())
-        run.provenance.insert(QStringLiteral("overlays"), overlaySources(overlays));
+        run.provenance.insert(QStringLiteral("overlays"), overlaySources(overlays, overlaySha256));
     return run;
 }
 
@@ -101,13 +96,14 @@ int runCommand(const QStringList &arguments, Io &io)
     Preset preset;
     SweepRecord sweep;
     int trial = -1;
+    QStringList overlaySha256;  // of each --overlay as merged
     QString name = args.option(QStringLiteral("name"));
     if (isTrial) {
         if (!loadSweepTrialPreset(args, &preset, &sweep, &trial, io))
             return BadInput;
         if (name.isEmpty())
             name = sweepTrialName(recordedTrials(sweep).at(trial));
-    } else if (!loadPresetWithOverrides(args.positionals.first(), args, &preset, io)) {
+    } else if (!loadPresetWithOverrides(args.positionals.first(), args, &preset, io, &overlaySha256)) {
         return BadInput;
     }
     const QString path = isTrial ? sweep.presetFile : args.positionals.first();
@@ -175,7 +171,7 @@ int runCommand(const QStringList &arguments, Io &io)
         reportError(db.error(), args, io);
         return BadInput;
     }
-    NewRun description = describeRun(preset, training->info(), path, name, arguments, args.overlays, initFrom.value());
+    NewRun description = describeRun(preset, training->info(), path, name, arguments, args.overlays, overlaySha256, initFrom.value());
     if (launch->distributed())
         description.provenance.insert(QStringLiteral("distributed"), launch->record());
     if (isTrial) {

@@ -31,7 +31,8 @@ inline QStringList runValuedOptions()
 inline QStringList runFlags() { return {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")}; }
 
 // Loads a preset file and applies the --set overrides of `args`; reports the error and returns false on failure.
-bool loadPresetWithOverrides(const QString &path, const Args &args, Preset *preset, Io &io);
+bool loadPresetWithOverrides(const QString &path, const Args &args, Preset *preset, Io &io,
+                             QStringList *overlaySha256 = nullptr);
 
 // The database path from --db, else the default location.
 QString databasePath(const Args &args);

@@ -125,6 +125,10 @@ bool DistributedLaunch::join(const QString &command, const QStringList &argument
     m_joined = true;
     if (!distributed())
         return true;
+    // Gloo writes to its peers with writev(), which raises SIGPIPE when a peer is gone: ignored, the write fails
+    // and the collective reports the lost rank, instead of this rank dying by the signal before it can record
+    // the run as interrupted.
+    std::signal(SIGPIPE, SIG_IGN);
     // The machine's cores shared by the ranks on it (torchrun says how many in LOCAL_WORLD_SIZE).
     const int local = m_nproc > 1 ? m_nproc : qEnvironmentVariableIntValue("LOCAL_WORLD_SIZE");
     if (!presetSetsThreads && local > 1)
@@ -147,7 +151,6 @@ bool DistributedLaunch::join(const QString &command, const QStringList &argument
         process->setStandardOutputFile(QProcess::nullDevice());
         const pid_t parent = getpid();
         process->setChildProcessModifier([parent] {
-            std::signal(SIGPIPE, SIG_IGN);
 #ifdef __linux__
             prctl(PR_SET_PDEATHSIG, SIGTERM);  // rank 0 gone: this rank stops
             if (getppid() != parent)

@@ -50,7 +50,7 @@ Result<QJsonObject> parseJsonObject(const QByteArray &bytes, const QString &file
     return doc.object();
 }
 
-Result<QJsonObject> readJsonObjectFile(const QString &path)
+Result<QJsonObject> readJsonObjectFile(const QString &path, QByteArray *bytesRead)
 {
     if (Status regular = requireRegularFile(path); !regular)
         return regular.error();
@@ -62,6 +62,8 @@ Result<QJsonObject> readJsonObjectFile(const QString &path)
     if (bytes.size() > kMaxJsonFileBytes) {
         return Error::inFile(path, QStringLiteral("larger than %1 MiB: not read (a preset is much smaller)").arg(kMaxJsonFileBytes >> 20));
     }
+    if (bytesRead)
+        *bytesRead = bytes;
     return parseJsonObject(bytes, path);
 }
 

@@ -16,8 +16,9 @@ Result<QJsonObject> parseJsonObject(const QByteArray &bytes, const QString &file
 
 // Reads and parses a file holding one JSON object.
 // Refuses what is not a regular file and anything over kMaxJsonFileBytes, before reading it whole.
+// `bytesRead`, when given, receives the bytes parsed (to hash exactly what was read, not a second read).
 constexpr qint64 kMaxJsonFileBytes = qint64(64) << 20;
-Result<QJsonObject> readJsonObjectFile(const QString &path);
+Result<QJsonObject> readJsonObjectFile(const QString &path, QByteArray *bytesRead = nullptr);
 
 // Writes `object` as indented JSON, atomically (temporary file, then rename); see readableJson.
 Status writeJsonObjectFile(const QString &path, const QJsonObject &object, const QStringList &keyOrder = {});

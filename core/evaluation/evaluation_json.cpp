@@ -3,6 +3,8 @@
 
 #include "evaluation_report.h"
 
+#include "saturating.h"
+
 #include <QJsonArray>
 
 namespace ty {
@@ -23,7 +25,7 @@ ClassScore scoreFromJson(const QJsonObject &o)
     s.precision = o.value(QStringLiteral("precision")).toDouble();
     s.recall = o.value(QStringLiteral("recall")).toDouble();
     s.f1 = o.value(QStringLiteral("f1")).toDouble();
-    s.support = qint64(o.value(QStringLiteral("support")).toDouble());
+    s.support = saturatedInt64(o.value(QStringLiteral("support")).toDouble());
     return s;
 }
 
@@ -85,8 +87,8 @@ EvaluationReport evaluationFromJson(const QJsonObject &json)
 {
     EvaluationReport r;
     r.split = json.value(QStringLiteral("split")).toString();
-    r.checkpointStep = qint64(json.value(QStringLiteral("checkpoint_step")).toDouble(-1));
-    r.count = qint64(json.value(QStringLiteral("count")).toDouble());
+    r.checkpointStep = saturatedInt64(json.value(QStringLiteral("checkpoint_step")).toDouble(-1));
+    r.count = saturatedInt64(json.value(QStringLiteral("count")).toDouble());
     r.classification = json.value(QStringLiteral("task")).toString() != QStringLiteral("regression");
     const QJsonObject metrics = json.value(QStringLiteral("metrics")).toObject();
     for (auto it = metrics.constBegin(); it != metrics.constEnd(); ++it)
@@ -106,7 +108,7 @@ EvaluationReport evaluationFromJson(const QJsonObject &json)
         for (qsizetype t = 0; t < n; ++t) {
             const QJsonArray row = rows[t].toArray();
             for (qsizetype p = 0; p < n && p < row.size(); ++p)
-                r.confusion[size_t(t * n + p)] = qint64(row[p].toDouble());
+                r.confusion[size_t(t * n + p)] = saturatedInt64(row[p].toDouble());
         }
     }
     for (const QJsonValue &v : json.value(QStringLiteral("per_class")).toArray())
@@ -116,12 +118,12 @@ EvaluationReport evaluationFromJson(const QJsonObject &json)
     // The worst samples the JSON lists become the report's samples, so worst() gives them back.
     for (const QJsonValue &v : json.value(QStringLiteral("mistakes")).toArray()) {
         const QJsonObject m = v.toObject();
-        r.samples.push_back(EvaluatedSample{qint64(m.value(QStringLiteral("index")).toDouble()), m.value(QStringLiteral("label_index")).toDouble(),
+        r.samples.push_back(EvaluatedSample{saturatedInt64(m.value(QStringLiteral("index")).toDouble()), m.value(QStringLiteral("label_index")).toDouble(),
                                             m.value(QStringLiteral("predicted_index")).toDouble(), m.value(QStringLiteral("confidence")).toDouble()});
     }
     for (const QJsonValue &v : json.value(QStringLiteral("largest_residuals")).toArray()) {
         const QJsonObject m = v.toObject();
-        r.samples.push_back(EvaluatedSample{qint64(m.value(QStringLiteral("index")).toDouble()), m.value(QStringLiteral("target")).toDouble(),
+        r.samples.push_back(EvaluatedSample{saturatedInt64(m.value(QStringLiteral("index")).toDouble()), m.value(QStringLiteral("target")).toDouble(),
                                             m.value(QStringLiteral("predicted")).toDouble(), m.value(QStringLiteral("residual")).toDouble()});
     }
     return r;

@@ -3,6 +3,7 @@
 #include "json_io.h"
 #include "preset_format.h"
 
+#include <QCryptographicHash>
 #include <QFileInfo>
 #include <QJsonArray>
 
@@ -124,7 +125,7 @@ Result<QJsonObject> applyPresetOverlay(const QJsonObject &preset, const QJsonObj
     return mergePatch(result, patch).toObject();
 }
 
-Result<Preset> loadPresetWithOverlays(const QString &path, const QStringList &overlayFiles)
+Result<Preset> loadPresetWithOverlays(const QString &path, const QStringList &overlayFiles, QStringList *overlaySha256)
 {
     Result<QJsonObject> base = readJsonObjectFile(path);
     if (!base)
@@ -134,11 +135,13 @@ Result<Preset> loadPresetWithOverlays(const QString &path, const QStringList &ov
     Result<QJsonObject> merged = migratePresetJson(base.value(), path);
     if (!merged)
         return merged.error();
-    QStringList names;
+    QStringList names, hashes;
     for (const QString &file : overlayFiles) {
-        Result<QJsonObject> overlay = readJsonObjectFile(file);
+        QByteArray bytes;
+        Result<QJsonObject> overlay = readJsonObjectFile(file, &bytes);
         if (!overlay)
             return overlay.error();
+        hashes << QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
         Result<QJsonObject> next = applyPresetOverlay(merged.value(), overlay.value(), file);
         if (!next)
             return next.error();
@@ -151,6 +154,8 @@ Result<Preset> loadPresetWithOverlays(const QString &path, const QStringList &ov
         e.message += QStringLiteral(" (in the preset merged with %1)").arg(names.join(QStringLiteral(", ")));
         return e;
     }
+    if (overlaySha256)
+        *overlaySha256 = hashes;
     return preset;
 }
 

@@ -28,6 +28,8 @@ Result<QJsonObject> applyPresetOverlay(const QJsonObject &preset, const QJsonObj
 
 // Reads the preset at `path`, brings it to the current format, merges every overlay file in order, and loads
 // the result. Errors name the file at fault; one found in the merged preset says which overlays it came with.
-Result<Preset> loadPresetWithOverlays(const QString &path, const QStringList &overlayFiles);
+// `overlaySha256`, when given, receives the sha256 (hex) of each overlay's bytes as merged, in order.
+Result<Preset> loadPresetWithOverlays(const QString &path, const QStringList &overlayFiles,
+                                      QStringList *overlaySha256 = nullptr);
 
 } // namespace ty

@@ -1,5 +1,7 @@
 #include "run_summaries.h"
 
+#include "saturating.h"
+
 namespace ty {
 
 double MetricSummary::best() const { return metricHigherIsBetter(name) ? maximum : minimum; }
@@ -30,7 +32,7 @@ double RunSummaryRow::durationSeconds() const
 
 qint64 RunSummaryRow::parentRunId() const
 {
-    return parent.contains(QStringLiteral("run")) ? qint64(parent.value(QStringLiteral("run")).toDouble()) : 0;
+    return parent.contains(QStringLiteral("run")) ? saturatedInt64(parent.value(QStringLiteral("run")).toDouble()) : 0;
 }
 
 } // namespace ty

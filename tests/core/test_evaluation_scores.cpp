@@ -11,6 +11,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
+#include <vector>
 
 using namespace ty;
 
@@ -25,6 +27,7 @@ private Q_SLOTS:
     void classNamesFallBackToIndices();
     void regressionScores();
     void jsonRoundTrip();
+    void jsonNumbersBeyondRangeAreHeld();
 };
 
 // Three classes, six samples; true classes 0,0,1,1,2,2; predicted 0,1,1,1,2,0 (argmax of the logits below).
@@ -140,6 +143,23 @@ void TestEvaluationScores::jsonRoundTrip()
 }
 
 } // namespace
+
+// The JSON comes back from the run database, which may be damaged: counts beyond qint64 are held at its ends
+// instead of being converted with undefined behaviour.
+void TestEvaluationScores::jsonNumbersBeyondRangeAreHeld()
+{
+    const EvaluationReport back = evaluationFromJson(QJsonObject{
+        {QStringLiteral("count"), 1e300},
+        {QStringLiteral("checkpoint_step"), -1e300},
+        {QStringLiteral("classes"), QJsonArray{QStringLiteral("a")}},
+        {QStringLiteral("confusion"), QJsonArray{QJsonArray{1e19}}},
+        {QStringLiteral("mistakes"), QJsonArray{QJsonObject{{QStringLiteral("index"), 1e300}}}}});
+    QCOMPARE(back.count, std::numeric_limits<qint64>::max());
+    QCOMPARE(back.checkpointStep, std::numeric_limits<qint64>::min());
+    QCOMPARE(back.confusion, std::vector<qint64>({std::numeric_limits<qint64>::max()}));
+    QCOMPARE(back.samples.size(), size_t(1));
+    QCOMPARE(back.samples.front().index, std::numeric_limits<qint64>::max());
+}
 
 TY_TEST_CLASS(TestEvaluationScores)
 

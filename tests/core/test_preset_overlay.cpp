@@ -9,6 +9,7 @@
 #include "preset_format.h"
 #include "preset_overlay.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -145,9 +146,15 @@ private Q_SLOTS:
         write(QStringLiteral("broken.json"), R"({"training": )");
         write(QStringLiteral("bad-value.json"), R"({"edges": [{"from": "fc1", "to": "relu1.in"}]})");
         const QString base = mlpPath();
+        QStringList sha256;
         const Result<Preset> both = loadPresetWithOverlays(base, {dir.filePath(QStringLiteral("small.json")),
-                                                                  dir.filePath(QStringLiteral("big-batch.json"))});
+                                                                  dir.filePath(QStringLiteral("big-batch.json"))}, &sha256);
         QVERIFY2(both.ok(), qPrintable(both.ok() ? QString() : both.error().toString()));
+        // Each overlay's sha256 is that of the bytes merged, in order.
+        QCOMPARE(sha256, QStringList({QString::fromLatin1(QCryptographicHash::hash(R"({"training": {"epochs": 1, "batch_size": 64}})",
+                                                                                   QCryptographicHash::Sha256).toHex()),
+                                      QString::fromLatin1(QCryptographicHash::hash(R"({"training": {"batch_size": 512}})",
+                                                                                   QCryptographicHash::Sha256).toHex())}));
         QCOMPARE(both.value().training.value(QStringLiteral("epochs")).toInt(), 1);
         QCOMPARE(both.value().training.value(QStringLiteral("batch_size")).toInt(), 512);  // the later one wins
         QCOMPARE(loadPresetWithOverlays(base, {}).value().training, loadPreset(base).value().training);

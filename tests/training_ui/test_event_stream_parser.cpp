@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace ty;
 
@@ -66,6 +67,7 @@ private Q_SLOTS:
     void crlfAndBlankLines();
     void overlongLineIsDropped();
     void columnsMayBeReordered();
+    void numbersBeyondRangeAreHeld();
 };
 
 void TestEventStreamParser::everyEventKind()
@@ -275,6 +277,24 @@ void TestEventStreamParser::columnsMayBeReordered()
     QCOMPARE(rows.at(0).value, 0.5);
     QCOMPARE(rows.at(0).epoch, 0);
     QVERIFY(std::isnan(rows.at(0).time));
+}
+
+// A step beyond qint64 (a damaged or hostile stream) is held at the largest one, not converted with undefined
+// behaviour; an epoch beyond int reads as 0, as a missing one does.
+void TestEventStreamParser::numbersBeyondRangeAreHeld()
+{
+    EventStreamParser parser;
+    Spies spies(&parser);
+    parser.feed("{\"event\":\"metrics\",\"columns\":[\"name\",\"step\",\"epoch\",\"time\",\"value\"],"
+                "\"rows\":[[\"train/loss\",1e300,1e300,0.1,0.5]]}\n"
+                "{\"event\":\"checkpoint\",\"epoch\":1,\"step\":-1e300,\"path\":\"/tmp/c\"}\n");
+    QCOMPARE(spies.malformed.size(), 0);
+    const auto rows = spies.metrics.at(0).at(0).value<QList<MetricPoint>>();
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows.at(0).step, std::numeric_limits<qint64>::max());
+    QCOMPARE(rows.at(0).epoch, 0);
+    QCOMPARE(spies.checkpoint.size(), 1);
+    QCOMPARE(spies.checkpoint.at(0).at(0).value<TrainingCheckpoint>().step, std::numeric_limits<qint64>::min());
 }
 
 TY_TEST_CLASS(TestEventStreamParser)

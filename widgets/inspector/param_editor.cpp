@@ -15,6 +15,7 @@
 #include <QSpinBox>
 #include <QToolButton>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -231,7 +232,7 @@ void ParamEditor::setValue(const QJsonValue &value, bool explicitlySet)
     setProblem(QString());
     const QSignalBlocker blocker(m_input);
     if (auto *spin = qobject_cast<QSpinBox *>(m_input)) {
-        spin->setValue(int(value.toDouble()));
+        spin->setValue(int(std::clamp(value.toDouble(), double(spin->minimum()), double(spin->maximum()))));
     } else if (auto *check = qobject_cast<QCheckBox *>(m_input)) {
         check->setChecked(value.toBool());
     } else if (auto *combo = qobject_cast<QComboBox *>(m_input)) {

@@ -1,5 +1,7 @@
 #include "run_lineage.h"
 
+#include "saturating.h"
+
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QStringList>
@@ -8,15 +10,15 @@ namespace ty {
 
 namespace {
 
-qint64 parentRun(const QJsonObject &parent) { return qint64(parent.value(QStringLiteral("run")).toDouble()); }
+qint64 parentRun(const QJsonObject &parent) { return saturatedInt64(parent.value(QStringLiteral("run")).toDouble()); }
 
 QString checkpointText(const QJsonObject &parent)
 {
     const QString which = parent.value(QStringLiteral("checkpoint")).toString();
     const QJsonValue step = parent.value(QStringLiteral("checkpoint_step"));
     if (which.isEmpty())
-        return step.isDouble() ? QStringLiteral("checkpoint at step %1").arg(qint64(step.toDouble())) : QString();
-    return step.isDouble() ? QStringLiteral("checkpoint %1 (step %2)").arg(which).arg(qint64(step.toDouble()))
+        return step.isDouble() ? QStringLiteral("checkpoint at step %1").arg(saturatedInt64(step.toDouble())) : QString();
+    return step.isDouble() ? QStringLiteral("checkpoint %1 (step %2)").arg(which).arg(saturatedInt64(step.toDouble()))
                            : QStringLiteral("checkpoint %1").arg(which);
 }
 

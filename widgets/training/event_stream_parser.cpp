@@ -1,5 +1,7 @@
 #include "event_stream_parser.h"
 
+#include "saturating.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -44,7 +46,7 @@ QString text(const QJsonObject &object, const char *field) { return object.value
 qint64 integer(const QJsonObject &object, const char *field, qint64 fallback = 0)
 {
     const QJsonValue value = object.value(QLatin1String(field));
-    return value.isDouble() ? qint64(value.toDouble()) : fallback;
+    return value.isDouble() ? saturatedInt64(value.toDouble()) : fallback;
 }
 
 } // namespace
@@ -223,8 +225,8 @@ QString EventStreamParser::parseMetrics(const QJsonObject &o)
             return QStringLiteral("row %1 is not [name, step, epoch, time, value]").arg(i);
         MetricPoint p;
         p.name = row.at(name).toString();
-        p.step = qint64(row.at(step).toDouble());
-        p.epoch = epoch >= 0 ? int(row.at(epoch).toDouble()) : 0;
+        p.step = saturatedInt64(row.at(step).toDouble());
+        p.epoch = epoch >= 0 ? row.at(epoch).toInt() : 0;
         p.time = time >= 0 ? numberOrNaN(row.at(time)) : std::numeric_limits<double>::quiet_NaN();
         p.value = numberOrNaN(v);
         points.append(std::move(p));
