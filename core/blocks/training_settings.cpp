@@ -55,6 +55,9 @@ const QList<ParamSpec> &trainingSpecs()
         floatListParam(QStringLiteral("profile_steps"), {},
                        QStringLiteral("[FROM, TO]: record these training steps (1-based, both included) with LibTorch's profiler "
                                       "into a Chrome trace in the run's folder (empty: off)")),
+        boolParam(QStringLiteral("sync_batch_norm"), false,
+                  QStringLiteral("Distributed runs: batch norm layers normalise with the statistics of the whole batch, "
+                                 "summed over the processes, instead of each process's shard")),
         floatParam(QStringLiteral("dist_timeout"), 300.0, 1.0, 86400.0,
                    QStringLiteral("Distributed runs: seconds a process waits for the others (to start, or in a step) before "
                                   "the run ends as interrupted")),
@@ -100,6 +103,7 @@ TrainingSettings TrainingSettings::fromJson(const QJsonObject &training)
     s.bestMetric = value("best_metric").toString();
     s.bestMode = value("best_mode").toString();
     s.distTimeout = value("dist_timeout").toDouble();
+    s.syncBatchNorm = value("sync_batch_norm").toBool();
     const QJsonArray profile = value("profile_steps").toArray();
     if (profile.size() == 2) {
         s.profileFrom = saturatedInt64(profile.at(0).toDouble());

@@ -201,6 +201,83 @@ private Q_SLOTS:
         QVERIFY2(mismatch.err.contains(QStringLiteral("trained with 2 processes")), qPrintable(mismatch.err));
     }
 
+    // training.sync_batch_norm: a batch norm layer after fc1 normalises with the whole batch's statistics, so
+    // two ranks train as one process does; without it each rank normalises its own half, and they do not. A last
+    // batch of 2 samples on 3 ranks (one idle) needs it: alone, a rank's batch norm cannot train on 1 sample.
+    void synchronisedBatchNormMatchesOneProcess()
+    {
+        QTemporaryDir dir;
+        const QString overlay = dir.filePath(QStringLiteral("bn.json"));
+        {
+            QFile file(overlay);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(R"({"nodes": {"bn": {"block": "layer.batchnorm1d"}}, "edges": {"bn.in": "fc1.out", "relu1.in": "bn.out"}})");
+        }
+        const QStringList withNorm{QStringLiteral("--overlay"), overlay};
+        const QStringList sync{QStringLiteral("--set"), QStringLiteral("training.sync_batch_norm=true")};
+        const QStringList pair{QStringLiteral("--nproc"), QStringLiteral("2")};
+        const QString one = dir.filePath(QStringLiteral("one.sqlite")), synced = dir.filePath(QStringLiteral("synced.sqlite")),
+                      apart = dir.filePath(QStringLiteral("apart.sqlite"));
+        const Finished single = runCli(mlpArguments(one, 2) + withNorm + sync);
+        QVERIFY2(single.code == 0, qPrintable(single.err));
+        QVERIFY2(single.err.contains(QStringLiteral("training.sync_batch_norm applies to distributed runs")), qPrintable(single.err));
+        const Finished two = runCli(mlpArguments(synced, 2) + withNorm + sync + pair);
+        QVERIFY2(two.code == 0, qPrintable(two.err));
+        const Finished twoApart = runCli(mlpArguments(apart, 2) + withNorm + pair);
+        QVERIFY2(twoApart.code == 0, qPrintable(twoApart.err));
+
+        auto dbOne = RunDatabase::open(one), dbSynced = RunDatabase::open(synced), dbApart = RunDatabase::open(apart);
+        // The largest relative difference of train/loss from one process over the first five steps. Later steps
+        // are compared only loosely: from about the sixth, this network amplifies the rounding of any sum, so that
+        // even one process with two threads instead of one differs from itself by 1e-5 there, and by 1e-3 later.
+        const QMap<qint64, double> reference = metricByStep(*dbOne.value(), 1, QStringLiteral("train/loss"));
+        QCOMPARE(reference.size(), 80);
+        auto earlyDifference = [&](RunDatabase &db) {
+            const QMap<qint64, double> other = metricByStep(db, 1, QStringLiteral("train/loss"));
+            double worst = other.keys() == reference.keys() ? 0.0 : 1.0;
+            for (qint64 step = 1; step <= 5; ++step)
+                worst = std::max(worst, std::abs(other.value(step) - reference.value(step)) / std::abs(reference.value(step)));
+            return worst;
+        };
+        const double syncedWorst = earlyDifference(*dbSynced.value()), apartWorst = earlyDifference(*dbApart.value());
+        QVERIFY2(syncedWorst < 1e-5, qPrintable(QStringLiteral("synchronised: largest relative difference %1").arg(syncedWorst)));
+        QVERIFY2(apartWorst > 1e-4, qPrintable(QStringLiteral("per-rank batch norm differs by only %1").arg(apartWorst)));
+        const double accuracyOne = metricByStep(*dbOne.value(), 1, QStringLiteral("test/accuracy")).last();
+        const double accuracySynced = metricByStep(*dbSynced.value(), 1, QStringLiteral("test/accuracy")).last();
+        QVERIFY2(accuracySynced > 0.7 && std::abs(accuracySynced - accuracyOne) < 0.02,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(accuracySynced).arg(accuracyOne)));
+
+        // 130 training samples: a last batch of 2 on 3 ranks, one of them idle.
+        const QStringList small{QStringLiteral("--set"), QStringLiteral("data.limit=1130")};
+        const QStringList three{QStringLiteral("--nproc"), QStringLiteral("3")};
+        const QString oneSmall = dir.filePath(QStringLiteral("one-small.sqlite")), threeSmall = dir.filePath(QStringLiteral("three-small.sqlite"));
+        const Finished singleSmall = runCli(mlpArguments(oneSmall, 2) + withNorm + small);
+        QVERIFY2(singleSmall.code == 0, qPrintable(singleSmall.err));
+        const Finished tripleSmall = runCli(mlpArguments(threeSmall, 2) + withNorm + small + sync + three);
+        QVERIFY2(tripleSmall.code == 0, qPrintable(tripleSmall.err));
+        auto dbOneSmall = RunDatabase::open(oneSmall), dbThreeSmall = RunDatabase::open(threeSmall);
+        QCOMPARE(metricByStep(*dbOneSmall.value(), 1, QStringLiteral("train/loss")).size(), 4);  // 2 epochs of 2 steps
+        // Every step, and evaluation with the running statistics the synchronised layers kept.
+        for (const QString &name : {QStringLiteral("train/loss"), QStringLiteral("val/loss"), QStringLiteral("test/accuracy")}) {
+            const QMap<qint64, double> a = metricByStep(*dbOneSmall.value(), 1, name), b = metricByStep(*dbThreeSmall.value(), 1, name);
+            QVERIFY2(!a.isEmpty(), qPrintable(name));
+            QCOMPARE(b.keys(), a.keys());
+            for (auto it = a.constBegin(); it != a.constEnd(); ++it)
+                QVERIFY2(std::abs(b.value(it.key()) - it.value()) <= 1e-5 * std::abs(it.value()),
+                         qPrintable(QStringLiteral("%1 at step %2: %3 vs %4").arg(name).arg(it.key()).arg(it.value()).arg(b.value(it.key()))));
+        }
+        const Finished tripleApart = runCli(mlpArguments(dir.filePath(QStringLiteral("three-apart.sqlite")), 2) + withNorm + small + three);
+        QVERIFY2(tripleApart.code == 1 && tripleApart.err.contains(QStringLiteral("more than 1 value per channel")),
+                 qPrintable(tripleApart.err));
+        // Every rank cuts its shard into as many parts (accumulate_steps): shards of 43, 43 and 42 samples each in
+        // 8 parts, where ceil-sized parts would give 43 and 42 samples 8 and 7 parts, and a rank would wait for a
+        // sum the others never send. The run trains to the end.
+        const Finished accumulated = runCli(mlpArguments(dir.filePath(QStringLiteral("accumulated.sqlite")), 1) + withNorm + small + sync + three
+                                            + QStringList{QStringLiteral("--set"), QStringLiteral("training.accumulate_steps=8"),
+                                                          QStringLiteral("--set"), QStringLiteral("training.dist_timeout=20")});
+        QVERIFY2(accumulated.code == 0, qPrintable(accumulated.err));
+    }
+
     void idleRanksAndAccumulationMatchOneProcess()
     {
         // 129 training samples: a batch of 128 and one of a single sample, which leaves two of three ranks idle;

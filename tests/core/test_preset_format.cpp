@@ -478,6 +478,7 @@ void TestPresetFormat::flattenParamsIncludesDefaults()
         {QStringLiteral("training.early_stop_patience"), QStringLiteral("5")},
         {QStringLiteral("training.threads"), QStringLiteral("0")},
         {QStringLiteral("training.dist_timeout"), QStringLiteral("300")},
+        {QStringLiteral("training.sync_batch_norm"), QStringLiteral("false")},
         {QStringLiteral("training.profile_steps"), QString()},
         {QStringLiteral("training.mixed_precision"), QStringLiteral("false")},
         {QStringLiteral("training.streaming"), QStringLiteral("auto")},

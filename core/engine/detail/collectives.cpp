@@ -108,11 +108,11 @@ torch::Tensor Collectives::gatherRows(const torch::Tensor &rows)
     return torch::cat(parts, 0);
 }
 
-std::pair<int64_t, int64_t> Collectives::shard(int64_t count) const
+std::pair<int64_t, int64_t> Collectives::shardOf(int64_t count, int rank) const
 {
     const int64_t base = count / m_size, extra = count % m_size;
-    const int64_t first = m_rank * base + std::min<int64_t>(m_rank, extra);
-    return {first, first + base + (m_rank < extra ? 1 : 0)};
+    const int64_t first = rank * base + std::min<int64_t>(rank, extra);
+    return {first, first + base + (rank < extra ? 1 : 0)};
 }
 
 } // namespace ty::detail

@@ -37,7 +37,9 @@ public:
     // Every rank's rows (the same trailing shape, any number of rows), in rank order, on every rank.
     torch::Tensor gatherRows(const torch::Tensor &rows);
     // The part [first, second) of `count` items that is this rank's: contiguous, sizes differing by at most one.
-    std::pair<int64_t, int64_t> shard(int64_t count) const;
+    std::pair<int64_t, int64_t> shard(int64_t count) const { return shardOf(count, m_rank); }
+    // The same for rank `rank`.
+    std::pair<int64_t, int64_t> shardOf(int64_t count, int rank) const;
 
     static constexpr int64_t kBucketBytes = 25 << 20;
 

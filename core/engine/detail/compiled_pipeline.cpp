@@ -9,7 +9,7 @@ void GraphModule::addNode(const QString &id, BuiltOp op, std::vector<int> inputS
 {
     if (op.module)
         register_module(id.toStdString(), op.module);
-    m_nodes.push_back(Step{id, std::move(op.forward), std::move(inputSlots)});
+    m_nodes.push_back(Step{id, std::move(op.forward), op.module, std::move(inputSlots)});
     m_slots.insert(id, int(m_nodes.size()));
 }
 
@@ -58,6 +58,18 @@ std::vector<torch::Tensor> GraphModule::trainableParameters() const
         if (p.requires_grad())
             out.push_back(p);
     return out;
+}
+
+void GraphModule::synchronizeBatchNorm(const std::shared_ptr<BatchNormSync> &sync)
+{
+    for (Step &step : m_nodes) {
+        if (!step.module || !isSynchronisableBatchNorm(*step.module))
+            continue;
+        auto evaluation = step.forward;  // the layer's own: evaluation, and frozen nodes
+        step.forward = [evaluation, module = step.module, sync](const std::vector<torch::Tensor> &in, bool training) {
+            return training ? synchronisedBatchNorm(*module, in.at(0), *sync) : evaluation(in, training);
+        };
+    }
 }
 
 torch::Tensor GraphModule::forward(const torch::Tensor &x, int slot)

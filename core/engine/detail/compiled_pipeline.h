@@ -6,6 +6,7 @@
 #include "detail/block_ops.h"
 #include "detail/heads.h"
 #include "detail/optimization.h"
+#include "detail/sync_batch_norm.h"
 #include "engine_types.h"
 #include "preset.h"
 
@@ -35,11 +36,15 @@ public:
     void train(bool on = true) override;
     // The parameters that take gradients, for the optimizer.
     std::vector<torch::Tensor> trainableParameters() const;
+    // Distributed runs with training.sync_batch_norm: every batch norm layer trains with the statistics of the
+    // whole batch, over the ranks of `sync` (detail/sync_batch_norm.h); evaluation is unchanged.
+    void synchronizeBatchNorm(const std::shared_ptr<BatchNormSync> &sync);
 
 private:
     struct Step {
         QString id;
         std::function<torch::Tensor(const std::vector<torch::Tensor> &, bool)> forward;
+        std::shared_ptr<torch::nn::Module> module;
         std::vector<int> inputs;
         bool frozen = false;
     };

@@ -14,6 +14,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -105,6 +106,10 @@ bool TrainingRun::prepare(Error *failure)
             m_notices << QStringLiteral("training.mixed_precision applies on CUDA: this run on %1 trains in float32")
                              .arg(QString::fromStdString(m_device.str()));
     }
+    if (!m_group && std::any_of(m_stages.begin(), m_stages.end(), [](const StagePlan &stage) {
+            return TrainingSettings::fromJson(stage.preset.training).syncBatchNorm;
+        }))
+        m_notices << QStringLiteral("training.sync_batch_norm applies to distributed runs: one process normalises each batch as a whole");
     if (m_streaming) {
         estimate.memory.dataBytesOnCpu = estimate.memory.dataBytesOnGpu = 0;
         placeDataOn(&estimate, m_device.is_cpu());
@@ -351,21 +356,42 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         }
         m_pipeline.model->zero_grad(/*set_to_none=*/true);
         // The batch in accumulate_steps parts, one after another: each part's loss weighted by its share of the
-        // batch, so the summed gradients (and the logged loss and metrics) are the whole batch's.
+        // batch, so the summed gradients (and the logged loss and metrics) are the whole batch's. With synchronised
+        // batch norm every rank runs as many parts (each part's statistics are summed over the ranks): at most
+        // accumulate_steps, at most the smallest shard's samples, the sizes differing by at most one.
         const int64_t local = index.size(0);
+        const bool syncedNorm = m_group && m_settings.syncBatchNorm;
         const int64_t part = (local + m_settings.accumulateSteps - 1) / m_settings.accumulateSteps;
+        const int64_t parts = syncedNorm ? std::max<int64_t>(1, std::min<int64_t>(m_settings.accumulateSteps, count / m_group->size()))
+                                         : (local + part - 1) / part;
         torch::Tensor batchLoss;
         std::vector<torch::Tensor> metricSums(m_pipeline.metrics.size());
-        // An idle rank's stand-in sample runs in evaluation mode (batch norm cannot take one sample in training).
-        if (share == 0.0)
-            m_pipeline.model->eval();
+        // An idle rank's stand-in sample runs in evaluation mode (batch norm cannot take one sample in training);
+        // with synchronised batch norm it trains, adding nothing to the statistics, so it takes part in their sums.
+        if (share == 0.0) {
+            if (syncedNorm)
+                m_batchNormSync->idle = true;
+            else
+                m_pipeline.model->eval();
+        }
         // In a distributed run an error of this rank's own (out of memory) is told to the others in the step's
         // exchange, so that every rank ends failed at the same step rather than waiting for this one.
         QString localFailure;
         try {
-        for (int64_t from = 0; from < local; from += part) {
-            const torch::Tensor partIndex = part == local ? index : index.slice(0, from, std::min(local, from + part));
-            const torch::Tensor x = stream ? (part == local ? streamedBatch : streamedBatch.narrow(0, from, partIndex.size(0)))
+        for (int64_t p = 0; p < parts; ++p) {
+            const int64_t from = syncedNorm ? p * local / parts : p * part;
+            const int64_t to = syncedNorm ? (p + 1) * local / parts : std::min(local, from + part);
+            const torch::Tensor partIndex = to - from == local ? index : index.slice(0, from, to);
+            if (syncedNorm) {
+                // The part's samples over every rank, each rank's shard cut alike (none from an idle rank).
+                int64_t samples = 0;
+                for (int r = 0; r < m_group->size(); ++r) {
+                    const auto [first, last] = m_group->shardOf(count, r);
+                    samples += (p + 1) * (last - first) / parts - p * (last - first) / parts;
+                }
+                m_batchNormSync->samples = samples;
+            }
+            const torch::Tensor x = stream ? (to - from == local ? streamedBatch : streamedBatch.narrow(0, from, partIndex.size(0)))
                                            : m_train.rows(partIndex);
             const torch::Tensor y = m_train.y.index_select(0, partIndex);
             m_timing->lap(StepTiming::Data);
@@ -405,13 +431,19 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
             }
             m_timing->lap(StepTiming::Forward);
         }
+        } catch (const PeerLost &) {
+            throw;  // synchronised batch norm's sums: another rank is gone, nothing to tell it
         } catch (const std::exception &e) {
             if (!m_group)
                 throw;
             localFailure = QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0);
         }
-        if (share == 0.0)
-            m_pipeline.model->train();
+        if (share == 0.0) {
+            if (syncedNorm)
+                m_batchNormSync->idle = false;
+            else
+                m_pipeline.model->train();
+        }
         if (m_group) {
             sumAcrossRanks(&batchLoss, &metricSums, localFailure);
             m_timing->lap(StepTiming::AllReduce);

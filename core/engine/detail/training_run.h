@@ -61,6 +61,7 @@ private:
     QString m_profilePath;
     std::optional<StepTiming> m_timing;  // the speed report, made once the device is known
     Collectives *m_group = nullptr;  // of options.group; null for one process
+    std::shared_ptr<BatchNormSync> m_batchNormSync;  // training.sync_batch_norm in a distributed run; else null
     bool m_stopAgreed = false;       // some rank was asked to stop: every rank stops before its next step
     // Reports the metrics of an evaluation pass ("loss" and metric node ids) as PREFIX/NAME rows; returns them so.
     QMap<QString, double> publishEvaluation(const QString &prefix, const QMap<QString, double> &metrics);

@@ -57,6 +57,11 @@ bool TrainingRun::buildStage(int index, Error *failure)
         return false;
     }
     next.model->to(m_device);
+    if (m_group && settings.syncBatchNorm) {
+        if (!m_batchNormSync)
+            m_batchNormSync = std::make_shared<BatchNormSync>(BatchNormSync{m_group});
+        next.model->synchronizeBatchNorm(m_batchNormSync);
+    }
     if (m_builtStage >= 0) {
         // The same tensors under the same names (inspectStages made sure): carry the trained values over.
         torch::NoGradGuard noGrad;
