@@ -141,7 +141,8 @@ Result<Preset> loadPresetWithOverlays(const QString &path, const QStringList &ov
         Result<QJsonObject> overlay = readJsonObjectFile(file, &bytes);
         if (!overlay)
             return overlay.error();
-        hashes << QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+        if (overlaySha256)
+            hashes << QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
         Result<QJsonObject> next = applyPresetOverlay(merged.value(), overlay.value(), file);
         if (!next)
             return next.error();

@@ -9,7 +9,7 @@ void GraphModule::addNode(const QString &id, BuiltOp op, std::vector<int> inputS
 {
     if (op.module)
         register_module(id.toStdString(), op.module);
-    m_nodes.push_back(Step{id, std::move(op.forward), op.module, std::move(inputSlots)});
+    m_nodes.push_back(Step{id, std::move(op.forward), std::move(inputSlots)});
     m_slots.insert(id, int(m_nodes.size()));
 }
 
@@ -62,12 +62,15 @@ std::vector<torch::Tensor> GraphModule::trainableParameters() const
 
 void GraphModule::synchronizeBatchNorm(const std::shared_ptr<BatchNormSync> &sync)
 {
+    const auto children = named_children();
     for (Step &step : m_nodes) {
-        if (!step.module || !isSynchronisableBatchNorm(*step.module))
+        const auto *child = children.find(step.id.toStdString());
+        auto synchronised = child ? synchronisedBatchNorm(**child, sync) : nullptr;
+        if (!synchronised)
             continue;
-        auto evaluation = step.forward;  // the layer's own: evaluation, and frozen nodes
-        step.forward = [evaluation, module = step.module, sync](const std::vector<torch::Tensor> &in, bool training) {
-            return training ? synchronisedBatchNorm(*module, in.at(0), *sync) : evaluation(in, training);
+        // Evaluation, and a frozen node, keep the layer's own forward pass.
+        step.forward = [evaluation = std::move(step.forward), synchronised](const std::vector<torch::Tensor> &in, bool training) {
+            return training ? synchronised(in.at(0)) : evaluation(in, training);
         };
     }
 }

@@ -44,7 +44,6 @@ private:
     struct Step {
         QString id;
         std::function<torch::Tensor(const std::vector<torch::Tensor> &, bool)> forward;
-        std::shared_ptr<torch::nn::Module> module;
         std::vector<int> inputs;
         bool frozen = false;
     };

@@ -30,14 +30,6 @@ bool partsOf(torch::nn::Module &module, BatchNormParts *parts)
     return true;
 }
 
-BatchNormParts partsOf(torch::nn::Module &module)
-{
-    BatchNormParts parts;
-    if (!partsOf<torch::nn::BatchNorm1dImpl>(module, &parts) && !partsOf<torch::nn::BatchNorm2dImpl>(module, &parts))
-        throw std::logic_error("synchronised batch norm: not a batch norm layer");
-    return parts;
-}
-
 // Every dimension but the channels (dimension 1).
 std::vector<int64_t> reducedDims(const torch::Tensor &x)
 {
@@ -122,15 +114,15 @@ public:
 
 } // namespace
 
-bool isSynchronisableBatchNorm(const torch::nn::Module &module)
+std::function<torch::Tensor(const torch::Tensor &x)> synchronisedBatchNorm(torch::nn::Module &module,
+                                                                           std::shared_ptr<const BatchNormSync> sync)
 {
-    return dynamic_cast<const torch::nn::BatchNorm1dImpl *>(&module) || dynamic_cast<const torch::nn::BatchNorm2dImpl *>(&module);
-}
-
-torch::Tensor synchronisedBatchNorm(torch::nn::Module &module, const torch::Tensor &x, const BatchNormSync &sync)
-{
-    BatchNormParts parts = partsOf(module);
-    return SyncBatchNormFunction::apply(x, parts.weight, parts.bias, parts, &sync);
+    BatchNormParts parts;
+    if (!partsOf<torch::nn::BatchNorm1dImpl>(module, &parts) && !partsOf<torch::nn::BatchNorm2dImpl>(module, &parts))
+        return {};
+    return [parts, sync = std::move(sync)](const torch::Tensor &x) {
+        return SyncBatchNormFunction::apply(x, parts.weight, parts.bias, parts, sync.get());
+    };
 }
 
 } // namespace ty::detail

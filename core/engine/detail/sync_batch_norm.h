@@ -8,6 +8,9 @@
 
 #include <torch/torch.h>
 
+#include <functional>
+#include <memory>
+
 namespace ty::detail {
 
 class Collectives;
@@ -23,12 +26,11 @@ struct BatchNormSync {
     int64_t samples = 0;
 };
 
-// Whether `module` is a batch norm layer this file can synchronise (BatchNorm1d or BatchNorm2d).
-bool isSynchronisableBatchNorm(const torch::nn::Module &module);
-
-// The training forward pass of the batch norm layer `module` over x [B, C, ...], with the statistics of every
-// rank's x; updates the running statistics as one process would. Throws, as LibTorch does, when the whole batch
-// holds one value per channel.
-torch::Tensor synchronisedBatchNorm(torch::nn::Module &module, const torch::Tensor &x, const BatchNormSync &sync);
+// The training forward pass of `module` over x [B, C, ...] with the statistics of every rank's x, when `module` is
+// a batch norm layer this file can synchronise (BatchNorm1d or BatchNorm2d); else an empty function. It updates
+// the running statistics as one process would, and throws, as LibTorch does, when the whole batch holds one value
+// per channel.
+std::function<torch::Tensor(const torch::Tensor &x)> synchronisedBatchNorm(torch::nn::Module &module,
+                                                                           std::shared_ptr<const BatchNormSync> sync);
 
 } // namespace ty::detail

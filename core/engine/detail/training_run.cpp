@@ -364,6 +364,8 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         const int64_t part = (local + m_settings.accumulateSteps - 1) / m_settings.accumulateSteps;
         const int64_t parts = syncedNorm ? std::max<int64_t>(1, std::min<int64_t>(m_settings.accumulateSteps, count / m_group->size()))
                                          : (local + part - 1) / part;
+        // Where part p of n samples starts.
+        auto cut = [&](int64_t p, int64_t n) { return syncedNorm ? p * n / parts : std::min(n, p * part); };
         torch::Tensor batchLoss;
         std::vector<torch::Tensor> metricSums(m_pipeline.metrics.size());
         // An idle rank's stand-in sample runs in evaluation mode (batch norm cannot take one sample in training);
@@ -379,15 +381,14 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         QString localFailure;
         try {
         for (int64_t p = 0; p < parts; ++p) {
-            const int64_t from = syncedNorm ? p * local / parts : p * part;
-            const int64_t to = syncedNorm ? (p + 1) * local / parts : std::min(local, from + part);
+            const int64_t from = cut(p, local), to = cut(p + 1, local);
             const torch::Tensor partIndex = to - from == local ? index : index.slice(0, from, to);
             if (syncedNorm) {
                 // The part's samples over every rank, each rank's shard cut alike (none from an idle rank).
                 int64_t samples = 0;
                 for (int r = 0; r < m_group->size(); ++r) {
                     const auto [first, last] = m_group->shardOf(count, r);
-                    samples += (p + 1) * (last - first) / parts - p * (last - first) / parts;
+                    samples += cut(p + 1, last - first) - cut(p, last - first);
                 }
                 m_batchNormSync->samples = samples;
             }
