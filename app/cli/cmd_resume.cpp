@@ -82,8 +82,8 @@ int resumeCommand(const QStringList &arguments, Io &io)
         io.err << "run " << id << " has no checkpoint: training again from the start\n";
     const TrainingSettings settings = TrainingSettings::fromJson(preset.value().training);
     if (!launch->writesRun()) {
-        if (!launch->join(QStringLiteral("resume"), arguments, settings.distTimeout, settings.threads > 0, args, io))
-            return RunFailed;
+        if (const int joined = launch->join(QStringLiteral("resume"), arguments, settings, args, io); joined != Success)
+            return joined;
         std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, id, args, io, std::nullopt, launch.get());
         return training ? trainWorkerRank(*training, *launch, io) : BadInput;
     }
@@ -96,8 +96,8 @@ int resumeCommand(const QStringList &arguments, Io &io)
     std::unique_ptr<QueuePlace> queued;
     if (const int waited = waitForTurn(dbPath, entry, args, io, &queued); waited != Success)
         return waited;
-    if (!launch->join(QStringLiteral("resume"), arguments, settings.distTimeout, settings.threads > 0, args, io))
-        return RunFailed;
+    if (const int joined = launch->join(QStringLiteral("resume"), arguments, settings, args, io); joined != Success)
+        return joined;
     std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, id, args, io, std::nullopt, launch.get());
     if (!training)
         return BadInput;

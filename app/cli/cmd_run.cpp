@@ -141,8 +141,8 @@ int runCommand(const QStringList &arguments, Io &io)
         weights = initFrom.value()->weights;
     if (!launch->writesRun()) {
         // Another rank of a distributed run: its shard of every batch, nothing recorded.
-        if (!launch->join(QStringLiteral("run"), arguments, settings.distTimeout, settings.threads > 0, args, io))
-            return RunFailed;
+        if (const int joined = launch->join(QStringLiteral("run"), arguments, settings, args, io); joined != Success)
+            return joined;
         std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io, weights, launch.get());
         return training ? trainWorkerRank(*training, *launch, io) : BadInput;
     }
@@ -157,8 +157,8 @@ int runCommand(const QStringList &arguments, Io &io)
     if (const int waited = waitForTurn(dbPath, entry, args, io, &queued); waited != Success)
         return waited;
     // The other ranks start once this one may run.
-    if (!launch->join(QStringLiteral("run"), arguments, settings.distTimeout, settings.threads > 0, args, io))
-        return RunFailed;
+    if (const int joined = launch->join(QStringLiteral("run"), arguments, settings, args, io); joined != Success)
+        return joined;
     // Data, model and optimizer before the database: a truncated data file is bad input that records nothing.
     std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io, weights, launch.get());
     if (!training)

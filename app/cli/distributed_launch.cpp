@@ -70,6 +70,7 @@ std::unique_ptr<DistributedLaunch> DistributedLaunch::fromArguments(const Args &
         if (!launch->m_setup.distributed() && n > 1) {
             launch->m_nproc = n;
             launch->m_setup.worldSize = n;
+            launch->m_setup.localWorldSize = n;
             launch->m_setup.launcher = QStringLiteral("nproc");
             launch->m_setup.masterAddr = QStringLiteral("127.0.0.1");
             // A port of its own (not MASTER_PORT), so that two --nproc runs side by side never meet.
@@ -119,19 +120,23 @@ DistributedLaunch::~DistributedLaunch()
     waitForAll(m_ranks, 2000);
 }
 
-bool DistributedLaunch::join(const QString &command, const QStringList &arguments, double timeoutSeconds, bool presetSetsThreads,
-                             const Args &args, Io &io)
+int DistributedLaunch::join(const QString &command, const QStringList &arguments, const TrainingSettings &settings,
+                            const Args &args, Io &io)
 {
     m_joined = true;
     if (!distributed())
-        return true;
+        return Success;
+    if (const Result<QString> backend = ProcessGroup::backendFor(m_setup, settings.distBackend, settings.device); !backend) {
+        reportError(backend.error(), args, io);
+        return BadInput;
+    }
     // Gloo writes to its peers with writev(), which raises SIGPIPE when a peer is gone: ignored, the write fails
     // and the collective reports the lost rank, instead of this rank dying by the signal before it can record
     // the run as interrupted.
     std::signal(SIGPIPE, SIG_IGN);
     // The machine's cores shared by the ranks on it (torchrun says how many in LOCAL_WORLD_SIZE).
     const int local = m_nproc > 1 ? m_nproc : qEnvironmentVariableIntValue("LOCAL_WORLD_SIZE");
-    if (!presetSetsThreads && local > 1)
+    if (settings.threads <= 0 && local > 1)
         m_threads = std::max(1, QThread::idealThreadCount() / local);
     for (int rank = 1; rank < m_nproc; ++rank) {
         auto process = std::make_unique<QProcess>();
@@ -162,23 +167,23 @@ bool DistributedLaunch::join(const QString &command, const QStringList &argument
             Error e(QStringLiteral("could not start rank %1 of %2 (%3): %4")
                         .arg(rank).arg(m_nproc).arg(sweepWorkerProgram(), process->errorString()));
             reportError(e, args, io);
-            return false;
+            return RunFailed;
         }
         m_ranks.push_back(std::move(process));
     }
-    Result<std::shared_ptr<ProcessGroup>> group = ProcessGroup::connect(m_setup, timeoutSeconds);
+    Result<std::shared_ptr<ProcessGroup>> group = ProcessGroup::connect(m_setup, settings.distTimeout, settings.distBackend, settings.device);
     if (!group) {
         reportError(group.error(), args, io);
-        return false;
+        return RunFailed;
     }
     m_group = group.value();
-    return true;
+    return Success;
 }
 
 QJsonObject DistributedLaunch::record() const
 {
     return QJsonObject{{QStringLiteral("world_size"), m_setup.worldSize},
-                       {QStringLiteral("backend"), m_group ? m_group->backend() : QStringLiteral("gloo")},
+                       {QStringLiteral("backend"), m_group ? m_group->backend() : QString()},
                        {QStringLiteral("launcher"), m_setup.launcher},
                        {QStringLiteral("master"), QStringLiteral("%1:%2").arg(m_setup.masterAddr).arg(m_setup.masterPort)}};
 }

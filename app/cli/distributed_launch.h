@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_args.h"
 #include "trainer.h"
+#include "training_settings.h"
 
 #include <QProcess>
 
@@ -29,9 +30,10 @@ public:
     // LibTorch's threads for this process: the machine's cores shared by the ranks on it, unless the preset sets
     // training.threads. 0: LibTorch's default.
     int threads() const { return m_threads; }
-    // Starts the other ranks (--nproc) and joins the group. Prints the error and returns false when that fails.
-    bool join(const QString &command, const QStringList &arguments, double timeoutSeconds, bool presetSetsThreads,
-              const Args &args, Io &io);
+    // Starts the other ranks (--nproc) and joins the group, on the backend of training.dist_backend, waiting
+    // training.dist_timeout. Returns Success, or prints the error and returns BadInput (a backend this build or
+    // machine cannot give; nothing started) or RunFailed (the group could not be joined).
+    int join(const QString &command, const QStringList &arguments, const TrainingSettings &settings, const Args &args, Io &io);
     // The record of a distributed run: world size, backend and launcher (for the run's provenance).
     QJsonObject record() const;
 

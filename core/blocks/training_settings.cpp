@@ -58,6 +58,9 @@ const QList<ParamSpec> &trainingSpecs()
         boolParam(QStringLiteral("sync_batch_norm"), false,
                   QStringLiteral("Distributed runs: batch norm layers normalise with the statistics of the whole batch, "
                                  "summed over the processes, instead of each process's shard")),
+        choiceParam(QStringLiteral("dist_backend"), QStringLiteral("auto"), {QStringLiteral("auto"), QStringLiteral("gloo"), QStringLiteral("nccl")},
+                    QStringLiteral("Distributed runs: c10d's backend for the collectives (auto: NCCL when training on CUDA with a "
+                                   "GPU for each process on the machine, else Gloo)")),
         floatParam(QStringLiteral("dist_timeout"), 300.0, 1.0, 86400.0,
                    QStringLiteral("Distributed runs: seconds a process waits for the others (to start, or in a step) before "
                                   "the run ends as interrupted")),
@@ -103,6 +106,7 @@ TrainingSettings TrainingSettings::fromJson(const QJsonObject &training)
     s.bestMetric = value("best_metric").toString();
     s.bestMode = value("best_mode").toString();
     s.distTimeout = value("dist_timeout").toDouble();
+    s.distBackend = value("dist_backend").toString();
     s.syncBatchNorm = value("sync_batch_norm").toBool();
     const QJsonArray profile = value("profile_steps").toArray();
     if (profile.size() == 2) {

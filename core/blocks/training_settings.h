@@ -27,6 +27,7 @@ struct TrainingSettings {
     int earlyStopPatience = 5;
     int threads = 0;               // CPU threads for LibTorch; 0: its default
     double distTimeout = 300;      // seconds a rank of a distributed run waits for the others
+    QString distBackend = QStringLiteral("auto");  // auto, gloo, nccl: c10d's backend of a distributed run
     bool syncBatchNorm = false;    // distributed: batch norm statistics of the whole batch, over the ranks
     qint64 profileFrom = 0, profileTo = 0;  // training.profile_steps: steps traced by the profiler (0: off)
     QString streaming = QStringLiteral("auto");  // auto, on, off: image data read from disk batch by batch

@@ -19,6 +19,7 @@ struct DistributedSetup {
     int rank = 0;
     int worldSize = 1;
     int localRank = 0;
+    int localWorldSize = 0;  // processes on this machine (LOCAL_WORLD_SIZE, as torchrun and --nproc set it); 0: not known
     QString masterAddr = QStringLiteral("127.0.0.1");
     int masterPort = 29500;
     QString launcher;  // "torchrun" (RANK, WORLD_SIZE...), "slurm" (SLURM_PROCID...), "nproc"; empty: one process
@@ -34,16 +35,24 @@ struct DistributedSetup {
 Result<DistributedSetup> distributedSetupFromEnvironment(const QProcessEnvironment &environment);
 
 // One process's connection to the others of a distributed run: rendezvous through c10d's TCP store at
-// MASTER_ADDR:MASTER_PORT (rank 0 serves it), collectives through the Gloo backend. Used by one training thread.
+// MASTER_ADDR:MASTER_PORT (rank 0 serves it), collectives through c10d's Gloo or NCCL backend. Used by one
+// training thread.
 class ProcessGroup {
 public:
     // Waits up to timeoutSeconds for every rank to arrive; every later collective waits as long for the others.
-    static Result<std::shared_ptr<ProcessGroup>> connect(const DistributedSetup &setup, double timeoutSeconds);
+    // `backend` is training.dist_backend (auto, gloo, nccl) and `device` training.device (auto, cpu, cuda): auto
+    // takes NCCL when training on CUDA with a GPU for each process on this machine and the build has NCCL, else
+    // Gloo. Asking for NCCL where it cannot be is an error naming training.dist_backend.
+    static Result<std::shared_ptr<ProcessGroup>> connect(const DistributedSetup &setup, double timeoutSeconds,
+                                                         const QString &backend = QStringLiteral("auto"),
+                                                         const QString &device = QStringLiteral("auto"));
+    // The backend connect() takes: "gloo" or "nccl", or an error naming training.dist_backend.
+    static Result<QString> backendFor(const DistributedSetup &setup, const QString &backend, const QString &device);
     ~ProcessGroup();
     const DistributedSetup &setup() const { return m_setup; }
     int rank() const { return m_setup.rank; }
     int size() const { return m_setup.worldSize; }
-    QString backend() const { return QStringLiteral("gloo"); }
+    QString backend() const { return m_backend; }  // "gloo" or "nccl"
     detail::Collectives &collectives() { return *m_collectives; }
 
     // The first exchange of every rank: whether it is ready, and the sha256 of the preset it will train. Every
@@ -55,8 +64,9 @@ public:
     Agreement agree(bool ready, const QByteArray &presetSha256);
 
 private:
-    ProcessGroup(const DistributedSetup &setup, std::unique_ptr<detail::Collectives> collectives);
+    ProcessGroup(const DistributedSetup &setup, const QString &backend, std::unique_ptr<detail::Collectives> collectives);
     DistributedSetup m_setup;
+    QString m_backend;
     std::unique_ptr<detail::Collectives> m_collectives;
 };
 

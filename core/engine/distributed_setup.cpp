@@ -49,6 +49,9 @@ Result<DistributedSetup> distributedSetupFromEnvironment(const QProcessEnvironme
     const Result<int> local = integerVariable(environment, localName, rank.value(), 0);
     if (!local)
         return local.error();
+    const Result<int> localWorld = integerVariable(environment, "LOCAL_WORLD_SIZE", 0, 1);
+    if (!localWorld)
+        return localWorld.error();
     const Result<int> port = integerVariable(environment, "MASTER_PORT", 29500, 1);
     if (!port)
         return port.error();
@@ -57,6 +60,7 @@ Result<DistributedSetup> distributedSetupFromEnvironment(const QProcessEnvironme
     setup.worldSize = world.value();
     setup.rank = rank.value();
     setup.localRank = local.value();
+    setup.localWorldSize = localWorld.value();
     setup.masterPort = port.value();
     const QString addr = environment.value(QStringLiteral("MASTER_ADDR")).trimmed();
     if (!addr.isEmpty())

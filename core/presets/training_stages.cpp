@@ -132,6 +132,7 @@ bool isRunWideTrainingKey(const QString &key)
         QStringLiteral("deterministic"),   QStringLiteral("threads"),   QStringLiteral("checkpoint_keep"),
         QStringLiteral("best_metric"),     QStringLiteral("best_mode"), kStages, kInitFrom,
         QStringLiteral("mixed_precision"), QStringLiteral("streaming"),
+        QStringLiteral("dist_backend"),    QStringLiteral("dist_timeout"),  // the process group is made once
     };
     return runWide.contains(key);
 }

@@ -377,6 +377,18 @@ private Q_SLOTS:
         const Finished nproc = runCli(mlpArguments(db, 1) + QStringList{QStringLiteral("--nproc"), QStringLiteral("0")});
         QCOMPARE(nproc.code, 2);
         QVERIFY2(nproc.err.contains(QStringLiteral("--nproc takes the number of processes")), qPrintable(nproc.err));
+        environment = launcherEnvironment(0, 2, 29500);
+        environment.insert(QStringLiteral("LOCAL_WORLD_SIZE"), QStringLiteral("0"));
+        const Finished local = runCli(mlpArguments(db, 1), environment);
+        QCOMPARE(local.code, 2);
+        QVERIFY2(local.err.contains(QStringLiteral("LOCAL_WORLD_SIZE is \"0\"")), qPrintable(local.err));
+        // NCCL asked for where it cannot be (this build has none, or the preset trains on the CPU): refused before
+        // any other process starts.
+        const Finished nccl = runCli(mlpArguments(db, 1) + QStringList{QStringLiteral("--set"), QStringLiteral("training.dist_backend=nccl"),
+                                                                       QStringLiteral("--nproc"), QStringLiteral("2")});
+        QCOMPARE(nccl.code, 2);
+        QVERIFY2(nccl.err.contains(QStringLiteral("training.dist_backend")) && nccl.err.contains(QStringLiteral("NCCL")), qPrintable(nccl.err));
+        QCOMPARE(nccl.err.count(QStringLiteral("error:")), 1);  // one process said so: no other was started
         QVERIFY(!QFile::exists(db));  // nothing recorded
     }
 };

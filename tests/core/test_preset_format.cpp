@@ -477,6 +477,7 @@ void TestPresetFormat::flattenParamsIncludesDefaults()
         {QStringLiteral("training.early_stop_mode"), QStringLiteral("min")},
         {QStringLiteral("training.early_stop_patience"), QStringLiteral("5")},
         {QStringLiteral("training.threads"), QStringLiteral("0")},
+        {QStringLiteral("training.dist_backend"), QStringLiteral("auto")},
         {QStringLiteral("training.dist_timeout"), QStringLiteral("300")},
         {QStringLiteral("training.sync_batch_norm"), QStringLiteral("false")},
         {QStringLiteral("training.profile_steps"), QString()},

@@ -131,6 +131,8 @@ void TestTrainingStages::mistakesArePinnedToStageAndKey_data()
                                         << "training.stages[0].set.drop.p" << "at most";
     QTest::newRow("run-wide key") << QJsonArray{stage("a", 1, {{QStringLiteral("set"), QJsonObject{{QStringLiteral("training.seed"), 3}}}})}
                                   << "training.stages[0].set.training.seed" << "holds for the whole run";
+    QTest::newRow("distributed backend") << QJsonArray{stage("a", 1, {{QStringLiteral("set"), QJsonObject{{QStringLiteral("training.dist_backend"), QStringLiteral("gloo")}}}})}
+                                         << "training.stages[0].set.training.dist_backend" << "holds for the whole run";
     QTest::newRow("data set parameter") << QJsonArray{stage("a", 1, {{QStringLiteral("set"), QJsonObject{{QStringLiteral("data.samples"), 300}}}})}
                                         << "training.stages[0].set.data.samples" << "loaded once per run";
     QTest::newRow("shape change") << QJsonArray{stage("a", 1), stage("b", 1, {{QStringLiteral("set"), QJsonObject{{QStringLiteral("fc1.out_features"), 64}}}})}

@@ -1,6 +1,7 @@
 #define USE_C10D_GLOO 1  // the Gloo process group, which its header hides without it
 #include "detail/collectives.h"
 
+#include "detail/nccl_group.h"
 #include "distributed.h"
 
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
@@ -11,12 +12,21 @@
 
 namespace ty::detail {
 
-Collectives::Collectives(c10::intrusive_ptr<c10d::ProcessGroupGloo> group, int rank, int size)
-    : m_group(std::move(group)), m_rank(rank), m_size(size)
+Collectives::Collectives(c10::intrusive_ptr<CollectiveBackend> group, int rank, int size, std::optional<torch::Device> staging)
+    : m_group(std::move(group)), m_staging(staging), m_rank(rank), m_size(size)
 {
 }
 
-Collectives::~Collectives() = default;
+torch::Tensor Collectives::staged(const torch::Tensor &t) const
+{
+    return m_staging && t.device() != *m_staging ? t.to(*m_staging) : t;
+}
+
+Collectives::~Collectives()
+{
+    if (m_staging)  // NCCL's group
+        closeNcclGroup(*m_group);
+}
 
 template <typename Call>
 void Collectives::checked(const char *what, Call call)
@@ -54,7 +64,7 @@ void Collectives::sum(const std::vector<torch::Tensor> &tensors)
             flat.reserve(bucket.members.size());
             for (const torch::Tensor &t : bucket.members)
                 flat.push_back(t.reshape({-1}));
-            bucket.buffer = {torch::cat(flat)};
+            bucket.buffer = {staged(torch::cat(flat))};
             bucket.work = m_group->allreduce(bucket.buffer);
         }
         for (Bucket &bucket : buckets) {
@@ -75,7 +85,7 @@ void Collectives::broadcast(const std::vector<torch::Tensor> &tensors)
         std::vector<std::vector<torch::Tensor>> buffers;
         buffers.reserve(tensors.size());
         for (const torch::Tensor &t : tensors) {
-            buffers.push_back({t.is_contiguous() ? t : t.contiguous()});
+            buffers.push_back({staged(t.is_contiguous() ? t : t.contiguous())});
             works.push_back(m_group->broadcast(buffers.back()));
         }
         for (size_t i = 0; i < tensors.size(); ++i) {
@@ -95,7 +105,7 @@ torch::Tensor Collectives::gatherRows(const torch::Tensor &rows)
     const int64_t longest = counts.max().item<int64_t>();
     std::vector<int64_t> shape = rows.sizes().vec();
     shape[0] = longest;
-    torch::Tensor padded = torch::zeros(shape, rows.options());
+    torch::Tensor padded = staged(torch::zeros(shape, rows.options()));
     padded.narrow(0, 0, rows.size(0)).copy_(rows);
     std::vector<std::vector<torch::Tensor>> output(1);
     for (int r = 0; r < m_size; ++r)
@@ -105,7 +115,7 @@ torch::Tensor Collectives::gatherRows(const torch::Tensor &rows)
     std::vector<torch::Tensor> parts;
     for (int r = 0; r < m_size; ++r)
         parts.push_back(output[0][size_t(r)].narrow(0, 0, counts[r].item<int64_t>()));
-    return torch::cat(parts, 0);
+    return torch::cat(parts, 0).to(rows.device());
 }
 
 std::pair<int64_t, int64_t> Collectives::shardOf(int64_t count, int rank) const
@@ -119,8 +129,8 @@ std::pair<int64_t, int64_t> Collectives::shardOf(int64_t count, int rank) const
 
 namespace ty {
 
-ProcessGroup::ProcessGroup(const DistributedSetup &setup, std::unique_ptr<detail::Collectives> collectives)
-    : m_setup(setup), m_collectives(std::move(collectives))
+ProcessGroup::ProcessGroup(const DistributedSetup &setup, const QString &backend, std::unique_ptr<detail::Collectives> collectives)
+    : m_setup(setup), m_backend(backend), m_collectives(std::move(collectives))
 {
 }
 
@@ -145,8 +155,36 @@ ProcessGroup::Agreement ProcessGroup::agree(bool ready, const QByteArray &preset
     return agreement;
 }
 
-Result<std::shared_ptr<ProcessGroup>> ProcessGroup::connect(const DistributedSetup &setup, double timeoutSeconds)
+// Auto takes NCCL when training on CUDA and every process on this machine has a GPU of its own (NCCL refuses two
+// processes on one GPU), else Gloo.
+Result<QString> ProcessGroup::backendFor(const DistributedSetup &setup, const QString &choice, const QString &device)
 {
+    const bool cuda = device != QLatin1String("cpu") && torch::cuda::is_available();
+    if (choice == QLatin1String("gloo"))
+        return QStringLiteral("gloo");
+    if (choice == QLatin1String("nccl")) {
+        if (!detail::ncclBuilt())
+            return Error::atField(QStringLiteral("training.dist_backend"),
+                                  QStringLiteral("this build has no NCCL (it needs a CUDA LibTorch and NCCL's header, "
+                                                 "docs/distributed.md): use gloo or auto"));
+        if (!cuda)
+            return Error::atField(QStringLiteral("training.dist_backend"),
+                                  QStringLiteral("NCCL works on CUDA, but %1")
+                                      .arg(device == QLatin1String("cpu") ? QStringLiteral("training.device is cpu")
+                                                                          : QStringLiteral("no CUDA device is available")));
+        return QStringLiteral("nccl");
+    }
+    const int onThisMachine = std::max(1, setup.localWorldSize);
+    return detail::ncclBuilt() && cuda && onThisMachine <= int(torch::cuda::device_count()) ? QStringLiteral("nccl")
+                                                                                          : QStringLiteral("gloo");
+}
+
+Result<std::shared_ptr<ProcessGroup>> ProcessGroup::connect(const DistributedSetup &setup, double timeoutSeconds,
+                                                             const QString &backendChoice, const QString &device)
+{
+    const Result<QString> backend = backendFor(setup, backendChoice, device);
+    if (!backend)
+        return backend.error();
     const auto timeout = std::chrono::milliseconds(int64_t(timeoutSeconds * 1000));
     const QString where = QStringLiteral("%1:%2").arg(setup.masterAddr).arg(setup.masterPort);
     try {
@@ -163,17 +201,25 @@ Result<std::shared_ptr<ProcessGroup>> ProcessGroup::connect(const DistributedSet
         c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::TCPStore>(setup.masterAddr.toStdString(), storeOptions);
         if (agentStore)
             store = c10::make_intrusive<c10d::PrefixStore>(setup.agentStorePrefix.toStdString(), store);
-        auto options = c10d::ProcessGroupGloo::Options::create(timeout);
-        // The interface named by GLOO_SOCKET_IFNAME (as PyTorch reads it); the loopback one when every rank is
-        // on this machine; else the address this machine's host name resolves to.
-        const QString interface = qEnvironmentVariable("GLOO_SOCKET_IFNAME");
-        const bool local = setup.masterAddr == QLatin1String("localhost") || setup.masterAddr.startsWith(QLatin1String("127."));
-        options->devices.push_back(!interface.isEmpty() ? c10d::ProcessGroupGloo::createDeviceForInterface(interface.toStdString())
-                                   : local              ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
-                                                        : c10d::ProcessGroupGloo::createDefaultDevice());
-        auto group = c10::make_intrusive<c10d::ProcessGroupGloo>(store, setup.rank, setup.worldSize, options);
-        return std::shared_ptr<ProcessGroup>(
-            new ProcessGroup(setup, std::make_unique<detail::Collectives>(std::move(group), setup.rank, setup.worldSize)));
+        c10::intrusive_ptr<detail::CollectiveBackend> group;
+        std::optional<torch::Device> staging;
+        if (backend.value() == QLatin1String("nccl")) {
+            // This process's GPU, as training takes it (by LOCAL_RANK); host tensors pass through it.
+            staging = torch::Device(torch::kCUDA, int8_t(setup.localRank % int(torch::cuda::device_count())));
+            group = detail::ncclGroup(store, setup.rank, setup.worldSize, timeout);
+        } else {
+            auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+            // The interface named by GLOO_SOCKET_IFNAME (as PyTorch reads it); the loopback one when every rank is
+            // on this machine; else the address this machine's host name resolves to.
+            const QString interface = qEnvironmentVariable("GLOO_SOCKET_IFNAME");
+            const bool local = setup.masterAddr == QLatin1String("localhost") || setup.masterAddr.startsWith(QLatin1String("127."));
+            options->devices.push_back(!interface.isEmpty() ? c10d::ProcessGroupGloo::createDeviceForInterface(interface.toStdString())
+                                       : local              ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                                            : c10d::ProcessGroupGloo::createDefaultDevice());
+            group = c10::make_intrusive<c10d::ProcessGroupGloo>(store, setup.rank, setup.worldSize, options);
+        }
+        return std::shared_ptr<ProcessGroup>(new ProcessGroup(
+            setup, backend.value(), std::make_unique<detail::Collectives>(std::move(group), setup.rank, setup.worldSize, staging)));
     } catch (const std::exception &e) {
         return Error(QStringLiteral("rank %1 of %2 could not join the distributed run at %3 within %4 s (training.dist_timeout): %5")
                          .arg(setup.rank).arg(setup.worldSize).arg(where).arg(timeoutSeconds)

@@ -1,18 +1,33 @@
 #pragma once
-// Internal to ty_engine (includes LibTorch and c10d). The collectives a data-parallel run needs, on a Gloo
-// process group: sums in buckets, broadcast from rank 0, rows gathered from every rank, and the shard of a
+// Internal to ty_engine (includes LibTorch and c10d). The collectives a data-parallel run needs, on a Gloo or
+// NCCL process group: sums in buckets, broadcast from rank 0, rows gathered from every rank, and the shard of a
 // range that belongs to this rank. A collective that fails (a process died or stopped answering within the
 // timeout) throws PeerLost.
 
 #include <torch/torch.h>
+#include <torch/version.h>
 
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
+// The base class of c10d's process groups: Backend since LibTorch 2.0, ProcessGroup in 1.13.
+#if TORCH_VERSION_MAJOR >= 2
 namespace c10d {
-class ProcessGroupGloo;
+class Backend;
 }
+namespace ty::detail {
+using CollectiveBackend = c10d::Backend;
+}
+#else
+namespace c10d {
+class ProcessGroup;
+}
+namespace ty::detail {
+using CollectiveBackend = c10d::ProcessGroup;
+}
+#endif
 
 namespace ty::detail {
 
@@ -24,7 +39,9 @@ public:
 
 class Collectives {
 public:
-    Collectives(c10::intrusive_ptr<c10d::ProcessGroupGloo> group, int rank, int size);
+    // `staging`: the device every tensor passes through on its way to the group (NCCL's GPU, which takes no
+    // host tensors); none for Gloo, which takes tensors where they are.
+    Collectives(c10::intrusive_ptr<CollectiveBackend> group, int rank, int size, std::optional<torch::Device> staging);
     ~Collectives();
     int rank() const { return m_rank; }
     int size() const { return m_size; }
@@ -46,7 +63,10 @@ public:
 private:
     template <typename Call>
     void checked(const char *what, Call call);
-    c10::intrusive_ptr<c10d::ProcessGroupGloo> m_group;
+    // `t` on the staging device (itself when there is none, or it is there already).
+    torch::Tensor staged(const torch::Tensor &t) const;
+    c10::intrusive_ptr<CollectiveBackend> m_group;
+    std::optional<torch::Device> m_staging;
     int m_rank = 0;
     int m_size = 1;
 };

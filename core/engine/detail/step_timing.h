@@ -1,7 +1,7 @@
 #pragma once
 // Internal to ty_engine (includes LibTorch). The speed report of a run (docs/training-ui.md, "Speed"): at every
-// timed step (the last of each log interval) the wall time of each phase of that step, and the samples per
-// second since the report before. On a CUDA device each phase of a timed step ends with a device sync, so that
+// timed step (the last of each log interval; on CUDA one in at least kCudaTimedEvery steps) the wall time of each
+// phase of that step, and the samples per second since the report before. On a CUDA device each phase of a timed step ends with a device sync, so that
 // its time is its own; the steps in between are not touched.
 
 #include "engine_types.h"
@@ -14,6 +14,9 @@
 #include <array>
 
 namespace ty::detail {
+
+// On a CUDA device, a step in at least this many is timed (training_run.cpp).
+constexpr int64_t kCudaTimedEvery = 200;
 
 class StepTiming {
 public:

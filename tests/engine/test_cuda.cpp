@@ -1,0 +1,141 @@
+// What only a GPU can show: mixed precision on CUDA, and distributed runs on CUDA through Gloo and NCCL. Every
+// function skips without a CUDA device (CI has none), except the Gloo group on the CPU, which checks the same
+// comparison where it can always run. Run on a lent GPU machine by tests/gpu/run_on_gpu.sh.
+
+#include "engine_fixtures.h"
+#include "test_suite.h"
+
+#include "detail/collectives.h"
+#include "distributed.h"
+
+#include <QCoreApplication>
+#include <QtTest>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cmath>
+
+using namespace ty;
+
+namespace {
+
+int freePort()
+{
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address));
+    getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
+    close(fd);
+    return ntohs(address.sin_port);
+}
+
+double relativeDifference(double a, double b)
+{
+    return std::abs(a - b) / std::max(1e-12, std::abs(b));
+}
+
+} // namespace
+
+class TestCuda : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void mixedPrecisionTrainsOnCuda();
+    void groupOfOneTrainsLikeOneProcess_data();
+    void groupOfOneTrainsLikeOneProcess();
+};
+
+// Autocast really runs (the first loss, before any step, differs from float32's in its low digits), and the run
+// with loss scaling learns as well as float32 does.
+void TestCuda::mixedPrecisionTrainsOnCuda()
+{
+    if (!torch::cuda::is_available())
+        QSKIP("no CUDA device");
+    Preset preset = test::classifierPreset(QStringLiteral("images"), QStringLiteral("optimizer.adam"), 0.01, 4);
+    preset.training.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+    preset.training.insert(QStringLiteral("log_every"), 1);
+    test::RecordingObserver plain;
+    QCOMPARE(int(Trainer::train(preset, TrainOptions{}, plain).outcome), int(TrainOutcome::Finished));
+    preset.training.insert(QStringLiteral("mixed_precision"), true);
+    test::RecordingObserver mixed;
+    QCOMPARE(int(Trainer::train(preset, TrainOptions{}, mixed).outcome), int(TrainOutcome::Finished));
+    QVERIFY2(mixed.events.filter(QStringLiteral("mixed_precision")).isEmpty(), qPrintable(mixed.events.join(QLatin1Char('\n'))));
+
+    const QList<double> plainLoss = plain.values(QStringLiteral("train/loss")), mixedLoss = mixed.values(QStringLiteral("train/loss"));
+    QVERIFY(plainLoss.size() > 100 && mixedLoss.size() == plainLoss.size());
+    QVERIFY2(mixedLoss.first() != plainLoss.first(), "the same first loss to the last bit: autocast did not run");
+    QVERIFY2(relativeDifference(mixedLoss.first(), plainLoss.first()) < 1e-2,
+             qPrintable(QStringLiteral("%1 against %2").arg(mixedLoss.first()).arg(plainLoss.first())));
+    for (double loss : mixedLoss)
+        QVERIFY(std::isfinite(loss));
+    const double plainAccuracy = plain.values(QStringLiteral("test/accuracy")).value(0);
+    const double mixedAccuracy = mixed.values(QStringLiteral("test/accuracy")).value(0);
+    QVERIFY2(mixedAccuracy > 0.6 && mixedAccuracy > plainAccuracy - 0.03,
+             qPrintable(QStringLiteral("mixed %1, float32 %2 (chance 0.25)").arg(mixedAccuracy).arg(plainAccuracy)));
+}
+
+void TestCuda::groupOfOneTrainsLikeOneProcess_data()
+{
+    QTest::addColumn<QString>("backend");
+    QTest::addColumn<QString>("device");
+    QTest::newRow("gloo on the cpu") << QStringLiteral("gloo") << QStringLiteral("cpu");
+    QTest::newRow("gloo on cuda") << QStringLiteral("gloo") << QStringLiteral("cuda");
+    QTest::newRow("nccl on cuda") << QStringLiteral("nccl") << QStringLiteral("cuda");
+}
+
+// A process group of one goes through every collective of a distributed run (sums of host and device tensors,
+// broadcast, gathered rows) with nothing to add: its training must match a run without a group.
+void TestCuda::groupOfOneTrainsLikeOneProcess()
+{
+    QFETCH(QString, backend);
+    QFETCH(QString, device);
+    if (device == QLatin1String("cuda") && !torch::cuda::is_available())
+        QSKIP("no CUDA device");
+    DistributedSetup setup;
+    setup.masterPort = freePort();
+    setup.launcher = QStringLiteral("test");
+    const Result<std::shared_ptr<ProcessGroup>> group = ProcessGroup::connect(setup, 60, backend, device);
+    if (!group && backend == QLatin1String("nccl") && group.error().message.contains(QStringLiteral("has no NCCL")))
+        QSKIP("this build has no NCCL");
+    QVERIFY2(group, qPrintable(group ? QString() : group.error().toString()));
+    QCOMPARE(group.value()->backend(), backend);
+
+    ty::detail::Collectives &collectives = group.value()->collectives();
+    const torch::Device where = device == QLatin1String("cuda") ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+    torch::Tensor onHost = torch::arange(6, torch::kDouble), onDevice = torch::arange(5, torch::kFloat).to(where);
+    collectives.sum({onHost, onDevice});
+    QVERIFY(torch::equal(onHost, torch::arange(6, torch::kDouble)));
+    QVERIFY(torch::equal(onDevice.cpu(), torch::arange(5, torch::kFloat)));
+    const torch::Tensor rows = collectives.gatherRows(torch::ones({3, 2}, torch::TensorOptions().device(where)));
+    QCOMPARE(rows.device(), where);
+    QCOMPARE(rows.size(0), int64_t(3));
+
+    Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.sgd"), 0.1, 2);
+    preset.training.insert(QStringLiteral("device"), device);
+    preset.training.insert(QStringLiteral("log_every"), 1);
+    test::RecordingObserver alone;
+    QCOMPARE(int(Trainer::train(preset, TrainOptions{}, alone).outcome), int(TrainOutcome::Finished));
+    TrainOptions options;
+    options.group = group.value();
+    test::RecordingObserver grouped;
+    QCOMPARE(int(Trainer::train(preset, options, grouped).outcome), int(TrainOutcome::Finished));
+    const QList<double> a = alone.values(QStringLiteral("train/loss")), g = grouped.values(QStringLiteral("train/loss"));
+    QVERIFY(a.size() > 50 && g.size() == a.size());
+    for (int i = 0; i < a.size(); ++i)
+        QVERIFY2(relativeDifference(g[i], a[i]) < 1e-5, qPrintable(QStringLiteral("step %1: %2 against %3").arg(i + 1).arg(g[i]).arg(a[i])));
+    QCOMPARE(grouped.values(QStringLiteral("test/accuracy")), alone.values(QStringLiteral("test/accuracy")));
+}
+
+TY_TEST_CLASS(TestCuda)
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    return tytest::runRegisteredTests(argc, argv, "cuda");
+}
+
+#include "test_cuda.moc"
