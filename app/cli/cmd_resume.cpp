@@ -93,6 +93,8 @@ int resumeCommand(const QStringList &arguments, Io &io)
     entry.runId = id;
     entry.sweepId = run.value().sweepId;
     entry.sweepTrial = run.value().sweepTrial;
+    if (const int checked = launch->checkBackend(settings, args, io); checked != Success)
+        return checked;  // before waiting for a turn in the queue
     std::unique_ptr<QueuePlace> queued;
     if (const int waited = waitForTurn(dbPath, entry, args, io, &queued); waited != Success)
         return waited;

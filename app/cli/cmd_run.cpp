@@ -153,6 +153,8 @@ int runCommand(const QStringList &arguments, Io &io)
     entry.kind = isTrial ? QStringLiteral("trial") : QStringLiteral("run");
     entry.sweepId = sweep.id;
     entry.sweepTrial = trial;
+    if (const int checked = launch->checkBackend(settings, args, io); checked != Success)
+        return checked;  // before waiting for a turn in the queue
     std::unique_ptr<QueuePlace> queued;
     if (const int waited = waitForTurn(dbPath, entry, args, io, &queued); waited != Success)
         return waited;

@@ -120,16 +120,25 @@ DistributedLaunch::~DistributedLaunch()
     waitForAll(m_ranks, 2000);
 }
 
-int DistributedLaunch::join(const QString &command, const QStringList &arguments, const TrainingSettings &settings,
-                            const Args &args, Io &io)
+int DistributedLaunch::checkBackend(const TrainingSettings &settings, const Args &args, Io &io) const
 {
-    m_joined = true;
     if (!distributed())
         return Success;
     if (const Result<QString> backend = ProcessGroup::backendFor(m_setup, settings.distBackend, settings.device); !backend) {
         reportError(backend.error(), args, io);
         return BadInput;
     }
+    return Success;
+}
+
+int DistributedLaunch::join(const QString &command, const QStringList &arguments, const TrainingSettings &settings,
+                            const Args &args, Io &io)
+{
+    m_joined = true;
+    if (!distributed())
+        return Success;
+    if (const int checked = checkBackend(settings, args, io); checked != Success)
+        return checked;
     // Gloo writes to its peers with writev(), which raises SIGPIPE when a peer is gone: ignored, the write fails
     // and the collective reports the lost rank, instead of this rank dying by the signal before it can record
     // the run as interrupted.

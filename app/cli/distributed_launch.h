@@ -30,6 +30,9 @@ public:
     // LibTorch's threads for this process: the machine's cores shared by the ranks on it, unless the preset sets
     // training.threads. 0: LibTorch's default.
     int threads() const { return m_threads; }
+    // BadInput (and the error printed) when training.dist_backend asks for a backend this build or machine cannot
+    // give (docs/distributed.md); else Success. Also checked by join(); callers check it before waiting in a queue.
+    int checkBackend(const TrainingSettings &settings, const Args &args, Io &io) const;
     // Starts the other ranks (--nproc) and joins the group, on the backend of training.dist_backend, waiting
     // training.dist_timeout. Returns Success, or prints the error and returns BadInput (a backend this build or
     // machine cannot give; nothing started) or RunFailed (the group could not be joined).

@@ -18,6 +18,20 @@ Result<int> integerVariable(const QProcessEnvironment &environment, const char *
     return value;
 }
 
+// The most tasks of this job step on one node, from srun's SLURM_STEP_TASKS_PER_NODE ("2(x3),1": 2 on each of
+// three nodes, then 1); 0 when not set or not read.
+int slurmTasksPerNode(const QProcessEnvironment &environment)
+{
+    int most = 0;
+    for (const QString &part : environment.value(QStringLiteral("SLURM_STEP_TASKS_PER_NODE")).split(QLatin1Char(','))) {
+        bool ok = false;
+        const int tasks = part.section(QLatin1Char('('), 0, 0).trimmed().toInt(&ok);
+        if (ok && tasks > most)
+            most = tasks;
+    }
+    return most;
+}
+
 } // namespace
 
 Result<DistributedSetup> distributedSetupFromEnvironment(const QProcessEnvironment &environment)
@@ -49,7 +63,7 @@ Result<DistributedSetup> distributedSetupFromEnvironment(const QProcessEnvironme
     const Result<int> local = integerVariable(environment, localName, rank.value(), 0);
     if (!local)
         return local.error();
-    const Result<int> localWorld = integerVariable(environment, "LOCAL_WORLD_SIZE", 0, 1);
+    const Result<int> localWorld = integerVariable(environment, "LOCAL_WORLD_SIZE", slurm ? slurmTasksPerNode(environment) : 0, 1);
     if (!localWorld)
         return localWorld.error();
     const Result<int> port = integerVariable(environment, "MASTER_PORT", 29500, 1);

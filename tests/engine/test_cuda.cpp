@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <thread>
 
 using namespace ty;
 
@@ -47,6 +48,8 @@ private Q_SLOTS:
     void mixedPrecisionTrainsOnCuda();
     void groupOfOneTrainsLikeOneProcess_data();
     void groupOfOneTrainsLikeOneProcess();
+    void twoRanksExchangeTheRightValues_data();
+    void twoRanksExchangeTheRightValues();
 };
 
 // Autocast really runs (the first loss, before any step, differs from float32's in its low digits), and the run
@@ -128,6 +131,68 @@ void TestCuda::groupOfOneTrainsLikeOneProcess()
     for (int i = 0; i < a.size(); ++i)
         QVERIFY2(relativeDifference(g[i], a[i]) < 1e-5, qPrintable(QStringLiteral("step %1: %2 against %3").arg(i + 1).arg(g[i]).arg(a[i])));
     QCOMPARE(grouped.values(QStringLiteral("test/accuracy")), alone.values(QStringLiteral("test/accuracy")));
+}
+
+void TestCuda::twoRanksExchangeTheRightValues_data()
+{
+    QTest::addColumn<QString>("device");
+    QTest::newRow("gloo on the cpu") << QStringLiteral("cpu");
+    QTest::newRow("gloo on cuda") << QStringLiteral("cuda");
+}
+
+// Two ranks in two threads of this process, on Gloo: every exchange gives both the values of both. (NCCL would need
+// two GPUs: it refuses two ranks on one.)
+void TestCuda::twoRanksExchangeTheRightValues()
+{
+    QFETCH(QString, device);
+    if (device == QLatin1String("cuda") && !torch::cuda::is_available())
+        QSKIP("no CUDA device");
+    const torch::Device where = device == QLatin1String("cuda") ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+    const int port = freePort();
+    struct Outcome {
+        QString error, backend;
+        torch::Tensor host, onDevice, broadcast, rows;
+    };
+    Outcome outcomes[2];
+    auto rank = [&](int r) {
+        DistributedSetup setup;
+        setup.rank = r;
+        setup.worldSize = 2;
+        setup.localRank = r;
+        setup.localWorldSize = 2;
+        setup.masterPort = port;
+        setup.launcher = QStringLiteral("test");
+        Outcome &out = outcomes[r];
+        // Rank 1 asks for auto (which on a machine with two GPUs and NCCL would be NCCL): rank 0's Gloo is taken.
+        const Result<std::shared_ptr<ProcessGroup>> group =
+            ProcessGroup::connect(setup, 60, r == 0 ? QStringLiteral("gloo") : QStringLiteral("auto"), device);
+        if (!group) {
+            out.error = group.error().toString();
+            return;
+        }
+        out.backend = group.value()->backend();
+        ty::detail::Collectives &collectives = group.value()->collectives();
+        out.host = torch::full({3}, double(r + 1), torch::kDouble);
+        out.onDevice = torch::full({2}, float(10 * (r + 1)), torch::TensorOptions().device(where));
+        collectives.sum({out.host, out.onDevice});
+        out.broadcast = torch::full({4}, float(r + 5), torch::TensorOptions().device(where));
+        collectives.broadcast({out.broadcast});
+        out.rows = collectives.gatherRows(torch::full({r + 1, 2}, float(r), torch::TensorOptions().device(where)));
+    };
+    std::thread other(rank, 1);
+    rank(0);
+    other.join();
+    const torch::Tensor expectedRows = torch::tensor({0.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f}).view({3, 2});
+    for (const Outcome &out : outcomes) {
+        QVERIFY2(out.error.isEmpty(), qPrintable(out.error));
+        QCOMPARE(out.backend, QStringLiteral("gloo"));
+        QVERIFY(torch::equal(out.host, torch::full({3}, 3.0, torch::kDouble)));
+        QCOMPARE(out.onDevice.device(), where);
+        QVERIFY(torch::equal(out.onDevice.cpu(), torch::full({2}, 30.0f)));
+        QVERIFY(torch::equal(out.broadcast.cpu(), torch::full({4}, 5.0f)));
+        QCOMPARE(out.rows.device(), where);
+        QVERIFY2(torch::equal(out.rows.cpu(), expectedRows), qPrintable(QString::fromStdString(c10::str(out.rows))));
+    }
 }
 
 TY_TEST_CLASS(TestCuda)

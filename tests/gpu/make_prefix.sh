@@ -5,7 +5,7 @@
 # travel with the working tree (`carry: ["build-device"]`, about 54 MB, which with the repository is close to the 64 MiB a call carries). Run here, in the repository root.
 set -eu
 out=build-device
-mkdir -p "$out/debs"
+rm -rf "$out/debs" && mkdir -p "$out/debs"
 (cd "$out/debs" && apt-get download \
   qt6-base-dev qt6-base-dev-tools qmake6 qmake6-bin libqt6core6 libqt6gui6 libqt6dbus6 libqt6sql6 \
   libqt6sql6-sqlite libqt6test6 libicu72 libdouble-conversion3 libb2-1 libpcre2-16-0 libegl1 libglx0 libopengl0 \

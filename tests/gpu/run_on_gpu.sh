@@ -42,7 +42,9 @@ for f in "$L"/*.so.*; do
   case $n in libQt6* | libicu* | libonnx* | libprotobuf*) continue ;; esac
   case $n in *.so.[0-9] | *.so.[0-9][0-9]) [ -e "/usr/lib/x86_64-linux-gnu/$n" ] && rm -f "$f" ;; esac  # sonames only
 done
-mkdir -p /usr/share/datasets && ln -sfn "$ROOT/build-device/fashion-mnist" /usr/share/datasets/fashion-mnist
+mkdir -p /usr/share/datasets
+[ -d /usr/share/datasets/fashion-mnist ] && [ ! -L /usr/share/datasets/fashion-mnist ] ||
+  ln -sfn "$ROOT/build-device/fashion-mnist" /usr/share/datasets/fashion-mnist
 export LD_LIBRARY_PATH=$L${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export QT_PLUGIN_PATH=$L/qt6/plugins
 
@@ -67,7 +69,7 @@ fi
 say "build: $(grep -c 'Building CXX' "$LOG/build.log") objects; cli $([ -x $CLI ] && echo yes || echo NO), test_cuda $([ -x $B/tests/engine/test_cuda ] && echo yes || echo NO), bench $([ -x $B/tests/benchmarks/trainyard-bench ] && echo yes || echo NO)"
 [ -x $CLI ] || exit 1
 
-if want test && fits 60 test_cuda; then
+if want test && fits 120 test_cuda; then
   timeout 120 $B/tests/engine/test_cuda >"$LOG/test_cuda.txt" 2>&1
   say "test_cuda exit $?: $(grep -E '^(PASS|FAIL|SKIP)' "$LOG/test_cuda.txt" | tr '\n' ' ' | cut -c1-600)"
 fi
@@ -82,17 +84,17 @@ run() {
   local code=$? wall=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $start }")
   say "$(python3 tests/gpu/summarize_run.py "$LOG/$name.jsonl" 0.9 0.93) exit $code, wall $wall s"
 }
-want cnn && fits 40 "cnn runs" && run cnn-fp32 60 fashion-mnist-cnn && run cnn-amp 60 fashion-mnist-cnn --set training.mixed_precision=true
+want cnn && fits 120 "cnn runs" && run cnn-fp32 60 fashion-mnist-cnn && run cnn-amp 60 fashion-mnist-cnn --set training.mixed_precision=true
 # The ResNet given 30 epochs (its cosine schedule spans them): when validation first reaches 93 %.
-want resnet && fits 100 "resnet" && run resnet-30 110 fashion-mnist-resnet --set training.epochs=30
-want processes && fits 60 "processes" && {
+want resnet && fits 110 "resnet" && run resnet-30 110 fashion-mnist-resnet --set training.epochs=30
+want processes && fits 210 "processes" && {
   run mlp-1proc 60 fashion-mnist-mlp --set training.epochs=3
   run mlp-2proc-auto 90 fashion-mnist-mlp --set training.epochs=3 --nproc 2
   run mlp-2proc-nccl 60 fashion-mnist-mlp --set training.epochs=3 --set training.dist_timeout=30 --set training.dist_backend=nccl --nproc 2
   head -c 600 "$LOG/mlp-2proc-nccl.err" | tee -a "$SUMMARY"
 }
-if want bench && fits 100 bench; then
-  QUICK=$([ $((BUDGET - ($(date +%s) - T0))) -ge 200 ] || echo --quick)
+if want bench && fits 180 bench; then
+  QUICK=$([ $((BUDGET - ($(date +%s) - T0))) -ge 240 ] || echo --quick)
   TRAINYARD_BENCH_PYTHON=$(command -v python3) timeout 180 $B/tests/benchmarks/trainyard-bench --device cuda --only training --markdown $QUICK \
     >"$LOG/bench.txt" 2>&1
   say "bench exit $? $QUICK"

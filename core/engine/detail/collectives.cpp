@@ -25,7 +25,7 @@ torch::Tensor Collectives::staged(const torch::Tensor &t) const
 Collectives::~Collectives()
 {
     if (m_staging)  // NCCL's group
-        closeNcclGroup(*m_group);
+        closeNcclGroup(*m_group, m_peerLost);
 }
 
 template <typename Call>
@@ -34,6 +34,7 @@ void Collectives::checked(const char *what, Call call)
     try {
         call();
     } catch (const std::exception &e) {
+        m_peerLost = true;
         const QString first = QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0);
         throw PeerLost(QStringLiteral("a process of the distributed run is gone or did not answer (%1 on rank %2: %3)")
                            .arg(QString::fromLatin1(what)).arg(m_rank).arg(first).toStdString());
@@ -172,6 +173,11 @@ Result<QString> ProcessGroup::backendFor(const DistributedSetup &setup, const QS
                                   QStringLiteral("NCCL works on CUDA, but %1")
                                       .arg(device == QLatin1String("cpu") ? QStringLiteral("training.device is cpu")
                                                                           : QStringLiteral("no CUDA device is available")));
+        if (setup.localWorldSize > int(torch::cuda::device_count()))
+            return Error::atField(QStringLiteral("training.dist_backend"),
+                                  QStringLiteral("NCCL needs a GPU for each process: %1 processes on this machine, %2 GPUs "
+                                                 "(use gloo or auto)")
+                                      .arg(setup.localWorldSize).arg(torch::cuda::device_count()));
         return QStringLiteral("nccl");
     }
     const int onThisMachine = std::max(1, setup.localWorldSize);
@@ -201,9 +207,25 @@ Result<std::shared_ptr<ProcessGroup>> ProcessGroup::connect(const DistributedSet
         c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::TCPStore>(setup.masterAddr.toStdString(), storeOptions);
         if (agentStore)
             store = c10::make_intrusive<c10d::PrefixStore>(setup.agentStorePrefix.toStdString(), store);
+        // Rank 0's backend is every rank's: a rank that could not read its preset (it joins only to tell the
+        // others, asking for auto) or sees another number of GPUs still meets them on the same one.
+        QString chosen = backend.value();
+        const std::string key = "trainyard/backend";
+        if (setup.rank == 0) {
+            const QByteArray name = chosen.toLatin1();
+            store->set(key, std::vector<uint8_t>(name.begin(), name.end()));
+        } else {
+            const std::vector<uint8_t> name = store->get(key);
+            chosen = QString::fromLatin1(reinterpret_cast<const char *>(name.data()), int(name.size()));
+        }
+        if (chosen == QLatin1String("nccl") && (!detail::ncclBuilt() || !torch::cuda::is_available()))
+            return Error::atField(QStringLiteral("training.dist_backend"),
+                                  QStringLiteral("rank 0 took NCCL, which rank %1 cannot use (%2)")
+                                      .arg(setup.rank)
+                                      .arg(detail::ncclBuilt() ? QStringLiteral("no CUDA device") : QStringLiteral("this build has no NCCL")));
         c10::intrusive_ptr<detail::CollectiveBackend> group;
         std::optional<torch::Device> staging;
-        if (backend.value() == QLatin1String("nccl")) {
+        if (chosen == QLatin1String("nccl")) {
             // This process's GPU, as training takes it (by LOCAL_RANK); host tensors pass through it.
             staging = torch::Device(torch::kCUDA, int8_t(setup.localRank % int(torch::cuda::device_count())));
             group = detail::ncclGroup(store, setup.rank, setup.worldSize, timeout);
@@ -219,7 +241,7 @@ Result<std::shared_ptr<ProcessGroup>> ProcessGroup::connect(const DistributedSet
             group = c10::make_intrusive<c10d::ProcessGroupGloo>(store, setup.rank, setup.worldSize, options);
         }
         return std::shared_ptr<ProcessGroup>(new ProcessGroup(
-            setup, backend.value(), std::make_unique<detail::Collectives>(std::move(group), setup.rank, setup.worldSize, staging)));
+            setup, chosen, std::make_unique<detail::Collectives>(std::move(group), setup.rank, setup.worldSize, staging)));
     } catch (const std::exception &e) {
         return Error(QStringLiteral("rank %1 of %2 could not join the distributed run at %3 within %4 s (training.dist_timeout): %5")
                          .arg(setup.rank).arg(setup.worldSize).arg(where).arg(timeoutSeconds)

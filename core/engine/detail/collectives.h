@@ -69,6 +69,7 @@ private:
     std::optional<torch::Device> m_staging;
     int m_rank = 0;
     int m_size = 1;
+    bool m_peerLost = false;  // a collective failed
 };
 
 } // namespace ty::detail

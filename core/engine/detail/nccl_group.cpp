@@ -2,6 +2,7 @@
 #include "detail/nccl_group.h"
 
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#include <torch/version.h>
 
 namespace ty::detail {
 
@@ -18,11 +19,25 @@ c10::intrusive_ptr<CollectiveBackend> ncclGroup(const c10::intrusive_ptr<c10d::S
     return c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, size, options);
 }
 
-void closeNcclGroup(CollectiveBackend &group)
+void closeNcclGroup(CollectiveBackend &group, bool peerLost)
 {
-    // As torch.distributed.destroy_process_group() does: without it the group's destructor warns, and aborts its
-    // communicators from there.
-    static_cast<c10d::ProcessGroupNCCL &>(group).shutdown();
+    // As torch.distributed.destroy_process_group() does (LibTorch 2.2 and later): without it the group's destructor
+    // warns, and a warning crashed one build (docs/development.md). shutdown() lets pending work finish, which
+    // after a lost peer could wait for ever: then abort().
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 2)
+    auto &nccl = static_cast<c10d::ProcessGroupNCCL &>(group);
+    try {
+        if (peerLost)
+            nccl.abort();
+        else
+            nccl.shutdown();
+    } catch (const std::exception &) {
+        // the group is going anyway
+    }
+#else
+    (void)group;
+    (void)peerLost;
+#endif
 }
 
 } // namespace ty::detail

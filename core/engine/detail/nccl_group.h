@@ -16,7 +16,8 @@ bool ncclBuilt();
 // ncclBuilt().
 c10::intrusive_ptr<CollectiveBackend> ncclGroup(const c10::intrusive_ptr<c10d::Store> &store, int rank, int size,
                                                 std::chrono::milliseconds timeout);
-// Ends a group made by ncclGroup before it is destroyed.
-void closeNcclGroup(CollectiveBackend &group);
+// Ends a group made by ncclGroup before it is destroyed: shuts it down, or aborts it when a collective failed
+// (`peerLost`). Never throws.
+void closeNcclGroup(CollectiveBackend &group, bool peerLost);
 
 } // namespace ty::detail

@@ -15,7 +15,7 @@ c10::intrusive_ptr<CollectiveBackend> ncclGroup(const c10::intrusive_ptr<c10d::S
     throw std::logic_error("this build has no NCCL");
 }
 
-void closeNcclGroup(CollectiveBackend &)
+void closeNcclGroup(CollectiveBackend &, bool)
 {
 }
 

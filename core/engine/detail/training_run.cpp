@@ -338,12 +338,12 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
             startProfile();
         // The last step of each log interval is timed, phase by phase, for the speed report. On a GPU a timed step
         // waits for the device after each phase, losing the overlap of launching and running for a step or two:
-        // there one step in at least kCudaTimedEvery is timed (a multiple of log_every), which keeps the cost
-        // near 1 %.
-        const int64_t timedEvery = m_device.is_cuda() ? (kCudaTimedEvery + m_settings.logEvery - 1) / m_settings.logEvery * m_settings.logEvery
-                                                      : m_settings.logEvery;
-        const bool timed = m_device.is_cuda() ? (m_position.step + 1) % timedEvery == 0
-                                              : (m_position.batchInEpoch + 1) % timedEvery == 0;
+        // there the last step of every interval ending at a multiple of kCudaTimedEvery steps of the epoch (rounded
+        // up to a multiple of log_every) is timed, and in a shorter epoch that of its last whole interval.
+        const int64_t logEvery = m_settings.logEvery;
+        const int64_t timedEvery = m_device.is_cuda() ? (kCudaTimedEvery + logEvery - 1) / logEvery * logEvery : logEvery;
+        const int64_t inEpoch = m_position.batchInEpoch + 1;
+        const bool timed = inEpoch % timedEvery == 0 || (m_stepsPerEpoch < timedEvery && inEpoch == m_stepsPerEpoch / logEvery * logEvery);
         m_timing->beginStep(timed, std::min(n, m_position.batchInEpoch * batch + batch) - m_position.batchInEpoch * batch);
         const int64_t begin = m_position.batchInEpoch * batch;
         const torch::Tensor batchIndex = m_position.permutation.slice(0, begin, std::min(n, begin + batch));
