@@ -4,6 +4,7 @@
 // (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, as torchrun sets them) train one run; a rank killed or hung ends
 // the run as interrupted; a resume needs the world size the run trained with; bad environments are refused.
 
+#include "free_port.h"
 #include "test_suite.h"
 
 #include "run_database.h"
@@ -18,8 +19,6 @@
 
 #include <csignal>
 #include <functional>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 using namespace ty;
@@ -55,18 +54,6 @@ Finished runCli(const QStringList &arguments, const QProcessEnvironment &environ
             QString::fromUtf8(process.readAllStandardError())};
 }
 
-int freePort()
-{
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof(address);
-    bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address));
-    getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
-    close(fd);
-    return ntohs(address.sin_port);
-}
 
 // The environment torchrun gives rank `rank` of `world`.
 QProcessEnvironment launcherEnvironment(int rank, int world, int port)
@@ -129,7 +116,7 @@ bool ignoresSigpipe(qint64 pid)
 
 Disturbed disturbRank1(const QString &db, int epochs, const QStringList &extra, const std::function<void(qint64 pid)> &disturb)
 {
-    const int port = freePort();
+    const int port = tytest::freePort();
     QProcess rank1, rank0;
     rank1.setProcessEnvironment(launcherEnvironment(1, 2, port));
     rank0.setProcessEnvironment(launcherEnvironment(0, 2, port));
@@ -344,7 +331,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
-        const int port = freePort();
+        const int port = tytest::freePort();
         QProcess rank1;
         rank1.setProcessEnvironment(launcherEnvironment(1, 2, port));
         rank1.start(QStringLiteral(TRAINYARD_CLI), mlpArguments(db, 1) + QStringList{QStringLiteral("--set"), QStringLiteral("data.dir=/nonexistent")});

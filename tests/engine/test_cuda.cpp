@@ -1,8 +1,9 @@
 // What only a GPU can show: mixed precision on CUDA, and distributed runs on CUDA through Gloo and NCCL. Every
-// function skips without a CUDA device (CI has none), except the Gloo group on the CPU, which checks the same
-// comparison where it can always run. Run on a lent GPU machine by tests/gpu/run_on_gpu.sh.
+// row skips without a CUDA device (CI has none), except the Gloo rows on the CPU, which check the same where they
+// can always run. Run on a lent GPU machine by tests/gpu/run_on_gpu.sh.
 
 #include "engine_fixtures.h"
+#include "free_port.h"
 #include "test_suite.h"
 
 #include "detail/collectives.h"
@@ -11,29 +12,12 @@
 #include <QCoreApplication>
 #include <QtTest>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <thread>
 
 using namespace ty;
 
 namespace {
-
-int freePort()
-{
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof(address);
-    bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address));
-    getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length);
-    close(fd);
-    return ntohs(address.sin_port);
-}
 
 double relativeDifference(double a, double b)
 {
@@ -99,7 +83,7 @@ void TestCuda::groupOfOneTrainsLikeOneProcess()
     if (device == QLatin1String("cuda") && !torch::cuda::is_available())
         QSKIP("no CUDA device");
     DistributedSetup setup;
-    setup.masterPort = freePort();
+    setup.masterPort = tytest::freePort();
     setup.launcher = QStringLiteral("test");
     const Result<std::shared_ptr<ProcessGroup>> group = ProcessGroup::connect(setup, 60, backend, device);
     if (!group && backend == QLatin1String("nccl") && group.error().message.contains(QStringLiteral("has no NCCL")))
@@ -148,7 +132,7 @@ void TestCuda::twoRanksExchangeTheRightValues()
     if (device == QLatin1String("cuda") && !torch::cuda::is_available())
         QSKIP("no CUDA device");
     const torch::Device where = device == QLatin1String("cuda") ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
-    const int port = freePort();
+    const int port = tytest::freePort();
     struct Outcome {
         QString error, backend;
         torch::Tensor host, onDevice, broadcast, rows;
