@@ -103,7 +103,9 @@ void TestCheckpoints::roundTripRestoresWeightsOptimizerAndPosition()
     const QString path = dir.filePath(QStringLiteral("checkpoints/step.safetensors"));
     Model saved = makeModel(1);
     trainSteps(saved, 5);
-    const ty::detail::TrainingPosition position = midEpochPosition();
+    ty::detail::TrainingPosition position = midEpochPosition();
+    position.lossScale = 1024;  // as a run with mixed precision on CUDA keeps it
+    position.lossScaleGrowth = 17;
     const Result<QString> sha256 = ty::detail::saveCheckpoint(path, *saved.pipeline.model, *saved.optimizer, position, QStringLiteral("hash"));
     QVERIFY2(sha256.ok(), qPrintable(sha256.error().toString()));
     QCOMPARE(sha256.value().size(), 64);
@@ -127,6 +129,8 @@ void TestCheckpoints::roundTripRestoresWeightsOptimizerAndPosition()
     QCOMPARE(restored.value().bestMetric, 0.25);
     QCOMPARE(restored.value().badEpochs, int64_t(1));
     QVERIFY(restored.value().hasBest);
+    QCOMPARE(restored.value().lossScale, 1024.0);
+    QCOMPARE(restored.value().lossScaleGrowth, int64_t(17));
 
     // Continuing both gives the same weights: the optimizer's moments came back too.
     trainSteps(saved, 3);
@@ -254,6 +258,9 @@ void TestCheckpoints::hostileValuesAreRefusedChangingNothing_data()
     QTest::newRow("NaN best metric") << meta("best_metric", "nan") << "\"best_metric\" must be a finite number";
     QTest::newRow("other format version") << meta("version", "1") << "checkpoint format 1 is not supported";
     QTest::newRow("another run's") << meta("run", "4") << "the checkpoint belongs to another run (4, not 3)";
+    QTest::newRow("negative loss scale") << meta("loss_scale", "-3") << "\"loss_scale\" must be above 0";
+    QTest::newRow("infinite loss scale") << meta("loss_scale", "inf") << "\"loss_scale\" must be a finite number";
+    QTest::newRow("loss scale without its count") << meta("loss_scale", "1024") << "\"loss_scale_growth\" must be an integer";
     QTest::newRow("permutation with a repeat") << Mutation([](TensorFile &f) {
         NamedTensor *p = tensorNamed(f, QStringLiteral("trainyard/permutation"));
         std::memcpy(p->data.data(), p->data.constData() + 8, 8);

@@ -8,6 +8,7 @@
 
 #include "detail/collectives.h"
 #include "distributed.h"
+#include "safetensors_file.h"
 
 #include <QCoreApplication>
 #include <QtTest>
@@ -30,6 +31,7 @@ class TestCuda : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void mixedPrecisionTrainsOnCuda();
+    void mixedPrecisionResumesWithItsLossScale();
     void groupOfOneTrainsLikeOneProcess_data();
     void groupOfOneTrainsLikeOneProcess();
     void twoRanksExchangeTheRightValues_data();
@@ -63,6 +65,43 @@ void TestCuda::mixedPrecisionTrainsOnCuda()
     const double mixedAccuracy = mixed.values(QStringLiteral("test/accuracy")).value(0);
     QVERIFY2(mixedAccuracy > 0.6 && mixedAccuracy > plainAccuracy - 0.03,
              qPrintable(QStringLiteral("mixed %1, float32 %2 (chance 0.25)").arg(mixedAccuracy).arg(plainAccuracy)));
+}
+
+// A run resumed under mixed precision goes on with its loss scale. The loss's weight of 1,000 makes the first
+// steps' float16 gradients overflow, so the scale backs off from 65,536 before the stop; a resumed run that started
+// again at 65,536 would skip steps that the uninterrupted run took.
+void TestCuda::mixedPrecisionResumesWithItsLossScale()
+{
+    if (!torch::cuda::is_available())
+        QSKIP("no CUDA device");
+    Preset preset = test::regressionPreset(QStringLiteral("loss.mse"), 0.01, 2);
+    for (Node &node : preset.graph.nodes)
+        if (node.id == QLatin1String("loss"))
+            node.params.insert(QStringLiteral("weight"), 1000.0);
+    preset.training.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+    preset.training.insert(QStringLiteral("mixed_precision"), true);
+    preset.training.insert(QStringLiteral("log_every"), 1);
+
+    QTemporaryDir whole, parts;
+    test::RecordingObserver uninterrupted;
+    QCOMPARE(int(Trainer::train(preset, TrainOptions{whole.path(), {}, {}}, uninterrupted).outcome), int(TrainOutcome::Finished));
+    test::RecordingObserver first;
+    first.stopAfterPolls = 20;
+    const TrainResult stopped = Trainer::train(preset, TrainOptions{parts.path(), {}, {}}, first);
+    QCOMPARE(int(stopped.outcome), int(TrainOutcome::Stopped));
+    const Result<TensorFile> checkpoint = readSafetensors(stopped.finalCheckpoint);
+    QVERIFY2(checkpoint, qPrintable(checkpoint ? QString() : checkpoint.error().toString()));
+    const double scale = checkpoint.value().metadata.value(QStringLiteral("loss_scale")).toDouble();
+    QVERIFY2(scale > 0 && scale < 65536, qPrintable(QStringLiteral("loss scale at the stop: %1 (the test needs overflowing steps "
+                                                                   "before it)").arg(scale)));
+    test::RecordingObserver second;
+    QCOMPARE(int(Trainer::train(preset, TrainOptions{parts.path(), {}, stopped.finalCheckpoint}, second).outcome),
+             int(TrainOutcome::Finished));
+    const QList<double> whole1 = uninterrupted.values(QStringLiteral("train/loss")), resumed = second.values(QStringLiteral("train/loss"));
+    QVERIFY(resumed.size() > 20 && whole1.size() == resumed.size() + 20);
+    for (int i = 0; i < resumed.size(); ++i)
+        QVERIFY2(relativeDifference(resumed[i], whole1[i + 20]) < 1e-4,
+                 qPrintable(QStringLiteral("step %1: %2 resumed against %3").arg(i + 21).arg(resumed[i]).arg(whole1[i + 20])));
 }
 
 void TestCuda::groupOfOneTrainsLikeOneProcess_data()

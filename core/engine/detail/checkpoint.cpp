@@ -106,6 +106,12 @@ Result<TrainingPosition> readPosition(const TensorFile &file, const CheckpointEx
         plateau.badEpochs = meta.integer(QStringLiteral("plateau_bad_epochs"), 0, std::max<int64_t>(0, stage.epochs));
         plateau.cooldown = meta.integer(QStringLiteral("plateau_cooldown"), 0, 1000000000);
     }
+    if (file.metadata.contains(QStringLiteral("loss_scale"))) {
+        position.lossScale = meta.finite(QStringLiteral("loss_scale"));
+        if (!(position.lossScale > 0))
+            meta.fail(QStringLiteral("loss_scale"), QStringLiteral("\"loss_scale\" must be above 0"));
+        position.lossScaleGrowth = meta.integer(QStringLiteral("loss_scale_growth"), 0, 1000000000);
+    }
     position.elapsedSeconds = meta.finite(QStringLiteral("elapsed_seconds"));
     if (position.elapsedSeconds < 0)
         meta.fail(QStringLiteral("elapsed_seconds"), QStringLiteral("\"elapsed_seconds\" is negative"));
@@ -205,6 +211,10 @@ Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, to
             {QStringLiteral("plateau_bad_epochs"), QString::number(position.plateau.badEpochs)},
             {QStringLiteral("plateau_cooldown"), QString::number(position.plateau.cooldown)},
         };
+        if (position.lossScale > 0) {
+            file.metadata.insert(QStringLiteral("loss_scale"), number(position.lossScale));
+            file.metadata.insert(QStringLiteral("loss_scale_growth"), QString::number(position.lossScaleGrowth));
+        }
         bytes = encodeSafetensors(file);
     } catch (const std::exception &e) {
         return Error::inFile(path, QStringLiteral("cannot serialise checkpoint: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));

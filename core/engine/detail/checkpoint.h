@@ -28,6 +28,10 @@ struct TrainingPosition {
     int64_t badEpochs = 0;
     double elapsedSeconds = 0; // training time before this point, so resumed runs keep one time axis
     PlateauState plateau;      // reduce on plateau, within the stage
+    // Mixed precision (training.mixed_precision on CUDA): the loss scale and the finite steps in a row since it
+    // last changed; 0 when the run does not use it (then the metadata holds neither).
+    double lossScale = 0;
+    int64_t lossScaleGrowth = 0;
 };
 
 // 1 was a LibTorch archive, refused since loading one can run code; 2 had no stages and one best metric for

@@ -60,6 +60,24 @@ bool MixedPrecision::unscale(const std::vector<torch::Tensor> &parameters)
     return m_foundInf.item<float>() == 0.0f;
 }
 
+double MixedPrecision::scale() const
+{
+    return enabled() ? double(m_scale.item<float>()) : 0.0;
+}
+
+int64_t MixedPrecision::growthTracker() const
+{
+    return enabled() ? int64_t(m_growthTracker.item<int>()) : 0;
+}
+
+void MixedPrecision::restore(double scale, int64_t growthTracker)
+{
+    if (!enabled())
+        return;
+    m_scale.fill_(scale);
+    m_growthTracker.fill_(growthTracker);
+}
+
 void MixedPrecision::update()
 {
     if (enabled())

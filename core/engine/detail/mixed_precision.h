@@ -3,8 +3,8 @@
 // torch.autocast with a GradScaler: the forward pass and the losses run under autocast (float16 where it is
 // safe), the loss is multiplied by a scale before backward, the gradients are divided by it again and checked
 // for inf and NaN on the device; a step with a non-finite gradient is skipped and halves the scale, and 2,000
-// finite steps in a row double it. On the CPU it is off (the run says so). The scale starts afresh at 65,536
-// when a run resumes.
+// finite steps in a row double it. On the CPU it is off (the run says so). Checkpoints keep the scale and the
+// count of finite steps, so a resumed run goes on with them.
 
 #include <torch/torch.h>
 
@@ -35,6 +35,11 @@ public:
     bool unscale(const std::vector<torch::Tensor> &parameters);
     // After the step (taken or skipped): grows or backs off the scale.
     void update();
+    // The scale and the finite steps in a row since it last changed (reads them from the device); 0 and 0 when off.
+    double scale() const;
+    int64_t growthTracker() const;
+    // Continues from a checkpoint's values (nothing when off).
+    void restore(double scale, int64_t growthTracker);
 
 private:
     torch::Tensor m_scale, m_growthTracker, m_foundInf;

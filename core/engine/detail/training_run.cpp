@@ -179,6 +179,8 @@ bool TrainingRun::prepare(Error *failure)
         if (m_position.permutation.defined())
             m_position.permutation = m_position.permutation.to(m_device);
         m_clockOffset = m_position.elapsedSeconds;
+        if (m_position.lossScale > 0)
+            m_precision.restore(m_position.lossScale, m_position.lossScaleGrowth);
     } else if (!warmStart(failure)) {
         return false;
     }
@@ -567,6 +569,8 @@ void TrainingRun::bestCheckpoint()
         return;
     const QString path = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints/best-step-%1.safetensors").arg(m_position.step, 8, 10, QLatin1Char('0')));
     m_position.elapsedSeconds = elapsed();
+    m_position.lossScale = m_precision.scale();
+    m_position.lossScaleGrowth = m_precision.growthTracker();
     const Result<QString> sha256 = saveCheckpoint(path, *m_pipeline.model, *m_optimizer, m_position, m_presetHash, m_options.runId);
     if (!sha256) {
         observer().onEvent(QStringLiteral("warning"), sha256.error().toString(), m_position.step);
@@ -585,6 +589,8 @@ void TrainingRun::checkpoint()
         return;
     const QString path = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints/step-%1.safetensors").arg(m_position.step, 8, 10, QLatin1Char('0')));
     m_position.elapsedSeconds = elapsed();
+    m_position.lossScale = m_precision.scale();
+    m_position.lossScaleGrowth = m_precision.growthTracker();
     const Result<QString> sha256 = saveCheckpoint(path, *m_pipeline.model, *m_optimizer, m_position, m_presetHash, m_options.runId);
     if (!sha256) {
         observer().onEvent(QStringLiteral("warning"), sha256.error().toString(), m_position.step);
