@@ -81,6 +81,9 @@ int resumeCommand(const QStringList &arguments, Io &io)
     if (checkpoint.isEmpty() && !args.flag(QStringLiteral("json")))
         io.err << "run " << id << " has no checkpoint: training again from the start\n";
     const TrainingSettings settings = TrainingSettings::fromJson(preset.value().training);
+    // Every rank, before anything starts or waits for a turn in the queue.
+    if (const int checked = launch->checkBackend(settings, args, io); checked != Success)
+        return checked;
     if (!launch->writesRun()) {
         if (const int joined = launch->join(QStringLiteral("resume"), arguments, settings, args, io); joined != Success)
             return joined;
@@ -93,8 +96,6 @@ int resumeCommand(const QStringList &arguments, Io &io)
     entry.runId = id;
     entry.sweepId = run.value().sweepId;
     entry.sweepTrial = run.value().sweepTrial;
-    if (const int checked = launch->checkBackend(settings, args, io); checked != Success)
-        return checked;  // before waiting for a turn in the queue
     std::unique_ptr<QueuePlace> queued;
     if (const int waited = waitForTurn(dbPath, entry, args, io, &queued); waited != Success)
         return waited;

@@ -139,6 +139,9 @@ int runCommand(const QStringList &arguments, Io &io)
     std::optional<TrainOptions::WarmStartSource> weights;
     if (initFrom.value())
         weights = initFrom.value()->weights;
+    // Every rank, before anything starts or waits for a turn in the queue.
+    if (const int checked = launch->checkBackend(settings, args, io); checked != Success)
+        return checked;
     if (!launch->writesRun()) {
         // Another rank of a distributed run: its shard of every batch, nothing recorded.
         if (const int joined = launch->join(QStringLiteral("run"), arguments, settings, args, io); joined != Success)
@@ -153,8 +156,6 @@ int runCommand(const QStringList &arguments, Io &io)
     entry.kind = isTrial ? QStringLiteral("trial") : QStringLiteral("run");
     entry.sweepId = sweep.id;
     entry.sweepTrial = trial;
-    if (const int checked = launch->checkBackend(settings, args, io); checked != Success)
-        return checked;  // before waiting for a turn in the queue
     std::unique_ptr<QueuePlace> queued;
     if (const int waited = waitForTurn(dbPath, entry, args, io, &queued); waited != Success)
         return waited;

@@ -137,16 +137,13 @@ int DistributedLaunch::join(const QString &command, const QStringList &arguments
     m_joined = true;
     if (!distributed())
         return Success;
-    if (const int checked = checkBackend(settings, args, io); checked != Success)
-        return checked;
     // Gloo writes to its peers with writev(), which raises SIGPIPE when a peer is gone: ignored, the write fails
     // and the collective reports the lost rank, instead of this rank dying by the signal before it can record
     // the run as interrupted.
     std::signal(SIGPIPE, SIG_IGN);
-    // The machine's cores shared by the ranks on it (torchrun says how many in LOCAL_WORLD_SIZE).
-    const int local = m_nproc > 1 ? m_nproc : qEnvironmentVariableIntValue("LOCAL_WORLD_SIZE");
-    if (settings.threads <= 0 && local > 1)
-        m_threads = std::max(1, QThread::idealThreadCount() / local);
+    // The machine's cores shared by the ranks on it.
+    if (settings.threads <= 0 && m_setup.localWorldSize > 1)
+        m_threads = std::max(1, QThread::idealThreadCount() / m_setup.localWorldSize);
     for (int rank = 1; rank < m_nproc; ++rank) {
         auto process = std::make_unique<QProcess>();
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();

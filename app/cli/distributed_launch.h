@@ -31,11 +31,10 @@ public:
     // training.threads. 0: LibTorch's default.
     int threads() const { return m_threads; }
     // BadInput (and the error printed) when training.dist_backend asks for a backend this build or machine cannot
-    // give (docs/distributed.md); else Success. Also checked by join(); callers check it before waiting in a queue.
+    // give (docs/distributed.md); else Success. Callers check it before join(), which assumes it passed.
     int checkBackend(const TrainingSettings &settings, const Args &args, Io &io) const;
     // Starts the other ranks (--nproc) and joins the group, on the backend of training.dist_backend, waiting
-    // training.dist_timeout. Returns Success, or prints the error and returns BadInput (a backend this build or
-    // machine cannot give; nothing started) or RunFailed (the group could not be joined).
+    // training.dist_timeout. Returns Success, or prints the error and returns RunFailed.
     int join(const QString &command, const QStringList &arguments, const TrainingSettings &settings, const Args &args, Io &io);
     // The record of a distributed run: world size, backend and launcher (for the run's provenance).
     QJsonObject record() const;

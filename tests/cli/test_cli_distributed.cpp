@@ -54,7 +54,6 @@ Finished runCli(const QStringList &arguments, const QProcessEnvironment &environ
             QString::fromUtf8(process.readAllStandardError())};
 }
 
-
 // The environment torchrun gives rank `rank` of `world`.
 QProcessEnvironment launcherEnvironment(int rank, int world, int port)
 {

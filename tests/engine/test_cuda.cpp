@@ -97,11 +97,11 @@ void TestCuda::mixedPrecisionResumesWithItsLossScale()
     test::RecordingObserver second;
     QCOMPARE(int(Trainer::train(preset, TrainOptions{parts.path(), {}, stopped.finalCheckpoint}, second).outcome),
              int(TrainOutcome::Finished));
-    const QList<double> whole1 = uninterrupted.values(QStringLiteral("train/loss")), resumed = second.values(QStringLiteral("train/loss"));
-    QVERIFY(resumed.size() > 20 && whole1.size() == resumed.size() + 20);
+    const QList<double> wholeLoss = uninterrupted.values(QStringLiteral("train/loss")), resumed = second.values(QStringLiteral("train/loss"));
+    QVERIFY(resumed.size() > 20 && wholeLoss.size() == resumed.size() + 20);
     for (int i = 0; i < resumed.size(); ++i)
-        QVERIFY2(relativeDifference(resumed[i], whole1[i + 20]) < 1e-4,
-                 qPrintable(QStringLiteral("step %1: %2 resumed against %3").arg(i + 21).arg(resumed[i]).arg(whole1[i + 20])));
+        QVERIFY2(relativeDifference(resumed[i], wholeLoss[i + 20]) < 1e-4,
+                 qPrintable(QStringLiteral("step %1: %2 resumed against %3").arg(i + 21).arg(resumed[i]).arg(wholeLoss[i + 20])));
 }
 
 void TestCuda::groupOfOneTrainsLikeOneProcess_data()

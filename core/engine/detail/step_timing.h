@@ -1,8 +1,8 @@
 #pragma once
 // Internal to ty_engine (includes LibTorch). The speed report of a run (docs/training-ui.md, "Speed"): at every
 // timed step (the last of each log interval; on CUDA one in at least kCudaTimedEvery steps) the wall time of each
-// phase of that step, and the samples per second since the report before. On a CUDA device each phase of a timed step ends with a device sync, so that
-// its time is its own; the steps in between are not touched.
+// phase of that step, and the samples per second since the report before. On a CUDA device each phase of a timed
+// step ends with a device sync, so that its time is its own; the steps in between are not touched.
 
 #include "engine_types.h"
 

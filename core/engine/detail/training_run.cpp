@@ -306,6 +306,13 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
     m_pipeline.model->train();
     m_timing->restartRate();  // the validation before is not training
     const int64_t batch = m_settings.batchSize;
+    // The last step of each log interval is timed, phase by phase, for the speed report. On a GPU a timed step
+    // waits for the device after each phase, losing the overlap of launching and running for a step or two: there
+    // the last step of every interval ending at a multiple of kCudaTimedEvery steps of the epoch (rounded up to a
+    // multiple of log_every) is timed, and in a shorter epoch that of its last whole interval.
+    const int64_t logEvery = m_settings.logEvery;
+    const int64_t timedEvery = m_device.is_cuda() ? (kCudaTimedEvery + logEvery - 1) / logEvery * logEvery : logEvery;
+    const int64_t timedInShortEpoch = m_stepsPerEpoch < timedEvery ? m_stepsPerEpoch / logEvery * logEvery : -1;
     // A streamed split reads the rest of the epoch's batches, in the permutation's order, ahead of the steps.
     std::optional<BatchStream> stream;
     if (m_train.streamed())
@@ -338,15 +345,8 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
                                                                                          m_stepsPerEpoch, m_stageSteps));
         if (m_settings.profileFrom > 0 && m_position.step + 1 == m_settings.profileFrom)
             startProfile();
-        // The last step of each log interval is timed, phase by phase, for the speed report. On a GPU a timed step
-        // waits for the device after each phase, losing the overlap of launching and running for a step or two:
-        // there the last step of every interval ending at a multiple of kCudaTimedEvery steps of the epoch (rounded
-        // up to a multiple of log_every) is timed, and in a shorter epoch that of its last whole interval.
-        const int64_t logEvery = m_settings.logEvery;
-        const int64_t timedEvery = m_device.is_cuda() ? (kCudaTimedEvery + logEvery - 1) / logEvery * logEvery : logEvery;
         const int64_t inEpoch = m_position.batchInEpoch + 1;
-        const bool timed = inEpoch % timedEvery == 0 || (m_stepsPerEpoch < timedEvery && inEpoch == m_stepsPerEpoch / logEvery * logEvery);
-        m_timing->beginStep(timed, std::min(n, m_position.batchInEpoch * batch + batch) - m_position.batchInEpoch * batch);
+        m_timing->beginStep(inEpoch % timedEvery == 0 || inEpoch == timedInShortEpoch, std::min(n, m_position.batchInEpoch * batch + batch) - m_position.batchInEpoch * batch);
         const int64_t begin = m_position.batchInEpoch * batch;
         const torch::Tensor batchIndex = m_position.permutation.slice(0, begin, std::min(n, begin + batch));
         const int64_t count = batchIndex.size(0);  // the whole batch, on every rank
