@@ -258,11 +258,18 @@ private Q_SLOTS:
         QVERIFY2(tripleSmall.code == 0, qPrintable(tripleSmall.err));
         auto dbOneSmall = RunDatabase::open(oneSmall), dbThreeSmall = RunDatabase::open(threeSmall);
         QCOMPARE(metricByStep(*dbOneSmall.value(), 1, QStringLiteral("train/loss")).size(), 4);  // 2 epochs of 2 steps
-        // Every step, and evaluation with the running statistics the synchronised layers kept.
-        for (const QString &name : {QStringLiteral("train/loss"), QStringLiteral("val/loss"), QStringLiteral("test/accuracy")}) {
-            const QString mismatch = metricMismatch(*dbOneSmall.value(), *dbThreeSmall.value(), name, 1e-5, 0.0);
+        // Every step, and evaluation with the running statistics the synchronised layers kept. Three ranks' values
+        // are added in an order that depends on where each sits in its bucket (Gloo's ring), not as one process adds
+        // them; through batch norm that rounding grows to about 1e-5 by the fourth step (1.2e-5 seen on 2026-11-27),
+        // where each rank's own statistics (two ranks, above) differ by 5e-4 at the third step and 1e-3 at the fourth.
+        // So the test accuracy may see a sample near the boundary on the other side: it is compared to within two
+        // of the 2,000 test samples.
+        for (const QString &name : {QStringLiteral("train/loss"), QStringLiteral("val/loss")}) {
+            const QString mismatch = metricMismatch(*dbOneSmall.value(), *dbThreeSmall.value(), name, 1e-4, 0.0);
             QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
         }
+        const QString accuracyMismatch = metricMismatch(*dbOneSmall.value(), *dbThreeSmall.value(), QStringLiteral("test/accuracy"), 1e-3, 1.0);
+        QVERIFY2(accuracyMismatch.isEmpty(), qPrintable(accuracyMismatch));
         const Finished tripleApart = runCli(mlpArguments(dir.filePath(QStringLiteral("three-apart.sqlite")), 2) + withNorm + small + three);
         QVERIFY2(tripleApart.code == 1 && tripleApart.err.contains(QStringLiteral("more than 1 value per channel")),
                  qPrintable(tripleApart.err));

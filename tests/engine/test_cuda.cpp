@@ -7,6 +7,7 @@
 #include "test_suite.h"
 
 #include "detail/collectives.h"
+#include "detail/gradient_reducer.h"
 #include "distributed.h"
 #include "safetensors_file.h"
 
@@ -36,6 +37,8 @@ private Q_SLOTS:
     void groupOfOneTrainsLikeOneProcess();
     void twoRanksExchangeTheRightValues_data();
     void twoRanksExchangeTheRightValues();
+    void gradientsAreSummedDuringTheBackwardPass_data();
+    void gradientsAreSummedDuringTheBackwardPass();
 };
 
 // Autocast really runs (the first loss, before any step, differs from float32's in its low digits), and the run
@@ -215,6 +218,121 @@ void TestCuda::twoRanksExchangeTheRightValues()
         QVERIFY(torch::equal(out.broadcast.cpu(), torch::full({4}, 5.0f)));
         QCOMPARE(out.rows.device(), where);
         QVERIFY2(torch::equal(out.rows.cpu(), expectedRows), qPrintable(QString::fromStdString(c10::str(out.rows))));
+    }
+}
+
+void TestCuda::gradientsAreSummedDuringTheBackwardPass_data()
+{
+    twoRanksExchangeTheRightValues_data();
+}
+
+namespace {
+
+// A chain of six 256 x 256 layers, the same weights on every rank, and a seventh layer that the forward pass never
+// uses. The reducer's buckets: the last three layers' and the third's bias (1 MB at most), then the rest.
+struct Chain {
+    std::vector<torch::Tensor> parameters;  // unused layer first, then the chain's weight and bias from the input on
+    explicit Chain(const torch::Device &device)
+    {
+        for (int layer = 0; layer < 7; ++layer) {
+            const torch::TensorOptions options = torch::TensorOptions().device(device);
+            parameters.push_back(torch::linspace(-0.1, 0.1 + 0.01 * layer, 256 * 256, options).view({256, 256}).requires_grad_());
+            parameters.push_back(torch::linspace(-0.05, 0.05, 256, options).requires_grad_());
+        }
+    }
+    torch::Tensor loss(const torch::Tensor &x) const
+    {
+        torch::Tensor h = x;
+        for (size_t i = 2; i < parameters.size(); i += 2)
+            h = torch::tanh(torch::nn::functional::linear(h, parameters[i], parameters[i + 1]));
+        return h.square().sum();
+    }
+};
+
+torch::Tensor rankInput(int rank, const torch::Device &device)
+{
+    return torch::linspace(-1.0 + rank, 1.0 + 2 * rank, 8 * 256, torch::TensorOptions().device(device)).view({8, 256});
+}
+
+} // namespace
+
+// The gradient reducer on two ranks (two threads, Gloo): armed, most buckets leave while the backward pass still
+// runs (before the first layer's gradient is made); every gradient ends as the sum of both ranks' (what one process
+// computes for both inputs); a parameter without a gradient keeps none. Two steps, the second not armed, so that
+// finish() sends everything and the reducer is reused.
+void TestCuda::gradientsAreSummedDuringTheBackwardPass()
+{
+    QFETCH(QString, device);
+    if (device == QLatin1String("cuda") && !torch::cuda::is_available())
+        QSKIP("no CUDA device");
+    const torch::Device where = device == QLatin1String("cuda") ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+    // What one process computes: the gradients of both inputs' losses.
+    Chain reference(where);
+    (reference.loss(rankInput(0, where)) + reference.loss(rankInput(1, where))).backward();
+
+    const int port = tytest::freePort();
+    struct Outcome {
+        QString error;
+        size_t buckets = 0, sentBeforeFirstLayer[2] = {0, 0}, sentAfterBackward[2] = {0, 0};
+        std::vector<torch::Tensor> gradients[2];
+    };
+    Outcome outcomes[2];
+    auto rank = [&](int r) {
+        DistributedSetup setup;
+        setup.rank = r;
+        setup.worldSize = 2;
+        setup.localRank = r;
+        setup.localWorldSize = 2;
+        setup.masterPort = port;
+        setup.launcher = QStringLiteral("test");
+        Outcome &out = outcomes[r];
+        const Result<std::shared_ptr<ProcessGroup>> group = ProcessGroup::connect(setup, 60, QStringLiteral("gloo"), device);
+        if (!group) {
+            out.error = group.error().toString();
+            return;
+        }
+        try {
+            Chain chain(where);
+            ty::detail::GradientReducer reducer(group.value()->collectives(), chain.parameters);
+            out.buckets = reducer.bucketCount();
+            int step = 0;
+            // Made when the first layer's weight gradient is computed, the last thing of the backward pass.
+            chain.parameters[2].register_hook([&](const torch::Tensor &) { out.sentBeforeFirstLayer[step] = reducer.bucketsSent(); });
+            for (; step < 2; ++step) {
+                for (torch::Tensor &p : chain.parameters)
+                    p.mutable_grad() = torch::Tensor();
+                if (step == 0)
+                    reducer.arm();
+                chain.loss(rankInput(r, where)).backward();
+                out.sentAfterBackward[step] = reducer.bucketsSent();
+                reducer.finish();
+                for (const torch::Tensor &p : chain.parameters)
+                    out.gradients[step].push_back(p.grad().defined() ? p.grad().cpu() : torch::Tensor());
+            }
+        } catch (const std::exception &e) {
+            out.error = QString::fromUtf8(e.what());
+        }
+    };
+    std::thread other(rank, 1);
+    rank(0);
+    other.join();
+    for (const Outcome &out : outcomes) {
+        QVERIFY2(out.error.isEmpty(), qPrintable(out.error));
+        QCOMPARE(out.buckets, size_t(2));
+        // Armed: the last layers' bucket left before the first layer's gradient existed; the other, whose last
+        // gradient is the first layer's, once that came (the unused layer's zeros go with it).
+        QCOMPARE(out.sentBeforeFirstLayer[0], size_t(1));
+        QCOMPARE(out.sentAfterBackward[0], size_t(1));
+        // Not armed: nothing before finish().
+        QCOMPARE(out.sentBeforeFirstLayer[1], size_t(0));
+        QCOMPARE(out.sentAfterBackward[1], size_t(0));
+        for (const std::vector<torch::Tensor> &gradients : out.gradients) {
+            QCOMPARE(gradients.size(), reference.parameters.size());
+            QVERIFY2(!gradients[0].defined() && !gradients[1].defined(), "the unused layer got a gradient");
+            for (size_t k = 2; k < gradients.size(); ++k)
+                QVERIFY2(gradients[k].defined() && torch::allclose(gradients[k], reference.parameters[k].grad().cpu(), 1e-5, 1e-7),
+                         qPrintable(QStringLiteral("parameter %1").arg(k)));
+        }
     }
 }
 

@@ -79,6 +79,18 @@ void Collectives::sum(const std::vector<torch::Tensor> &tensors)
     });
 }
 
+c10::intrusive_ptr<c10d::Work> Collectives::startSum(std::vector<torch::Tensor> &flat)
+{
+    c10::intrusive_ptr<c10d::Work> work;
+    checked("sum", [&] { work = m_group->allreduce(flat); });
+    return work;
+}
+
+void Collectives::finishSum(const c10::intrusive_ptr<c10d::Work> &work)
+{
+    checked("sum", [&] { work->wait(); });
+}
+
 void Collectives::broadcast(const std::vector<torch::Tensor> &tensors)
 {
     checked("broadcast", [&] {

@@ -16,6 +16,7 @@
 #if TORCH_VERSION_MAJOR >= 2
 namespace c10d {
 class Backend;
+class Work;
 }
 namespace ty::detail {
 using CollectiveBackend = c10d::Backend;
@@ -23,6 +24,7 @@ using CollectiveBackend = c10d::Backend;
 #else
 namespace c10d {
 class ProcessGroup;
+class Work;
 }
 namespace ty::detail {
 using CollectiveBackend = c10d::ProcessGroup;
@@ -49,6 +51,12 @@ public:
     // Sums every tensor across the ranks, in place. Tensors of one type are packed into buckets of at most
     // kBucketBytes; every bucket is sent before the first is waited for.
     void sum(const std::vector<torch::Tensor> &tensors);
+    // The same for one flat tensor, in two halves: started now (it must be on staged()'s device), waited for by
+    // finishSum(). Every rank starts its sums in the same order.
+    c10::intrusive_ptr<c10d::Work> startSum(std::vector<torch::Tensor> &flat);
+    void finishSum(const c10::intrusive_ptr<c10d::Work> &work);
+    // `t` on the device the group takes tensors on (NCCL's GPU; itself when there is none, or it is there).
+    torch::Tensor staged(const torch::Tensor &t) const;
     // Rank 0's values into every rank's tensors, in place.
     void broadcast(const std::vector<torch::Tensor> &tensors);
     // Every rank's rows (the same trailing shape, any number of rows), in rank order, on every rank.
@@ -63,8 +71,6 @@ public:
 private:
     template <typename Call>
     void checked(const char *what, Call call);
-    // `t` on the staging device (itself when there is none, or it is there already).
-    torch::Tensor staged(const torch::Tensor &t) const;
     c10::intrusive_ptr<CollectiveBackend> m_group;
     std::optional<torch::Device> m_staging;
     int m_rank = 0;

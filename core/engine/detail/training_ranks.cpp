@@ -49,9 +49,26 @@ bool TrainingRun::joinRanks(bool prepared, Error *failure)
     return true;
 }
 
+GradientReducer &TrainingRun::reducer()
+{
+    // Every parameter that trains, in the same order on every rank.
+    std::vector<torch::Tensor> trained;
+    for (const torch::Tensor &p : m_pipeline.model->parameters())
+        if (p.requires_grad())
+            trained.push_back(p);
+    if (!m_reducer || !m_reducer->matches(trained)) {
+        m_reducer.reset();
+        m_reducer = std::make_unique<GradientReducer>(*m_group, std::move(trained));
+    }
+    return *m_reducer;
+}
+
 void TrainingRun::sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor> *metricSums, const QString &failure)
 {
-    // The flags first: one per rank that failed, and the stop requests.
+    // The gradients first: most of them were sent during the last backward pass, and every rank sends them all,
+    // even one whose step failed, so that the exchanges stay in step.
+    reducer().finish();
+    // The flags: one per rank that failed, and the stop requests.
     const int size = m_group->size();
     torch::Tensor flags = torch::zeros({size + 1}, torch::kDouble);
     flags[m_group->rank()] = failure.isEmpty() ? 0.0 : 1.0;
@@ -67,18 +84,12 @@ void TrainingRun::sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor>
                                : QStringLiteral("rank %1 at step %2: %3").arg(m_group->rank()).arg(m_position.step + 1).arg(failure))
                 .toStdString());
     m_stopAgreed = flags[size].item<double>() > 0;
-    // Every parameter that trains, in the same order on every rank (one without a gradient sends zeros).
-    std::vector<torch::Tensor> tensors;
-    for (const torch::Tensor &p : m_pipeline.model->parameters())
-        if (p.requires_grad())
-            tensors.push_back(p.grad().defined() ? p.grad() : torch::zeros_like(p));
     // The step's small values in one buffer of doubles: the loss, then each metric head's statistics.
     std::vector<torch::Tensor> small{loss->to(torch::kDouble).reshape({1})};
     for (const torch::Tensor &m : *metricSums)
         small.push_back(m.to(torch::kDouble).reshape({-1}));
     const torch::Tensor packed = torch::cat(small);
-    tensors.push_back(packed);
-    m_group->sum(tensors);
+    m_group->sum({packed});
     *loss = packed[0];
     int64_t offset = 1;
     for (torch::Tensor &m : *metricSums) {

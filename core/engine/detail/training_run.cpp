@@ -430,6 +430,11 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
             if (partIndex.size(0) != count || share != 1.0)
                 loss = loss * (share * double(partIndex.size(0)) / double(count));
             m_timing->lap(StepTiming::Forward);
+            // The last part's gradients are complete as its backward pass makes them: sent to the other ranks
+            // meanwhile. Not with synchronised batch norm, whose own exchanges in the backward pass might then
+            // come in another order on another rank.
+            if (m_group && !syncedNorm && p + 1 == parts)
+                reducer().arm();
             m_precision.scaled(loss).backward();
             m_timing->lap(StepTiming::Backward);
             batchLoss = batchLoss.defined() ? batchLoss + loss.detach() : loss.detach();

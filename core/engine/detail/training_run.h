@@ -7,6 +7,7 @@
 #include "detail/collectives.h"
 #include "detail/compiled_pipeline.h"
 #include "detail/device_data.h"
+#include "detail/gradient_reducer.h"
 #include "detail/logged_steps.h"
 #include "detail/mixed_precision.h"
 #include "detail/step_timing.h"
@@ -48,9 +49,13 @@ private:
     bool flushPending(TrainResult *ending, bool wait);
     bool publish(const LoggedSteps::Interval &interval, TrainResult *ending);
     QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
-    // Distributed (training_ranks.cpp): first whether any rank failed in this step (`failure`: this rank's error,
-    // empty when none; then every rank throws) or was asked to stop; then the step's gradients, loss and metric
-    // statistics summed over the ranks (each already weighted by its share of the global batch).
+    // Distributed (training_ranks.cpp): the reducer of the parameters that train now (made again when a stage
+    // changed them).
+    GradientReducer &reducer();
+    // Then, after the step's backward passes: first the step's gradients summed over the ranks (those the
+    // reducer did not send during the backward pass), then whether any rank failed in this step (`failure`: this
+    // rank's error, empty when none; then every rank throws) or was asked to stop, then the step's loss and metric
+    // statistics summed (each already weighted by its share of the global batch).
     void sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor> *metricSums, const QString &failure);
     // Rank 0's buffers (batch norm's running statistics) on every rank, before an evaluation, as DDP keeps them.
     void shareRankZeroBuffers();
@@ -61,6 +66,7 @@ private:
     QString m_profilePath;
     std::optional<StepTiming> m_timing;  // the speed report, made once the device is known
     Collectives *m_group = nullptr;  // of options.group; null for one process
+    std::unique_ptr<GradientReducer> m_reducer;  // distributed: for the parameters that train now
     std::shared_ptr<BatchNormSync> m_batchNormSync;  // training.sync_batch_norm in a distributed run; else null
     bool m_stopAgreed = false;       // some rank was asked to stop: every rank stops before its next step
     // Reports the metrics of an evaluation pass ("loss" and metric node ids) as PREFIX/NAME rows; returns them so.

@@ -1,0 +1,198 @@
+#include "detail/gradient_reducer.h"
+
+#include <torch/csrc/autograd/function.h>
+#include <torch/csrc/autograd/function_hook.h>
+#include <torch/csrc/autograd/variable.h>
+#include <torch/csrc/distributed/c10d/Work.hpp>
+
+#include <mutex>
+
+namespace ty::detail {
+
+struct GradientReducer::State {
+    struct Bucket {
+        std::vector<size_t> members;  // indices into `parameters`, in the bucket's order
+        std::vector<int64_t> offsets; // where each member starts in the flat buffer
+        std::vector<torch::Tensor> flat;  // one flat tensor, as c10d takes it
+        size_t waitingFor = 0;        // members whose gradient is not complete yet in this step
+        c10::intrusive_ptr<c10d::Work> work;
+    };
+    Collectives *group = nullptr;
+    std::vector<torch::Tensor> parameters;
+    std::vector<size_t> bucketOf;  // per parameter
+    std::vector<Bucket> buckets;   // in the order they are sent
+    std::vector<char> complete;    // per parameter, in this step
+    size_t nextToSend = 0;
+    bool armed = false;
+    // The hooks run on autograd's threads (one per device) while finish() may not; a bucket is sent by one of them.
+    std::mutex mutex;
+
+    void gradientComplete(size_t parameter);
+    void send(Bucket &bucket);
+    void reset();
+};
+
+void GradientReducer::State::gradientComplete(size_t parameter)
+{
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!armed || complete[parameter])
+        return;
+    complete[parameter] = 1;
+    --buckets[bucketOf[parameter]].waitingFor;
+    while (nextToSend < buckets.size() && buckets[nextToSend].waitingFor == 0)
+        send(buckets[nextToSend++]);
+}
+
+void GradientReducer::State::send(Bucket &bucket)
+{
+    torch::NoGradGuard noGrad;
+    torch::Tensor &flat = bucket.flat.front();
+    for (size_t i = 0; i < bucket.members.size(); ++i) {
+        const torch::Tensor &p = parameters[bucket.members[i]];
+        torch::Tensor slot = flat.narrow(0, bucket.offsets[i], p.numel());
+        if (p.grad().defined())
+            slot.copy_(p.grad().reshape({-1}));
+        else
+            slot.zero_();
+    }
+    bucket.work = group->startSum(bucket.flat);
+}
+
+void GradientReducer::State::reset()
+{
+    for (Bucket &bucket : buckets) {
+        bucket.waitingFor = bucket.members.size();
+        bucket.work.reset();
+    }
+    std::fill(complete.begin(), complete.end(), 0);
+    nextToSend = 0;
+    armed = false;
+}
+
+namespace {
+
+// Called after a parameter's gradient accumulator added this backward pass's gradient: the gradient is complete.
+class GradientCompleteHook : public torch::autograd::FunctionPostHook {
+public:
+    GradientCompleteHook(std::weak_ptr<GradientReducer::State> state, size_t parameter)
+        : m_state(std::move(state)), m_parameter(parameter)
+    {
+    }
+    torch::autograd::variable_list operator()(const torch::autograd::variable_list &outputs,
+                                              const torch::autograd::variable_list &) override
+    {
+        if (const std::shared_ptr<GradientReducer::State> state = m_state.lock())
+            state->gradientComplete(m_parameter);
+        return outputs;
+    }
+
+private:
+    std::weak_ptr<GradientReducer::State> m_state;
+    size_t m_parameter;
+};
+
+} // namespace
+
+GradientReducer::GradientReducer(Collectives &group, std::vector<torch::Tensor> parameters)
+    : m_state(std::make_shared<State>())
+{
+    State &state = *m_state;
+    state.group = &group;
+    state.parameters = std::move(parameters);
+    state.bucketOf.assign(state.parameters.size(), 0);
+    state.complete.assign(state.parameters.size(), 0);
+    // Buckets in reverse order of the parameters, each of one type and device.
+    int64_t bytes = 0;
+    for (size_t k = state.parameters.size(); k-- > 0;) {
+        const torch::Tensor &p = state.parameters[k];
+        const int64_t size = p.numel() * int64_t(p.element_size());
+        bool fresh = state.buckets.empty();
+        if (!fresh) {
+            const torch::Tensor &first = state.parameters[state.buckets.back().members.front()];
+            const int64_t cap = state.buckets.size() == 1 ? kFirstBucketBytes : Collectives::kBucketBytes;
+            fresh = bytes + size > cap || first.scalar_type() != p.scalar_type() || first.device() != p.device();
+        }
+        if (fresh) {
+            state.buckets.emplace_back();
+            bytes = 0;
+        }
+        State::Bucket &bucket = state.buckets.back();
+        bucket.offsets.push_back(bucket.members.empty() ? 0 : bucket.offsets.back() + state.parameters[bucket.members.back()].numel());
+        bucket.members.push_back(k);
+        state.bucketOf[k] = state.buckets.size() - 1;
+        bytes += size;
+    }
+    for (State::Bucket &bucket : state.buckets) {
+        const torch::Tensor &last = state.parameters[bucket.members.back()];
+        const int64_t numel = bucket.offsets.back() + last.numel();
+        bucket.flat = {group.staged(torch::empty({numel}, last.options().requires_grad(false)))};
+    }
+    state.reset();
+    // A hook on each parameter's gradient accumulator, which lives as long as this reducer holds it.
+    for (size_t k = 0; k < state.parameters.size(); ++k) {
+        std::shared_ptr<torch::autograd::Node> accumulator = torch::autograd::impl::grad_accumulator(state.parameters[k]);
+        m_hookKeys.push_back(accumulator->add_post_hook(std::make_unique<GradientCompleteHook>(m_state, k)));
+        m_accumulators.push_back(std::move(accumulator));
+    }
+}
+
+GradientReducer::~GradientReducer()
+{
+    for (size_t k = 0; k < m_accumulators.size(); ++k)
+        m_accumulators[k]->del_post_hook(m_hookKeys[k]);
+}
+
+bool GradientReducer::matches(const std::vector<torch::Tensor> &parameters) const
+{
+    const std::vector<torch::Tensor> &mine = m_state->parameters;
+    if (parameters.size() != mine.size())
+        return false;
+    for (size_t k = 0; k < mine.size(); ++k)
+        if (!parameters[k].is_same(mine[k]))
+            return false;
+    return true;
+}
+
+size_t GradientReducer::bucketCount() const
+{
+    return m_state->buckets.size();
+}
+
+size_t GradientReducer::bucketsSent() const
+{
+    const std::lock_guard<std::mutex> lock(m_state->mutex);
+    return m_state->nextToSend;
+}
+
+void GradientReducer::arm()
+{
+    const std::lock_guard<std::mutex> lock(m_state->mutex);
+    m_state->armed = true;
+}
+
+void GradientReducer::finish()
+{
+    State &state = *m_state;
+    std::unique_lock<std::mutex> lock(state.mutex);
+    state.armed = false;
+    try {
+        while (state.nextToSend < state.buckets.size())
+            state.send(state.buckets[state.nextToSend++]);
+        torch::NoGradGuard noGrad;
+        for (State::Bucket &bucket : state.buckets) {
+            state.group->finishSum(bucket.work);
+            const torch::Tensor &flat = bucket.flat.front();
+            for (size_t i = 0; i < bucket.members.size(); ++i) {
+                const torch::Tensor &p = state.parameters[bucket.members[i]];
+                if (p.grad().defined())
+                    p.grad().copy_(flat.narrow(0, bucket.offsets[i], p.numel()).view(p.grad().sizes()));
+            }
+        }
+    } catch (...) {
+        state.reset();
+        throw;
+    }
+    state.reset();
+}
+
+} // namespace ty::detail
