@@ -155,6 +155,8 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
                               {QStringLiteral("samples_per_s"), speed.value().samplesPerSecond},
                               {QStringLiteral("step_ms"), speed.value().stepMs},
                               {QStringLiteral("peak_rss_mb"), speed.value().peakRssMb}};
+        if (speed.value().peakCudaMb >= 0)
+            speedJson.insert(QStringLiteral("peak_cuda_mb"), speed.value().peakCudaMb);
         for (auto it = speed.value().phaseMs.constBegin(); it != speed.value().phaseMs.constEnd(); ++it)
             speedJson.insert(it.key() + QStringLiteral("_ms"), it.value());
         o.insert(QStringLiteral("speed"), speed.value().empty() ? QJsonValue() : QJsonValue(speedJson));

@@ -56,6 +56,10 @@ Result<RunSpeed> runSpeed(const RunDatabase &db, qint64 runId)
         return ok.error();
     for (const MetricPoint &p : points)
         speed.peakRssMb = std::max(speed.peakRssMb, p.value);
+    if (const Status ok = read(QStringLiteral("peak_cuda_mb"), &points); !ok)
+        return ok.error();
+    for (const MetricPoint &p : points)
+        speed.peakCudaMb = std::max(speed.peakCudaMb, p.value);
     return speed;
 }
 
@@ -65,11 +69,13 @@ QString runSpeedText(const RunSpeed &speed)
     for (const QString &phase : speedPhases())
         if (speed.phaseMs.contains(phase))
             phases << QStringLiteral("%1 %2").arg(phase).arg(speed.phaseMs.value(phase), 0, 'f', 2);
-    return QStringLiteral("%1 samples/s; a step %2 ms (%3 ms); peak memory %4 MB (medians of %5 reports)")
+    const QString gpu = speed.peakCudaMb >= 0 ? QStringLiteral(", GPU %1 MB").arg(speed.peakCudaMb, 0, 'f', 0) : QString();
+    return QStringLiteral("%1 samples/s; a step %2 ms (%3 ms); peak memory %4 MB%5 (medians of %6 reports)")
         .arg(speed.samplesPerSecond, 0, 'f', 0)
         .arg(speed.stepMs, 0, 'f', 2)
         .arg(phases.join(QStringLiteral(", ")))
         .arg(speed.peakRssMb, 0, 'f', 0)
+        .arg(gpu)
         .arg(speed.reports);
 }
 

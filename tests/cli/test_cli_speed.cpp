@@ -87,6 +87,8 @@ private Q_SLOTS:
         // data set's 60 MB... of this part: more than 10 MB in any case.
         QVERIFY(opened.value()->metrics(1, QStringLiteral("speed/forward_ms")).value().last().value > 0);
         QVERIFY(opened.value()->metrics(1, QStringLiteral("speed/peak_rss_mb")).value().last().value > 10);
+        // On the CPU there is no GPU allocator's peak.
+        QVERIFY(opened.value()->metrics(1, QStringLiteral("speed/peak_cuda_mb")).value().isEmpty());
 
         // runs show: a speed line; --json: speed/* in the summary and a speed object of medians.
         const Ran show = cli({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("1"), QStringLiteral("--db"), db});
@@ -97,6 +99,8 @@ private Q_SLOTS:
         QVERIFY(shown.value(QStringLiteral("summary")).toObject().contains(QStringLiteral("speed/samples_per_s")));
         QVERIFY(shown.value(QStringLiteral("speed")).toObject().value(QStringLiteral("samples_per_s")).toDouble() > 100);
         QCOMPARE(shown.value(QStringLiteral("speed")).toObject().value(QStringLiteral("reports")).toInt(), 4);
+        QVERIFY(shown.value(QStringLiteral("speed")).toObject().contains(QStringLiteral("peak_rss_mb")));
+        QVERIFY(!shown.value(QStringLiteral("speed")).toObject().contains(QStringLiteral("peak_cuda_mb")));
     }
 
     void profileStepsWriteAChromeTrace()

@@ -94,13 +94,27 @@ bool useSmallImageFolder(Preset &preset, const QString &outDir, int limit)
     return true;
 }
 
-QList<double> RecordingObserver::values(const QString &name) const
+namespace {
+
+QList<double> valuesNamed(const QList<MetricSample> &samples, const QString &name)
 {
     QList<double> out;
-    for (const MetricSample &s : metrics)
+    for (const MetricSample &s : samples)
         if (s.name == name)
             out << s.value;
     return out;
+}
+
+} // namespace
+
+QList<double> RecordingObserver::values(const QString &name) const
+{
+    return valuesNamed(metrics, name);
+}
+
+QList<double> RecordingObserver::speedValues(const QString &name) const
+{
+    return valuesNamed(speed, name);
 }
 
 } // namespace ty::test

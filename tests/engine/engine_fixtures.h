@@ -32,6 +32,7 @@ class RecordingObserver : public TrainObserver {
 public:
     void onStarted(const TrainStart &s) override { start = s; }
     void onMetrics(const QList<MetricSample> &samples) override { metrics += samples; }
+    void onSpeed(const QList<MetricSample> &samples) override { speed += samples; }
     void onEpochEnd(int epoch, qint64, const QMap<QString, double> &) override { epochs << epoch; }
     void onCheckpoint(const CheckpointInfo &c) override { checkpoints << c; }
     void onEvent(const QString &kind, const QString &message, qint64) override { events << kind + QStringLiteral(": ") + message; }
@@ -44,10 +45,12 @@ public:
         return (stopAfterSteps >= 0 && lastStep >= stopAfterSteps) || (stopAfterPolls >= 0 && polls > stopAfterPolls);
     }
 
-    QList<double> values(const QString &name) const;
+    QList<double> values(const QString &name) const;  // of the metrics
+    QList<double> speedValues(const QString &name) const;  // of the speed reports
 
     TrainStart start;
     QList<MetricSample> metrics;
+    QList<MetricSample> speed;
     QList<int> epochs;
     QList<CheckpointInfo> checkpoints;
     QStringList events;

@@ -56,6 +56,10 @@ void TestCuda::mixedPrecisionTrainsOnCuda()
     test::RecordingObserver mixed;
     QCOMPARE(int(Trainer::train(preset, TrainOptions{}, mixed).outcome), int(TrainOutcome::Finished));
     QVERIFY2(mixed.events.filter(QStringLiteral("mixed_precision")).isEmpty(), qPrintable(mixed.events.join(QLatin1Char('\n'))));
+    // The speed report holds the caching allocator's peak: more than the weights and a batch, less than the GPU.
+    const QList<double> gpuPeak = plain.speedValues(QStringLiteral("speed/peak_cuda_mb"));
+    QVERIFY2(!gpuPeak.isEmpty() && gpuPeak.last() > 0.01 && gpuPeak.last() < 1e6,
+             qPrintable(QStringLiteral("%1 reports, last %2 MB").arg(gpuPeak.size()).arg(gpuPeak.value(gpuPeak.size() - 1))));
 
     const QList<double> plainLoss = plain.values(QStringLiteral("train/loss")), mixedLoss = mixed.values(QStringLiteral("train/loss"));
     QVERIFY(plainLoss.size() > 100 && mixedLoss.size() == plainLoss.size());

@@ -34,7 +34,7 @@ QStringList columns()
     QStringList header{QObject::tr("run"), QObject::tr("samples/s"), QObject::tr("step ms")};
     for (const QString &phase : speedPhases())
         header << QObject::tr("%1 ms").arg(phase == QLatin1String("allreduce") ? QStringLiteral("all-reduce") : phase);
-    header << QObject::tr("peak MB") << QObject::tr("processes") << QObject::tr("reports");
+    header << QObject::tr("peak MB") << QObject::tr("GPU peak MB") << QObject::tr("processes") << QObject::tr("reports");
     return header;
 }
 
@@ -189,7 +189,8 @@ void RunSpeedView::fillTable()
                           s.speed.empty() ? QStringLiteral("–") : QString::number(s.speed.stepMs, 'f', 2)};
         for (const QString &phase : speedPhases())
             cells << (s.speed.phaseMs.contains(phase) ? QString::number(s.speed.phaseMs.value(phase), 'f', 2) : QStringLiteral("–"));
-        cells << (s.speed.empty() ? QStringLiteral("–") : QString::number(s.speed.peakRssMb, 'f', 0)) << QString::number(s.processes)
+        cells << (s.speed.empty() ? QStringLiteral("–") : QString::number(s.speed.peakRssMb, 'f', 0))
+              << (s.speed.peakCudaMb < 0 ? QStringLiteral("–") : QString::number(s.speed.peakCudaMb, 'f', 0)) << QString::number(s.processes)
               << QString::number(s.speed.reports);
         for (int column = 0; column < cells.size(); ++column) {
             auto *item = new QTableWidgetItem(cells.at(column));

@@ -1,8 +1,15 @@
 #include "detail/step_timing.h"
 
 #include "available_memory.h"
+#include "detail/cuda_memory.h"
 
 namespace ty::detail {
+
+StepTiming::StepTiming(const torch::Device &device, bool distributed) : m_device(device), m_distributed(distributed)
+{
+    if (m_device.is_cuda())
+        resetCudaPeak(m_device.index());
+}
 
 void StepTiming::beginStep(bool timed, int64_t samples)
 {
@@ -51,6 +58,9 @@ QList<MetricSample> StepTiming::report(int64_t step, int epoch, double time)
     rows.append(MetricSample{QStringLiteral("speed/step_ms"), step, epoch, time, total});
     if (const qint64 peak = peakResidentBytes(); peak > 0)
         rows.append(MetricSample{QStringLiteral("speed/peak_rss_mb"), step, epoch, time, double(peak) / (1 << 20)});
+    if (m_device.is_cuda())
+        if (const qint64 peak = cudaPeakAllocatedBytes(m_device.index()); peak >= 0)
+            rows.append(MetricSample{QStringLiteral("speed/peak_cuda_mb"), step, epoch, time, double(peak) / (1 << 20)});
     restartRate();
     m_timed = false;
     return rows;

@@ -22,7 +22,8 @@ class StepTiming {
 public:
     enum Phase { Data, Forward, Backward, AllReduce, Optimizer, Logging, PhaseCount };
 
-    StepTiming(const torch::Device &device, bool distributed) : m_device(device), m_distributed(distributed) {}
+    // On a CUDA device, the allocator's peak is counted from here.
+    StepTiming(const torch::Device &device, bool distributed);
 
     // Starts a step of `samples` samples; `timed`: whether its phases are measured.
     void beginStep(bool timed, int64_t samples);
@@ -32,7 +33,8 @@ public:
     // Restarts the rate's clock, leaving out what came before (an evaluation, the start of an epoch).
     void restartRate();
     // The timed step's report as speed/* metric rows: samples_per_s, step_ms and each phase's ms (allreduce_ms
-    // only in a distributed run), peak_rss_mb (the process's largest resident set so far).
+    // only in a distributed run), peak_rss_mb (the process's largest resident set so far) and, on a CUDA device,
+    // peak_cuda_mb (the most that tensors held on it at once since the run began, as the caching allocator counts).
     QList<MetricSample> report(int64_t step, int epoch, double time);
 
 private:
