@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """One line per `trainyard-cli run --events` stream: outcome, test accuracy, the seconds (since the run started)
-at which val/accuracy first reached each threshold, and the median of speed/samples_per_s.
+at which val/accuracy first reached each threshold, the median of speed/samples_per_s and the largest
+speed/peak_cuda_mb.
 Usage: summarize_run.py EVENTS.jsonl [THRESHOLD...]"""
 import json
 import statistics
@@ -8,6 +9,7 @@ import sys
 
 path, thresholds = sys.argv[1], [float(t) for t in sys.argv[2:]]
 status, message, summary, val, speed, device, steps = "no finished event", "", {}, [], [], "?", 0
+gpu_peak = []
 with open(path) as stream:
     for line in stream:
         try:
@@ -23,6 +25,8 @@ with open(path) as stream:
                     val.append((time, value))
                 elif name == "speed/samples_per_s" and value is not None:
                     speed.append(value)
+                elif name == "speed/peak_cuda_mb" and value is not None:
+                    gpu_peak.append(value)
         elif kind == "finished":
             status, message, summary, steps = event["status"], event.get("message", ""), event.get("summary", {}), event.get("steps", 0)
         elif kind == "error":
@@ -34,5 +38,6 @@ for threshold in thresholds:
 best = max((v for _, v in val), default=float("nan"))
 print(f"{path.rsplit('/', 1)[-1]}: {status} on {device}, {steps} steps, test/accuracy {summary.get('test/accuracy', float('nan')):.4f}, "
       f"best val/accuracy {best:.4f}, last val at {val[-1][0] if val else float('nan'):.1f} s, "
-      f"samples/s median {statistics.median(speed) if speed else float('nan'):.0f}; " + "; ".join(reached)
+      f"samples/s median {statistics.median(speed) if speed else float('nan'):.0f}, "
+      f"GPU peak {max(gpu_peak) if gpu_peak else float('nan'):.0f} MB; " + "; ".join(reached)
       + (f" [{message[:200]}]" if status != "finished" else ""))
