@@ -202,6 +202,33 @@ private Q_SLOTS:
         QVERIFY2(mismatch.err.contains(QStringLiteral("trained with 2 processes")), qPrintable(mismatch.err));
     }
 
+    // Stages that freeze and unfreeze layers change which parameters train, and so the gradients each step sends:
+    // the ranks send the new set from the stage's first step, and train as one process does through both stages.
+    void stagesThatFreezeLayersMatchOneProcess()
+    {
+        QTemporaryDir dir;
+        const QString overlay = dir.filePath(QStringLiteral("stages.json"));
+        {
+            QFile file(overlay);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(R"({"training": {"stages": [{"name": "top", "epochs": 1, "freeze": ["fc1", "fc2"]},
+                                                  {"name": "all", "epochs": 1, "unfreeze": ["fc1", "fc2"]}]}})");
+        }
+        const QStringList staged{QStringLiteral("--overlay"), overlay};
+        const QString one = dir.filePath(QStringLiteral("one.sqlite")), two = dir.filePath(QStringLiteral("two.sqlite"));
+        const Finished single = runCli(mlpArguments(one, 1) + staged);
+        QVERIFY2(single.code == 0, qPrintable(single.err));
+        const Finished pair = runCli(mlpArguments(two, 1) + staged + QStringList{QStringLiteral("--nproc"), QStringLiteral("2")});
+        QVERIFY2(pair.code == 0, qPrintable(pair.err));
+        auto dbOne = RunDatabase::open(one), dbTwo = RunDatabase::open(two);
+        QCOMPARE(metricByStep(*dbOne.value(), 1, QStringLiteral("train/loss")).size(), 80);  // two stages of 40 steps
+        const QString mismatch = metricMismatch(*dbOne.value(), *dbTwo.value(), QStringLiteral("train/loss"), 1e-5, 0.0);
+        QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+        const double accuracyOne = metricByStep(*dbOne.value(), 1, QStringLiteral("test/accuracy")).last();
+        const double accuracyTwo = metricByStep(*dbTwo.value(), 1, QStringLiteral("test/accuracy")).last();
+        QVERIFY2(accuracyOne > 0.6 && std::abs(accuracyOne - accuracyTwo) <= 0.002, qPrintable(QStringLiteral("%1 vs %2").arg(accuracyOne).arg(accuracyTwo)));
+    }
+
     // training.sync_batch_norm: a batch norm layer after fc1 normalises with the whole batch's statistics, so
     // two ranks train as one process does; without it each rank normalises its own half, and they do not. A last
     // batch of 2 samples on 3 ranks (one idle) needs it: alone, a rank's batch norm cannot train on 1 sample.

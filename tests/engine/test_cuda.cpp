@@ -309,7 +309,8 @@ void TestCuda::gradientsAreSummedDuringTheBackwardPass()
                     reducer.arm();
                 chain.loss(rankInput(r, where)).backward();
                 out.sentAfterBackward[step] = reducer.bucketsSent();
-                reducer.finish();
+                if (const std::string failure = reducer.finish(); !failure.empty())
+                    throw std::runtime_error(failure);
                 for (const torch::Tensor &p : chain.parameters)
                     out.gradients[step].push_back(p.grad().defined() ? p.grad().cpu() : torch::Tensor());
             }

@@ -24,6 +24,7 @@ struct GradientReducer::State {
     std::vector<char> complete;    // per parameter, in this step
     size_t nextToSend = 0;
     bool armed = false;
+    std::string failure;  // of a gradient that could not be sent in this step
     // The hooks run on autograd's threads (one per device) while finish() may not; a bucket is sent by one of them.
     std::mutex mutex;
 
@@ -43,17 +44,27 @@ void GradientReducer::State::gradientComplete(size_t parameter)
         send(buckets[nextToSend++]);
 }
 
+// Never fails but for a lost process (PeerLost): a gradient that cannot be copied (its error kept for finish())
+// leaves the bucket's zeros, which are sent all the same, so that every rank still sends every bucket.
+
+
 void GradientReducer::State::send(Bucket &bucket)
 {
     torch::NoGradGuard noGrad;
     torch::Tensor &flat = bucket.flat.front();
-    for (size_t i = 0; i < bucket.members.size(); ++i) {
-        const torch::Tensor &p = parameters[bucket.members[i]];
-        torch::Tensor slot = flat.narrow(0, bucket.offsets[i], p.numel());
-        if (p.grad().defined())
-            slot.copy_(p.grad().reshape({-1}));
-        else
-            slot.zero_();
+    try {
+        for (size_t i = 0; i < bucket.members.size(); ++i) {
+            const torch::Tensor &p = parameters[bucket.members[i]];
+            torch::Tensor slot = flat.narrow(0, bucket.offsets[i], p.numel());
+            if (p.grad().defined())
+                slot.view(p.grad().sizes()).copy_(p.grad());
+            else
+                slot.zero_();
+        }
+    } catch (const std::exception &e) {
+        if (failure.empty())
+            failure = e.what();
+        flat.zero_();
     }
     bucket.work = group->startSum(bucket.flat);
 }
@@ -67,6 +78,7 @@ void GradientReducer::State::reset()
     std::fill(complete.begin(), complete.end(), 0);
     nextToSend = 0;
     armed = false;
+    failure.clear();
 }
 
 namespace {
@@ -170,29 +182,35 @@ void GradientReducer::arm()
     m_state->armed = true;
 }
 
-void GradientReducer::finish()
+std::string GradientReducer::finish()
 {
     State &state = *m_state;
-    std::unique_lock<std::mutex> lock(state.mutex);
+    const std::lock_guard<std::mutex> lock(state.mutex);
     state.armed = false;
+    std::string failure;
     try {
         while (state.nextToSend < state.buckets.size())
             state.send(state.buckets[state.nextToSend++]);
+        for (State::Bucket &bucket : state.buckets)
+            state.group->finishSum(bucket.work);
+        failure = state.failure;
         torch::NoGradGuard noGrad;
         for (State::Bucket &bucket : state.buckets) {
-            state.group->finishSum(bucket.work);
             const torch::Tensor &flat = bucket.flat.front();
-            for (size_t i = 0; i < bucket.members.size(); ++i) {
+            for (size_t i = 0; failure.empty() && i < bucket.members.size(); ++i) {
                 const torch::Tensor &p = state.parameters[bucket.members[i]];
                 if (p.grad().defined())
                     p.grad().copy_(flat.narrow(0, bucket.offsets[i], p.numel()).view(p.grad().sizes()));
             }
         }
-    } catch (...) {
+    } catch (const PeerLost &) {
         state.reset();
         throw;
+    } catch (const std::exception &e) {
+        failure = e.what();  // copying the sums back: every bucket was sent and waited for
     }
     state.reset();
+    return failure;
 }
 
 } // namespace ty::detail

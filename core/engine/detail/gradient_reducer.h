@@ -13,6 +13,7 @@
 #include "detail/collectives.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace torch::autograd {
@@ -34,8 +35,10 @@ public:
     void arm();
     // Sends every bucket not sent yet, waits for all of them and leaves the sums in the parameters' gradients (a
     // parameter without a gradient on this rank sends zeros and keeps none). Ready for the next step after.
-    // Throws PeerLost when a process of the run is lost.
-    void finish();
+    // Returns this rank's error when a gradient could not be sent or given its sum (its bucket then carried
+    // zeros, so the exchanges stay in step with the other ranks); empty when none. Throws PeerLost when a process
+    // of the run is lost.
+    std::string finish();
 
     // How many buckets there are, and how many of this step's were sent so far (tests).
     size_t bucketCount() const;

@@ -63,11 +63,13 @@ GradientReducer &TrainingRun::reducer()
     return *m_reducer;
 }
 
-void TrainingRun::sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor> *metricSums, const QString &failure)
+void TrainingRun::sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor> *metricSums, const QString &stepFailure)
 {
     // The gradients first: most of them were sent during the last backward pass, and every rank sends them all,
     // even one whose step failed, so that the exchanges stay in step.
-    reducer().finish();
+    const std::string gradientFailure = reducer().finish();
+    const QString failure = !stepFailure.isEmpty() ? stepFailure
+                                                   : QString::fromStdString(gradientFailure).section(QLatin1Char('\n'), 0, 0);
     // The flags: one per rank that failed, and the stop requests.
     const int size = m_group->size();
     torch::Tensor flags = torch::zeros({size + 1}, torch::kDouble);

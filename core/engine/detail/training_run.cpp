@@ -391,6 +391,8 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         // exchange, so that every rank ends failed at the same step rather than waiting for this one.
         QString localFailure;
         try {
+        if (m_group)
+            reducer();  // made before the forward pass: after a stage changed what trains, not at the memory's peak
         for (int64_t p = 0; p < parts; ++p) {
             const int64_t from = cut(p, local), to = cut(p + 1, local);
             const torch::Tensor partIndex = to - from == local ? index : index.slice(0, from, to);

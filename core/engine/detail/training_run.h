@@ -53,10 +53,10 @@ private:
     // changed them).
     GradientReducer &reducer();
     // Then, after the step's backward passes: first the step's gradients summed over the ranks (those the
-    // reducer did not send during the backward pass), then whether any rank failed in this step (`failure`: this
-    // rank's error, empty when none; then every rank throws) or was asked to stop, then the step's loss and metric
+    // reducer did not send during the backward pass), then whether any rank failed in this step (`stepFailure`:
+    // this rank's error, empty when none, or else the reducer's; then every rank throws) or was asked to stop, then the step's loss and metric
     // statistics summed (each already weighted by its share of the global batch).
-    void sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor> *metricSums, const QString &failure);
+    void sumAcrossRanks(torch::Tensor *loss, std::vector<torch::Tensor> *metricSums, const QString &stepFailure);
     // Rank 0's buffers (batch norm's running statistics) on every rank, before an evaluation, as DDP keeps them.
     void shareRankZeroBuffers();
     // training.profile_steps: LibTorch's profiler from step FROM to step TO, into a Chrome trace in the run folder.

@@ -81,6 +81,7 @@ bool TrainingRun::buildStage(int index, Error *failure)
         if (const Status kept = restoreOptimizerState(*optimizer, *next.model, byName, /*apply=*/true); !kept)
             throw std::runtime_error(kept.error().message.toStdString());
     }
+    m_reducer.reset();  // its hooks and buffers belong to the stage before's model
     m_pipeline = std::move(next);
     m_optimizer = std::move(optimizer);
     m_settings = settings;
