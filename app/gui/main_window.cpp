@@ -101,8 +101,8 @@ void MainWindow::createDocks()
     createTrainingPage();
     resizeDocks({palette, inspector}, {225, 300}, Qt::Horizontal);
     resizeDocks({issues}, {130}, Qt::Vertical);
-    connect(m_issues, &IssuesPanel::summaryChanged, this, [issues](const QString &, int errors, int warnings) {
-        const int n = errors + warnings;
+    connect(m_issues, &IssuesPanel::summaryChanged, this, [issues](const QString &, int errors, int warnings, int notes) {
+        const int n = errors + warnings + notes;
         issues->setWindowTitle(n == 0 ? tr("Issues") : tr("Issues (%1)").arg(n));
     });
 }
@@ -118,9 +118,11 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_issuesLabel);
     statusBar()->addPermanentWidget(m_statsLabel);
     statusBar()->addPermanentWidget(m_zoomLabel);
-    connect(m_issues, &IssuesPanel::summaryChanged, this, [this](const QString &summary, int errors, int warnings) {
-        const QString icon = errors ? QStringLiteral("status-error")
-                                    : warnings ? QStringLiteral("status-warning") : QStringLiteral("status-ok");
+    connect(m_issues, &IssuesPanel::summaryChanged, this, [this](const QString &summary, int errors, int warnings, int notes) {
+        const QString icon = errors     ? QStringLiteral("status-error")
+                             : warnings ? QStringLiteral("status-warning")
+                             : notes    ? QStringLiteral("status-info")
+                                        : QStringLiteral("status-ok");
         const int size = m_issuesLabel->fontMetrics().height();
         if (m_document->graph().nodes.isEmpty())
             m_issuesLabel->clear();  // an empty pipeline is neither fine nor broken

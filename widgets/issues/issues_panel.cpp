@@ -12,6 +12,13 @@ namespace ty {
 namespace {
 enum Column { SeverityColumn, NodeColumn, MessageColumn };
 
+QString severityIconName(Severity severity)
+{
+    return severity == Severity::Error     ? QStringLiteral("status-error")
+           : severity == Severity::Warning ? QStringLiteral("status-warning")
+                                           : QStringLiteral("status-info");
+}
+
 QString where(const Issue &issue)
 {
     QStringList parts;
@@ -47,18 +54,20 @@ IssuesPanel::IssuesPanel(PipelineDocument *document, QWidget *parent)
 
 QString IssuesPanel::summary() const
 {
-    int errors = 0, warnings = 0;
+    int errors = 0, warnings = 0, notes = 0;
     for (const Issue &issue : m_issues)
-        (issue.severity == Severity::Error ? errors : warnings)++;
+        (issue.severity == Severity::Error ? errors : issue.severity == Severity::Warning ? warnings : notes)++;
     if (m_document->graph().nodes.isEmpty())
         return tr("Empty pipeline");
-    if (errors == 0 && warnings == 0)
+    if (errors == 0 && warnings == 0 && notes == 0)
         return tr("No issues");
     QStringList parts;
     if (errors > 0)
         parts << (errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors));
     if (warnings > 0)
         parts << (warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
+    if (notes > 0)
+        parts << (notes == 1 ? tr("1 note") : tr("%1 notes").arg(notes));
     return parts.join(QStringLiteral(", "));
 }
 
@@ -73,18 +82,16 @@ void IssuesPanel::refresh()
                                         "Blocks onto the canvas, or open a preset."));
         item->setFlags(Qt::ItemIsEnabled);
         item->setData(SeverityColumn, Qt::UserRole, -1);
-        Q_EMIT summaryChanged(tr("Empty pipeline"), 0, 0);
+        Q_EMIT summaryChanged(tr("Empty pipeline"), 0, 0, 0);
         return;
     }
     m_issues = m_document->report().issues;
-    int errors = 0, warnings = 0;
+    int errors = 0, warnings = 0, notes = 0;
     for (int i = 0; i < m_issues.size(); ++i) {
         const Issue &issue = m_issues.at(i);
-        const bool error = issue.severity == Severity::Error;
-        (error ? errors : warnings)++;
+        (issue.severity == Severity::Error ? errors : issue.severity == Severity::Warning ? warnings : notes)++;
         auto *item = new QTreeWidgetItem(m_list);
-        item->setIcon(SeverityColumn, icons::statusIcon(error ? QStringLiteral("status-error")
-                                                              : QStringLiteral("status-warning")));
+        item->setIcon(SeverityColumn, icons::statusIcon(severityIconName(issue.severity)));
         item->setText(SeverityColumn, severityName(issue.severity));
         item->setText(NodeColumn, issue.node.isEmpty() ? tr("(pipeline)") : issue.node);
         const QString place = where(issue);
@@ -100,7 +107,7 @@ void IssuesPanel::refresh()
         item->setFlags(Qt::ItemIsEnabled);
         item->setData(SeverityColumn, Qt::UserRole, -1);
     }
-    Q_EMIT summaryChanged(summary(), errors, warnings);
+    Q_EMIT summaryChanged(summary(), errors, warnings, notes);
 }
 
 void IssuesPanel::itemActivated(QTreeWidgetItem *item)

@@ -21,14 +21,14 @@ public:
 
     QTreeWidget *list() const { return m_list; }
     int issueCount() const { return int(m_issues.size()); }
-    // "2 errors, 1 warning" or "No issues".
+    // "2 errors, 1 warning, 1 note" or "No issues".
     QString summary() const;
     // Activates row `row` as a click would.
     void activateRow(int row);
 
 Q_SIGNALS:
     void issueActivated(const ty::Issue &issue);
-    void summaryChanged(const QString &summary, int errors, int warnings);
+    void summaryChanged(const QString &summary, int errors, int warnings, int notes);
 
 private:
     void refresh();
