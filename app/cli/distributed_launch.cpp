@@ -8,8 +8,6 @@
 #include <QThread>
 
 #include <csignal>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -18,25 +16,6 @@
 namespace ty::cli {
 
 namespace {
-
-// A TCP port that is free on this machine now (the kernel's choice), for the store of an --nproc run.
-int freePort()
-{
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return 29500;
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    address.sin_port = 0;
-    socklen_t length = sizeof(address);
-    int port = 29500;
-    if (bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address)) == 0
-        && getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
-        port = ntohs(address.sin_port);
-    close(fd);
-    return port;
-}
 
 class WorkerRankObserver : public TrainObserver {
 public:
@@ -73,8 +52,9 @@ std::unique_ptr<DistributedLaunch> DistributedLaunch::fromArguments(const Args &
             launch->m_setup.localWorldSize = n;
             launch->m_setup.launcher = QStringLiteral("nproc");
             launch->m_setup.masterAddr = QStringLiteral("127.0.0.1");
-            // A port of its own (not MASTER_PORT), so that two --nproc runs side by side never meet.
-            launch->m_setup.masterPort = freePort();
+            // A port of its own (not MASTER_PORT), so that two --nproc runs side by side never meet: the store's,
+            // which join() serves before it starts the other ranks.
+            launch->m_setup.masterPort = 0;
         }
     }
     return launch;
@@ -144,6 +124,17 @@ int DistributedLaunch::join(const QString &command, const QStringList &arguments
     // The machine's cores shared by the ranks on it.
     if (settings.threads <= 0 && m_setup.localWorldSize > 1)
         m_threads = std::max(1, QThread::idealThreadCount() / m_setup.localWorldSize);
+    // The ranks this process starts meet at its store, listening before they start.
+    std::shared_ptr<StoreServer> store;
+    if (m_nproc > 1) {
+        Result<std::shared_ptr<StoreServer>> served = StoreServer::start(m_setup.masterAddr, m_nproc, settings.distTimeout);
+        if (!served) {
+            reportError(served.error(), args, io);
+            return RunFailed;
+        }
+        store = served.value();
+        m_setup.masterPort = store->port();
+    }
     for (int rank = 1; rank < m_nproc; ++rank) {
         auto process = std::make_unique<QProcess>();
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -177,7 +168,8 @@ int DistributedLaunch::join(const QString &command, const QStringList &arguments
         }
         m_ranks.push_back(std::move(process));
     }
-    Result<std::shared_ptr<ProcessGroup>> group = ProcessGroup::connect(m_setup, settings.distTimeout, settings.distBackend, settings.device);
+    Result<std::shared_ptr<ProcessGroup>> group =
+        ProcessGroup::connect(m_setup, settings.distTimeout, settings.distBackend, settings.device, store);
     if (!group) {
         reportError(group.error(), args, io);
         return RunFailed;

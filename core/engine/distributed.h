@@ -34,6 +34,23 @@ struct DistributedSetup {
 // MASTER_ADDR and MASTER_PORT from the batch script). Neither: one process. A malformed value is an error naming the variable.
 Result<DistributedSetup> distributedSetupFromEnvironment(const QProcessEnvironment &environment);
 
+// The rendezvous store of a run that this process starts the other ranks of (--nproc), served before they start:
+// on a port the kernel picks as the store binds it, so no other program can take the port between its choice and
+// its use. Its port is the MASTER_PORT the other ranks are given; connect() then takes it as rank 0's store.
+class StoreServer {
+public:
+    // Listens on `host` for `worldSize` - 1 other ranks, each store operation waiting up to timeoutSeconds.
+    static Result<std::shared_ptr<StoreServer>> start(const QString &host, int worldSize, double timeoutSeconds);
+    ~StoreServer();
+    int port() const;
+    struct Store;  // collectives.cpp's
+    Store &store() { return *m_store; }
+
+private:
+    explicit StoreServer(std::unique_ptr<Store> store);
+    std::unique_ptr<Store> m_store;
+};
+
 // One process's connection to the others of a distributed run: rendezvous through c10d's TCP store at
 // MASTER_ADDR:MASTER_PORT (rank 0 serves it), collectives through c10d's Gloo or NCCL backend. Used by one
 // training thread.
@@ -43,9 +60,11 @@ public:
     // `backend` is training.dist_backend (auto, gloo, nccl) and `device` training.device (auto, cpu, cuda): auto
     // takes NCCL when training on CUDA with a GPU for each process on this machine and the build has NCCL, else
     // Gloo. Asking for NCCL where it cannot be is an error naming training.dist_backend.
+    // `server`: rank 0's store, served already (StoreServer); none: rank 0 serves it at MASTER_PORT now.
     static Result<std::shared_ptr<ProcessGroup>> connect(const DistributedSetup &setup, double timeoutSeconds,
                                                          const QString &backend = QStringLiteral("auto"),
-                                                         const QString &device = QStringLiteral("auto"));
+                                                         const QString &device = QStringLiteral("auto"),
+                                                         const std::shared_ptr<StoreServer> &server = nullptr);
     // The backend connect() takes: "gloo" or "nccl", or an error naming training.dist_backend.
     static Result<QString> backendFor(const DistributedSetup &setup, const QString &backend, const QString &device);
     ~ProcessGroup();

@@ -196,6 +196,9 @@ private Q_SLOTS:
         QCOMPARE(distributed.value(QStringLiteral("world_size")).toInt(), 2);
         QCOMPARE(distributed.value(QStringLiteral("backend")).toString(), QStringLiteral("gloo"));
         QCOMPARE(distributed.value(QStringLiteral("launcher")).toString(), QStringLiteral("nproc"));
+        // The store rank 0 served before starting rank 1, on the port the kernel gave it.
+        const QString master = distributed.value(QStringLiteral("master")).toString();
+        QVERIFY2(master.startsWith(QStringLiteral("127.0.0.1:")) && master.section(QLatin1Char(':'), 1).toInt() > 0, qPrintable(master));
         // A resume needs as many processes as the run trained with.
         const Finished mismatch = runCli({QStringLiteral("resume"), QStringLiteral("1"), QStringLiteral("--db"), two});
         QCOMPARE(mismatch.code, 2);

@@ -142,6 +142,39 @@ std::pair<int64_t, int64_t> Collectives::shardOf(int64_t count, int rank) const
 
 namespace ty {
 
+struct StoreServer::Store {
+    c10::intrusive_ptr<c10d::TCPStore> store;
+};
+
+StoreServer::StoreServer(std::unique_ptr<Store> store) : m_store(std::move(store)) {}
+
+StoreServer::~StoreServer() = default;
+
+int StoreServer::port() const
+{
+    return m_store->store->getPort();
+}
+
+Result<std::shared_ptr<StoreServer>> StoreServer::start(const QString &host, int worldSize, double timeoutSeconds)
+{
+    try {
+        c10d::TCPStoreOptions options;
+        options.port = 0;  // the kernel's choice, made as it binds
+        options.isServer = true;
+        options.numWorkers = size_t(worldSize);
+        options.waitWorkers = false;  // connect() waits, once the others were started
+        options.timeout = std::chrono::milliseconds(int64_t(timeoutSeconds * 1000));
+        auto store = std::make_unique<Store>();
+        store->store = c10::make_intrusive<c10d::TCPStore>(host.toStdString(), options);
+        if (store->store->getPort() == 0)
+            return Error(QStringLiteral("the distributed run's store did not say which port it listens on"));
+        return std::shared_ptr<StoreServer>(new StoreServer(std::move(store)));
+    } catch (const std::exception &e) {
+        return Error(QStringLiteral("could not serve the distributed run's store on %1: %2")
+                         .arg(host, QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+    }
+}
+
 ProcessGroup::ProcessGroup(const DistributedSetup &setup, const QString &backend, std::unique_ptr<detail::Collectives> collectives)
     : m_setup(setup), m_backend(backend), m_collectives(std::move(collectives))
 {
@@ -198,7 +231,8 @@ Result<QString> ProcessGroup::backendFor(const DistributedSetup &setup, const QS
 }
 
 Result<std::shared_ptr<ProcessGroup>> ProcessGroup::connect(const DistributedSetup &setup, double timeoutSeconds,
-                                                             const QString &backendChoice, const QString &device)
+                                                             const QString &backendChoice, const QString &device,
+                                                             const std::shared_ptr<StoreServer> &server)
 {
     const Result<QString> backend = backendFor(setup, backendChoice, device);
     if (!backend)
@@ -216,7 +250,13 @@ Result<std::shared_ptr<ProcessGroup>> ProcessGroup::connect(const DistributedSet
         storeOptions.waitWorkers = true;
         storeOptions.multiTenant = !agentStore;
         storeOptions.timeout = timeout;
-        c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::TCPStore>(setup.masterAddr.toStdString(), storeOptions);
+        c10::intrusive_ptr<c10d::Store> store;
+        if (server) {
+            server->store().store->waitForWorkers();
+            store = server->store().store;
+        } else {
+            store = c10::make_intrusive<c10d::TCPStore>(setup.masterAddr.toStdString(), storeOptions);
+        }
         if (agentStore)
             store = c10::make_intrusive<c10d::PrefixStore>(setup.agentStorePrefix.toStdString(), store);
         // Rank 0's backend is every rank's: a rank that could not read its preset (it joins only to tell the
