@@ -41,38 +41,46 @@ void Collectives::checked(const char *what, Call call)
     }
 }
 
+std::vector<std::vector<size_t>> packBuckets(const std::vector<torch::Tensor> &tensors, int64_t firstCap, int64_t cap)
+{
+    std::vector<std::vector<size_t>> buckets;
+    int64_t bytes = 0;
+    for (size_t i = 0; i < tensors.size(); ++i) {
+        const torch::Tensor &t = tensors[i];
+        const int64_t size = t.numel() * int64_t(t.element_size());
+        const torch::Tensor *first = buckets.empty() ? nullptr : &tensors[buckets.back().front()];
+        if (!first || first->scalar_type() != t.scalar_type() || first->device() != t.device()
+            || bytes + size > (buckets.size() == 1 ? firstCap : cap)) {
+            buckets.emplace_back();
+            bytes = 0;
+        }
+        buckets.back().push_back(i);
+        bytes += size;
+    }
+    return buckets;
+}
+
 void Collectives::sum(const std::vector<torch::Tensor> &tensors)
 {
-    // Buckets of consecutive tensors of one type and device, flattened into one buffer each.
-    struct Bucket {
-        std::vector<torch::Tensor> members;
-        int64_t bytes = 0;
-        std::vector<torch::Tensor> buffer;  // one flat tensor, as c10d takes it
-        c10::intrusive_ptr<c10d::Work> work;
-    };
-    std::vector<Bucket> buckets;
-    for (const torch::Tensor &t : tensors) {
-        const int64_t bytes = t.numel() * int64_t(t.element_size());
-        if (buckets.empty() || buckets.back().members.front().scalar_type() != t.scalar_type()
-            || buckets.back().members.front().device() != t.device() || buckets.back().bytes + bytes > kBucketBytes)
-            buckets.emplace_back();
-        buckets.back().members.push_back(t);
-        buckets.back().bytes += bytes;
-    }
+    // Each bucket flattened into one buffer (one flat tensor, as c10d takes it).
+    const std::vector<std::vector<size_t>> buckets = packBuckets(tensors, kBucketBytes, kBucketBytes);
+    std::vector<std::vector<torch::Tensor>> buffers(buckets.size());
+    std::vector<c10::intrusive_ptr<c10d::Work>> works(buckets.size());
     checked("sum", [&] {
-        for (Bucket &bucket : buckets) {
+        for (size_t b = 0; b < buckets.size(); ++b) {
             std::vector<torch::Tensor> flat;
-            flat.reserve(bucket.members.size());
-            for (const torch::Tensor &t : bucket.members)
-                flat.push_back(t.reshape({-1}));
-            bucket.buffer = {staged(torch::cat(flat))};
-            bucket.work = m_group->allreduce(bucket.buffer);
+            flat.reserve(buckets[b].size());
+            for (size_t i : buckets[b])
+                flat.push_back(tensors[i].reshape({-1}));
+            buffers[b] = {staged(torch::cat(flat))};
+            works[b] = m_group->allreduce(buffers[b]);
         }
-        for (Bucket &bucket : buckets) {
-            bucket.work->wait();
+        for (size_t b = 0; b < buckets.size(); ++b) {
+            works[b]->wait();
             int64_t offset = 0;
-            for (const torch::Tensor &t : bucket.members) {
-                t.copy_(bucket.buffer.front().narrow(0, offset, t.numel()).view_as(t));
+            for (size_t i : buckets[b]) {
+                const torch::Tensor &t = tensors[i];
+                t.copy_(buffers[b].front().narrow(0, offset, t.numel()).view_as(t));
                 offset += t.numel();
             }
         }

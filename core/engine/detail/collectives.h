@@ -39,6 +39,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// `tensors` cut into buckets of consecutive tensors of one type and device, each of at most `cap` bytes (the first
+// at most `firstCap`; a tensor larger than its cap has a bucket of its own): their indices, in order.
+std::vector<std::vector<size_t>> packBuckets(const std::vector<torch::Tensor> &tensors, int64_t firstCap, int64_t cap);
+
 class Collectives {
 public:
     // `staging`: the device every tensor passes through on its way to the group (NCCL's GPU, which takes no

@@ -30,6 +30,7 @@ struct GradientReducer::State {
 
     void gradientComplete(size_t parameter);
     void send(Bucket &bucket);
+    void copyBack();  // the sums into the gradients, once every bucket was waited for
     void reset();
 };
 
@@ -46,8 +47,6 @@ void GradientReducer::State::gradientComplete(size_t parameter)
 
 // Never fails but for a lost process (PeerLost): a gradient that cannot be copied (its error kept for finish())
 // leaves the bucket's zeros, which are sent all the same, so that every rank still sends every bucket.
-
-
 void GradientReducer::State::send(Bucket &bucket)
 {
     torch::NoGradGuard noGrad;
@@ -67,6 +66,17 @@ void GradientReducer::State::send(Bucket &bucket)
         flat.zero_();
     }
     bucket.work = group->startSum(bucket.flat);
+}
+
+void GradientReducer::State::copyBack()
+{
+    torch::NoGradGuard noGrad;
+    for (const Bucket &bucket : buckets)
+        for (size_t i = 0; i < bucket.members.size(); ++i) {
+            const torch::Tensor &p = parameters[bucket.members[i]];
+            if (p.grad().defined())
+                p.grad().copy_(bucket.flat.front().narrow(0, bucket.offsets[i], p.numel()).view(p.grad().sizes()));
+        }
 }
 
 void GradientReducer::State::reset()
@@ -114,30 +124,18 @@ GradientReducer::GradientReducer(Collectives &group, std::vector<torch::Tensor> 
     state.bucketOf.assign(state.parameters.size(), 0);
     state.complete.assign(state.parameters.size(), 0);
     // Buckets in reverse order of the parameters, each of one type and device.
-    int64_t bytes = 0;
-    for (size_t k = state.parameters.size(); k-- > 0;) {
-        const torch::Tensor &p = state.parameters[k];
-        const int64_t size = p.numel() * int64_t(p.element_size());
-        bool fresh = state.buckets.empty();
-        if (!fresh) {
-            const torch::Tensor &first = state.parameters[state.buckets.back().members.front()];
-            const int64_t cap = state.buckets.size() == 1 ? kFirstBucketBytes : Collectives::kBucketBytes;
-            fresh = bytes + size > cap || first.scalar_type() != p.scalar_type() || first.device() != p.device();
+    const std::vector<torch::Tensor> reversed(state.parameters.rbegin(), state.parameters.rend());
+    for (const std::vector<size_t> &members : packBuckets(reversed, kFirstBucketBytes, Collectives::kBucketBytes)) {
+        State::Bucket &bucket = state.buckets.emplace_back();
+        int64_t numel = 0;
+        for (size_t r : members) {
+            const size_t k = state.parameters.size() - 1 - r;
+            bucket.members.push_back(k);
+            bucket.offsets.push_back(numel);
+            state.bucketOf[k] = state.buckets.size() - 1;
+            numel += state.parameters[k].numel();
         }
-        if (fresh) {
-            state.buckets.emplace_back();
-            bytes = 0;
-        }
-        State::Bucket &bucket = state.buckets.back();
-        bucket.offsets.push_back(bucket.members.empty() ? 0 : bucket.offsets.back() + state.parameters[bucket.members.back()].numel());
-        bucket.members.push_back(k);
-        state.bucketOf[k] = state.buckets.size() - 1;
-        bytes += size;
-    }
-    for (State::Bucket &bucket : state.buckets) {
-        const torch::Tensor &last = state.parameters[bucket.members.back()];
-        const int64_t numel = bucket.offsets.back() + last.numel();
-        bucket.flat = {group.staged(torch::empty({numel}, last.options().requires_grad(false)))};
+        bucket.flat = {group.staged(torch::empty({numel}, reversed[members.front()].options().requires_grad(false)))};
     }
     state.reset();
     // A hook on each parameter's gradient accumulator, which lives as long as this reducer holds it.
@@ -152,17 +150,6 @@ GradientReducer::~GradientReducer()
 {
     for (size_t k = 0; k < m_accumulators.size(); ++k)
         m_accumulators[k]->del_post_hook(m_hookKeys[k]);
-}
-
-bool GradientReducer::matches(const std::vector<torch::Tensor> &parameters) const
-{
-    const std::vector<torch::Tensor> &mine = m_state->parameters;
-    if (parameters.size() != mine.size())
-        return false;
-    for (size_t k = 0; k < mine.size(); ++k)
-        if (!parameters[k].is_same(mine[k]))
-            return false;
-    return true;
 }
 
 size_t GradientReducer::bucketCount() const
@@ -194,15 +181,8 @@ std::string GradientReducer::finish()
         for (State::Bucket &bucket : state.buckets)
             state.group->finishSum(bucket.work);
         failure = state.failure;
-        torch::NoGradGuard noGrad;
-        for (State::Bucket &bucket : state.buckets) {
-            const torch::Tensor &flat = bucket.flat.front();
-            for (size_t i = 0; failure.empty() && i < bucket.members.size(); ++i) {
-                const torch::Tensor &p = state.parameters[bucket.members[i]];
-                if (p.grad().defined())
-                    p.grad().copy_(flat.narrow(0, bucket.offsets[i], p.numel()).view(p.grad().sizes()));
-            }
-        }
+        if (failure.empty())
+            state.copyBack();
     } catch (const PeerLost &) {
         state.reset();
         throw;

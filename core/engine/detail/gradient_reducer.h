@@ -24,13 +24,12 @@ namespace ty::detail {
 
 class GradientReducer {
 public:
+    // For `parameters`, the ones that train, in the same order on every rank; one reducer per stage's model.
     GradientReducer(Collectives &group, std::vector<torch::Tensor> parameters);
     ~GradientReducer();
     GradientReducer(const GradientReducer &) = delete;
     GradientReducer &operator=(const GradientReducer &) = delete;
 
-    // Whether `parameters` (the ones that train now) are those this reducer was made for, in the same order.
-    bool matches(const std::vector<torch::Tensor> &parameters) const;
     // The next backward pass is the step's last: its complete gradients are sent as they come.
     void arm();
     // Sends every bucket not sent yet, waits for all of them and leaves the sums in the parameters' gradients (a

@@ -51,13 +51,12 @@ bool TrainingRun::joinRanks(bool prepared, Error *failure)
 
 GradientReducer &TrainingRun::reducer()
 {
-    // Every parameter that trains, in the same order on every rank.
-    std::vector<torch::Tensor> trained;
-    for (const torch::Tensor &p : m_pipeline.model->parameters())
-        if (p.requires_grad())
-            trained.push_back(p);
-    if (!m_reducer || !m_reducer->matches(trained)) {
-        m_reducer.reset();
+    if (!m_reducer) {
+        // Every parameter that trains, in the same order on every rank.
+        std::vector<torch::Tensor> trained;
+        for (const torch::Tensor &p : m_pipeline.model->parameters())
+            if (p.requires_grad())
+                trained.push_back(p);
         m_reducer = std::make_unique<GradientReducer>(*m_group, std::move(trained));
     }
     return *m_reducer;

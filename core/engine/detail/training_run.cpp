@@ -392,7 +392,7 @@ bool TrainingRun::trainEpoch(TrainResult *ending)
         QString localFailure;
         try {
         if (m_group)
-            reducer();  // made before the forward pass: after a stage changed what trains, not at the memory's peak
+            reducer();  // made before the forward pass of its stage's first step, not at the memory's peak
         for (int64_t p = 0; p < parts; ++p) {
             const int64_t from = cut(p, local), to = cut(p + 1, local);
             const torch::Tensor partIndex = to - from == local ? index : index.slice(0, from, to);

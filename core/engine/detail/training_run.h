@@ -49,8 +49,8 @@ private:
     bool flushPending(TrainResult *ending, bool wait);
     bool publish(const LoggedSteps::Interval &interval, TrainResult *ending);
     QMap<QString, double> evaluate(const DeviceSplit &split, const QString &prefix);
-    // Distributed (training_ranks.cpp): the reducer of the parameters that train now (made again when a stage
-    // changed them).
+    // Distributed (training_ranks.cpp): the reducer of the parameters that train in this stage, made at its first
+    // use (buildStage drops the one of the stage before).
     GradientReducer &reducer();
     // Then, after the step's backward passes: first the step's gradients summed over the ranks (those the
     // reducer did not send during the backward pass), then whether any rank failed in this step (`stepFailure`:
@@ -66,7 +66,7 @@ private:
     QString m_profilePath;
     std::optional<StepTiming> m_timing;  // the speed report, made once the device is known
     Collectives *m_group = nullptr;  // of options.group; null for one process
-    std::unique_ptr<GradientReducer> m_reducer;  // distributed: for the parameters that train now
+    std::unique_ptr<GradientReducer> m_reducer;  // distributed: for the parameters that train in this stage
     std::shared_ptr<BatchNormSync> m_batchNormSync;  // training.sync_batch_norm in a distributed run; else null
     bool m_stopAgreed = false;       // some rank was asked to stop: every rank stops before its next step
     // Reports the metrics of an evaluation pass ("loss" and metric node ids) as PREFIX/NAME rows; returns them so.
