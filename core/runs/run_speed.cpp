@@ -19,6 +19,15 @@ double median(const QList<MetricPoint> &points)
     return values.empty() ? 0.0 : values[values.size() / 2];
 }
 
+// The largest of `points`, or `none` when there are none.
+double largest(const QList<MetricPoint> &points, double none)
+{
+    double most = none;
+    for (const MetricPoint &p : points)
+        most = std::max(most, p.value);
+    return most;
+}
+
 } // namespace
 
 const QStringList &speedPhases()
@@ -54,12 +63,10 @@ Result<RunSpeed> runSpeed(const RunDatabase &db, qint64 runId)
     }
     if (const Status ok = read(QStringLiteral("peak_rss_mb"), &points); !ok)
         return ok.error();
-    for (const MetricPoint &p : points)
-        speed.peakRssMb = std::max(speed.peakRssMb, p.value);
+    speed.peakRssMb = largest(points, 0.0);
     if (const Status ok = read(QStringLiteral("peak_cuda_mb"), &points); !ok)
         return ok.error();
-    for (const MetricPoint &p : points)
-        speed.peakCudaMb = std::max(speed.peakCudaMb, p.value);
+    speed.peakCudaMb = largest(points, -1.0);
     return speed;
 }
 

@@ -26,6 +26,19 @@ double relativeDifference(double a, double b)
     return std::abs(a - b) / std::max(1e-12, std::abs(b));
 }
 
+// Rank `rank` of a group of two in this process (one thread each), meeting at `port`.
+DistributedSetup rankOfTwo(int rank, int port)
+{
+    DistributedSetup setup;
+    setup.rank = rank;
+    setup.worldSize = 2;
+    setup.localRank = rank;
+    setup.localWorldSize = 2;
+    setup.masterPort = port;
+    setup.launcher = QStringLiteral("test");
+    return setup;
+}
+
 } // namespace
 
 class TestCuda : public QObject {
@@ -185,13 +198,7 @@ void TestCuda::twoRanksExchangeTheRightValues()
     };
     Outcome outcomes[2];
     auto rank = [&](int r) {
-        DistributedSetup setup;
-        setup.rank = r;
-        setup.worldSize = 2;
-        setup.localRank = r;
-        setup.localWorldSize = 2;
-        setup.masterPort = port;
-        setup.launcher = QStringLiteral("test");
+        const DistributedSetup setup = rankOfTwo(r, port);
         Outcome &out = outcomes[r];
         // Rank 1 asks for auto (which on a machine with two GPUs and NCCL would be NCCL): rank 0's Gloo is taken.
         const Result<std::shared_ptr<ProcessGroup>> group =
@@ -282,13 +289,7 @@ void TestCuda::gradientsAreSummedDuringTheBackwardPass()
     };
     Outcome outcomes[2];
     auto rank = [&](int r) {
-        DistributedSetup setup;
-        setup.rank = r;
-        setup.worldSize = 2;
-        setup.localRank = r;
-        setup.localWorldSize = 2;
-        setup.masterPort = port;
-        setup.launcher = QStringLiteral("test");
+        const DistributedSetup setup = rankOfTwo(r, port);
         Outcome &out = outcomes[r];
         const Result<std::shared_ptr<ProcessGroup>> group = ProcessGroup::connect(setup, 60, QStringLiteral("gloo"), device);
         if (!group) {

@@ -19,6 +19,18 @@ QString severityIconName(Severity severity)
                                            : QStringLiteral("status-info");
 }
 
+struct Counts {
+    int errors = 0, warnings = 0, notes = 0;
+};
+
+Counts countsOf(const Issues &issues)
+{
+    Counts counts;
+    for (const Issue &issue : issues)
+        (issue.severity == Severity::Error ? counts.errors : issue.severity == Severity::Warning ? counts.warnings : counts.notes)++;
+    return counts;
+}
+
 QString where(const Issue &issue)
 {
     QStringList parts;
@@ -54,9 +66,7 @@ IssuesPanel::IssuesPanel(PipelineDocument *document, QWidget *parent)
 
 QString IssuesPanel::summary() const
 {
-    int errors = 0, warnings = 0, notes = 0;
-    for (const Issue &issue : m_issues)
-        (issue.severity == Severity::Error ? errors : issue.severity == Severity::Warning ? warnings : notes)++;
+    const auto [errors, warnings, notes] = countsOf(m_issues);
     if (m_document->graph().nodes.isEmpty())
         return tr("Empty pipeline");
     if (errors == 0 && warnings == 0 && notes == 0)
@@ -86,10 +96,8 @@ void IssuesPanel::refresh()
         return;
     }
     m_issues = m_document->report().issues;
-    int errors = 0, warnings = 0, notes = 0;
     for (int i = 0; i < m_issues.size(); ++i) {
         const Issue &issue = m_issues.at(i);
-        (issue.severity == Severity::Error ? errors : issue.severity == Severity::Warning ? warnings : notes)++;
         auto *item = new QTreeWidgetItem(m_list);
         item->setIcon(SeverityColumn, icons::statusIcon(severityIconName(issue.severity)));
         item->setText(SeverityColumn, severityName(issue.severity));
@@ -107,7 +115,8 @@ void IssuesPanel::refresh()
         item->setFlags(Qt::ItemIsEnabled);
         item->setData(SeverityColumn, Qt::UserRole, -1);
     }
-    Q_EMIT summaryChanged(summary(), errors, warnings, notes);
+    const Counts counts = countsOf(m_issues);
+    Q_EMIT summaryChanged(summary(), counts.errors, counts.warnings, counts.notes);
 }
 
 void IssuesPanel::itemActivated(QTreeWidgetItem *item)

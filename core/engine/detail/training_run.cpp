@@ -570,41 +570,44 @@ QMap<QString, double> TrainingRun::publishEvaluation(const QString &prefix, cons
     return out;
 }
 
-void TrainingRun::bestCheckpoint()
+std::optional<std::pair<QString, QString>> TrainingRun::writeCheckpoint(const QString &prefix)
 {
     if (m_options.runFolder.isEmpty())
-        return;
-    const QString path = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints/best-step-%1.safetensors").arg(m_position.step, 8, 10, QLatin1Char('0')));
+        return std::nullopt;
+    const QString path = QDir(m_options.runFolder)
+                             .filePath(QStringLiteral("checkpoints/%1step-%2.safetensors").arg(prefix).arg(m_position.step, 8, 10, QLatin1Char('0')));
     m_position.elapsedSeconds = elapsed();
     m_position.lossScale = m_precision.scale();
     m_position.lossScaleGrowth = m_precision.growthTracker();
     const Result<QString> sha256 = saveCheckpoint(path, *m_pipeline.model, *m_optimizer, m_position, m_presetHash, m_options.runId);
     if (!sha256) {
         observer().onEvent(QStringLiteral("warning"), sha256.error().toString(), m_position.step);
-        return;
+        return std::nullopt;
     }
+    return std::make_pair(path, sha256.value());
+}
+
+void TrainingRun::bestCheckpoint()
+{
+    const auto written = writeCheckpoint(QStringLiteral("best-"));
+    if (!written)
+        return;
+    const auto &[path, sha256] = *written;
     // One best file at a time: the earlier one's record stays, and asking for it says its file is gone.
     if (!m_bestCheckpoint.isEmpty() && m_bestCheckpoint != path)
         QFile::remove(m_bestCheckpoint);
     m_bestCheckpoint = path;
-    observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256.value(), true});
+    observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256, true});
 }
 
 void TrainingRun::checkpoint()
 {
-    if (m_options.runFolder.isEmpty())
+    const auto written = writeCheckpoint(QString());
+    if (!written)
         return;
-    const QString path = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints/step-%1.safetensors").arg(m_position.step, 8, 10, QLatin1Char('0')));
-    m_position.elapsedSeconds = elapsed();
-    m_position.lossScale = m_precision.scale();
-    m_position.lossScaleGrowth = m_precision.growthTracker();
-    const Result<QString> sha256 = saveCheckpoint(path, *m_pipeline.model, *m_optimizer, m_position, m_presetHash, m_options.runId);
-    if (!sha256) {
-        observer().onEvent(QStringLiteral("warning"), sha256.error().toString(), m_position.step);
-        return;
-    }
+    const auto &[path, sha256] = *written;
     m_lastCheckpoint = path;
-    observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256.value()});
+    observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256});
     m_periodicCheckpoints.removeAll(path);
     m_periodicCheckpoints.append(path);
     dropOldCheckpoints();

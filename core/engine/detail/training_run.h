@@ -19,6 +19,9 @@
 
 #include <QElapsedTimer>
 
+#include <optional>
+#include <utility>
+
 namespace ty::detail {
 
 class TrainingRun {
@@ -77,6 +80,9 @@ private:
     bool checkEarlyStop(const QMap<QString, double> &epochMetrics);
     // Reduce on plateau, when the stage's schedule reacts to epoch metrics: may lower the rate from the next step.
     void updatePlateau(const QMap<QString, double> &epochMetrics);
+    // Writes checkpoints/PREFIXstep-NNNNNNNN.safetensors at the current position (with the clock and the loss
+    // scale): its path and sha256; nothing when the run has no folder, or the write failed (a warning says why).
+    std::optional<std::pair<QString, QString>> writeCheckpoint(const QString &prefix);
     void checkpoint();  // at the current position, when the run has a folder
     void bestCheckpoint();  // the weights of an epoch that improved the best metric, replacing the previous best
     void dropOldCheckpoints();  // training.checkpoint_keep
