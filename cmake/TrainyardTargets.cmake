@@ -8,9 +8,37 @@ function(ty_add_library name)
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
 
-# ty_link_torch_privately(TARGET): LibTorch for a target that may use it (core/engine, tests), with one
-# precompiled header shared by every torch-including file of that target.
+# Compiling against LibTorch is what the build spends its time on (docs/development.md, "Build times"): every
+# translation unit that includes <torch/torch.h> loads a precompiled header of several hundred MB and writes
+# debug information for what it uses of it. So:
+# - one precompiled header for the whole project (ty_torch_pch), which every torch-including target reuses
+#   (gcc accepts it only when the flags that shape it agree: the same position-independent code and debug
+#   level, every macro it was built with defined alike, so it is built with LibTorch's alone; -Winvalid-pch,
+#   which CMake adds, makes a mismatch a warning, an error under TRAINYARD_WERROR);
+# - line tables only (-g1) in RelWithDebInfo builds of those targets: stacks and profiles keep their function
+#   names and lines, the objects lose the type information of LibTorch's headers (a third of each compile).
+set(TY_TORCH_DEBUG_LEVEL "$<$<CONFIG:RelWithDebInfo>:-g1>")
+set(ty_torch_pch_source ${CMAKE_BINARY_DIR}/ty_torch_pch.cpp)
+if(NOT EXISTS ${ty_torch_pch_source})
+  file(WRITE ${ty_torch_pch_source} "// The translation unit that builds the shared precompiled <torch/torch.h>.\n")
+endif()
+add_library(ty_torch_pch OBJECT ${ty_torch_pch_source})
+target_link_libraries(ty_torch_pch PRIVATE ${TORCH_LIBRARIES})
+target_compile_options(ty_torch_pch PRIVATE ${TY_TORCH_DEBUG_LEVEL})
+target_precompile_headers(ty_torch_pch PRIVATE <torch/torch.h>)
+set_target_properties(ty_torch_pch PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+# ty_link_torch_privately(TARGET): LibTorch for a target that may use it (core/engine, tests, benchmarks), with
+# the shared precompiled header. Executables compile as position-independent code (-fPIC, as the header was
+# built) and still link as PIE, the compiler's default.
 function(ty_link_torch_privately name)
   target_link_libraries(${name} PRIVATE ${TORCH_LIBRARIES})
-  target_precompile_headers(${name} PRIVATE <torch/torch.h>)
+  target_precompile_headers(${name} REUSE_FROM ty_torch_pch)
+  target_compile_options(${name} PRIVATE ${TY_TORCH_DEBUG_LEVEL})
+  get_target_property(type ${name} TYPE)
+  if(type STREQUAL "EXECUTABLE")
+    target_compile_options(${name} PRIVATE -fPIC)
+  else()
+    set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  endif()
 endfunction()

@@ -58,8 +58,15 @@ build_project() {
   fi
   cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINYARD_HEADLESS="$headless" \
     -DTRAINYARD_WERROR="${TRAINYARD_WERROR:-$werror}" -DTRAINYARD_SANITIZE="${TRAINYARD_SANITIZE:-OFF}"
-  # Two parallel jobs: each torch-including file needs about 1 GiB of memory to compile.
-  cmake --build "$build" -j "${JOBS:-2}"
+  # run and train build only what they start: the CLI, its training module and (unless headless) the app. test and
+  # build build everything, the test suites included.
+  local targets=()
+  if [ "$job" = "run" ] || [ "$job" = "train" ]; then
+    targets=(--target trainyard-cli trainyard-training)
+    [ "$headless" = "ON" ] || targets+=(trainyard)
+  fi
+  # Two parallel jobs: each torch-including file needs about 1.5 GiB of memory to compile.
+  cmake --build "$build" -j "${JOBS:-2}" "${targets[@]}"
 }
 
 install_missing
