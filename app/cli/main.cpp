@@ -1,6 +1,7 @@
 // trainyard-cli: train and inspect Trainyard presets without a display.
 
 #include "cli.h"
+#include "host_allocator.h"
 
 #include <QCoreApplication>
 
@@ -21,6 +22,9 @@ void requestStop(int)
 
 int main(int argc, char **argv)
 {
+    // Before anything is allocated: every process that trains is a trainyard-cli (the app's workers, sweep
+    // trials, distributed ranks), and its steps must not fault in fresh pages (host_allocator.h).
+    ty::configureHostAllocatorForTraining();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("trainyard-cli"));
     std::signal(SIGINT, requestStop);

@@ -1,5 +1,6 @@
 // Runs every engine test class (tests/common/test_suite.h).
 
+#include "host_memory.h"
 #include "test_engine_classes.h"
 #include "test_suite.h"
 
@@ -18,5 +19,6 @@ TY_TEST_CLASS(TestBlockRegistrations)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    ty::installLargeBlockCache();  // as the training module does: every engine test trains through it
     return tytest::runRegisteredTests(argc, argv, "engine");
 }
