@@ -92,16 +92,16 @@ int listRuns(RunDatabase &db, const Args &args, Io &io)
         io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("id").rightJustified(5), QStringLiteral("status").leftJustified(11),
                                                                   QStringLiteral("created (UTC)").leftJustified(19), QStringLiteral("time").rightJustified(8),
                                                                   QStringLiteral("name").leftJustified(24), QStringLiteral("result"));
+    const Result<QHash<qint64, QMap<QString, double>>> values = db.lastMetricValuesOfRuns();
+    if (!values) {
+        printError(io, values.error());
+        return RunFailed;
+    }
     for (const RunInfo &run : runs.value()) {
-        const Result<QMap<QString, double>> values = db.lastMetricValues(run.id);
-        if (!values) {
-            printError(io, values.error());
-            return RunFailed;
-        }
-        const QMap<QString, double> &summary = values.value();
+        const QMap<QString, double> summary = values.value().value(run.id);
         if (json) {
             QJsonObject o = runJson(run, summary);
-            o.remove(QStringLiteral("preset"));
+            o.remove(QStringLiteral("preset"));  // listRuns() reads none
             array.append(o);
             continue;
         }

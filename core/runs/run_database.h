@@ -12,6 +12,7 @@
 #include "run_schema.h"
 #include "run_summaries.h"
 
+#include <QHash>
 #include <QList>
 #include <QMap>
 #include <QSqlDatabase>
@@ -63,12 +64,17 @@ public:
     // Deletes the run and (by cascade) its parameters, metrics, events, checkpoints and tags. Leaves its folder.
     Status deleteRun(qint64 id);
 
-    Result<QList<RunInfo>> listRuns() const;  // newest first
+    // Every run, newest first, in one query, without its preset (RunInfo::preset empty: run(id) has it), so that
+    // a database of 10,000 runs lists in a fraction of a second.
+    Result<QList<RunInfo>> listRuns() const;
     Result<RunInfo> run(qint64 id) const;     // error "no run with id N in <path>" if absent
     Result<QMap<QString, QString>> params(qint64 id) const;
     Result<QList<MetricPoint>> metrics(qint64 id, const QString &name = {}) const;  // ordered by name, step
     // Per metric name, the value at the highest step (the latest written row on ties).
     Result<QMap<QString, double>> lastMetricValues(qint64 id) const;
+    // The same for every run at once, from the summaries RunWriter keeps (metric_summaries): one query, no metric
+    // row read. A run without metrics has no entry.
+    Result<QHash<qint64, QMap<QString, double>>> lastMetricValuesOfRuns() const;
     Result<QList<RunEvent>> events(qint64 id) const;                    // ordered by step, then as written
     Result<QList<CheckpointRecord>> checkpoints(qint64 id) const;       // ordered by step, then as written
     Result<QList<StageRecord>> stages(qint64 id) const;                 // in order; empty without training.stages

@@ -83,7 +83,10 @@ Result<QList<RunInfo>> RunDatabase::listRuns() const
             return *cut;
     }
     QSqlQuery query(m_db);
-    if (!query.exec(QStringLiteral("SELECT %1 FROM runs ORDER BY id DESC").arg(QLatin1String(kRunColumns))))
+    query.setForwardOnly(true);
+    // The preset's column read as NULL: the presets are most of a big database's bytes, and a list shows none.
+    const QString columns = QString::fromLatin1(kRunColumns).replace(QStringLiteral(" preset_json,"), QStringLiteral(" NULL,"));
+    if (!query.exec(QStringLiteral("SELECT %1 FROM runs ORDER BY id DESC").arg(columns)))
         return runDbError(QStringLiteral("cannot list runs"), m_path, query.lastError());
     QList<RunInfo> runs;
     while (query.next()) {
@@ -252,6 +255,21 @@ Result<QMap<QString, double>> RunDatabase::lastMetricValues(qint64 id) const
     while (query.next())
         values.insert(query.value(0).toString(), doubleOrNaN(query.value(1)));
     if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the last metrics of run %1").arg(id), m_path))
+        return *cut;
+    return values;
+}
+
+Result<QHash<qint64, QMap<QString, double>>> RunDatabase::lastMetricValuesOfRuns() const
+{
+    QSqlQuery query(m_db);
+    query.setNumericalPrecisionPolicy(QSql::LowPrecisionDouble);
+    query.setForwardOnly(true);
+    if (!query.exec(QStringLiteral("SELECT run_id, name, last_value FROM metric_summaries")))
+        return runDbError(QStringLiteral("cannot read the last metrics of the runs"), m_path, query.lastError());
+    QHash<qint64, QMap<QString, double>> values;
+    while (query.next())
+        values[query.value(0).toLongLong()].insert(query.value(1).toString(), doubleOrNaN(query.value(2)));
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot read the last metrics of the runs"), m_path))
         return *cut;
     return values;
 }
