@@ -1,9 +1,12 @@
-// trainyard-bench [--quick] [--markdown] [--device cpu|cuda] [--only training|data|streaming|logging|editing|startup|plots|runs|stall|evaluate]
+// trainyard-bench [--quick] [--markdown] [--device cpu|cuda]
+//                 [--only training|data|streaming|logging|editing|startup|process|plots|runs|stall|evaluate]
 // Prints every figure of docs/benchmarks.md as one table, the desktop app's too unless the project is built
 // headless (those run on the offscreen platform unless QT_QPA_PLATFORM says otherwise); exits 1 when a target
 // is missed.
 
 #include "bench_sections.h"
+#include "host_allocator.h"
+#include "host_memory.h"
 
 #include <QCoreApplication>
 #ifdef TRAINYARD_BENCH_GUI
@@ -18,6 +21,9 @@
 
 int main(int argc, char **argv)
 {
+    // As trainyard-cli and its training module do: the engine rows train in this process.
+    ty::configureHostAllocatorForTraining();
+    ty::installLargeBlockCache();
 #ifdef TRAINYARD_BENCH_GUI
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -49,6 +55,10 @@ int main(int argc, char **argv)
         ty::bench::benchValidation(options, report);
     if (section.isEmpty() || section == QStringLiteral("startup"))
         ty::bench::benchStartup(options, report);
+    if (section.isEmpty() || section == QStringLiteral("process"))
+        ty::bench::benchWholeProcess(options, report);
+    if (section.isEmpty() || section == QStringLiteral("runs"))
+        ty::bench::benchRunList(options, report);
 #ifdef TRAINYARD_BENCH_GUI
     ty::bench::GuiOptions gui;
     gui.quick = options.quick;

@@ -17,5 +17,7 @@ void benchLogging(const Options &options, Report &report);
 void benchValidation(const Options &options, Report &report);
 void benchStreaming(const Options &options, Report &report);
 void benchStartup(const Options &options, Report &report);
+void benchWholeProcess(const Options &options, Report &report);
+void benchRunList(const Options &options, Report &report);
 
 } // namespace ty::bench

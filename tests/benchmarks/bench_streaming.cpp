@@ -4,6 +4,7 @@
 // peak resident memory (from wait4) above a streamed run of the same network on 1,000 images, against the size
 // of the decoded images (one byte a pixel; in memory they are held as float32, four).
 
+#include "bench_process.h"
 #include "bench_sections.h"
 
 #include <QDir>
@@ -13,11 +14,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
 
 namespace ty::bench {
@@ -32,63 +28,13 @@ struct ChildRun {
 };
 
 // Runs trainyard-cli with `arguments` and TRAINYARD_CACHE_DIR=`cache`; its peak memory from wait4's rusage.
-ChildRun runCli(const QStringList &arguments, const QString &cache)
+ChildRun runStreamingCli(const QStringList &arguments, const QString &cache)
 {
+    const ProcessRun run = runCli(arguments, {QByteArrayLiteral("TRAINYARD_CACHE_DIR=") + cache.toLocal8Bit()});
     ChildRun out;
-    // Everything the child needs is made before fork: after it, a child of a threaded process may only exec.
-    const QByteArray cli = QByteArrayLiteral(TRAINYARD_CLI);
-    std::vector<QByteArray> args{cli};
-    for (const QString &a : arguments)
-        args.push_back(a.toLocal8Bit());
-    std::vector<char *> argv;
-    for (QByteArray &a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::vector<QByteArray> environment{QByteArrayLiteral("TRAINYARD_CACHE_DIR=") + cache.toLocal8Bit()};
-    for (char **e = environ; *e; ++e)
-        if (!QByteArray(*e).startsWith("TRAINYARD_CACHE_DIR="))
-            environment.emplace_back(*e);
-    std::vector<char *> envp;
-    for (QByteArray &e : environment)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-    int pipeFds[2];
-    if (::pipe(pipeFds) != 0)
-        return out;
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        ::close(pipeFds[0]);
-        ::close(pipeFds[1]);
-        return out;
-    }
-    if (pid == 0) {
-        ::dup2(pipeFds[1], 1);
-        ::dup2(pipeFds[1], 2);
-        ::close(pipeFds[0]);
-        ::execve(argv[0], argv.data(), envp.data());
-        ::_exit(127);
-    }
-    ::close(pipeFds[1]);
-    QByteArray output;
-    char buffer[4096];
-    for (;;) {
-        const ssize_t got = ::read(pipeFds[0], buffer, sizeof buffer);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        output.append(buffer, qsizetype(got));
-    }
-    ::close(pipeFds[0]);
-    int status = 0;
-    struct rusage usage {};
-    while (::wait4(pid, &status, 0, &usage) < 0) {
-        if (errno != EINTR)
-            return out;
-    }
-    out.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    out.peakMb = double(usage.ru_maxrss) / 1024.0;
-    out.output = QString::fromLocal8Bit(output);
+    out.ok = run.ok;
+    out.peakMb = run.peakMb;
+    out.output = run.output;
     const QRegularExpressionMatch waited =
         QRegularExpression(QStringLiteral("the steps waited ([0-9.]+) s for them, [0-9.]+ % of ([0-9.]+) s")).match(out.output);
     if (waited.hasMatch()) {
@@ -133,11 +79,11 @@ void benchStreaming(const Options &options, Report &report)
     const QString warm = dir.filePath(QStringLiteral("cache-warm")), cold = dir.filePath(QStringLiteral("cache-cold"));
     // The baseline streams too, from 1,000 images: what the process holds whatever the data's size (LibTorch, the
     // model, a batch's activations, the queue).
-    const ChildRun baseline = runCli(common + set(QStringLiteral("training.streaming=on")) + set(QStringLiteral("data.limit=1000"))
+    const ChildRun baseline = runStreamingCli(common + set(QStringLiteral("training.streaming=on")) + set(QStringLiteral("data.limit=1000"))
                                          + set(QStringLiteral("data.val_count=200")), dir.filePath(QStringLiteral("cache-baseline")));
-    const ChildRun memory = runCli(common + set(QStringLiteral("training.streaming=off")), warm);
-    const ChildRun streamedWarm = runCli(common + set(QStringLiteral("training.streaming=on")), warm);
-    const ChildRun streamedCold = runCli(common + set(QStringLiteral("training.streaming=on")), cold);
+    const ChildRun memory = runStreamingCli(common + set(QStringLiteral("training.streaming=off")), warm);
+    const ChildRun streamedWarm = runStreamingCli(common + set(QStringLiteral("training.streaming=on")), warm);
+    const ChildRun streamedCold = runStreamingCli(common + set(QStringLiteral("training.streaming=on")), cold);
     for (const ChildRun *run : {&baseline, &memory, &streamedWarm, &streamedCold})
         if (!run->ok)
             qFatal("trainyard-cli failed:\n%s", qPrintable(run->output.right(2000)));
