@@ -163,4 +163,27 @@ void printJson(Io &io, const QJsonValue &value)
     io.out.flush();
 }
 
+JsonArrayPrinter::JsonArrayPrinter(Io &io) : m_io(io)
+{
+    m_io.out << "[\n";
+}
+
+void JsonArrayPrinter::add(const QJsonObject &element)
+{
+    // QJsonDocument indents by four spaces a level: an element of the array is its own text one level deeper.
+    QByteArray text = QJsonDocument(element).toJson(QJsonDocument::Indented);
+    text.chop(1);  // the final newline
+    text.replace('\n', QByteArrayLiteral("\n    "));
+    if (!m_first)
+        m_io.out << ",\n";
+    m_io.out << "    " << text;
+    m_first = false;
+}
+
+void JsonArrayPrinter::finish()
+{
+    m_io.out << (m_first ? "]\n" : "\n]\n");
+    m_io.out.flush();
+}
+
 } // namespace ty::cli

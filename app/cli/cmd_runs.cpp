@@ -81,37 +81,36 @@ QString parentText(const QJsonObject &parent)
 
 int listRuns(RunDatabase &db, const Args &args, Io &io)
 {
+    // Two queries whatever the number of runs: the runs without their presets, and every run's last values.
     Result<QList<RunInfo>> runs = db.listRuns();
     if (!runs) {
         printError(io, runs.error());
         return BadInput;
     }
-    const bool json = args.flag(QStringLiteral("json"));
-    QJsonArray array;
-    if (!json)
-        io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("id").rightJustified(5), QStringLiteral("status").leftJustified(11),
-                                                                  QStringLiteral("created (UTC)").leftJustified(19), QStringLiteral("time").rightJustified(8),
-                                                                  QStringLiteral("name").leftJustified(24), QStringLiteral("result"));
     const Result<QHash<qint64, QMap<QString, double>>> values = db.lastMetricValuesOfRuns();
     if (!values) {
         printError(io, values.error());
         return RunFailed;
     }
-    for (const RunInfo &run : runs.value()) {
-        const QMap<QString, double> summary = values.value().value(run.id);
-        if (json) {
-            QJsonObject o = runJson(run, summary);
+    if (args.flag(QStringLiteral("json"))) {
+        JsonArrayPrinter printer(io);
+        for (const RunInfo &run : runs.value()) {
+            QJsonObject o = runJson(run, values.value().value(run.id));
             o.remove(QStringLiteral("preset"));  // listRuns() reads none
-            array.append(o);
-            continue;
+            printer.add(o);
         }
+        printer.finish();
+        return Success;
+    }
+    io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("id").rightJustified(5), QStringLiteral("status").leftJustified(11),
+                                                              QStringLiteral("created (UTC)").leftJustified(19), QStringLiteral("time").rightJustified(8),
+                                                              QStringLiteral("name").leftJustified(24), QStringLiteral("result"));
+    for (const RunInfo &run : runs.value()) {
         io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
                       .arg(QString::number(run.id).rightJustified(5), shownRunStatus(run.status, run.host, run.pid).leftJustified(11),
                            run.createdAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), durationText(run).rightJustified(8),
-                           printableExcerpt(run.name, 60).leftJustified(24), keyMetric(summary));
+                           printableExcerpt(run.name, 60).leftJustified(24), keyMetric(values.value().value(run.id)));
     }
-    if (json)
-        printJson(io, array);
     return Success;
 }
 

@@ -41,6 +41,18 @@ void printError(Io &io, const Error &error);
 // printError, plus an "error" event on stdout when --events is given.
 void reportError(const Error &error, const Args &args, Io &io);
 void printJson(Io &io, const QJsonValue &value);
+// An array printed element by element, byte for byte as printJson prints the whole array, without holding it:
+// for lists of thousands of runs.
+class JsonArrayPrinter {
+public:
+    explicit JsonArrayPrinter(Io &io);
+    void add(const QJsonObject &element);
+    void finish();
+
+private:
+    Io &m_io;
+    bool m_first = true;
+};
 // The "error" event of --events (docs/events.md), one JSON line.
 void writeErrorEvent(QTextStream &out, const Error &error);
 

@@ -2,6 +2,9 @@
 
 #include "bench_report.h"
 
+#include <QFileInfo>
+#include <QTemporaryFile>
+
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,8 +26,16 @@ QByteArray nameOf(const QByteArray &entry)
 ProcessRun runProcess(const QString &program, const QStringList &arguments, const QList<QByteArray> &environment)
 {
     ProcessRun out;
-    // Everything the child needs is made before fork: after it, a child of a threaded process may only exec.
-    std::vector<QByteArray> args{program.toLocal8Bit()};
+    // The child's own peak resident set and faults come from GNU time when it is installed: wait4's figures for a
+    // child of this process count what the child was before its exec, a copy of this benchmark with LibTorch
+    // loaded (the kernel keeps the larger peak across exec). GNU time is small, so its child's figures are true.
+    QTemporaryFile measured;
+    const bool timed = QFileInfo(QStringLiteral("/usr/bin/time")).isExecutable() && measured.open();
+    std::vector<QByteArray> args;
+    if (timed)
+        args = {QByteArrayLiteral("/usr/bin/time"), QByteArrayLiteral("-f"), QByteArrayLiteral("%M %R %U %S"), QByteArrayLiteral("-o"),
+                measured.fileName().toLocal8Bit()};
+    args.push_back(program.toLocal8Bit());
     for (const QString &a : arguments)
         args.push_back(a.toLocal8Bit());
     std::vector<char *> argv;
@@ -88,6 +99,16 @@ ProcessRun runProcess(const QString &program, const QStringList &arguments, cons
     out.userSeconds = double(usage.ru_utime.tv_sec) + double(usage.ru_utime.tv_usec) / 1e6;
     out.systemSeconds = double(usage.ru_stime.tv_sec) + double(usage.ru_stime.tv_usec) / 1e6;
     out.output = QString::fromLocal8Bit(output);
+    if (timed) {
+        // "PEAK_KB FAULTS USER SYSTEM", after a "Command exited with non-zero status N" line when it failed.
+        const QStringList figures = QString::fromLocal8Bit(measured.readAll()).trimmed().split(QLatin1Char('\n')).last().split(QLatin1Char(' '));
+        if (figures.size() == 4) {
+            out.peakMb = figures.at(0).toDouble() / 1024.0;
+            out.minorFaults = figures.at(1).toLong();
+            out.userSeconds = figures.at(2).toDouble();
+            out.systemSeconds = figures.at(3).toDouble();
+        }
+    }
     return out;
 }
 

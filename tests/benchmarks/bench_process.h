@@ -1,6 +1,7 @@
 #pragma once
 // One child process, timed as a user feels it: wall time from fork to exit, and what the kernel counted for it
-// (wait4's rusage: peak resident set, page faults, user and system time). Used by the sections that measure whole
+// (peak resident set, page faults, user and system time: through GNU time, /usr/bin/time, when installed, else
+// wait4's rusage, whose peak then includes this benchmark's own). Used by the sections that measure whole
 // processes (streaming, whole runs, runs list).
 
 #include <QByteArray>
