@@ -1,5 +1,5 @@
 #pragma once
-// LibTorch's memory on the CPU, set up for training (docs/benchmarks.md, "The first epoch and page faults").
+// LibTorch's memory on the CPU, set up for training (docs/benchmarks.md, "The first epoch").
 //
 // Below 32 MiB the C library's heap serves a step's tensors (core/common/host_allocator.h fixes its thresholds).
 // Blocks of 32 MiB and more are always mapped anew and unmapped when freed: an evaluation batch of 1,000 images

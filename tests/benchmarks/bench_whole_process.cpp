@@ -39,8 +39,9 @@ QString python()
     return qEnvironmentVariableIsEmpty("TRAINYARD_BENCH_PYTHON") ? QStringLiteral("/usr/bin/python3") : qEnvironmentVariable("TRAINYARD_BENCH_PYTHON");
 }
 
-// The median time between consecutive train/loss rows of each epoch of the newest run in `db` (seconds per step),
-// indexed by epoch - 1. Empty when the database cannot be read.
+// The mean time of a step in each epoch of the newest run in `db` (seconds), from its train/loss rows: the time
+// from the epoch's first logged step to its last over the steps between (the rows' times are whole
+// milliseconds, so single gaps are too coarse). Indexed by epoch - 1; empty when the database cannot be read.
 QList<double> stepSecondsByEpoch(const QString &db)
 {
     Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(db);
@@ -52,19 +53,17 @@ QList<double> stepSecondsByEpoch(const QString &db)
     const Result<QList<MetricPoint>> rows = opened.value()->metrics(runs.value().first().id, QStringLiteral("train/loss"));
     if (!rows)
         return {};
-    QList<QList<double>> gaps;
-    for (int i = 1; i < rows.value().size(); ++i) {
-        const MetricPoint &a = rows.value().at(i - 1), &b = rows.value().at(i);
-        if (a.epoch != b.epoch || b.step != a.step + 1)
-            continue;
-        while (gaps.size() < b.epoch)
-            gaps.append(QList<double>());
-        gaps[b.epoch - 1].append(b.time - a.time);
+    QList<double> means;
+    for (int first = 0; first < rows.value().size();) {
+        int last = first;
+        while (last + 1 < rows.value().size() && rows.value().at(last + 1).epoch == rows.value().at(first).epoch)
+            ++last;
+        const MetricPoint &a = rows.value().at(first), &b = rows.value().at(last);
+        if (b.step > a.step)
+            means.append((b.time - a.time) / double(b.step - a.step));
+        first = last + 1;
     }
-    QList<double> medians;
-    for (const QList<double> &epoch : gaps)
-        medians.append(median(epoch));
-    return medians;
+    return means;
 }
 
 struct Best {
@@ -124,7 +123,7 @@ void benchCase(const Case &c, int repeats, const QString &folder, Report &report
     if (ours.stepSeconds.size() >= 2) {
         const double ratio = ours.stepSeconds.at(0) / ours.stepSeconds.at(1);
         report.add(kSection, QStringLiteral("%1: trainyard-cli step time, epoch 1 / epoch 2 (%2 / %3 ms)").arg(what)
-                                 .arg(ours.stepSeconds.at(0) * 1000, 0, 'f', 2).arg(ours.stepSeconds.at(1) * 1000, 0, 'f', 2),
+                                 .arg(ours.stepSeconds.at(0) * 1000, 0, 'f', 3).arg(ours.stepSeconds.at(1) * 1000, 0, 'f', 3),
                    ratio, QStringLiteral("x"), QStringLiteral("<= 1.1"), ratio <= 1.1);
     }
     if (theirs.stepSeconds.size() >= 2)
