@@ -20,6 +20,9 @@
 #include <QScrollArea>
 #include <QToolButton>
 #include <QUndoStack>
+#include <QApplication>
+#include <QScrollBar>
+#include <QWheelEvent>
 
 using namespace ty;
 
@@ -229,6 +232,44 @@ private Q_SLOTS:
         QCOMPARE(doc->undoStack()->count(), 1);
         doc->undoStack()->undo();
         QCOMPARE(panel->idEditor()->text(), QStringLiteral("fc"));
+    }
+
+    // Scrolling the inspector over a field changes nothing (issue 43): the wheel goes to the scroll area until
+    // the field is clicked; then it steps the value.
+    void theWheelEditsOnlyAFocusedField()
+    {
+        doc->setSelectedNodes({});
+        auto *epochs = qobject_cast<QSpinBox *>(panel->trainingForm()->editor(QStringLiteral("epochs"))->input());
+        QVERIFY(epochs);
+        auto *area = [&]() -> QScrollArea * {
+            for (QWidget *w = epochs->parentWidget(); w; w = w->parentWidget())
+                if (auto *a = qobject_cast<QScrollArea *>(w))
+                    return a;
+            return nullptr;
+        }();
+        QVERIFY(area);
+        panel->resize(340, 300);  // short enough to scroll
+        QTRY_VERIFY(area->verticalScrollBar()->maximum() > 0);
+        area->verticalScrollBar()->setValue(0);
+        const int before = epochs->value();
+        const auto wheel = [&](int notches) {
+            const QPointF at(epochs->width() / 2.0, epochs->height() / 2.0);
+            QWheelEvent event(at, epochs->mapToGlobal(at), QPoint(), QPoint(0, -120 * notches), Qt::NoButton, Qt::NoModifier,
+                              Qt::NoScrollPhase, false);
+            QApplication::sendEvent(epochs, &event);
+        };
+        panel->setFocus();
+        QVERIFY(!epochs->hasFocus());
+        wheel(3);
+        QCOMPARE(epochs->value(), before);
+        QCOMPARE(doc->undoStack()->count(), 0);
+        QVERIFY2(area->verticalScrollBar()->value() > 0, "the wheel did not scroll the inspector");
+        // Clicked into, the field takes the wheel.
+        epochs->setFocus();
+        QTRY_VERIFY(epochs->hasFocus());
+        wheel(-2);
+        QCOMPARE(epochs->value(), before + 2);
+        QCOMPARE(doc->preset().training.value(QStringLiteral("epochs")).toInt(), before + 2);
     }
 
     void trainingSettingsWhenNothingIsSelected()

@@ -1,5 +1,6 @@
 #include "param_editor.h"
 
+#include "common/wheel_guard.h"
 #include "icons/icon_library.h"
 
 #include "param_values.h"
@@ -70,6 +71,7 @@ QWidget *ParamEditor::createInput()
     }
     case ParamType::Choice: {
         auto *box = new QComboBox(this);
+        takeWheelOnlyWhenFocused(box);
         box->addItems(m_spec.choices);
         connect(box, &QComboBox::activated, this, [this, box](int index) {
             commit(box->itemText(index));
@@ -99,6 +101,7 @@ void ParamEditor::setChoiceUnavailable(const QString &choice, const QString &rea
 QWidget *ParamEditor::createIntInput()
 {
     auto *box = new QSpinBox(this);
+    takeWheelOnlyWhenFocused(box);
     box->setRange(int(m_spec.minimum), int(m_spec.maximum));
     box->setGroupSeparatorShown(false);
     box->setKeyboardTracking(true);

@@ -2,6 +2,7 @@
 
 #include "inspector_helpers.h"
 
+#include "common/wheel_guard.h"
 #include "document/pipeline_document.h"
 #include "document/training_stage_edits.h"
 #include "icons/icon_library.h"
@@ -105,9 +106,11 @@ void StagesEditor::buildUi()
     form->addRow(tr("Name"), m_name);
     m_epochs = new QSpinBox(m_fields);
     m_epochs->setRange(1, 1000000);
+    takeWheelOnlyWhenFocused(m_epochs);
     form->addRow(tr("Epochs"), m_epochs);
     m_reset = new QComboBox(m_fields);
     m_reset->addItems({tr("automatic"), tr("reset"), tr("keep state")});
+    takeWheelOnlyWhenFocused(m_reset);
     m_reset->setToolTip(tr("Whether the optimizer starts afresh (moments, momentum) when this stage begins; "
                            "automatic: when the trainable nodes change"));
     form->addRow(tr("Optimizer"), m_reset);
