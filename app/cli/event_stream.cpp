@@ -1,4 +1,5 @@
 #include "event_stream.h"
+#include "event_kinds.h"
 
 #include "commands.h"
 
@@ -33,7 +34,7 @@ void EventStream::write(const QJsonObject &object)
 
 void EventStream::started(qint64 runId, const QString &dbPath, const TrainStart &start)
 {
-    write({{QStringLiteral("event"), QStringLiteral("started")}, {QStringLiteral("run_id"), runId},
+    write({{QStringLiteral("event"), eventKindName(EventKind::Started)}, {QStringLiteral("run_id"), runId},
            {QStringLiteral("db"), dbPath}, {QStringLiteral("device"), start.device},
            {QStringLiteral("train_samples"), start.trainSamples}, {QStringLiteral("val_samples"), start.valSamples},
            {QStringLiteral("test_samples"), start.testSamples}, {QStringLiteral("steps_per_epoch"), start.stepsPerEpoch},
@@ -47,20 +48,20 @@ void EventStream::metrics(const QList<MetricSample> &samples)
     QJsonArray rows;
     for (const MetricSample &s : samples)
         rows.append(QJsonArray{s.name, s.step, s.epoch, s.time, number(s.value)});
-    write({{QStringLiteral("event"), QStringLiteral("metrics")}, {QStringLiteral("columns"),
+    write({{QStringLiteral("event"), eventKindName(EventKind::Metrics)}, {QStringLiteral("columns"),
            QJsonArray{QStringLiteral("name"), QStringLiteral("step"), QStringLiteral("epoch"), QStringLiteral("time"), QStringLiteral("value")}},
            {QStringLiteral("rows"), rows}});
 }
 
 void EventStream::epoch(int epoch, qint64 step, const QMap<QString, double> &metrics)
 {
-    write({{QStringLiteral("event"), QStringLiteral("epoch")}, {QStringLiteral("epoch"), epoch}, {QStringLiteral("step"), step},
+    write({{QStringLiteral("event"), eventKindName(EventKind::Epoch)}, {QStringLiteral("epoch"), epoch}, {QStringLiteral("step"), step},
            {QStringLiteral("metrics"), metricMap(metrics)}});
 }
 
 void EventStream::checkpoint(const CheckpointInfo &checkpoint)
 {
-    write({{QStringLiteral("event"), QStringLiteral("checkpoint")}, {QStringLiteral("step"), checkpoint.step},
+    write({{QStringLiteral("event"), eventKindName(EventKind::Checkpoint)}, {QStringLiteral("step"), checkpoint.step},
            {QStringLiteral("epoch"), checkpoint.epoch}, {QStringLiteral("path"), checkpoint.path}});
 }
 
@@ -71,7 +72,7 @@ void EventStream::note(const QString &kind, const QString &message, qint64 step)
 
 void EventStream::finished(qint64 runId, const QString &status, const TrainResult &result)
 {
-    write({{QStringLiteral("event"), QStringLiteral("finished")}, {QStringLiteral("run_id"), runId},
+    write({{QStringLiteral("event"), eventKindName(EventKind::Finished)}, {QStringLiteral("run_id"), runId},
            {QStringLiteral("status"), status}, {QStringLiteral("message"), result.message},
            {QStringLiteral("node"), result.errorNode}, {QStringLiteral("steps"), result.steps},
            {QStringLiteral("epochs"), result.epochs}, {QStringLiteral("summary"), metricMap(result.lastMetrics)},

@@ -18,7 +18,7 @@ public:
     void metrics(const QList<MetricSample> &samples);
     void epoch(int epoch, qint64 step, const QMap<QString, double> &metrics);
     void checkpoint(const CheckpointInfo &checkpoint);
-    void note(const QString &kind, const QString &message, qint64 step);  // warning, diverged, early_stop, resumed
+    void note(const QString &kind, const QString &message, qint64 step);  // a note kind of event_kinds.h
     void finished(qint64 runId, const QString &status, const TrainResult &result);
     void error(const Error &error);  // bad input: no run was recorded
 

@@ -1,4 +1,5 @@
 #include "run_queue.h"
+#include "event_kinds.h"
 
 #include "commands.h"
 #include "dataset_prefetch.h"
@@ -21,7 +22,7 @@ void reportWaiting(const QueueTurn &turn, const Args &args, Io &io)
                                            "(trainyard-cli queue list)")
                                 .arg(turn.place).arg(turn.waiting).arg(turn.occupied).arg(turn.limit);
     if (args.flag(QStringLiteral("events"))) {
-        const QJsonObject event{{QStringLiteral("event"), QStringLiteral("queued")}, {QStringLiteral("message"), message},
+        const QJsonObject event{{QStringLiteral("event"), eventKindName(EventKind::Queued)}, {QStringLiteral("message"), message},
                                 {QStringLiteral("place"), turn.place}, {QStringLiteral("waiting"), turn.waiting},
                                 {QStringLiteral("running"), turn.occupied}, {QStringLiteral("limit"), turn.limit},
                                 {QStringLiteral("step"), 0}};

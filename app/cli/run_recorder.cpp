@@ -1,4 +1,5 @@
 #include "run_recorder.h"
+#include "event_kinds.h"
 
 namespace ty::cli {
 
@@ -26,10 +27,10 @@ void RunRecorder::onStarted(const TrainStart &start)
                                       .arg(start.device).arg(start.trainSamples).arg(start.valSamples)
                                       .arg(start.testSamples).arg(start.totalSteps).arg(start.dataFingerprint)});
     if (start.resumedAtStep >= 0 && m_events)
-        m_events->note(QStringLiteral("resumed"), QStringLiteral("resumed from the checkpoint at step %1").arg(start.resumedAtStep),
+        m_events->note(eventKindName(EventKind::Resumed), QStringLiteral("resumed from the checkpoint at step %1").arg(start.resumedAtStep),
                        start.resumedAtStep);
     if (start.resumedAtStep >= 0)
-        m_writer.appendEvent(RunEvent{start.resumedAtStep, 0, QStringLiteral("resumed"),
+        m_writer.appendEvent(RunEvent{start.resumedAtStep, 0, eventKindName(EventKind::Resumed),
                                       QStringLiteral("resumed from the checkpoint at step %1").arg(start.resumedAtStep)});
     if (!m_quiet && start.resumedAtStep >= 0)
         m_io.err << "resuming at step " << start.resumedAtStep << " of " << start.totalSteps << "\n";
@@ -116,7 +117,7 @@ void RunRecorder::onStage(const StageStart &stage)
         message += QStringLiteral(" (frozen: %1)").arg(stage.frozen.join(QStringLiteral(", ")));
     if (stage.index > 0)
         message += stage.optimizerReset ? QStringLiteral(", optimizer reset") : QStringLiteral(", optimizer state kept");
-    onEvent(QStringLiteral("stage"), message, stage.step);
+    onEvent(eventKindName(EventKind::Stage), message, stage.step);
 }
 
 void RunRecorder::onEvent(const QString &kind, const QString &message, qint64 step)

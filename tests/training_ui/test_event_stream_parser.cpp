@@ -4,6 +4,11 @@
 #include "test_suite.h"
 #include "training/event_stream_parser.h"
 
+#include "event_kinds.h"
+
+#include <QFile>
+#include <QRegularExpression>
+
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -57,6 +62,8 @@ class TestEventStreamParser : public QObject {
 
 private Q_SLOTS:
     void everyEventKind();
+    void everyNoteKindReachesTheApp();
+    void theDocsListEveryKindInOrder();
     void splitAnywhere_data();
     void splitAnywhere();
     void oneByteAtATime();
@@ -138,6 +145,48 @@ void TestEventStreamParser::everyEventKind()
     QCOMPARE(error.field, QStringLiteral("input"));
     QCOMPARE(error.line, 7);
     QCOMPARE(error.column, 18);
+}
+
+// Every note kind of the shared list (core/common/event_kinds.h) arrives as a note: none is dropped as unknown
+// (five of them were, when the parser kept its own list).
+void TestEventStreamParser::everyNoteKindReachesTheApp()
+{
+    EventStreamParser parser;
+    Spies spies(&parser);
+    QStringList notes;
+    for (const EventKindInfo &info : eventKinds()) {
+        if (!info.note)
+            continue;
+        notes << QString::fromLatin1(info.name);
+        parser.feed(QByteArray("{\"event\":\"") + info.name + "\",\"message\":\"m\",\"step\":3}\n");
+    }
+    QVERIFY(notes.contains(QStringLiteral("lr_reduced")) && notes.contains(QStringLiteral("notice")));
+    QCOMPARE(spies.malformed.size(), 0);
+    QCOMPARE(parser.ignoredCount(), qint64(0));
+    QStringList received;
+    for (const QList<QVariant> &args : std::as_const(spies.note))
+        received << args.at(0).value<TrainingNote>().kind;
+    QCOMPARE(received, notes);
+    // Names and kinds map both ways.
+    for (const EventKindInfo &info : eventKinds())
+        QCOMPARE(eventKindNamed(eventKindName(info.kind)), std::optional<EventKind>(info.kind));
+    QVERIFY(!eventKindNamed(QStringLiteral("no_such_kind")));
+}
+
+// docs/events.md's table names every kind, in the list's order, and no other.
+void TestEventStreamParser::theDocsListEveryKindInOrder()
+{
+    QFile docs(QStringLiteral(TRAINYARD_SOURCE_DIR "/docs/events.md"));
+    QVERIFY(docs.open(QIODevice::ReadOnly));
+    QStringList documented;
+    const QRegularExpression row(QStringLiteral("^\\| `([a-z_]+)` \\|"));
+    for (const QString &line : QString::fromUtf8(docs.readAll()).split(QLatin1Char('\n')))
+        if (const QRegularExpressionMatch m = row.match(line); m.hasMatch())
+            documented << m.captured(1);
+    QStringList listed;
+    for (const EventKindInfo &info : eventKinds())
+        listed << QString::fromLatin1(info.name);
+    QCOMPARE(documented, listed);
 }
 
 void TestEventStreamParser::splitAnywhere_data()

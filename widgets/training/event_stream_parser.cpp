@@ -1,5 +1,7 @@
 #include "event_stream_parser.h"
 
+#include "event_kinds.h"
+
 #include "saturating.h"
 
 #include <QJsonArray>
@@ -125,9 +127,23 @@ void EventStreamParser::parseLine(const QByteArray &rawLine)
 
 QString EventStreamParser::dispatch(const QString &kind, const QJsonObject &o)
 {
-    if (kind == QLatin1String("metrics"))
+    // Every kind of the shared list (core/common/event_kinds.h): a note kind with its message and step, the others
+    // each with their fields.
+    const std::optional<EventKind> known = eventKindNamed(kind);
+    if (!known) {
+        ++m_ignored;  // a kind this build does not know
+        return QString();
+    }
+    if (isNoteEvent(kind)) {
+        if (QString why = missingString(o, {"message"}); !why.isEmpty())
+            return why;
+        ++m_events;
+        Q_EMIT noteReceived(TrainingNote{kind, text(o, "message"), integer(o, "step")});
+        return QString();
+    }
+    if (*known == EventKind::Metrics)
         return parseMetrics(o);
-    if (kind == QLatin1String("started")) {
+    if (*known == EventKind::Started) {
         if (QString why = missingNumber(o, {"run_id"}); !why.isEmpty())
             return why;
         TrainingStarted e;
@@ -144,7 +160,7 @@ QString EventStreamParser::dispatch(const QString &kind, const QJsonObject &o)
         e.resumedAtStep = integer(o, "resumed_at_step", -1);
         ++m_events;
         Q_EMIT started(e);
-    } else if (kind == QLatin1String("epoch")) {
+    } else if (*known == EventKind::Epoch) {
         if (QString why = missingNumber(o, {"epoch", "step"}); !why.isEmpty())
             return why;
         TrainingEpoch e;
@@ -153,19 +169,12 @@ QString EventStreamParser::dispatch(const QString &kind, const QJsonObject &o)
         e.metrics = metricMap(o.value(QLatin1String("metrics")).toObject());
         ++m_events;
         Q_EMIT epochEnded(e);
-    } else if (kind == QLatin1String("checkpoint")) {
+    } else if (*known == EventKind::Checkpoint) {
         if (QString why = missingNumber(o, {"step"}) + missingString(o, {"path"}); !why.isEmpty())
             return why;
         ++m_events;
         Q_EMIT checkpointWritten(TrainingCheckpoint{integer(o, "step"), int(integer(o, "epoch")), text(o, "path")});
-    } else if (kind == QLatin1String("warning") || kind == QLatin1String("diverged")
-               || kind == QLatin1String("early_stop") || kind == QLatin1String("resumed") || kind == QLatin1String("stage")
-               || kind == QLatin1String("init_from") || kind == QLatin1String("queued")) {
-        if (QString why = missingString(o, {"message"}); !why.isEmpty())
-            return why;
-        ++m_events;
-        Q_EMIT noteReceived(TrainingNote{kind, text(o, "message"), integer(o, "step")});
-    } else if (kind == QLatin1String("finished")) {
+    } else if (*known == EventKind::Finished) {
         if (QString why = missingString(o, {"status"}); !why.isEmpty())
             return why;
         TrainingFinished e;
@@ -179,14 +188,12 @@ QString EventStreamParser::dispatch(const QString &kind, const QJsonObject &o)
         e.checkpoint = text(o, "checkpoint");
         ++m_events;
         Q_EMIT finished(e);
-    } else if (kind == QLatin1String("error")) {
+    } else if (*known == EventKind::Error) {
         if (QString why = missingString(o, {"message"}); !why.isEmpty())
             return why;
         ++m_events;
         Q_EMIT errorReported(TrainingError{text(o, "message"), text(o, "file"), text(o, "node"), text(o, "field"),
                                            int(integer(o, "line")), int(integer(o, "column"))});
-    } else {
-        ++m_ignored;  // a kind this build does not know
     }
     return QString();
 }

@@ -43,7 +43,7 @@ Q_SIGNALS:
     void metricsReceived(const QList<ty::MetricPoint> &rows);
     void epochEnded(const ty::TrainingEpoch &event);
     void checkpointWritten(const ty::TrainingCheckpoint &event);
-    void noteReceived(const ty::TrainingNote &event);  // warning, diverged, early_stop, resumed
+    void noteReceived(const ty::TrainingNote &event);  // every note kind of core/common/event_kinds.h
     void finished(const ty::TrainingFinished &event);
     void errorReported(const ty::TrainingError &event);
     // `line` is cut to 200 characters; `reason` says what is wrong.

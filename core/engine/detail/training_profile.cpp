@@ -3,6 +3,7 @@
 // which Perfetto (ui.perfetto.dev) and chrome://tracing open.
 
 #include "detail/training_run.h"
+#include "event_kinds.h"
 
 #include <QDir>
 
@@ -23,7 +24,7 @@ void TrainingRun::finishProfile()
     if (!m_profile)
         return;
     m_profile.reset();  // writes the trace
-    observer().onEvent(QStringLiteral("profile"),
+    observer().onEvent(eventKindName(EventKind::Profile),
                        QStringLiteral("steps %1 to %2 traced into %3 (open it in ui.perfetto.dev or chrome://tracing)")
                            .arg(m_settings.profileFrom).arg(std::min<qint64>(m_settings.profileTo, m_position.step)).arg(m_profilePath),
                        m_position.step);

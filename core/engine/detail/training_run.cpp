@@ -1,4 +1,5 @@
 #include "detail/training_run.h"
+#include "event_kinds.h"
 
 #include "dataset_loader.h"
 #include "preset_dataset.h"
@@ -208,21 +209,21 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
     m_observerPtr = &observerRef;
     observer().onStarted(m_start);
     for (const QString &notice : m_notices)
-        observer().onEvent(QStringLiteral("notice"), notice, m_position.step);
+        observer().onEvent(eventKindName(EventKind::Notice), notice, m_position.step);
     if (m_group) {
         const DistributedSetup &setup = m_options.group->setup();
-        observer().onEvent(QStringLiteral("distributed"),
+        observer().onEvent(eventKindName(EventKind::Distributed),
                            QStringLiteral("%1 processes (%2, started by %3), each training its share of every batch of %4; rank %5 records")
                                .arg(setup.worldSize).arg(m_options.group->backend(), setup.launcher).arg(m_settings.batchSize).arg(setup.rank),
                            m_position.step);
     }
     if (m_train.streamed())
-        observer().onEvent(QStringLiteral("streaming"),
+        observer().onEvent(eventKindName(EventKind::Streaming),
                            QStringLiteral("the samples are read from %1 batch by batch (%2 decoded), not held in memory")
                                .arg(m_train.store->path(), byteSizeText(m_train.store->count() * m_train.store->sampleSize())),
                            m_position.step);
     if (!m_start.warmStart.isEmpty())
-        observer().onEvent(QStringLiteral("init_from"), QStringLiteral("weights copied: %1").arg(m_start.warmStart), m_position.step);
+        observer().onEvent(eventKindName(EventKind::InitFrom), QStringLiteral("weights copied: %1").arg(m_start.warmStart), m_position.step);
     if (m_options.resumeCheckpoint.isEmpty() && !m_stages.front().implicit)
         observer().onStage(stageStart());
     listPeriodicCheckpoints();
@@ -248,7 +249,7 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
         const bool stageDone = stopEarly || m_position.epoch - m_position.stageStartEpoch >= stage.epochs;
         const bool lastStage = m_position.stage + 1 >= m_stages.size();
         if (stopEarly)
-            observer().onEvent(QStringLiteral("early_stop"),
+            observer().onEvent(eventKindName(EventKind::EarlyStop),
                                QStringLiteral("%1 did not improve for %2 epochs%3").arg(m_settings.earlyStopMetric).arg(m_settings.earlyStopPatience)
                                    .arg(stage.implicit ? QString() : QStringLiteral(": stage \"%1\" ends").arg(stage.name)),
                                m_position.step);
@@ -282,7 +283,7 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
     result.dataWaitSeconds = m_dataWaitSeconds;
     result.trainSeconds = m_trainSeconds;
     if (result.streamed && m_trainSeconds > 0)
-        observer().onEvent(QStringLiteral("streaming"),
+        observer().onEvent(eventKindName(EventKind::Streaming),
                            QStringLiteral("%1 batches read from disk; the steps waited %2 s for them, %3 % of %4 s of training")
                                .arg(m_streamedBatches).arg(m_dataWaitSeconds, 0, 'f', 3)
                                .arg(100.0 * m_dataWaitSeconds / m_trainSeconds, 0, 'f', 2).arg(m_trainSeconds, 0, 'f', 1),
@@ -517,7 +518,7 @@ bool TrainingRun::publish(const LoggedSteps::Interval &interval, TrainResult *en
             const QString message = QStringLiteral("the loss became %1 at step %2 (epoch %3)")
                                         .arg(std::isnan(loss) ? QStringLiteral("NaN") : QStringLiteral("infinite"))
                                         .arg(p.step).arg(p.epoch);
-            observer().onEvent(QStringLiteral("diverged"), message, p.step);
+            observer().onEvent(eventKindName(EventKind::Diverged), message, p.step);
             *ending = fail(message);
             ending->outcome = TrainOutcome::Diverged;
             ending->finalCheckpoint = m_lastCheckpoint;
@@ -581,7 +582,7 @@ std::optional<std::pair<QString, QString>> TrainingRun::writeCheckpoint(const QS
     m_position.lossScaleGrowth = m_precision.growthTracker();
     const Result<QString> sha256 = saveCheckpoint(path, *m_pipeline.model, *m_optimizer, m_position, m_presetHash, m_options.runId);
     if (!sha256) {
-        observer().onEvent(QStringLiteral("warning"), sha256.error().toString(), m_position.step);
+        observer().onEvent(eventKindName(EventKind::Warning), sha256.error().toString(), m_position.step);
         return std::nullopt;
     }
     return std::make_pair(path, sha256.value());

@@ -1,6 +1,7 @@
 // TrainingRun's stages, warm start, best and early-stopping metrics, and the checkpoints it keeps.
 
 #include "detail/training_run.h"
+#include "event_kinds.h"
 
 #include "detail/optimizer_state.h"
 #include "detail/tensor_codec.h"
@@ -208,7 +209,7 @@ void TrainingRun::updatePlateau(const QMap<QString, double> &epochMetrics)
     const auto value = epochMetrics.constFind(metric);
     if (value == epochMetrics.constEnd() || !std::isfinite(*value)) {
         if (!m_plateauMissingSaid)
-            observer().onEvent(QStringLiteral("notice"),
+            observer().onEvent(eventKindName(EventKind::Notice),
                                QStringLiteral("reduce on plateau watches %1, which this epoch did not report (a run without a "
                                               "validation split has no val/ figures): the learning rate stays").arg(metric),
                                m_position.step);
@@ -217,7 +218,7 @@ void TrainingRun::updatePlateau(const QMap<QString, double> &epochMetrics)
     }
     const double before = m_position.plateau.scale * m_baseLr;
     if (m_pipeline.epochSchedule(params, epochMetrics, m_baseLr, maximize, m_position.plateau))
-        observer().onEvent(QStringLiteral("lr_reduced"),
+        observer().onEvent(eventKindName(EventKind::LrReduced),
                            QStringLiteral("%1 did not improve for %2: learning rate %3 -> %4")
                                .arg(metric, params.value(QStringLiteral("patience")).toInt() == 0
                                                 ? QStringLiteral("1 epoch")
