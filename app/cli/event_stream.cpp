@@ -1,7 +1,7 @@
 #include "event_stream.h"
-#include "event_kinds.h"
 
 #include "commands.h"
+#include "event_kinds.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 #include "run_queue.h"
-#include "event_kinds.h"
 
 #include "commands.h"
 #include "dataset_prefetch.h"
+#include "event_kinds.h"
 #include "run_database.h"
 
 #include <QFileInfo>

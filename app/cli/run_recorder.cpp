@@ -1,4 +1,5 @@
 #include "run_recorder.h"
+
 #include "event_kinds.h"
 
 namespace ty::cli {

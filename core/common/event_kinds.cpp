@@ -35,20 +35,12 @@ QString eventKindName(EventKind kind)
     return QString();
 }
 
-std::optional<EventKind> eventKindNamed(const QString &name)
+const EventKindInfo *eventKindNamed(const QString &name)
 {
     for (const EventKindInfo &info : eventKinds())
         if (name == QLatin1String(info.name))
-            return info.kind;
-    return std::nullopt;
-}
-
-bool isNoteEvent(const QString &name)
-{
-    for (const EventKindInfo &info : eventKinds())
-        if (name == QLatin1String(info.name))
-            return info.note;
-    return false;
+            return &info;
+    return nullptr;
 }
 
 } // namespace ty

@@ -5,7 +5,6 @@
 
 #include <QString>
 
-#include <optional>
 #include <vector>
 
 namespace ty {
@@ -24,8 +23,7 @@ struct EventKindInfo {
 // Every kind, in the order of docs/events.md.
 const std::vector<EventKindInfo> &eventKinds();
 QString eventKindName(EventKind kind);
-std::optional<EventKind> eventKindNamed(const QString &name);
-// Whether `name` is a kind that is shown as a note (message and step).
-bool isNoteEvent(const QString &name);
+// The kind named `name`, with whether it is a note; nullptr for a name that is no kind.
+const EventKindInfo *eventKindNamed(const QString &name);
 
 } // namespace ty

@@ -1,9 +1,5 @@
 #include "host_allocator.h"
 
-#include <QByteArray>
-
-#include <cstdlib>
-
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -13,43 +9,30 @@ namespace ty {
 namespace {
 
 // 32 MiB is the largest mmap threshold glibc accepts on 64-bit systems (DEFAULT_MMAP_THRESHOLD_MAX): blocks up
-// to it come from the heap. Larger ones (a whole evaluation batch of a big CNN) are still mapped; they are few.
+// to it come from the heap. Larger ones are still mapped: the training module's large block cache keeps LibTorch's
+// (core/engine/host_memory.h).
 constexpr long kMmapThreshold = 32L * 1024 * 1024;
 // Up to 256 MiB of free heap top are kept rather than given back and faulted in again at the next step.
 constexpr long kTrimThreshold = 256L * 1024 * 1024;
 
-HostAllocatorSettings apply()
+bool apply()
 {
-    HostAllocatorSettings settings;
 #if defined(__GLIBC__)
-    if (hostMemoryLeftAlone()) {
-        settings.reason = QStringLiteral("TRAINYARD_HOST_MEMORY=system");
-        return settings;
-    }
-    if (tunablesSetMalloc(qgetenv("GLIBC_TUNABLES"))) {
-        settings.reason = QStringLiteral("GLIBC_TUNABLES sets the allocator");
-        return settings;
-    }
+    if (hostMemoryLeftAlone() || tunablesSetMalloc(qgetenv("GLIBC_TUNABLES")))
+        return false;
     // The trim threshold first: setting the mmap threshold turns off the dynamic adjustment of both.
-    if (mallopt(M_TRIM_THRESHOLD, int(kTrimThreshold)) != 1 || mallopt(M_MMAP_THRESHOLD, int(kMmapThreshold)) != 1) {
-        settings.reason = QStringLiteral("mallopt refused the thresholds");
-        return settings;
-    }
-    settings.applied = true;
-    settings.mmapThreshold = kMmapThreshold;
-    settings.trimThreshold = kTrimThreshold;
+    return mallopt(M_TRIM_THRESHOLD, int(kTrimThreshold)) == 1 && mallopt(M_MMAP_THRESHOLD, int(kMmapThreshold)) == 1;
 #else
-    settings.reason = QStringLiteral("not glibc");
+    return false;
 #endif
-    return settings;
 }
 
 } // namespace
 
-const HostAllocatorSettings &configureHostAllocatorForTraining()
+bool configureHostAllocatorForTraining()
 {
-    static const HostAllocatorSettings settings = apply();
-    return settings;
+    static const bool applied = apply();
+    return applied;
 }
 
 bool hostMemoryLeftAlone()

@@ -9,23 +9,16 @@
 // MLP's first epoch of 55,000 samples ran six times slower than its second). Fixing both thresholds at start-up
 // keeps the step's memory in the heap from the first step on.
 
-#include <QString>
+#include <QByteArray>
 
 namespace ty {
 
-struct HostAllocatorSettings {
-    bool applied = false;       // false: glibc's defaults stay (another C library, or the user's GLIBC_TUNABLES)
-    QString reason;             // why not, when not applied
-    long mmapThreshold = 0;     // bytes: blocks at least this large are mapped on their own
-    long trimThreshold = 0;     // bytes: free memory at the heap's top kept before it is given back
-};
-
 // Fixes glibc's mmap and trim thresholds for this process (mallopt), once; later calls return the first
-// result. Left alone when GLIBC_TUNABLES already sets a malloc tunable (the user's choice wins), or when
-// TRAINYARD_HOST_MEMORY=system (for comparisons: glibc's and LibTorch's defaults, as before). Thread-safe.
-// Called by every process that trains, evaluates or predicts (the training module's entry point) and by
-// trainyard-bench.
-const HostAllocatorSettings &configureHostAllocatorForTraining();
+// result: whether they were set. Left alone (false) when GLIBC_TUNABLES already sets a malloc tunable (the user's
+// choice wins), when TRAINYARD_HOST_MEMORY=system (for comparisons: glibc's and LibTorch's defaults, as before),
+// or with another C library. Thread-safe. Called first thing in trainyard-cli's main (every process that trains,
+// evaluates or predicts is a trainyard-cli) and in trainyard-bench's.
+bool configureHostAllocatorForTraining();
 
 // Whether TRAINYARD_HOST_MEMORY=system asks for the C library's and LibTorch's own settings.
 bool hostMemoryLeftAlone();

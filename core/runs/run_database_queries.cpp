@@ -16,10 +16,15 @@ namespace ty {
 
 namespace {
 
-const char kRunColumns[] =
-    "id, name, status, status_message, error_node, preset_json, preset_hash, created_at, started_at, ended_at,"
-    " heartbeat_at, app_version, torch_version, qt_version, device, host, pid, seed, provenance_json, folder, notes,"
-    " sweep_id, sweep_trial";
+// The columns runInfoFromRow reads, in its order; PRESET is the preset's column, or NULL where a list needs none.
+#define TY_RUN_COLUMNS(PRESET)                                                                                      \
+    "id, name, status, status_message, error_node, " PRESET ", preset_hash, created_at, started_at, ended_at,"       \
+    " heartbeat_at, app_version, torch_version, qt_version, device, host, pid, seed, provenance_json, folder, notes," \
+    " sweep_id, sweep_trial"
+const char kRunColumns[] = TY_RUN_COLUMNS("preset_json");
+// The presets are most of a big database's bytes, and a list shows none.
+const char kRunListColumns[] = TY_RUN_COLUMNS("NULL");
+#undef TY_RUN_COLUMNS
 
 QJsonObject jsonObjectFromText(const QVariant &text)
 {
@@ -84,9 +89,7 @@ Result<QList<RunInfo>> RunDatabase::listRuns() const
     }
     QSqlQuery query(m_db);
     query.setForwardOnly(true);
-    // The preset's column read as NULL: the presets are most of a big database's bytes, and a list shows none.
-    const QString columns = QString::fromLatin1(kRunColumns).replace(QStringLiteral(" preset_json,"), QStringLiteral(" NULL,"));
-    if (!query.exec(QStringLiteral("SELECT %1 FROM runs ORDER BY id DESC").arg(columns)))
+    if (!query.exec(QStringLiteral("SELECT %1 FROM runs ORDER BY id DESC").arg(QLatin1String(kRunListColumns))))
         return runDbError(QStringLiteral("cannot list runs"), m_path, query.lastError());
     QList<RunInfo> runs;
     while (query.next()) {

@@ -66,14 +66,13 @@ QList<double> stepSecondsByEpoch(const QString &db)
     return means;
 }
 
+// The fastest of a case's processes, with its step times per epoch.
 struct Best {
-    double seconds = 1e300;
-    ProcessRun run;
-    QList<double> stepSeconds;  // per epoch
+    ProcessRun run;  // not ok until one is offered
+    QList<double> stepSeconds;
     void offer(const ProcessRun &candidate, const QList<double> &steps)
     {
-        if (candidate.seconds < seconds) {
-            seconds = candidate.seconds;
+        if (!run.ok || candidate.seconds < run.seconds) {
             run = candidate;
             stepSeconds = steps;
         }
@@ -102,19 +101,19 @@ void benchCase(const Case &c, int repeats, const QString &folder, Report &report
         }
         const QJsonObject result = QJsonDocument::fromJson(script.output.section(QLatin1Char('\n'), -2).toUtf8()).object();
         QList<double> steps;
-        for (const QJsonValue &seconds : result.value(QStringLiteral("epoch_seconds")).toArray())
-            steps.append(seconds.toDouble() / (55000 / 128));
+        for (const QJsonValue &seconds : result.value(QStringLiteral("step_seconds")).toArray())
+            steps.append(seconds.toDouble());
         theirs.offer(script, steps);
     }
     const QString what = QStringLiteral("%1, %2 epoch%3").arg(c.model.toUpper()).arg(c.epochs).arg(c.epochs == 1 ? QString() : QStringLiteral("s"));
-    report.add(kSection, QStringLiteral("%1: `trainyard-cli run`, whole process (best of %2)").arg(what).arg(repeats), ours.seconds, QStringLiteral("s"));
+    report.add(kSection, QStringLiteral("%1: `trainyard-cli run`, whole process (best of %2)").arg(what).arg(repeats), ours.run.seconds, QStringLiteral("s"));
     report.add(kSection, QStringLiteral("%1: `trainyard-cli run`, minor page faults").arg(what), double(ours.run.minorFaults), QStringLiteral("faults"));
     if (theirs.run.ok) {
-        report.add(kSection, QStringLiteral("%1: PyTorch script, whole process (best of %2)").arg(what).arg(repeats), theirs.seconds, QStringLiteral("s"));
+        report.add(kSection, QStringLiteral("%1: PyTorch script, whole process (best of %2)").arg(what).arg(repeats), theirs.run.seconds, QStringLiteral("s"));
         report.add(kSection, QStringLiteral("%1: PyTorch script, minor page faults").arg(what), double(theirs.run.minorFaults), QStringLiteral("faults"));
     }
     if (theirs.run.ok) {
-        const double faster = theirs.seconds / ours.seconds;
+        const double faster = theirs.run.seconds / ours.run.seconds;
         if (c.atLeast > 0)
             report.addRatio(kSection, QStringLiteral("%1: times faster than the PyTorch script (its time / trainyard-cli's)").arg(what), faster, c.atLeast);
         else

@@ -169,7 +169,7 @@ void TestEventStreamParser::everyNoteKindReachesTheApp()
     QCOMPARE(received, notes);
     // Names and kinds map both ways.
     for (const EventKindInfo &info : eventKinds())
-        QCOMPARE(eventKindNamed(eventKindName(info.kind)), std::optional<EventKind>(info.kind));
+        QVERIFY(eventKindNamed(eventKindName(info.kind)) && eventKindNamed(eventKindName(info.kind))->kind == info.kind);
     QVERIFY(!eventKindNamed(QStringLiteral("no_such_kind")));
 }
 

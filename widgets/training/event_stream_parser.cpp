@@ -129,21 +129,21 @@ QString EventStreamParser::dispatch(const QString &kind, const QJsonObject &o)
 {
     // Every kind of the shared list (core/common/event_kinds.h): a note kind with its message and step, the others
     // each with their fields.
-    const std::optional<EventKind> known = eventKindNamed(kind);
+    const EventKindInfo *known = eventKindNamed(kind);
     if (!known) {
         ++m_ignored;  // a kind this build does not know
         return QString();
     }
-    if (isNoteEvent(kind)) {
+    if (known->note) {
         if (QString why = missingString(o, {"message"}); !why.isEmpty())
             return why;
         ++m_events;
         Q_EMIT noteReceived(TrainingNote{kind, text(o, "message"), integer(o, "step")});
         return QString();
     }
-    if (*known == EventKind::Metrics)
+    if (known->kind == EventKind::Metrics)
         return parseMetrics(o);
-    if (*known == EventKind::Started) {
+    if (known->kind == EventKind::Started) {
         if (QString why = missingNumber(o, {"run_id"}); !why.isEmpty())
             return why;
         TrainingStarted e;
@@ -160,7 +160,7 @@ QString EventStreamParser::dispatch(const QString &kind, const QJsonObject &o)
         e.resumedAtStep = integer(o, "resumed_at_step", -1);
         ++m_events;
         Q_EMIT started(e);
-    } else if (*known == EventKind::Epoch) {
+    } else if (known->kind == EventKind::Epoch) {
         if (QString why = missingNumber(o, {"epoch", "step"}); !why.isEmpty())
             return why;
         TrainingEpoch e;
@@ -169,12 +169,12 @@ QString EventStreamParser::dispatch(const QString &kind, const QJsonObject &o)
         e.metrics = metricMap(o.value(QLatin1String("metrics")).toObject());
         ++m_events;
         Q_EMIT epochEnded(e);
-    } else if (*known == EventKind::Checkpoint) {
+    } else if (known->kind == EventKind::Checkpoint) {
         if (QString why = missingNumber(o, {"step"}) + missingString(o, {"path"}); !why.isEmpty())
             return why;
         ++m_events;
         Q_EMIT checkpointWritten(TrainingCheckpoint{integer(o, "step"), int(integer(o, "epoch")), text(o, "path")});
-    } else if (*known == EventKind::Finished) {
+    } else if (known->kind == EventKind::Finished) {
         if (QString why = missingString(o, {"status"}); !why.isEmpty())
             return why;
         TrainingFinished e;
@@ -188,7 +188,7 @@ QString EventStreamParser::dispatch(const QString &kind, const QJsonObject &o)
         e.checkpoint = text(o, "checkpoint");
         ++m_events;
         Q_EMIT finished(e);
-    } else if (*known == EventKind::Error) {
+    } else if (known->kind == EventKind::Error) {
         if (QString why = missingString(o, {"message"}); !why.isEmpty())
             return why;
         ++m_events;

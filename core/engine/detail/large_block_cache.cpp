@@ -31,30 +31,16 @@ public:
         if (bytes < kLargeBlock)
             return m_fallback->allocate(bytes);
         const std::size_t size = (bytes + kGranule - 1) / kGranule * kGranule;
-        c10::DataPtr block;
-        {
-            std::lock_guard<std::mutex> lock(m_mutex);
-            for (auto it = m_free.begin(); it != m_free.end(); ++it) {
-                if (it->size == size) {
-                    block = std::move(it->block);
-                    m_cachedBytes -= size;
-                    m_free.erase(it);
-                    ++m_hits;
-                    break;
-                }
-            }
-        }
-        if (!block) {
-            block = m_fallback->allocate(size);  // outside the lock: it faults its pages in later, not here
-            std::lock_guard<std::mutex> lock(m_mutex);
-            ++m_misses;
-        }
+        if (void *data = reuse(size))
+            return handOut(data);
+        c10::DataPtr block = m_fallback->allocate(size);  // outside the lock
         void *data = block.get();
         {
             std::lock_guard<std::mutex> lock(m_mutex);
+            ++m_misses;
             m_inUse.emplace(data, Block{size, std::move(block)});
         }
-        return c10::DataPtr(data, data, &LargeBlockCache::deleteRaw, c10::Device(c10::DeviceType::CPU));
+        return handOut(data);
     }
 
     c10::DeleterFnPtr raw_deleter() const override { return &LargeBlockCache::deleteRaw; }
@@ -80,6 +66,24 @@ private:
     };
 
     static void deleteRaw(void *data) { instance->release(data); }
+    static c10::DataPtr handOut(void *data) { return c10::DataPtr(data, data, &deleteRaw, c10::Device(c10::DeviceType::CPU)); }
+
+    // A cached block of exactly `size` bytes, now in use; nullptr when there is none.
+    void *reuse(std::size_t size) const
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        for (auto it = m_free.begin(); it != m_free.end(); ++it) {
+            if (it->size != size)
+                continue;
+            void *data = it->block.get();
+            m_cachedBytes -= size;
+            m_inUse.emplace(data, std::move(*it));
+            m_free.erase(it);
+            ++m_hits;
+            return data;
+        }
+        return nullptr;
+    }
 
     // A block of ours is kept, newest first; the oldest go back to the fallback allocator beyond kMaxCached.
     // Anything else was the fallback's (a small raw allocation).
@@ -92,17 +96,17 @@ private:
             if (used != m_inUse.end()) {
                 Block block = std::move(used->second);
                 m_inUse.erase(used);
-                while (m_cachedBytes + block.size > kMaxCached && !m_free.empty()) {
-                    m_cachedBytes -= m_free.back().size;
-                    dropped.splice(dropped.end(), m_free, std::prev(m_free.end()));
-                }
-                if (block.size <= kMaxCached) {
+                data = nullptr;
+                if (block.size > kMaxCached) {
+                    dropped.push_back(std::move(block));
+                } else {
+                    while (m_cachedBytes + block.size > kMaxCached) {  // ends by the empty list at the latest
+                        m_cachedBytes -= m_free.back().size;
+                        dropped.splice(dropped.end(), m_free, std::prev(m_free.end()));
+                    }
                     m_cachedBytes += block.size;
                     m_free.push_front(std::move(block));
-                } else {
-                    dropped.push_back(std::move(block));
                 }
-                data = nullptr;
             }
         }
         if (data)

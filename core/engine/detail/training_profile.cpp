@@ -3,6 +3,7 @@
 // which Perfetto (ui.perfetto.dev) and chrome://tracing open.
 
 #include "detail/training_run.h"
+
 #include "event_kinds.h"
 
 #include <QDir>

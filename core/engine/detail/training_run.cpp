@@ -1,7 +1,7 @@
 #include "detail/training_run.h"
-#include "event_kinds.h"
 
 #include "dataset_loader.h"
+#include "event_kinds.h"
 #include "preset_dataset.h"
 #include "detail/batch_stream.h"
 #include "detail/device_memory.h"

@@ -1,11 +1,11 @@
 // TrainingRun's stages, warm start, best and early-stopping metrics, and the checkpoints it keeps.
 
 #include "detail/training_run.h"
-#include "event_kinds.h"
 
 #include "detail/optimizer_state.h"
 #include "detail/tensor_codec.h"
 #include "detail/warm_start.h"
+#include "event_kinds.h"
 #include "graph_validation.h"
 
 #include <ATen/CPUGeneratorImpl.h>
