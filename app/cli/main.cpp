@@ -12,10 +12,11 @@
 
 namespace {
 
-void requestStop(int)
+void requestStop(int signal)
 {
-    // A second Ctrl-C ends the process at once; the first asks the run to checkpoint and stop.
-    if (ty::cli::stopFlag().exchange(true))
+    // The first signal asks the run to checkpoint and stop. A second Ctrl-C ends the process at once; a second
+    // SIGTERM does not (process managers and scripts repeat it, and the checkpoint under way is worth keeping).
+    if (ty::cli::stopFlag().exchange(true) && signal == SIGINT)
         std::_Exit(ty::cli::Stopped);
 }
 
@@ -30,6 +31,8 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("trainyard-cli"));
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);
+    // A file-size limit (ulimit -f) then fails the write like a full disk, with a message, instead of killing us.
+    std::signal(SIGXFSZ, SIG_IGN);
 
     QTextStream out(stdout);
     QTextStream err(stderr);

@@ -8,6 +8,12 @@ RunRecorder::RunRecorder(RunWriter &writer, Io &io, bool quiet) : m_writer(write
 {
     if (io.terminal && !quiet)
         m_progress = std::make_unique<TerminalProgress>(io.err);
+    m_writer.setFaultReporter([this](const Status &fault) { reportWriteFault(fault); });
+}
+
+RunRecorder::~RunRecorder()
+{
+    m_writer.setFaultReporter({});
 }
 
 void RunRecorder::setEventStream(EventStream *events, qint64 runId, const QString &dbPath)
@@ -94,8 +100,11 @@ void RunRecorder::clearProgress()
 void RunRecorder::onCheckpoint(const CheckpointInfo &checkpoint)
 {
     // Every row before the checkpoint is committed before the checkpoint is recorded, so a resume from the
-    // last recorded checkpoint never lacks rows it will not regenerate.
-    m_writer.flush();
+    // last recorded checkpoint never lacks rows it will not regenerate. flush() waits while a write fault is
+    // retried; when the writer gave up, the checkpoint stays unrecorded (the run ends failed, and a resume starts
+    // from the last checkpoint whose rows are all there).
+    if (!m_writer.flush().ok())
+        return;
     m_writer.recordCheckpoint(CheckpointRecord{checkpoint.step, checkpoint.epoch, checkpoint.path, checkpoint.sha256, checkpoint.best});
     m_writer.appendEvent(RunEvent{checkpoint.step, m_lastTime, QStringLiteral("checkpoint"), checkpoint.path});
     if (m_events)
@@ -136,8 +145,20 @@ void RunRecorder::onEvent(const QString &kind, const QString &message, qint64 st
 
 void RunRecorder::onProgress(qint64 step, qint64 totalSteps, int epoch, double loss)
 {
+    reportWriteFault(m_writer.currentFault());
     if (m_progress)
         m_progress->update(step, totalSteps, epoch, m_start.epochs, loss);
+}
+
+void RunRecorder::reportWriteFault(const Status &fault)
+{
+    if (fault.ok() || m_faultReported)
+        return;
+    m_faultReported = true;  // once a run: the retries go on quietly until they succeed or the run fails
+    if (m_progress)
+        m_progress->clear();
+    m_io.err << "warning: " << fault.error().message << "; the rows are kept in memory and written again every second\n";
+    m_io.err.flush();
 }
 
 bool RunRecorder::stopRequested()

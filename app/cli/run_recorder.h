@@ -15,6 +15,9 @@ namespace ty::cli {
 class RunRecorder : public TrainObserver {
 public:
     RunRecorder(RunWriter &writer, Io &io, bool quiet);
+    ~RunRecorder() override;
+    RunRecorder(const RunRecorder &) = delete;
+    RunRecorder &operator=(const RunRecorder &) = delete;
 
     void onStarted(const TrainStart &start) override;
     void onMetrics(const QList<MetricSample> &samples) override;
@@ -34,6 +37,8 @@ public:
     void setEventStream(EventStream *events, qint64 runId, const QString &dbPath);
 
 private:
+    void reportWriteFault(const Status &fault);  // warns once on stderr while the writer retries rows it could not commit
+
     RunWriter &m_writer;
     Io &m_io;
     bool m_quiet;
@@ -43,6 +48,7 @@ private:
     int m_stage = -1;
     EventStream *m_events = nullptr;
     qint64 m_runId = 0;
+    bool m_faultReported = false;
     QString m_dbPath;
 };
 

@@ -62,6 +62,17 @@ void printSummary(qint64 runId, const TrainResult &result, const QString &dbPath
     io.out.flush();
 }
 
+// How long rows that cannot be committed are kept and retried before the run ends failed: TRAINYARD_DB_RETRY_SECONDS
+// (docs/cli.md), else RunWriter's default.
+int databaseRetryMs()
+{
+    bool ok = false;
+    const int seconds = qEnvironmentVariableIntValue("TRAINYARD_DB_RETRY_SECONDS", &ok);
+    if (!ok || seconds < 0 || seconds > 24 * 3600)
+        return RunWriter::kDefaultRetryForMs;
+    return seconds * 1000;
+}
+
 } // namespace
 
 std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, qint64 runId,
@@ -95,7 +106,7 @@ bool stoppedBeforeTraining(const Args &args, Io &io)
 int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const QString &folder, const Args &args,
                    Io &io)
 {
-    RunWriter writer(dbPath, runId);
+    RunWriter writer(dbPath, runId, 1000, databaseRetryMs());
     const Status started = writer.start();
     if (!started) {
         printError(io, started.error());
@@ -121,8 +132,13 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
         ending.message = QStringLiteral("the run database could not be written: %1").arg(written.error().toString());
     }
     const Status finished = writer.finish(statusOf(ending.outcome), ending.message, ending.errorNode);
-    if (!finished)
+    if (!finished) {
         printError(io, finished.error());
+        if (ending.outcome != TrainOutcome::Failed) {  // rows were lost while finishing: the run is recorded failed
+            ending.outcome = TrainOutcome::Failed;
+            ending.message = QStringLiteral("the run database could not be written: %1").arg(finished.error().toString());
+        }
+    }
     if (finished && ending.outcome == TrainOutcome::Finished && ending.testEvaluation) {
         // Every finished run is evaluated on its test split (docs/evaluation.md); the run itself is recorded
         // whatever happens here.
@@ -136,8 +152,6 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
         stream.finished(runId, runStatusName(statusOf(ending.outcome)), ending);
     else
         printSummary(runId, ending, dbPath, folder, json, io);
-    if (!finished && ending.outcome == TrainOutcome::Finished)
-        return RunFailed;
     return exitCodeOf(ending.outcome);
 }
 

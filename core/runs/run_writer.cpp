@@ -5,6 +5,8 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -12,15 +14,18 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <vector>
 
 namespace ty {
 
 struct RunWriter::State {
     enum class Phase { NotStarted, Starting, Running, Finishing, Finished };
+    using Clock = std::chrono::steady_clock;
 
     QString path;
     qint64 runId = 0;
     int intervalMs = 1000;
+    int retryForMs = kDefaultRetryForMs;
 
     mutable std::mutex mutex;
     std::condition_variable wake;   // the writer thread waits on it
@@ -34,13 +39,24 @@ struct RunWriter::State {
     bool stopRequested = false;
     bool firstMetricsSeen = false;  // the first metric rows are written at once: curves appear without a wait
     bool firstMetricsPending = false;
+    bool gaveUp = false;            // rows could not be written for retryForMs: everything from then on is dropped
     RunStatus finalStatus = RunStatus::Finished;
     QString finalMessage, finalErrorNode;
     Status finishResult;
     Status firstError;
+    Status fault;                   // the failure being retried, while rows wait in `unwritten`
+    std::atomic<bool> retrying{false};
+    std::function<void(const Status &)> faultReporter;
+    bool faultReported = false;
     std::atomic<qint64> written{0};
     std::atomic<qint64> dropped{0};
     std::thread thread;
+
+    // Writer thread only: batches taken from `pending` that are not committed yet, oldest first, and since when
+    // their commit fails. They are written in one transaction, in order (a checkpoint's record may be followed by
+    // the removal of an older one).
+    std::vector<RunWriterBatch> unwritten;
+    std::optional<Clock::time_point> failingSince;
 
     void recordError(const Status &status)  // with mutex held
     {
@@ -48,7 +64,84 @@ struct RunWriter::State {
             firstError = status;
     }
     void threadMain();
+    size_t unwrittenRows() const
+    {
+        size_t rows = 0;
+        for (const RunWriterBatch &batch : unwritten)
+            rows += batch.size();
+        return rows;
+    }
+    // One attempt to commit `unwritten` (with what is pending appended); true when nothing is left unwritten.
+    bool writeOrKeep(SqliteConnection &db, quint64 ticket);
+    Status writeFinalStatus(SqliteConnection &db);
 };
+
+bool RunWriter::State::writeOrKeep(SqliteConnection &db, quint64 ticket)
+{
+    db.clearLastError();
+    const Status batchStatus = writeRunWriterBatches(db, runId, unwritten, markRunning);
+    const size_t rows = unwrittenRows();
+    const bool mayPass = db.lastErrorMayPass();
+    std::lock_guard<std::mutex> lock(mutex);
+    if (batchStatus.ok()) {
+        written += qint64(rows);
+        unwritten.clear();
+        failingSince.reset();
+        fault = Status::success();
+        retrying = false;
+        flushCompleted = ticket;
+        return true;
+    }
+    const auto now = Clock::now();
+    if (!failingSince)
+        failingSince = now;
+    const auto failingMs = std::chrono::duration_cast<std::chrono::milliseconds>(now - *failingSince).count();
+    if (mayPass && failingMs < retryForMs) {
+        fault = batchStatus;  // kept, in order, and tried again: no later row may be committed before these
+        retrying = true;
+        return false;
+    }
+    Error lost = batchStatus.error();
+    if (mayPass)
+        lost.message += QStringLiteral(" (still failing after %1 s of retries)").arg(failingMs / 1000);
+    recordError(lost);
+    gaveUp = true;
+    retrying = false;
+    dropped += qint64(rows + pending.size());
+    unwritten.clear();
+    pending.clear();
+    flushCompleted = flushRequested;
+    return true;
+}
+
+// The final status is worth a few tries: without it the run says "running" until a reader finds its process gone.
+Status RunWriter::State::writeFinalStatus(SqliteConnection &db)
+{
+    RunStatus status;
+    QString message, errorNode;
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        status = finalStatus;
+        message = finalMessage;
+        errorNode = finalErrorNode;
+        if (gaveUp && status != RunStatus::Failed) {
+            // Rows were lost: whatever the training's outcome, the record is incomplete and must say so.
+            status = RunStatus::Failed;
+            message = QStringLiteral("the run database could not be written: %1").arg(firstError.error().message);
+            errorNode.clear();
+        }
+    }
+    Status ended;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        if (attempt > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        db.clearLastError();
+        ended = writeRunWriterFinalStatus(db, runId, status, message, errorNode);
+        if (ended.ok() || !db.lastErrorMayPass())
+            break;
+    }
+    return ended;
+}
 
 void RunWriter::State::threadMain()
 {
@@ -75,48 +168,46 @@ void RunWriter::State::threadMain()
     }
 
     const auto interval = std::chrono::milliseconds(intervalMs);
-    auto deadline = std::chrono::steady_clock::now() + interval;
+    const auto retryPause = std::chrono::milliseconds(std::min(intervalMs, 1000));
+    auto deadline = Clock::now() + interval;
     for (;;) {
-        RunWriterBatch batch;
         quint64 ticket = 0;
         bool stop = false;
+        bool give = false;
         {
             std::unique_lock<std::mutex> lock(mutex);
-            wake.wait_until(lock, deadline, [this] {
-                return stopRequested || flushRequested > flushCompleted || firstMetricsPending ||
-                       pending.size() >= size_t(kFlushRowThreshold);
-            });
-            batch.swap(pending);
+            if (retrying) {
+                wake.wait_until(lock, deadline, [] { return false; });  // a pause between tries, whatever wakes us
+            } else {
+                wake.wait_until(lock, deadline, [this] {
+                    return stopRequested || flushRequested > flushCompleted || firstMetricsPending ||
+                           pending.size() >= size_t(kFlushRowThreshold);
+                });
+            }
+            if (!pending.empty()) {
+                unwritten.emplace_back();
+                unwritten.back().swap(pending);
+            }
             firstMetricsPending = false;
             ticket = flushRequested;
             stop = stopRequested;
+            give = gaveUp;
         }
-        const Status batchStatus = writeRunWriterBatch(db, runId, batch, markRunning);
-        {
-            std::lock_guard<std::mutex> lock(mutex);
-            if (batchStatus.ok()) {
-                written += qint64(batch.size());
-            } else {
-                recordError(batchStatus);
-                dropped += qint64(batch.size());
-            }
-            flushCompleted = ticket;
-        }
+        const bool clear = give || writeOrKeep(db, ticket);
         done.notify_all();
-        if (stop)
+        if (stop && clear)
             break;
-        deadline = std::chrono::steady_clock::now() + interval;
+        if (give) {  // nothing more is written: wait for finish()
+            std::unique_lock<std::mutex> lock(mutex);
+            wake.wait(lock, [this] { return stopRequested; });
+            dropped += qint64(pending.size());
+            pending.clear();
+            break;
+        }
+        deadline = Clock::now() + (clear ? interval : retryPause);
     }
 
-    RunStatus status;
-    QString message, errorNode;
-    {
-        std::lock_guard<std::mutex> lock(mutex);
-        status = finalStatus;
-        message = finalMessage;
-        errorNode = finalErrorNode;
-    }
-    const Status ended = writeRunWriterFinalStatus(db, runId, status, message, errorNode);
+    const Status ended = writeFinalStatus(db);
     db.close();
     {
         std::lock_guard<std::mutex> lock(mutex);
@@ -129,11 +220,12 @@ void RunWriter::State::threadMain()
     done.notify_all();
 }
 
-RunWriter::RunWriter(const QString &dbPath, qint64 runId, int flushIntervalMs) : d(std::make_unique<State>())
+RunWriter::RunWriter(const QString &dbPath, qint64 runId, int flushIntervalMs, int retryForMs) : d(std::make_unique<State>())
 {
     d->path = QFileInfo(dbPath).absoluteFilePath();
     d->runId = runId;
     d->intervalMs = flushIntervalMs > 0 ? flushIntervalMs : 1000;
+    d->retryForMs = std::max(0, retryForMs);
 }
 
 RunWriter::~RunWriter()
@@ -167,7 +259,7 @@ Status RunWriter::start()
 void RunWriter::append(size_t rows, const std::function<void(RunWriterBatch &)> &push)
 {
     std::lock_guard<std::mutex> lock(d->mutex);
-    if (d->phase == State::Phase::Finished) {
+    if (d->phase == State::Phase::Finished || d->gaveUp) {
         d->dropped += qint64(rows);
         return;
     }
@@ -220,10 +312,33 @@ Status RunWriter::flush()
             return d->firstError;
         return Error(QStringLiteral("the writer of run %1 in %2 is not running").arg(d->runId).arg(d->path));
     }
+    if (d->gaveUp)
+        return d->firstError;
     const quint64 ticket = ++d->flushRequested;
     d->wake.notify_one();
-    d->done.wait(lock, [&] { return d->flushCompleted >= ticket || d->phase == State::Phase::Finished; });
+    waitReportingFaults(lock, [&] { return d->flushCompleted >= ticket || d->gaveUp || d->phase == State::Phase::Finished; });
     return d->firstError;
+}
+
+void RunWriter::setFaultReporter(std::function<void(const Status &)> reporter)
+{
+    std::lock_guard<std::mutex> lock(d->mutex);
+    d->faultReporter = std::move(reporter);
+}
+
+void RunWriter::waitReportingFaults(std::unique_lock<std::mutex> &lock, const std::function<bool()> &ready)
+{
+    for (;;) {
+        d->done.wait(lock, [&] { return ready() || (d->retrying && !d->faultReported && d->faultReporter); });
+        if (ready())
+            return;
+        d->faultReported = true;  // once: the retries go on quietly until they succeed or the writer gives up
+        const Status fault = d->fault;
+        const auto reporter = d->faultReporter;
+        lock.unlock();
+        reporter(fault);
+        lock.lock();
+    }
 }
 
 Status RunWriter::finish(RunStatus status, const QString &message, const QString &errorNode)
@@ -249,6 +364,10 @@ Status RunWriter::finish(RunStatus status, const QString &message, const QString
         }
     }
     d->wake.notify_one();
+    {
+        std::unique_lock<std::mutex> lock(d->mutex);
+        waitReportingFaults(lock, [&] { return d->phase == State::Phase::Finished; });
+    }
     if (d->thread.joinable())
         d->thread.join();
     std::lock_guard<std::mutex> lock(d->mutex);
@@ -259,6 +378,14 @@ Status RunWriter::lastError() const
 {
     std::lock_guard<std::mutex> lock(d->mutex);
     return d->firstError;
+}
+
+Status RunWriter::currentFault() const
+{
+    if (!d->retrying.load(std::memory_order_relaxed))
+        return Status::success();
+    std::lock_guard<std::mutex> lock(d->mutex);
+    return d->fault;
 }
 
 qint64 RunWriter::rowsWritten() const { return d->written.load(); }

@@ -16,8 +16,13 @@
 // one. If the run was marked interrupted while this process was alive (e.g. suspended for a while), the next
 // heartbeat puts it back to running, provided the run still belongs to this host and pid.
 //
-// Errors: a batch that cannot be committed (disk full, read-only file, ...) is dropped; the first error is kept
-// and returned by lastError(), flush() and finish(). Nothing throws.
+// Errors: a record never gets ahead of the rows it stands on. Rows whose commit fails with a fault that may pass
+// (the file locked by another connection, a full disk, an I/O error) are kept in memory, in order, and tried
+// again every second, with everything appended since behind them; flush() waits meanwhile, and currentFault()
+// says why. Once they have failed for retryForMs, or at once for a fault that cannot pass (a read-only file, the
+// run deleted), they and everything appended later are dropped: the writer has given up, and lastError(),
+// flush() and finish() return that first error. So a checkpoint record is committed only together with or after
+// every row appended before it. Nothing throws.
 //
 // Ownership: the RunWriter owns its thread and connection; the destructor finishes an unfinished writer with
 // status interrupted ("the run writer was destroyed before finish() was called").
@@ -31,6 +36,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
 
 namespace ty {
 
@@ -39,8 +45,9 @@ struct RunWriterBatch;  // run_writer_sql.h
 class RunWriter {
 public:
     static constexpr int kFlushRowThreshold = 20000;
+    static constexpr int kDefaultRetryForMs = 120000;
 
-    RunWriter(const QString &dbPath, qint64 runId, int flushIntervalMs = 1000);
+    RunWriter(const QString &dbPath, qint64 runId, int flushIntervalMs = 1000, int retryForMs = kDefaultRetryForMs);
     ~RunWriter();
     RunWriter(const RunWriter &) = delete;
     RunWriter &operator=(const RunWriter &) = delete;
@@ -59,17 +66,23 @@ public:
     void removeCheckpointRecord(const QString &path);  // the file was deleted (training.checkpoint_keep)
     void recordStage(const StageRecord &stage);        // begun (ending the one before) or, with endStep >= 0, ended
 
-    // Synchronous: returns when everything appended before the call is committed. Returns the first error seen
-    // so far, if any (then not everything appended is in the database), or an error when not running.
+    // Synchronous: returns when everything appended before the call is committed (waiting while a fault is
+    // retried) or the writer gave up. Returns the error it gave up on, if any (then not everything appended is in
+    // the database), or an error when not running.
     Status flush();
 
     // Flushes, sets status, status_message, error_node and ended_at, and stops the thread. Returns the first
     // error seen (a lost batch, or the final status update), if any. Calling it again returns an error.
     Status finish(RunStatus status, const QString &message = {}, const QString &errorNode = {});
 
-    Status lastError() const;     // the first write error seen, or success
+    // Called once a run, on the thread waiting in flush() or finish(), when that wait meets a fault being retried:
+    // to tell the user why it waits. Set it before start().
+    void setFaultReporter(std::function<void(const Status &fault)> reporter);
+
+    Status lastError() const;     // the error the writer gave up on (rows were lost), or success
+    Status currentFault() const;  // the failure being retried while rows wait, or success
     qint64 rowsWritten() const;   // metric, event and checkpoint rows committed so far
-    qint64 rowsDropped() const;   // rows lost to a failed batch or appended after finish()
+    qint64 rowsDropped() const;   // rows lost once the writer gave up, or appended after finish()
 
     QString dbPath() const;       // absolute
     qint64 runId() const;
@@ -78,6 +91,8 @@ private:
     struct State;
     // Runs `push` on the pending batch under the mutex, or counts `rows` as dropped after finish().
     void append(size_t rows, const std::function<void(RunWriterBatch &)> &push);
+    // Waits on the writer's progress until `ready` (called with the mutex held); calls the fault reporter meanwhile.
+    void waitReportingFaults(std::unique_lock<std::mutex> &lock, const std::function<bool()> &ready);
 
     std::unique_ptr<State> d;
 };

@@ -9,6 +9,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
+
 namespace ty {
 
 void RunWriterBatch::clear()
@@ -191,6 +193,31 @@ Status writeHeartbeat(SqliteConnection &db, qint64 runId)
     return updateRun(db, update, runId, what);
 }
 
+Status writeBatchRows(SqliteConnection &db, qint64 runId, const RunWriterBatch &batch)
+{
+    if (!batch.metrics.empty()) {
+        if (Status status = writeRunWriterMetrics(db, runId, batch.metrics); !status.ok())
+            return status;
+    }
+    if (!batch.events.empty()) {
+        if (Status status = writeEvents(db, runId, batch.events); !status.ok())
+            return status;
+    }
+    if (!batch.checkpoints.empty()) {
+        if (Status status = writeCheckpoints(db, runId, batch.checkpoints); !status.ok())
+            return status;
+    }
+    if (!batch.removedCheckpoints.empty()) {
+        if (Status status = removeCheckpoints(db, runId, batch.removedCheckpoints); !status.ok())
+            return status;
+    }
+    if (!batch.stages.empty()) {
+        if (Status status = writeStages(db, runId, batch.stages); !status.ok())
+            return status;
+    }
+    return Status::success();
+}
+
 } // namespace
 
 Status openRunWriterConnection(SqliteConnection &db, const QString &path, qint64 runId, bool markRunning)
@@ -230,31 +257,16 @@ Status openRunWriterConnection(SqliteConnection &db, const QString &path, qint64
     return transaction.commit();
 }
 
-Status writeRunWriterBatch(SqliteConnection &db, qint64 runId, const RunWriterBatch &batch, bool heartbeat)
+Status writeRunWriterBatches(SqliteConnection &db, qint64 runId, const std::vector<RunWriterBatch> &batches, bool heartbeat)
 {
-    if (batch.empty() && !heartbeat)
+    const bool empty = std::all_of(batches.cbegin(), batches.cend(), [](const RunWriterBatch &b) { return b.empty(); });
+    if (empty && !heartbeat)
         return Status::success();
     SqliteWriteTransaction transaction(db);
     if (Status begun = transaction.begin(); !begun.ok())
         return begun;
-    if (!batch.metrics.empty()) {
-        if (Status status = writeRunWriterMetrics(db, runId, batch.metrics); !status.ok())
-            return status;
-    }
-    if (!batch.events.empty()) {
-        if (Status status = writeEvents(db, runId, batch.events); !status.ok())
-            return status;
-    }
-    if (!batch.checkpoints.empty()) {
-        if (Status status = writeCheckpoints(db, runId, batch.checkpoints); !status.ok())
-            return status;
-    }
-    if (!batch.removedCheckpoints.empty()) {
-        if (Status status = removeCheckpoints(db, runId, batch.removedCheckpoints); !status.ok())
-            return status;
-    }
-    if (!batch.stages.empty()) {
-        if (Status status = writeStages(db, runId, batch.stages); !status.ok())
+    for (const RunWriterBatch &batch : batches) {
+        if (Status status = writeBatchRows(db, runId, batch); !status.ok())
             return status;
     }
     if (heartbeat) {

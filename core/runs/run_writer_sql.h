@@ -33,11 +33,11 @@ struct RunWriterBatch {
 // host and heartbeat, in one transaction. On failure `db` may still be open: close it with db.close().
 Status openRunWriterConnection(SqliteConnection &db, const QString &path, qint64 runId, bool markRunning);
 
-// Writes all rows of `batch` (and folds its metrics into metric_summaries) and, when `heartbeat` is true, the
-// run's heartbeat_at, in ONE BEGIN IMMEDIATE transaction with reused prepared statements. The heartbeat also revives
-// a run marked interrupted whose host and pid are still this process's. Nothing happens for an empty batch without
-// heartbeat.
-Status writeRunWriterBatch(SqliteConnection &db, qint64 runId, const RunWriterBatch &batch, bool heartbeat);
+// Writes all rows of `batches`, oldest first (and folds their metrics into metric_summaries) and, when `heartbeat`
+// is true, the run's heartbeat_at, in ONE BEGIN IMMEDIATE transaction with reused prepared statements: all of them
+// or, on failure, none (rolled back). The heartbeat also revives a run marked interrupted whose host and pid are
+// still this process's. Nothing happens for empty batches without heartbeat.
+Status writeRunWriterBatches(SqliteConnection &db, qint64 runId, const std::vector<RunWriterBatch> &batches, bool heartbeat);
 
 // Sets status, status_message, error_node and ended_at (NULL for queued/running) of the run.
 Status writeRunWriterFinalStatus(SqliteConnection &db, qint64 runId, RunStatus status, const QString &message,

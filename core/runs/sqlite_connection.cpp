@@ -68,6 +68,9 @@ int SqliteConnection::changes() const { return sqlite3_changes(m_db); }
 Error SqliteConnection::error(const QString &what) const
 {
     const char *message = m_db ? sqlite3_errmsg(m_db) : nullptr;
+    const int primary = m_db ? sqlite3_errcode(m_db) & 0xff : SQLITE_NOMEM;
+    m_lastErrorMayPass = primary == SQLITE_BUSY || primary == SQLITE_LOCKED || primary == SQLITE_FULL ||
+                         primary == SQLITE_IOERR || primary == SQLITE_PROTOCOL;
     return Error(QStringLiteral("%1 in %2: %3")
                      .arg(what, m_path, message ? QString::fromUtf8(message) : QStringLiteral("unknown SQLite error")));
 }

@@ -39,14 +39,20 @@ public:
     // Rows changed by the last INSERT, UPDATE or DELETE.
     int changes() const;
 
-    // "<what> in <path>: <SQLite's message>", like runDbError().
+    // "<what> in <path>: <SQLite's message>", like runDbError(). Also notes whether that error may pass by itself
+    // (lastErrorMayPass()).
     Error error(const QString &what) const;
     // The last result was SQLITE_BUSY or SQLITE_LOCKED.
     bool lastWasBusy() const;
+    // The last error() reported a fault that may pass without a change to the file: busy or locked (another
+    // connection holds the lock), full (disk or file-size limit), or an I/O error. False after clearLastError().
+    bool lastErrorMayPass() const { return m_lastErrorMayPass; }
+    void clearLastError() { m_lastErrorMayPass = false; }
 
 private:
     sqlite3 *m_db = nullptr;
     QString m_path;
+    mutable bool m_lastErrorMayPass = false;
 };
 
 class SqliteStatement {

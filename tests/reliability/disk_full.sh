@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$cli" runs list --db "$db" > /dev/null
 # Ignore SIGXFSZ so that writes past the limit fail with EFBIG, as on a full disk.
 code=0
-bash -c 'trap "" XFSZ; ulimit -f 300; exec "$@"' _ "$cli" run "$preset" --db "$db" > "$work/out.log" 2>&1 || code=$?
+TRAINYARD_DB_RETRY_SECONDS=2 bash -c 'trap "" XFSZ; ulimit -f 300; exec "$@"' _ "$cli" run "$preset" --db "$db" > "$work/out.log" 2>&1 || code=$?
 [ "$code" = "1" ] || fail "exit code $code, expected 1: $(cat "$work/out.log")"
 grep -q "cannot write checkpoint" "$work/out.log" || fail "no checkpoint error reported: $(cat "$work/out.log")"
 grep -q "could not be written\|cannot commit" "$work/out.log" || fail "no database error reported: $(cat "$work/out.log")"

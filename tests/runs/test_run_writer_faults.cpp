@@ -1,5 +1,5 @@
-// RunWriter when things go wrong or are used out of order: a read-only file, a missing run or database, finish()
-// without start(), destruction without finish().
+// RunWriter when things go wrong or are used out of order: a read-only file, a missing run or database, a file
+// that cannot grow (a full disk), finish() without start(), destruction without finish().
 
 #include "test_suite.h"
 #include "run_database.h"
@@ -12,9 +12,61 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/resource.h>
+
+#include <chrono>
+#include <csignal>
+#include <thread>
+
 using namespace ty;
 using ty::testing::Fixture;
 using ty::testing::kForever;
+
+namespace {
+
+// While it lives, no file of this process may grow past `bytes` (RLIMIT_FSIZE, SIGXFSZ ignored): a write that would
+// extend one fails as on a full disk. lift() ends it early.
+class FileGrowthLimit {
+public:
+    explicit FileGrowthLimit(qint64 bytes)
+    {
+        m_oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        m_ok = getrlimit(RLIMIT_FSIZE, &m_old) == 0;
+        rlimit limit = m_old;
+        limit.rlim_cur = rlim_t(bytes);
+        m_ok = m_ok && setrlimit(RLIMIT_FSIZE, &limit) == 0;
+    }
+    ~FileGrowthLimit() { lift(); }
+    bool ok() const { return m_ok; }
+    void lift()
+    {
+        if (m_ok)
+            setrlimit(RLIMIT_FSIZE, &m_old);
+        if (m_oldHandler != SIG_ERR)
+            std::signal(SIGXFSZ, m_oldHandler);
+        m_ok = false;
+        m_oldHandler = SIG_ERR;
+    }
+
+private:
+    rlimit m_old{};
+    bool m_ok = false;
+    void (*m_oldHandler)(int) = SIG_ERR;
+};
+
+qint64 largestFileOf(const QString &dbPath)
+{
+    return std::max(QFileInfo(dbPath).size(), QFileInfo(dbPath + QStringLiteral("-wal")).size());
+}
+
+void appendRowsAndCheckpoint(RunWriter &writer, int from, int count)
+{
+    for (int step = from; step < from + count; ++step)
+        writer.appendMetric({QStringLiteral("train/loss"), step, 0, 0, testing::valueAt(step)});
+    writer.recordCheckpoint({from + count - 1, 1, QStringLiteral("/nowhere/step.safetensors"), QString(), false});
+}
+
+} // namespace
 
 class TestRunWriterFaults : public QObject {
     Q_OBJECT
@@ -25,6 +77,8 @@ private Q_SLOTS:
     void readOnlyDatabaseGivesAnError();
     void missingRunGivesAnError();
     void runDeletedWhileWritingDropsTheBatch();
+    void rowsThatCannotBeWrittenWaitAndKeepTheirOrder();
+    void rowsThatStayUnwritableEndTheRunFailed();
     void damagedPagesAreErrorsNeverFewerRows();
 };
 
@@ -157,6 +211,77 @@ void TestRunWriterFaults::runDeletedWhileWritingDropsTheBatch()
     testing::RawSqlite raw(f.path);  // nothing of the run is left behind, not even the dropped row
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM metrics")).toInt(), 0);
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM metric_summaries")).toInt(), 0);
+}
+
+// A full disk for a while: the rows and the checkpoint record behind them wait in memory (flush() waits with
+// them), nothing of them is committed, and once the file may grow again all of them are, in one piece.
+void TestRunWriterFaults::rowsThatCannotBeWrittenWaitAndKeepTheirOrder()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    const qint64 id = f.newRun();
+    RunWriter writer(f.path, id, 50, 60000);
+    QVERIFY(writer.start().ok());
+    appendRowsAndCheckpoint(writer, 0, 100);
+    QVERIFY(writer.flush().ok());
+
+    FileGrowthLimit limit(largestFileOf(f.path));
+    QVERIFY(limit.ok());
+    appendRowsAndCheckpoint(writer, 100, 20000);
+    Status flushed = Error(QStringLiteral("flush() did not return"));
+    std::thread flusher([&] { flushed = writer.flush(); });
+    for (int i = 0; i < 400 && writer.currentFault().ok(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    const Status fault = writer.currentFault();
+    QVERIFY2(!fault.ok(), "the limit did not stop the writer: the test is void");
+    QVERIFY2(fault.error().message.contains(f.path), qPrintable(fault.error().message));
+    QVERIFY(writer.lastError().ok());  // not given up
+    QCOMPARE(writer.rowsWritten(), qint64(101));
+    QCOMPARE(f.db->checkpoints(id).value().size(), 1);  // the second record is not ahead of its rows
+
+    limit.lift();
+    flusher.join();
+    QVERIFY2(flushed.ok(), qPrintable(flushed.error().message));
+    QVERIFY(writer.currentFault().ok());
+    QCOMPARE(writer.rowsWritten(), qint64(101 + 20001));
+    QCOMPARE(writer.rowsDropped(), qint64(0));
+    QVERIFY(writer.finish(RunStatus::Finished).ok());
+    QCOMPARE(f.db->metrics(id).value().size(), 20100);
+    QCOMPARE(f.db->checkpoints(id).value().size(), 2);
+    QCOMPARE(f.db->run(id).value().status, RunStatus::Finished);
+}
+
+// A full disk that stays full past the retry window: the writer gives up, drops those rows and everything after,
+// never records the checkpoint behind them, and the run ends failed with the reason even if training finished.
+void TestRunWriterFaults::rowsThatStayUnwritableEndTheRunFailed()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    const qint64 id = f.newRun();
+    RunWriter writer(f.path, id, 50, 300);
+    QVERIFY(writer.start().ok());
+    appendRowsAndCheckpoint(writer, 0, 100);
+    QVERIFY(writer.flush().ok());
+
+    FileGrowthLimit limit(largestFileOf(f.path));
+    QVERIFY(limit.ok());
+    appendRowsAndCheckpoint(writer, 100, 20000);
+    const Status flushed = writer.flush();
+    QVERIFY(!flushed.ok());
+    QVERIFY2(flushed.error().message.contains(QStringLiteral("still failing after")), qPrintable(flushed.error().message));
+    QCOMPARE(writer.lastError().error().message, flushed.error().message);
+    QCOMPARE(writer.rowsDropped(), qint64(20001));
+    writer.appendMetric({QStringLiteral("train/loss"), 20100, 0, 0, 1.0});  // after giving up: dropped too
+    QCOMPARE(writer.rowsDropped(), qint64(20002));
+    limit.lift();
+    writer.appendMetric({QStringLiteral("train/loss"), 20101, 0, 0, 1.0});  // even once the disk has room again
+    QVERIFY(!writer.finish(RunStatus::Finished).ok());
+
+    const RunInfo run = f.db->run(id).value();
+    QCOMPARE(run.status, RunStatus::Failed);
+    QVERIFY2(run.statusMessage.startsWith(QStringLiteral("the run database could not be written: ")), qPrintable(run.statusMessage));
+    QCOMPARE(f.db->metrics(id).value().size(), 100);
+    QCOMPARE(f.db->checkpoints(id).value().size(), 1);
 }
 
 // Garbage over pages of the metric rows: reading them is an error that says the database is damaged, never a
