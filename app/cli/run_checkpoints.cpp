@@ -2,6 +2,7 @@
 
 #include "file_fingerprint.h"
 #include "run_database.h"
+#include "safetensors_file.h"
 
 #include <QFileInfo>
 
@@ -85,6 +86,15 @@ Status verifyCheckpointFile(const CheckpointRecord &checkpoint, qint64 runId)
 {
     if (checkpoint.sha256.isEmpty())
         return Status::success();  // recorded before checksums; such files (LibTorch archives) are refused on loading
+    // The kind of file and its layout before its bytes are hashed: a FIFO would block the hash, a huge or sparse
+    // file that is no checkpoint would take as long to hash as to read.
+    if (Status layout = checkSafetensorsLayout(checkpoint.path); !layout) {
+        Error e = layout.error();
+        e.file = checkpoint.path;
+        e.message = QStringLiteral("this is not the checkpoint run %1 wrote at step %2 (%3), so it is not loaded")
+                        .arg(runId).arg(checkpoint.step).arg(e.message);
+        return e;
+    }
     const Result<QString> actual = fingerprintFiles({checkpoint.path});
     if (!actual)
         return actual.error();

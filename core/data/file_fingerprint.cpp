@@ -1,5 +1,7 @@
 #include "file_fingerprint.h"
 
+#include "regular_file.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 
@@ -13,6 +15,8 @@ Result<QString> fingerprintFiles(const QStringList &paths, const std::atomic<boo
     QCryptographicHash hash(QCryptographicHash::Sha256);
     std::vector<char> buffer(size_t(1) << 20);
     for (const QString &path : paths) {
+        if (Status regular = requireRegularFile(path); !regular)  // a FIFO would block, /dev/zero never end
+            return regular.error();
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly)) {
             return Error::inFile(path, QStringLiteral("cannot open file: %1").arg(file.errorString()));

@@ -1,5 +1,7 @@
 #include "safetensors_file.h"
 
+#include "regular_file.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -127,25 +129,27 @@ QByteArray encodeSafetensors(const TensorFile &file)
     return bytes;
 }
 
-Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &path)
+namespace {
+
+// A parsed header: the tensors without their data, and where each one's data lies (sorted by offset).
+struct ParsedHeader {
+    TensorFile file;
+    std::vector<Range> ranges;
+};
+
+// Parses a header of `headerBytes` that `dataSize` bytes of data follow; checks every range against them.
+Result<ParsedHeader> parseHeader(const QByteArray &headerBytes, qint64 dataSize, const QString &path)
 {
-    if (bytes.size() < 8)
-        return Error::inFile(path, QStringLiteral("not a safetensors file: %1 bytes, shorter than its 8-byte header length").arg(bytes.size()));
-    const quint64 headerSize = qFromLittleEndian<quint64>(bytes.constData());
-    if (headerSize > quint64(kMaxSafetensorsHeader) || headerSize > quint64(bytes.size() - 8))
-        return Error::inFile(path, QStringLiteral("not a safetensors file (or truncated): its header claims %1 bytes, the file has %2")
-                                       .arg(headerSize).arg(bytes.size() - 8));
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes.mid(8, qsizetype(headerSize)), &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(headerBytes, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject())
         return Error::inFile(path, QStringLiteral("not a safetensors file: its header is not a JSON object (%1)")
                                        .arg(parseError.error != QJsonParseError::NoError ? parseError.errorString() : QStringLiteral("not an object")));
-    const qint64 dataStart = 8 + qint64(headerSize);
-    const qint64 dataSize = bytes.size() - dataStart;
     const QJsonObject header = doc.object();
 
-    TensorFile file;
-    std::vector<Range> ranges;
+    ParsedHeader parsed;
+    TensorFile &file = parsed.file;
+    std::vector<Range> &ranges = parsed.ranges;
     for (auto it = header.constBegin(); it != header.constEnd(); ++it) {
         const QString name = it.key();
         if (name == QLatin1String("__metadata__")) {
@@ -208,31 +212,95 @@ Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &pat
     }
     if (expected != dataSize)
         return Error::inFile(path, QStringLiteral("%1 bytes after the last tensor's data").arg(dataSize - expected));
-    for (const Range &r : ranges)
-        file.tensors[r.index].data = bytes.mid(qsizetype(dataStart + r.begin), qsizetype(r.end - r.begin));
+    return parsed;
+}
+
+// The 8-byte header length at the start of a file of `fileSize` bytes, checked against it.
+Result<qint64> headerLength(const char *first8, qint64 fileSize, const QString &path)
+{
+    if (fileSize < 8)
+        return Error::inFile(path, QStringLiteral("not a safetensors file: %1 bytes, shorter than its 8-byte header length").arg(fileSize));
+    const quint64 headerSize = qFromLittleEndian<quint64>(first8);
+    if (headerSize > quint64(kMaxSafetensorsHeader) || headerSize > quint64(fileSize - 8))
+        return Error::inFile(path, QStringLiteral("not a safetensors file (or truncated): its header claims %1 bytes, the file has %2")
+                                       .arg(headerSize).arg(fileSize - 8));
+    return qint64(headerSize);
+}
+
+// Moves each tensor's data out of `data` (the bytes after the header) and puts the tensors in file order.
+TensorFile withData(ParsedHeader parsed, const QByteArray &data, qint64 dataOffset)
+{
+    TensorFile &file = parsed.file;
+    for (const Range &r : parsed.ranges)
+        file.tensors[r.index].data = data.mid(qsizetype(dataOffset + r.begin), qsizetype(r.end - r.begin));
     QList<NamedTensor> inFileOrder;  // the order of their data in the file
-    for (const Range &r : ranges)
+    for (const Range &r : parsed.ranges)
         inFileOrder.append(file.tensors.at(r.index));
     file.tensors = inFileOrder;
-    return file;
+    return std::move(file);
+}
+
+} // namespace
+
+Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &path)
+{
+    const Result<qint64> headerSize = headerLength(bytes.constData(), bytes.size(), path);
+    if (!headerSize)
+        return headerSize.error();
+    const qint64 dataStart = 8 + headerSize.value();
+    Result<ParsedHeader> parsed = parseHeader(bytes.mid(8, qsizetype(headerSize.value())), bytes.size() - dataStart, path);
+    if (!parsed)
+        return parsed.error();
+    return withData(std::move(parsed).value(), bytes, dataStart);
+}
+
+namespace {
+
+// Opens `path` and reads and checks its header against the file's size, leaving `file` at the start of the data.
+// What the header claims is checked before any data is read, so a huge or sparse file that is not what it claims
+// costs a few bytes of reading, not its size in memory.
+Result<ParsedHeader> openAndParseHeader(QFile &file, qint64 maxBytes)
+{
+    const QString path = file.fileName();
+    if (Status regular = requireRegularFile(path); !regular)
+        return regular.error();
+    if (!file.open(QIODevice::ReadOnly))
+        return Error::inFile(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
+    const qint64 fileSize = file.size();
+    if (fileSize > maxBytes)
+        return Error::inFile(path, QStringLiteral("%1 bytes is more than the %2 bytes accepted").arg(fileSize).arg(maxBytes));
+    char first8[8] = {};
+    if (file.read(first8, 8) != std::min<qint64>(8, fileSize))
+        return Error::inFile(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
+    const Result<qint64> headerSize = headerLength(first8, fileSize, path);
+    if (!headerSize)
+        return headerSize.error();
+    const QByteArray header = file.read(headerSize.value());
+    if (header.size() != headerSize.value())
+        return Error::inFile(path, QStringLiteral("cannot read its header: the file changed or %1").arg(file.errorString()));
+    return parseHeader(header, fileSize - 8 - headerSize.value(), path);
+}
+
+} // namespace
+
+Status checkSafetensorsLayout(const QString &path)
+{
+    QFile file(path);
+    const Result<ParsedHeader> parsed = openAndParseHeader(file, std::numeric_limits<qint64>::max());
+    return parsed ? Status::success() : Status(parsed.error());
 }
 
 Result<TensorFile> readSafetensors(const QString &path, qint64 maxBytes)
 {
-    const QFileInfo info(path);
-    if (!info.exists())
-        return Error::inFile(path, QStringLiteral("file not found"));
-    if (!info.isFile())
-        return Error::inFile(path, QStringLiteral("not a regular file"));
-    if (info.size() > maxBytes)
-        return Error::inFile(path, QStringLiteral("%1 bytes is more than the %2 bytes accepted").arg(info.size()).arg(maxBytes));
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Error::inFile(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
-    const QByteArray bytes = file.read(std::min(info.size(), maxBytes) + 1);
-    if (bytes.size() > maxBytes)
-        return Error::inFile(path, QStringLiteral("more than the %1 bytes accepted").arg(maxBytes));
-    return decodeSafetensors(bytes, path);
+    Result<ParsedHeader> parsed = openAndParseHeader(file, maxBytes);
+    if (!parsed)
+        return parsed.error();
+    const qint64 dataSize = file.size() - file.pos();
+    const QByteArray data = file.read(dataSize + 1);
+    if (data.size() != dataSize)
+        return Error::inFile(path, QStringLiteral("the file changed while it was read (%1 bytes of data, expected %2)").arg(data.size()).arg(dataSize));
+    return withData(std::move(parsed).value(), data, 0);
 }
 
 Status writeFileAtomically(const QString &path, const QByteArray &bytes)

@@ -46,8 +46,13 @@ QByteArray encodeSafetensors(const TensorFile &file);
 // Parses the bytes of a safetensors file; errors name `path` and the tensor at fault.
 Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &path);
 
-// Reads and parses `path`, which must be a regular file of at most `maxBytes` bytes.
+// Reads and parses `path`, which must be a regular file of at most `maxBytes` bytes. Its header is read and
+// checked against the file's size first; the data is read only when the header accounts for every byte.
 Result<TensorFile> readSafetensors(const QString &path, qint64 maxBytes = qint64(64) << 30);
+
+// The checks readSafetensors() makes before it reads any data: a regular file whose header parses and whose
+// tensors' data fill the rest of the file exactly. Reads only the header: cheap whatever the file's size.
+Status checkSafetensorsLayout(const QString &path);
 
 // Writes `bytes` to `path` atomically (a temporary file, then rename); the folder is created if missing.
 Status writeFileAtomically(const QString &path, const QByteArray &bytes);

@@ -24,6 +24,8 @@
 #include <QtTest>
 
 #include <csignal>
+#include <functional>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 using namespace ty;
@@ -740,6 +742,43 @@ private Q_SLOTS:
         QCOMPARE(damaged.code, 2);
         QVERIFY2(damaged.err.contains(QStringLiteral("replaced or damaged")), qPrintable(damaged.err));
         QCOMPARE(RunDatabase::open(db).value()->evaluations(1).value().size(), 2 + (best->step != 51 ? 1 : 0));
+
+        // Special and huge files in the checkpoint's place are refused at once, unread and unhashed: a FIFO (which
+        // would block), /dev/zero (which never ends), a 3 GB sparse file, the real checkpoint with 3 GB appended.
+        const QByteArray original = [&] {
+            QFile file(checkpoint);
+            file.open(QIODevice::ReadOnly);
+            return file.readAll();
+        }();
+        const struct {
+            const char *what;
+            std::function<bool()> make;
+            QString message;
+        } impostors[] = {
+            {"FIFO", [&] { return ::mkfifo(QFile::encodeName(checkpoint).constData(), 0600) == 0; }, QStringLiteral("not a regular file (a FIFO)")},
+            {"/dev/zero", [&] { return QFile::link(QStringLiteral("/dev/zero"), checkpoint); }, QStringLiteral("not a regular file (a device)")},
+            {"sparse", [&] { QFile f(checkpoint); return f.open(QIODevice::WriteOnly) && f.resize(qint64(3) << 30); },
+             QStringLiteral("not a safetensors file")},
+            {"appended", [&] { QFile f(checkpoint); return f.open(QIODevice::WriteOnly) && f.write(original) == original.size() &&
+                                                         f.resize(qint64(3) << 30); },
+             QStringLiteral("bytes after the last tensor's data")},
+        };
+        for (const auto &impostor : impostors) {
+            QFile::remove(checkpoint);
+            QVERIFY2(impostor.make(), impostor.what);
+            const QString out = dir.filePath(QStringLiteral("exported.safetensors"));
+            for (const QStringList &command : {QStringList{QStringLiteral("evaluate"), QStringLiteral("1")},
+                                               QStringList{QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("--output"), out}}) {
+                const Output refused = trainyard(command + QStringList{QStringLiteral("--db"), db});
+                QVERIFY2(refused.code == 2, qPrintable(QStringLiteral("%1, %2: %3").arg(QLatin1String(impostor.what), command.first(), refused.err)));
+                QVERIFY2(refused.err.contains(impostor.message) && refused.err.contains(checkpoint),
+                         qPrintable(QStringLiteral("%1, %2: %3").arg(QLatin1String(impostor.what), command.first(), refused.err)));
+            }
+            QVERIFY(!QFileInfo::exists(out));
+        }
+        QFile::remove(checkpoint);
+        QVERIFY(writeFileAtomically(checkpoint, original).ok());  // the damaged checkpoint again: its hash is checked
+        QVERIFY(evaluate({QStringLiteral("1")}).err.contains(QStringLiteral("replaced or damaged")));
     }
 
     // predict reads images and IDX files the way the data set is read: PNG copies of test samples get exactly the

@@ -2,6 +2,7 @@
 
 #include "detail/optimizer_state.h"
 #include "detail/tensor_codec.h"
+#include "regular_file.h"
 #include "safetensors_file.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -165,6 +166,8 @@ Result<std::vector<torch::Tensor>> checkModelTensors(const TensorFile &file,
 // Refuses LibTorch archives of format 1 without parsing them.
 std::optional<Error> refuseLibTorchArchive(const QString &path)
 {
+    if (Status regular = requireRegularFile(path); !regular)  // opening a FIFO would block
+        return regular.error();
     QFile probe(path);
     if (probe.open(QIODevice::ReadOnly) && probe.read(4) == QByteArray("PK\x03\x04", 4))
         return Error::inFile(path, QStringLiteral("this checkpoint is a LibTorch archive written by an older Trainyard (format 1); "
