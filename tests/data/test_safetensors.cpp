@@ -120,10 +120,10 @@ void TestDatasets::safetensorsDamagedFilesNeverCrash()
 // Only regular files are read (a FIFO would block), and only up to the size allowed.
 void TestDatasets::safetensorsOnlyRegularFilesOfBoundedSize()
 {
-    QCOMPARE(readSafetensors(m_dir.path()).error().message, QStringLiteral("not a regular file"));
+    QCOMPARE(readSafetensors(m_dir.path()).error().message, QStringLiteral("not a regular file (a folder)"));
     const QString fifo = m_dir.filePath(QStringLiteral("pipe.safetensors"));
     QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
-    QCOMPARE(readSafetensors(fifo).error().message, QStringLiteral("not a regular file"));
+    QCOMPARE(readSafetensors(fifo).error().message, QStringLiteral("not a regular file (a FIFO)"));
     QVERIFY(readSafetensors(m_dir.filePath(QStringLiteral("none.safetensors"))).error().message.contains(QStringLiteral("not found")));
     const QString big = m_dir.filePath(QStringLiteral("big.safetensors"));
     QVERIFY(writeFileAtomically(big, withHeader("{}", QByteArray(4096, ' '))).ok());
