@@ -58,6 +58,14 @@ int resumeCommand(const QStringList &arguments, Io &io)
                << "; only interrupted, stopped or failed runs can be resumed\n";
         return BadInput;
     }
+    // Where its files go, and the database itself, are input too: an edited folder, a link in the run's folder or a
+    // damaged file is refused before anything changes.
+    Result<QString> folder = launch->writesRun() ? db.writableRunFolder(id, run.value().folder) : Result<QString>(QString());
+    const Status intact = launch->writesRun() ? db.checkIntegrity() : Status::success();
+    if (!folder || !intact) {
+        reportError(!folder ? folder.error() : intact.error(), args, io);
+        return BadInput;
+    }
     // The preset as it was run; relative data paths still resolve against the original preset file.
     Result<Preset> preset = presetFromJson(run.value().preset,
                                            run.value().provenance.value(QStringLiteral("preset_file")).toString());
@@ -108,18 +116,16 @@ int resumeCommand(const QStringList &arguments, Io &io)
         return Stopped;
     // Only one process resumes a run: whoever claims it first (the other may have waited in the queue meanwhile).
     // Claimed, the run is queued and holds its slot in the run queue from here.
-    if (const Status claimed = db.claimRunForResume(id); !claimed) {
+    // Its rows after the checkpoint go in the same transaction, so curves never overlap or repeat.
+    if (const Status claimed = db.claimRunForResume(id, step); !claimed) {
         reportError(claimed.error(), args, io);
         return BadInput;
     }
     queued.reset();
-    const Status cleared = db.deleteMetricsAfter(id, step);
-    if (!cleared) {
-        reportError(cleared.error(), args, io);
-        return RunFailed;
-    }
-    const QString folder = run.value().folder.isEmpty() ? db.runFolder(id) : run.value().folder;
-    return trainAndRecord(*training, dbPath, id, folder, args, io);
+    QList<TrainOptions::OwnedCheckpoint> owned;
+    for (const CheckpointRecord &c : checkpoints.value())
+        owned.append(TrainOptions::OwnedCheckpoint{c.path, c.sha256, c.step, c.best});
+    return trainAndRecord(*training, dbPath, id, folder.value(), args, io, owned);
 }
 
 } // namespace ty::cli

@@ -68,6 +68,13 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
                                  {QStringLiteral("samples"), QJsonObject{{QStringLiteral("train"), start.trainSamples},
                                                                          {QStringLiteral("val"), start.valSamples},
                                                                          {QStringLiteral("test"), start.testSamples}}}};
+    // The thread counts decide the order of floating-point sums, so a run is reproduced bit for bit only with them.
+    QJsonObject threads{{QStringLiteral("torch"), start.cpuThreads}};
+    for (const char *name : {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"}) {
+        const QByteArray value = qgetenv(name);
+        threads.insert(QString::fromLatin1(name), value.isNull() ? QJsonValue() : QJsonValue(QString::fromLocal8Bit(value)));
+    }
+    run.provenance.insert(QStringLiteral("threads"), threads);
     if (initFrom)
         run.provenance.insert(QStringLiteral("init_from"), initFrom->parent);
     if (!overlays.isEmpty())
@@ -188,7 +195,14 @@ int runCommand(const QStringList &arguments, Io &io)
     }
     if (queued)
         queued->leave();  // the run, queued then running, holds the slot from here
-    return trainAndRecord(*training, dbPath, created.value(), db.value()->runFolder(created.value()), args, io);
+    // A link left where the new run's folder goes (runs.sqlite-runs/ID -> elsewhere) is not written through.
+    const Result<QString> folder = db.value()->writableRunFolder(created.value(), QString());
+    if (!folder) {
+        db.value()->setStatus(created.value(), RunStatus::Failed, folder.error().toString());
+        reportError(folder.error(), args, io);
+        return BadInput;
+    }
+    return trainAndRecord(*training, dbPath, created.value(), folder.value(), args, io);
 }
 
 } // namespace ty::cli

@@ -137,7 +137,8 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
         QJsonArray checkpoints, events;
         for (const CheckpointRecord &c : recorded.value())
             checkpoints.append(QJsonObject{{QStringLiteral("step"), c.step}, {QStringLiteral("epoch"), c.epoch}, {QStringLiteral("path"), c.path},
-                                           {QStringLiteral("sha256"), c.sha256.isEmpty() ? QJsonValue() : QJsonValue(c.sha256)}});
+                                           {QStringLiteral("sha256"), c.sha256.isEmpty() ? QJsonValue() : QJsonValue(c.sha256)},
+                                           {QStringLiteral("kind"), c.best ? QStringLiteral("best") : QStringLiteral("periodic")}});
         for (const RunEvent &e : runEvents.value())
             events.append(QJsonObject{{QStringLiteral("step"), e.step}, {QStringLiteral("time"), e.time},
                                       {QStringLiteral("kind"), e.kind}, {QStringLiteral("message"), e.message}});

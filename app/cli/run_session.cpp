@@ -104,7 +104,7 @@ bool stoppedBeforeTraining(const Args &args, Io &io)
 }
 
 int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const QString &folder, const Args &args,
-                   Io &io)
+                   Io &io, const QList<TrainOptions::OwnedCheckpoint> &owned)
 {
     RunWriter writer(dbPath, runId, 1000, databaseRetryMs());
     const Status started = writer.start();
@@ -121,7 +121,7 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
     EventStream stream(io.out);
     if (events)
         recorder.setEventStream(&stream, runId, dbPath);
-    training.setRunFolder(folder, runId);
+    training.setRunFolder(folder, runId, owned);
     const TrainResult result = training.run(recorder);
     recorder.clearProgress();
     if (result.outcome == TrainOutcome::Finished && recorder.currentStage() >= 0)

@@ -23,8 +23,9 @@ std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QS
 bool stoppedBeforeTraining(const Args &args, Io &io);
 
 // Starts the run's writer, trains, ends the record with a truthful status, prints the summary (text or
-// --json) and returns the exit code.
+// --json) and returns the exit code. `folder` is RunDatabase::writableRunFolder()'s; `owned` the checkpoints the
+// run recorded before (a resume), the only older files it may delete.
 int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const QString &folder, const Args &args,
-                   Io &io);
+                   Io &io, const QList<TrainOptions::OwnedCheckpoint> &owned = {});
 
 } // namespace ty::cli

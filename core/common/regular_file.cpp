@@ -25,6 +25,26 @@ Status requireRegularFile(const QString &path)
     return e;
 }
 
+Status requireRealFolder(const QString &folder)
+{
+    struct stat info {};
+    if (::lstat(QFile::encodeName(folder).constData(), &info) != 0)
+        return Status::success();  // missing: it is created as a real folder
+    if (S_ISDIR(info.st_mode))
+        return Status::success();
+    Error e;
+    e.file = folder;
+    if (S_ISLNK(info.st_mode)) {
+        const QString target = QFile::symLinkTarget(folder);
+        e.message = QStringLiteral("is a symbolic link (to %1): a run's files are written and deleted only in a folder of its own, "
+                                   "never through a link")
+                        .arg(target.isEmpty() ? QStringLiteral("nothing") : target);
+    } else {
+        e.message = QStringLiteral("is not a folder");
+    }
+    return e;
+}
+
 QByteArray readAtMost(QIODevice &device, qint64 limit)
 {
     constexpr qint64 kChunk = 64 * 1024;

@@ -22,9 +22,9 @@ const TrainStart &PreparedTraining::info() const
     return m_run->start();
 }
 
-void PreparedTraining::setRunFolder(const QString &folder, qint64 runId)
+void PreparedTraining::setRunFolder(const QString &folder, qint64 runId, const QList<TrainOptions::OwnedCheckpoint> &owned)
 {
-    m_run->setRunFolder(folder, runId);
+    m_run->setRunFolder(folder, runId, owned);
 }
 
 TrainResult PreparedTraining::run(TrainObserver &observer)

@@ -17,6 +17,7 @@ namespace ty {
 
 struct TrainStart {
     QString device;          // "cpu" or "cuda:0"
+    int cpuThreads = 0;      // LibTorch's intra-op CPU threads for this run (training.threads, else its default)
     qint64 trainSamples = 0, valSamples = 0, testSamples = 0;
     qint64 stepsPerEpoch = 0, totalSteps = 0;
     int epochs = 0;
@@ -86,6 +87,16 @@ struct TrainOptions {
     // the group. Only the process that writes the run (rank 0) should be given a runFolder.
     std::shared_ptr<ProcessGroup> group;
     int threads = 0;  // LibTorch's CPU threads when > 0, over training.threads (processes sharing a machine)
+    // The checkpoint files this run wrote and recorded before (a resume). Besides the files it writes now, these
+    // are the only ones it may delete (training.checkpoint_keep, a newer best), and only while they are regular
+    // files in runFolder/checkpoints/ with the recorded sha256: a file it did not write is never deleted.
+    struct OwnedCheckpoint {
+        QString path;
+        QString sha256;
+        qint64 step = 0;
+        bool best = false;
+    };
+    QList<OwnedCheckpoint> ownedCheckpoints;
 };
 
 namespace detail {
@@ -100,8 +111,9 @@ public:
     explicit PreparedTraining(std::unique_ptr<detail::TrainingRun> run);
     ~PreparedTraining();
     const TrainStart &info() const;
-    // Where checkpoints go and the run they belong to, when not known at prepare() time.
-    void setRunFolder(const QString &folder, qint64 runId = -1);
+    // Where checkpoints go, the run they belong to, and the checkpoints it recorded before (TrainOptions), when
+    // not known at prepare() time.
+    void setRunFolder(const QString &folder, qint64 runId = -1, const QList<TrainOptions::OwnedCheckpoint> &owned = {});
     // Trains to the end (once). Never throws: failures end in a TrainResult with outcome Failed.
     TrainResult run(TrainObserver &observer);
 

@@ -3,6 +3,7 @@
 
 #include "run_database.h"
 
+#include "regular_file.h"
 #include "run_liveness.h"
 
 #include "run_metric_summaries.h"
@@ -71,6 +72,25 @@ QString RunDatabase::path() const { return m_path; }
 QString RunDatabase::runFolder(qint64 id) const
 {
     return QFileInfo(m_path).absoluteFilePath() + QStringLiteral("-runs/") + QString::number(id);
+}
+
+Result<QString> RunDatabase::writableRunFolder(qint64 id, const QString &recorded) const
+{
+    const QString own = runFolder(id);
+    const QString older = QFileInfo(m_path).absolutePath() + QStringLiteral("/runs/") + QString::number(id);
+    const QString folder = recorded.isEmpty() ? own : QDir::cleanPath(QFileInfo(recorded).absoluteFilePath());
+    if (folder != own && folder != older) {
+        Error e = Error::inFile(m_path, QStringLiteral("run %1's folder is recorded as %2, which is not this database's own folder "
+                                                       "for it (%3): a run's files are written and deleted only there (a database copied or renamed "
+                                                       "without its folder cannot resume its runs)")
+                                            .arg(id).arg(recorded, own), QStringLiteral("runs.folder"));
+        return e;
+    }
+    for (const QString &path : {folder, folder + QStringLiteral("/checkpoints")}) {
+        if (Status real = requireRealFolder(path); !real)
+            return real.error();
+    }
+    return folder;
 }
 
 Error RunDatabase::noSuchRun(qint64 id) const
@@ -179,8 +199,10 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
     return id;
 }
 
-Status RunDatabase::claimRunForResume(qint64 id)
+Status RunDatabase::claimRunForResume(qint64 id, qint64 fromStep)
 {
+    if (Status intact = checkIntegrity(); !intact)
+        return intact.error();
     return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery update(m_db);
         update.prepare(QStringLiteral("UPDATE runs SET status = ?, ended_at = NULL, host = ?, pid = ? WHERE id = ? AND status IN (?, ?, ?)"));
@@ -195,7 +217,7 @@ Status RunDatabase::claimRunForResume(qint64 id)
         if (update.numRowsAffected() != 1)
             return Error(QStringLiteral("run %1 is no longer interrupted, stopped or failed: another process is resuming it, or it "
                                         "was resumed meanwhile").arg(id));
-        return Status::success();
+        return deleteRowsAfter(id, fromStep);
     });
 }
 
@@ -304,22 +326,27 @@ Status RunDatabase::deleteMetricsAfter(qint64 id, qint64 step)
     return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         if (Status exists = requireRun(id); !exists.ok())
             return exists;
-        // Stages begun after the checkpoint begin again; one that ended after it has not ended yet.
-        for (const QString &statement : {QStringLiteral("DELETE FROM metrics WHERE run_id = ? AND step > ?"),
-                                         QStringLiteral("DELETE FROM events WHERE run_id = ? AND step > ?"),
-                                         QStringLiteral("DELETE FROM stages WHERE run_id = ? AND start_step > ?"),
-                                         QStringLiteral("UPDATE stages SET end_step = NULL WHERE run_id = ? AND end_step > ?")}) {
-            const QString table = statement.section(QLatin1Char(' '), statement.startsWith(QLatin1String("DELETE")) ? 2 : 1, statement.startsWith(QLatin1String("DELETE")) ? 2 : 1);
-            QSqlQuery remove(m_db);
-            remove.prepare(statement);
-            remove.addBindValue(id);
-            remove.addBindValue(step);
-            if (!remove.exec())
-                return runDbError(QStringLiteral("cannot delete %1 of run %2 after step %3").arg(table).arg(id).arg(step),
-                                  m_path, remove.lastError());
-        }
-        return rebuildMetricSummaries(m_db, m_path, id);
+        return deleteRowsAfter(id, step);
     });
+}
+
+Status RunDatabase::deleteRowsAfter(qint64 id, qint64 step)
+{
+    // Stages begun after the checkpoint begin again; one that ended after it has not ended yet.
+    for (const QString &statement : {QStringLiteral("DELETE FROM metrics WHERE run_id = ? AND step > ?"),
+                                     QStringLiteral("DELETE FROM events WHERE run_id = ? AND step > ?"),
+                                     QStringLiteral("DELETE FROM stages WHERE run_id = ? AND start_step > ?"),
+                                     QStringLiteral("UPDATE stages SET end_step = NULL WHERE run_id = ? AND end_step > ?")}) {
+        const QString table = statement.section(QLatin1Char(' '), statement.startsWith(QLatin1String("DELETE")) ? 2 : 1, statement.startsWith(QLatin1String("DELETE")) ? 2 : 1);
+        QSqlQuery remove(m_db);
+        remove.prepare(statement);
+        remove.addBindValue(id);
+        remove.addBindValue(step);
+        if (!remove.exec())
+            return runDbError(QStringLiteral("cannot delete %1 of run %2 after step %3").arg(table).arg(id).arg(step),
+                              m_path, remove.lastError());
+    }
+    return rebuildMetricSummaries(m_db, m_path, id);
 }
 
 } // namespace ty

@@ -51,13 +51,20 @@ public:
     // <db file>-runs/<id> (for runs.sqlite: runs.sqlite-runs/7), absolute, so that two databases in one folder
     // never share run folders; computed, the folder may not exist. Runs created before kept <dir of db>/runs/<id>.
     QString runFolder(qint64 id) const;
+    // The folder a run's files may be written to and deleted from: `recorded` (the run's folder column; empty:
+    // runFolder(id)) when it is runFolder(id) or the older <dir of db>/runs/<id>, and neither it nor its
+    // checkpoints/ is a symbolic link. Refused otherwise, naming the folder: an edited or foreign database
+    // must not redirect where files are written or deleted.
+    Result<QString> writableRunFolder(qint64 id, const QString &recorded) const;
 
     // Sets status, status_message and error_node (empty strings store NULL). Running sets started_at when
     // it is not set yet and clears ended_at; queued clears ended_at; every other (terminal) status sets ended_at.
     Status setStatus(qint64 id, RunStatus status, const QString &message = {}, const QString &errorNode = {});
-    // For resume: sets an interrupted, stopped or failed run queued, as this process's, in one write transaction;
-    // refused when it is not in one of those statuses any more (another resume got there first).
-    Status claimRunForResume(qint64 id);
+    // For resume: after checkIntegrity() (nothing is written into a damaged file), sets an interrupted, stopped or
+    // failed run queued, as this process's, and drops its rows after `fromStep` (deleteMetricsAfter()), in one write
+    // transaction; refused, changing nothing, when it is not in one of those statuses any more (another resume got
+    // there first).
+    Status claimRunForResume(qint64 id, qint64 fromStep);
     Status setNotes(qint64 id, const QString &notes);
     Status setTags(qint64 id, const QStringList &tags);  // replaces all tags; duplicates and empty tags dropped
     Status renameRun(qint64 id, const QString &name);   // trimmed; empty stores NULL
@@ -127,7 +134,7 @@ public:
     // admitted) and it is among the first waiting entries that fit.
     Result<QueueTurn> takeTurn(qint64 entryId);
     Status leaveQueue(qint64 entryId);
-    Result<QList<QueueEntry>> queueEntries() const;  // waiting and admitted, in order
+    Result<QList<QueueEntry>> queueEntries() const;  // waiting and admitted, in order; not those whose process is gone
     // The app's and `trainyard-cli queue`'s requests; each refuses an entry that is not waiting.
     Status cancelQueued(qint64 entryId);
     Status startQueuedNow(qint64 entryId);
@@ -147,6 +154,7 @@ private:
     RunDatabase(const QString &path, const QSqlDatabase &db);
     Error noSuchRun(qint64 id) const;
     Status requireRun(qint64 id) const;
+    Status deleteRowsAfter(qint64 id, qint64 step);  // deleteMetricsAfter() inside a write transaction
 
     QString m_path;
     QSqlDatabase m_db;

@@ -197,7 +197,16 @@ Status RunDatabase::leaveQueue(qint64 entryId)
 
 Result<QList<QueueEntry>> RunDatabase::queueEntries() const
 {
-    return readEntries(m_db, m_path, false);
+    Result<QList<QueueEntry>> all = readEntries(m_db, m_path, false);
+    if (!all)
+        return all;
+    // An entry whose process is gone is not waiting, even before the next waiter's poll deletes it.
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QList<QueueEntry> live;
+    for (const QueueEntry &entry : all.value())
+        if (!entryIsGone(entry, now))
+            live.append(entry);
+    return live;
 }
 
 namespace {

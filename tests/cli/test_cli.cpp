@@ -1172,6 +1172,70 @@ private Q_SLOTS:
         QCOMPARE(RunDatabase::open(db).value()->metrics(1).value().size(), rowsBefore);
     }
 
+    // A run's folder and database are input: resume writes and deletes only in the run's own folder, never through
+    // a link or into a folder the database was edited to name, and checkpoint_keep deletes only files the run
+    // wrote and recorded. Every checkpoint recorded is a file that exists (a newer best takes the older's record).
+    void resumeWritesAndDeletesOnlyItsOwnFiles()
+    {
+        QTemporaryDir dir;
+        const QString preset = writeSyntheticPreset(dir);
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        QCOMPARE(trainyard({QStringLiteral("run"), preset, QStringLiteral("--db"), db, QStringLiteral("--quiet"), QStringLiteral("--set"),
+                            QStringLiteral("training.checkpoint_every=1"), QStringLiteral("--set"), QStringLiteral("training.checkpoint_keep=2")}).code, 0);
+        QList<CheckpointRecord> recorded = RunDatabase::open(db).value()->checkpoints(1).value();
+        QCOMPARE(std::count_if(recorded.begin(), recorded.end(), [](const CheckpointRecord &c) { return c.best; }), 1);
+        for (const CheckpointRecord &c : recorded)
+            QVERIFY2(QFile::exists(c.path), qPrintable(c.path));
+        const QList<CheckpointRecord> kept = periodic(recorded);
+        QCOMPARE(kept.size(), 2);
+        const QString folder = QFileInfo(kept.first().path).absolutePath();
+
+        // As after a crash in the last epoch: only the first kept checkpoint is recorded; a file the run never
+        // wrote lies beside it, first in name order.
+        auto sql = [&](const QString &statement) {
+            QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+            raw.setDatabaseName(db);
+            const bool ok = raw.open() && QSqlQuery(raw).exec(statement);
+            raw.close();
+            raw = QSqlDatabase();
+            QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+            return ok;
+        };
+        QVERIFY(sql(QStringLiteral("UPDATE runs SET status = 'interrupted' WHERE id = 1")));
+        QVERIFY(sql(QStringLiteral("DELETE FROM checkpoints WHERE run_id = 1 AND step > %1").arg(kept.first().step)));
+        QVERIFY(QFile::remove(kept.last().path));
+        const QString foreign = QDir(folder).filePath(QStringLiteral("step-00000001.safetensors"));
+        QVERIFY(writeFileAtomically(foreign, "not written by this run").ok());
+
+        // A link in the run's folder, or a folder the database was edited to name: refused, nothing changes.
+        const QString elsewhere = dir.filePath(QStringLiteral("elsewhere"));
+        QVERIFY(QDir().mkpath(elsewhere));
+        QVERIFY(writeFileAtomically(elsewhere + QStringLiteral("/step-00000002.safetensors"), "someone else's").ok());
+        QVERIFY(QDir().rename(folder, folder + QStringLiteral(".real")));
+        QVERIFY(QFile::link(elsewhere, folder));
+        const Output linked = trainyard({QStringLiteral("resume"), QStringLiteral("1"), QStringLiteral("--db"), db});
+        QCOMPARE(linked.code, 2);
+        QVERIFY2(linked.err.contains(QStringLiteral("is a symbolic link")) && linked.err.contains(folder), qPrintable(linked.err));
+        QVERIFY(QFile::remove(folder));
+        QVERIFY(QDir().rename(folder + QStringLiteral(".real"), folder));
+        QVERIFY(sql(QStringLiteral("UPDATE runs SET folder = '%1' WHERE id = 1").arg(elsewhere)));
+        const Output edited = trainyard({QStringLiteral("resume"), QStringLiteral("1"), QStringLiteral("--db"), db});
+        QCOMPARE(edited.code, 2);
+        QVERIFY2(edited.err.contains(QStringLiteral("not this database's own folder")), qPrintable(edited.err));
+        QCOMPARE(QDir(elsewhere).entryList(QDir::Files), QStringList{QStringLiteral("step-00000002.safetensors")});
+        QCOMPARE(RunDatabase::open(db).value()->run(1).value().status, RunStatus::Interrupted);
+        QVERIFY(sql(QStringLiteral("UPDATE runs SET folder = NULL WHERE id = 1")));
+
+        // Resumed, it keeps two checkpoints of its own; the file it did not write stays.
+        const Output resumed = trainyard({QStringLiteral("resume"), QStringLiteral("1"), QStringLiteral("--db"), db, QStringLiteral("--quiet")});
+        QVERIFY2(resumed.code == 0, qPrintable(resumed.err));
+        QVERIFY(QFile::exists(foreign));
+        recorded = RunDatabase::open(db).value()->checkpoints(1).value();
+        QCOMPARE(periodic(recorded).size(), 2);
+        for (const CheckpointRecord &c : recorded)
+            QVERIFY2(QFile::exists(c.path), qPrintable(c.path));
+    }
+
     // A staged run started from another run's best checkpoint: validate lists the stages, the run records them
     // and its parent, and a parent that is not there is bad input that records nothing.
     void stagedRunFromAnotherRun()

@@ -275,13 +275,13 @@ private Q_SLOTS:
         Fixture f;
         QVERIFY(f.open());
         const qint64 run = f.newRun();
-        QVERIFY(!f.db->claimRunForResume(run).ok());  // queued: not resumable
+        QVERIFY(!f.db->claimRunForResume(run, 0).ok());  // queued: not resumable
         QVERIFY(f.db->setStatus(run, RunStatus::Stopped).ok());
-        QVERIFY(f.db->claimRunForResume(run).ok());
+        QVERIFY(f.db->claimRunForResume(run, 0).ok());
         QCOMPARE(f.db->run(run).value().status, RunStatus::Queued);
         QCOMPARE(f.db->run(run).value().pid, thisProcessId());
         QVERIFY(!f.db->run(run).value().endedAt.isValid());
-        const Status second = f.db->claimRunForResume(run);
+        const Status second = f.db->claimRunForResume(run, 0);
         QVERIFY(!second.ok());
         QVERIFY2(second.error().message.contains(QStringLiteral("another process is resuming it")), qPrintable(second.error().message));
     }
@@ -300,6 +300,13 @@ private Q_SLOTS:
         QCOMPARE(raw.exec(QStringLiteral("UPDATE queue SET pid = %1 WHERE id = %2").arg(testing::deadProcessId()).arg(ghost)), QString());
         QCOMPARE(f.db->takeTurn(me).value().kind, QueueTurn::Go);
         QCOMPARE(f.db->queueEntries().value().size(), 1);
+
+        // A waiting entry whose process was killed is not listed as waiting, even before anyone polls again.
+        const qint64 killed = f.db->enqueue(NewQueueEntry{QStringLiteral("killed"), QStringLiteral("run")}).value();
+        QCOMPARE(f.db->queueEntries().value().size(), 2);
+        QCOMPARE(raw.exec(QStringLiteral("UPDATE queue SET pid = %1 WHERE id = %2").arg(testing::deadProcessId()).arg(killed)), QString());
+        QCOMPARE(f.db->queueEntries().value().size(), 1);
+        QCOMPARE(f.db->queueEntries().value().first().id, me);
     }
 };
 

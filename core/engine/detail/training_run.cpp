@@ -2,6 +2,7 @@
 
 #include "dataset_loader.h"
 #include "event_kinds.h"
+#include "regular_file.h"
 #include "preset_dataset.h"
 #include "detail/batch_stream.h"
 #include "detail/device_memory.h"
@@ -188,6 +189,7 @@ bool TrainingRun::prepare(Error *failure)
 
     TrainStart &start = m_start;
     start.device = QString::fromStdString(m_device.str());
+    start.cpuThreads = torch::get_num_threads();
     start.trainSamples = m_train.size();
     start.valSamples = m_val.size();
     start.testSamples = m_test.size();
@@ -226,7 +228,7 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
         observer().onEvent(eventKindName(EventKind::InitFrom), QStringLiteral("weights copied: %1").arg(m_start.warmStart), m_position.step);
     if (m_options.resumeCheckpoint.isEmpty() && !m_stages.front().implicit)
         observer().onStage(stageStart());
-    listPeriodicCheckpoints();
+    listOwnedCheckpoints();
     m_timing.emplace(m_device, m_group != nullptr);
     TrainResult ending;
     m_clock.start();
@@ -575,8 +577,15 @@ std::optional<std::pair<QString, QString>> TrainingRun::writeCheckpoint(const QS
 {
     if (m_options.runFolder.isEmpty())
         return std::nullopt;
-    const QString path = QDir(m_options.runFolder)
-                             .filePath(QStringLiteral("checkpoints/%1step-%2.safetensors").arg(prefix).arg(m_position.step, 8, 10, QLatin1Char('0')));
+    const QString folder = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints"));
+    for (const QString &own : {m_options.runFolder, folder}) {
+        if (Status real = requireRealFolder(own); !real) {  // never written through a link that may lead anywhere
+            observer().onEvent(eventKindName(EventKind::Warning),
+                               QStringLiteral("no checkpoint written: %1").arg(real.error().toString()), m_position.step);
+            return std::nullopt;
+        }
+    }
+    const QString path = QDir(folder).filePath(QStringLiteral("%1step-%2.safetensors").arg(prefix).arg(m_position.step, 8, 10, QLatin1Char('0')));
     m_position.elapsedSeconds = elapsed();
     m_position.lossScale = m_precision.scale();
     m_position.lossScaleGrowth = m_precision.growthTracker();
@@ -594,11 +603,11 @@ void TrainingRun::bestCheckpoint()
     if (!written)
         return;
     const auto &[path, sha256] = *written;
-    // One best file at a time: the earlier one's record stays, and asking for it says its file is gone.
-    if (!m_bestCheckpoint.isEmpty() && m_bestCheckpoint != path)
-        QFile::remove(m_bestCheckpoint);
-    m_bestCheckpoint = path;
     observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256, true});
+    // One best file at a time: the earlier one goes, with its record.
+    if (m_bestCheckpoint && m_bestCheckpoint->path != path)
+        removeOwnCheckpoint(*m_bestCheckpoint);
+    m_bestCheckpoint = TrainOptions::OwnedCheckpoint{path, sha256, m_position.step, true};
 }
 
 void TrainingRun::checkpoint()
@@ -609,8 +618,10 @@ void TrainingRun::checkpoint()
     const auto &[path, sha256] = *written;
     m_lastCheckpoint = path;
     observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256});
-    m_periodicCheckpoints.removeAll(path);
-    m_periodicCheckpoints.append(path);
+    m_periodicCheckpoints.erase(std::remove_if(m_periodicCheckpoints.begin(), m_periodicCheckpoints.end(),
+                                               [&](const TrainOptions::OwnedCheckpoint &c) { return c.path == path; }),
+                                m_periodicCheckpoints.end());
+    m_periodicCheckpoints.append(TrainOptions::OwnedCheckpoint{path, sha256, m_position.step, false});
     dropOldCheckpoints();
 }
 

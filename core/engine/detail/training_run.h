@@ -31,11 +31,12 @@ public:
     // the input is to blame. May throw; Trainer catches at this boundary.
     bool prepare(Error *error);
     const TrainStart &start() const { return m_start; }
-    void setRunFolder(const QString &folder, qint64 runId)
+    void setRunFolder(const QString &folder, qint64 runId, const QList<TrainOptions::OwnedCheckpoint> &owned)
     {
         m_options.runFolder = folder;
         if (runId >= 0)
             m_options.runId = runId;
+        m_options.ownedCheckpoints = owned;
     }
     TrainResult run(TrainObserver &observer);  // may throw
     // Distributed runs (training_ranks.cpp): after prepare() on every rank, whether all of them prepared the same
@@ -86,9 +87,13 @@ private:
     void checkpoint();  // at the current position, when the run has a folder
     void bestCheckpoint();  // the weights of an epoch that improved the best metric, replacing the previous best
     void dropOldCheckpoints();  // training.checkpoint_keep
-    void listPeriodicCheckpoints();  // those already in the run folder, when resuming
-    QString m_bestCheckpoint;
-    QStringList m_periodicCheckpoints;  // oldest first
+    void listOwnedCheckpoints();  // those the run recorded before, when resuming (TrainOptions::ownedCheckpoints)
+    // Deletes a checkpoint this run wrote, and drops its record, only when it is still that file: a regular file in
+    // the run's own checkpoints/ folder with the sha256 it was written with. A file replaced since keeps its place
+    // (its record goes, with a warning); a file outside the folder or reached through a link is not touched.
+    void removeOwnCheckpoint(const TrainOptions::OwnedCheckpoint &checkpoint);
+    std::optional<TrainOptions::OwnedCheckpoint> m_bestCheckpoint;
+    QList<TrainOptions::OwnedCheckpoint> m_periodicCheckpoints;  // oldest first
 
     // Stages (training_stage.cpp). Builds the model and optimizer of stage `index`: the first time from the
     // seeded generator, later with the weights (and, unless the stage resets it, the optimizer state) of the

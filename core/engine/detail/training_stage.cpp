@@ -6,12 +6,16 @@
 #include "detail/tensor_codec.h"
 #include "detail/warm_start.h"
 #include "event_kinds.h"
+#include "file_fingerprint.h"
 #include "graph_validation.h"
+#include "regular_file.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -227,25 +231,62 @@ void TrainingRun::updatePlateau(const QMap<QString, double> &epochMetrics)
                            m_position.step);
 }
 
-void TrainingRun::listPeriodicCheckpoints()
+void TrainingRun::listOwnedCheckpoints()
 {
     m_periodicCheckpoints.clear();
+    m_bestCheckpoint.reset();
     if (m_options.runFolder.isEmpty())
         return;
-    const QDir folder(QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints")));
-    // Zero-padded steps: name order is step order.
-    for (const QString &name : folder.entryList({QStringLiteral("step-*.safetensors")}, QDir::Files, QDir::Name))
-        m_periodicCheckpoints << folder.filePath(name);
+    QList<TrainOptions::OwnedCheckpoint> owned = m_options.ownedCheckpoints;
+    std::stable_sort(owned.begin(), owned.end(), [](const auto &a, const auto &b) { return a.step < b.step; });
+    for (const TrainOptions::OwnedCheckpoint &checkpoint : owned) {
+        if (checkpoint.sha256.isEmpty())
+            continue;  // recorded without a checksum (an older version): never deleted
+        if (checkpoint.best)
+            m_bestCheckpoint = checkpoint;
+        else
+            m_periodicCheckpoints.append(checkpoint);
+    }
 }
 
 void TrainingRun::dropOldCheckpoints()
 {
     const int keep = m_settings.checkpointKeep;
-    while (keep > 0 && m_periodicCheckpoints.size() > keep) {
-        const QString oldest = m_periodicCheckpoints.takeFirst();
-        QFile::remove(oldest);
-        observer().onCheckpointRemoved(oldest);
+    while (keep > 0 && m_periodicCheckpoints.size() > keep)
+        removeOwnCheckpoint(m_periodicCheckpoints.takeFirst());
+}
+
+void TrainingRun::removeOwnCheckpoint(const TrainOptions::OwnedCheckpoint &checkpoint)
+{
+    const QFileInfo file(checkpoint.path);
+    if (!file.exists() && !file.isSymLink()) {
+        observer().onCheckpointRemoved(checkpoint.path);  // gone already: so is its record
+        return;
     }
+    const QString folder = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints"));
+    const bool inOwnFolder = requireRealFolder(m_options.runFolder).ok() && requireRealFolder(folder).ok() && !file.isSymLink() &&
+                             QFileInfo(file.absolutePath()).canonicalFilePath() == QFileInfo(folder).canonicalFilePath();
+    auto warn = [&](const QString &why) {
+        observer().onEvent(eventKindName(EventKind::Warning), QStringLiteral("%1 was left in place: %2").arg(checkpoint.path, why),
+                           m_position.step);
+    };
+    if (!inOwnFolder) {
+        warn(QStringLiteral("it is not in this run's own checkpoints folder %1").arg(folder));
+        return;
+    }
+    const Result<QString> sha256 = fingerprintFiles({checkpoint.path});
+    if (!sha256 || sha256.value() != checkpoint.sha256) {
+        warn(sha256 ? QStringLiteral("it is not the file this run wrote (its sha256 differs), so its record goes")
+                    : sha256.error().toString());
+        if (sha256)
+            observer().onCheckpointRemoved(checkpoint.path);
+        return;
+    }
+    if (!QFile::remove(checkpoint.path)) {
+        warn(QStringLiteral("it could not be deleted"));
+        return;
+    }
+    observer().onCheckpointRemoved(checkpoint.path);
 }
 
 } // namespace ty::detail
