@@ -424,6 +424,12 @@ private Q_SLOTS:
         QCOMPARE(ran.value().graph.node(QStringLiteral("act"))->block, QStringLiteral("layer.relu"));
         const QJsonArray sources = json.value(QStringLiteral("provenance")).toObject().value(QStringLiteral("overlays")).toArray();
         QCOMPARE(sources.size(), 1);
+        // The thread settings that decide the order of sums are recorded, so the run can be repeated bit for bit.
+        const QJsonObject threads = json.value(QStringLiteral("provenance")).toObject().value(QStringLiteral("threads")).toObject();
+        QVERIFY(threads.value(QStringLiteral("torch")).toInt() >= 1);
+        QCOMPARE(threads.value(QStringLiteral("OMP_NUM_THREADS")).toString(), QString::fromLocal8Bit(qgetenv("OMP_NUM_THREADS")));
+        for (const QJsonValue checkpoint : json.value(QStringLiteral("checkpoints")).toArray())
+            QVERIFY(QStringList({QStringLiteral("best"), QStringLiteral("periodic")}).contains(checkpoint.toObject().value(QStringLiteral("kind")).toString()));
         QCOMPARE(sources.at(0).toObject().value(QStringLiteral("file")).toString(), QFileInfo(overlay).absoluteFilePath());
         QFile merged(overlay);
         QVERIFY(merged.open(QIODevice::ReadOnly));
