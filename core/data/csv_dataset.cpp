@@ -117,8 +117,8 @@ Error lineError(const DatasetParams &params, const QString &field, const QString
 Result<CsvColumns> resolveColumns(const CsvTable &table, const CsvSettings &s, const DatasetParams &params)
 {
     const auto unknown = [&](const QString &field, const QString &name) {
-        return lineError(params, field, s.path, 1, QStringLiteral("no column '%1' (the columns are: %2)")
-                                                       .arg(printableExcerpt(name, 40), printableList(table.columns)));
+        return lineError(params, field, s.path, 1, QStringLiteral("no column '%1' (%2)")
+                                                       .arg(printableExcerpt(name, 40), csvColumnsText(table.columns)));
     };
     CsvColumns columns;
     columns.target = s.target.isEmpty() ? int(table.columns.size()) - 1 : int(table.columns.indexOf(s.target));
@@ -171,8 +171,8 @@ Status resolveCategories(const CsvTable &table, CsvColumns &columns, const CsvSe
         for (const QString &name : s.categorical) {
             const int index = int(table.columns.indexOf(name));
             if (index < 0)
-                return lineError(params, kCategorical, s.path, 1, QStringLiteral("no column '%1' (the columns are: %2)")
-                                                                     .arg(printableExcerpt(name, 40), printableList(table.columns)));
+                return lineError(params, kCategorical, s.path, 1, QStringLiteral("no column '%1' (%2)")
+                                                                     .arg(printableExcerpt(name, 40), csvColumnsText(table.columns)));
             if (std::find(columns.features.begin(), columns.features.end(), index) == columns.features.end())
                 return params.error(kCategorical, QStringLiteral("'%1' is not a feature column").arg(name), s.path);
         }

@@ -1,5 +1,7 @@
 #include "csv_reader.h"
 
+#include "printable_text.h"
+
 #include <QSet>
 
 #include <algorithm>
@@ -171,6 +173,16 @@ void sortClassLabels(QStringList &labels)
     } else {
         std::sort(labels.begin(), labels.end());
     }
+}
+
+QString csvColumnsText(const QStringList &columns)
+{
+    const bool header = columns.size() >= 2 && std::all_of(columns.cbegin(), columns.cend(), [](const QString &name) {
+        return std::none_of(name.cbegin(), name.cend(), [](QChar c) { return c.category() == QChar::Other_Control || c == QChar::ReplacementCharacter; });
+    });
+    if (!header)
+        return QStringLiteral("its first line is not a header of comma-separated column names: is it a CSV file?");
+    return QStringLiteral("the columns are: %1").arg(printableList(columns));
 }
 
 } // namespace ty

@@ -32,6 +32,11 @@ Result<CsvTable> parseCsv(const QByteArray &text, const QString &file, int64_t m
 // Parses a number in the C locale ("1.5", "-2e3") that a 32-bit float holds (the tensors' type); false for
 // anything else, including nan, inf and 1e39.
 bool parseCsvNumber(const QByteArray &cell, double *value);
+
+// For "no column 'x' (...)": "the columns are: a, b, c" for a header of two or more printable names; for anything
+// else (one name, control characters: a file that is probably no CSV, maybe a secret one) a sentence that quotes
+// nothing of the file.
+QString csvColumnsText(const QStringList &columns);
 // Why parseCsvNumber refused `cell`: "is not a number" or "is beyond the range of a 32-bit float (±3.4e38)".
 QString csvNumberProblem(const QByteArray &cell);
 

@@ -4,6 +4,7 @@
 #include "dataset_params.h"
 #include "dataset_split.h"
 #include "image_files.h"
+#include "printable_text.h"
 #include "regular_file.h"
 
 #include <QDir>
@@ -181,8 +182,8 @@ Result<int> columnOf(const CsvTable &table, const QString &field, const QString 
         return fallback;
     const int index = int(table.columns.indexOf(name));
     if (index < 0)
-        return rowError(params, field, s.source, 1, QStringLiteral("no column '%1' (the columns are: %2)")
-                                                      .arg(name, table.columns.join(QStringLiteral(", "))));
+        return rowError(params, field, s.source, 1, QStringLiteral("no column '%1' (%2)")
+                                                      .arg(printableExcerpt(name, 40), csvColumnsText(table.columns)));
     return index;
 }
 

@@ -18,6 +18,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -170,6 +171,21 @@ private Q_SLOTS:
         QCOMPARE(trainyard({QStringLiteral("--help")}).code, 0);
         QCOMPARE(trainyard({QStringLiteral("run")}).code, 2);
         QCOMPARE(trainyard({QStringLiteral("run"), preset("fashion-mnist-mlp"), QStringLiteral("--bogus")}).code, 2);
+
+        // The top-level help names every option and format each command's own usage names.
+        const QString help = trainyard({QStringLiteral("--help")}).out;
+        const QRegularExpression option(QStringLiteral("--[a-z][a-z-]*"));
+        for (const QString &command : {QStringLiteral("run"), QStringLiteral("resume"), QStringLiteral("evaluate"), QStringLiteral("predict"),
+                                       QStringLiteral("export"), QStringLiteral("sweep"), QStringLiteral("validate")}) {
+            const Output usage = trainyard({command});
+            QCOMPARE(usage.code, 2);
+            QVERIFY2(usage.err.contains(QStringLiteral("usage:")), qPrintable(command));
+            for (auto it = option.globalMatch(usage.err); it.hasNext();) {
+                const QString name = it.next().captured();
+                QVERIFY2(help.contains(name), qPrintable(QStringLiteral("%1's %2 is missing from --help").arg(command, name)));
+            }
+        }
+        QVERIFY(help.contains(QStringLiteral("safetensors|onnx")));
     }
 
     void blocksListsTheRegistry()

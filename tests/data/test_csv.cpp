@@ -253,6 +253,10 @@ void TestDatasets::csvErrors_data()
                                                 << "column 'b': 'red' is not a number";
     QTest::newRow("empty label") << QByteArray("a,y\n1,\n") << none << "target" << 2 << "empty label";
     QTest::newRow("missing file") << QByteArray() << none << "path" << 0 << "file not found";
+    // A file that is no CSV (a password file, an image) is never quoted in the message.
+    QTest::newRow("not a csv") << QByteArray("root:secret-hash:20228:0:99999:7:::\nuser:x:1000\n")
+                               << QJsonObject{{QStringLiteral("target"), QStringLiteral("y")}} << "target" << 1
+                               << "no column 'y' (its first line is not a header of comma-separated column names: is it a CSV file?)";
 }
 
 void TestDatasets::csvErrors()
@@ -273,6 +277,7 @@ void TestDatasets::csvErrors()
     QVERIFY(!loaded.ok());
     const ty::Error &e = loaded.error();
     QVERIFY2(e.message.contains(message), qPrintable(e.toString()));
+    QVERIFY2(!e.toString().contains(QStringLiteral("secret")), qPrintable(e.toString()));
     QCOMPARE(e.field, field);
     QCOMPARE(e.line, line);
     QCOMPARE(e.file, path);
