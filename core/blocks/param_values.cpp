@@ -1,5 +1,7 @@
 #include "param_values.h"
 
+#include "printable_text.h"
+
 #include "json_io.h"
 
 #include <QJsonArray>
@@ -153,7 +155,7 @@ QJsonValue parseParamText(const ParamSpec &spec, const QString &text, QString *e
         if (ok)
             value = QJsonValue(v);
         else if (error)
-            *error = QStringLiteral("expected an integer, got \"%1\"").arg(text);
+            *error = QStringLiteral("expected an integer, got \"%1\"").arg(printableExcerpt(text, 60));
         break;
     }
     case ParamType::Float: {
@@ -161,7 +163,7 @@ QJsonValue parseParamText(const ParamSpec &spec, const QString &text, QString *e
         if (ok)
             value = QJsonValue(v);
         else if (error)
-            *error = QStringLiteral("expected a number, got \"%1\"").arg(text);
+            *error = QStringLiteral("expected a number, got \"%1\"").arg(printableExcerpt(text, 60));
         break;
     }
     case ParamType::Bool: {
@@ -171,7 +173,7 @@ QJsonValue parseParamText(const ParamSpec &spec, const QString &text, QString *e
         else if (lower == QStringLiteral("false") || lower == QStringLiteral("0") || lower == QStringLiteral("no"))
             value = false;
         else if (error)
-            *error = QStringLiteral("expected true or false, got \"%1\"").arg(text);
+            *error = QStringLiteral("expected true or false, got \"%1\"").arg(printableExcerpt(text, 60));
         break;
     }
     case ParamType::Choice:
@@ -190,7 +192,7 @@ QJsonValue parseParamText(const ParamSpec &spec, const QString &text, QString *e
             const double v = part.trimmed().toDouble(&ok);
             if (!ok) {
                 if (error)
-                    *error = QStringLiteral("expected a comma-separated list of numbers, got \"%1\"").arg(text);
+                    *error = QStringLiteral("expected a comma-separated list of numbers, got \"%1\"").arg(printableExcerpt(text, 60));
                 return QJsonValue(QJsonValue::Undefined);
             }
             array.append(v);

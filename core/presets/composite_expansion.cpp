@@ -84,7 +84,8 @@ private:
                     broken.insert(node.id);
                     continue;
                 }
-                if (node.repeat != 1)
+                // An unknown type is reported where blocks are checked; only a known built-in one is named so here.
+                if (node.repeat != 1 && BlockRegistry::builtin().find(node.block))
                     m_out.issues.append(issueAt(path, QStringLiteral("repeat applies to composite blocks only (%1 is built in)").arg(node.block),
                                                 QStringLiteral("repeat")));
                 if (!prefix.isEmpty()) {

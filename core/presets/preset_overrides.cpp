@@ -1,5 +1,7 @@
 #include "preset_overrides.h"
 
+#include "printable_text.h"
+
 #include "block_registry.h"
 #include "composite_blocks.h"
 #include "param_values.h"
@@ -14,7 +16,8 @@ namespace {
 Error overrideError(const QString &assignment, const QString &message, const QString &node = {},
                     const QString &field = {})
 {
-    return Error::atNode(node, QStringLiteral("--set %1: %2").arg(assignment, message), field);
+    // The assignment as an excerpt: its value may be long, and the message may quote it again.
+    return Error::atNode(node, QStringLiteral("--set %1: %2").arg(printableExcerpt(assignment, 80), message), field);
 }
 
 } // namespace
