@@ -106,6 +106,13 @@ QStringList applyStageOverrides(const QJsonValue &set, const QString &field, Pre
             sink.error(keyField, QStringLiteral("training.%1 holds for the whole run; a stage cannot change it").arg(rest));
             continue;
         }
+        if (rest == QStringLiteral("block")) {
+            sink.error(keyField, QStringLiteral("a stage cannot swap a node's block (%1): the stages of a run share one network and "
+                                                "one optimizer type. To go on with another, start a run from this one's "
+                                                "checkpoint (training.init_from), or swap it for the whole run (--set %1=TYPE)")
+                                     .arg(key), owner);
+            continue;
+        }
         if (const Node *node = preset->graph.node(owner)) {
             const BlockDescriptor *block = registry.find(node->block);
             if (block && block->category == BlockCategory::Dataset) {

@@ -137,6 +137,8 @@ void TestTrainingStages::mistakesArePinnedToStageAndKey_data()
                                         << "training.stages[0].set.data.samples" << "loaded once per run";
     QTest::newRow("shape change") << QJsonArray{stage("a", 1), stage("b", 1, {{QStringLiteral("set"), QJsonObject{{QStringLiteral("fc1.out_features"), 64}}}})}
                                   << "training.stages[1].set" << "cannot change the network's shape";
+    QTest::newRow("optimizer swap") << QJsonArray{stage("a", 1), stage("b", 1, {{QStringLiteral("set"), QJsonObject{{QStringLiteral("opt.block"), QStringLiteral("optimizer.sgd")}}}})}
+                                    << "training.stages[1].set.opt.block" << "a stage cannot swap a node's block (opt.block)";
     QTest::newRow("set not an object") << QJsonArray{stage("a", 1, {{QStringLiteral("set"), QJsonArray{}}})} << "training.stages[0].set" << "expected an object";
     QTest::newRow("reset not a bool") << QJsonArray{stage("a", 1, {{QStringLiteral("reset_optimizer"), 1}})} << "training.stages[0].reset_optimizer" << "true or false";
 }
