@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "export_formats.h"
+#include "printable_text.h"
 #include "run_checkpoints.h"
 #include "run_database.h"
 #include "safetensors_file.h"
@@ -56,6 +57,14 @@ int exportCommand(const QStringList &arguments, Io &io)
         e.file = checkpoint.path;
         printError(io, e);
         return BadInput;
+    }
+    // A checkpoint whose recorded sha256 was forged with it may hold NaN weights: they are no model to hand on.
+    for (const NamedTensor &t : read.value().tensors) {
+        if (!isTrainingState(t.name) && !tensorIsFinite(t)) {
+            printError(io, Error::inFile(checkpoint.path, QStringLiteral("tensor \"%1\" holds NaN or infinite values: nothing was exported")
+                                                              .arg(printableExcerpt(t.name, 80)), t.name));
+            return BadInput;
+        }
     }
     if (format == QStringLiteral("onnx"))
         return writeOnnxExport(OnnxExportRequest{id, recorded.value().run, checkpoint, read.value(), output, args.flag(QStringLiteral("json"))}, io);

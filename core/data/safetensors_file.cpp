@@ -91,6 +91,28 @@ QString NamedTensor::shapeText() const
     return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
 }
 
+bool tensorIsFinite(const NamedTensor &tensor)
+{
+    // An IEEE value is NaN or infinite when its exponent bits are all ones; the data is little-endian.
+    const auto allFiniteOf = [&](auto word, quint64 exponentMask) {
+        using Word = decltype(word);
+        const qsizetype count = tensor.data.size() / qsizetype(sizeof(Word));
+        for (qsizetype i = 0; i < count; ++i) {
+            const Word w = qFromLittleEndian<Word>(tensor.data.constData() + i * qsizetype(sizeof(Word)));
+            if ((quint64(w) & exponentMask) == exponentMask)
+                return false;
+        }
+        return true;
+    };
+    switch (tensor.dtype) {
+    case TensorDType::F64: return allFiniteOf(quint64(), 0x7FF0000000000000ull);
+    case TensorDType::F32: return allFiniteOf(quint32(), 0x7F800000ull);
+    case TensorDType::F16: return allFiniteOf(quint16(), 0x7C00ull);
+    case TensorDType::BF16: return allFiniteOf(quint16(), 0x7F80ull);
+    default: return true;
+    }
+}
+
 const NamedTensor *TensorFile::find(const QString &name) const
 {
     for (const NamedTensor &t : tensors)

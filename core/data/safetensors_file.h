@@ -30,6 +30,9 @@ struct NamedTensor {
     QString shapeText() const;  // "[256, 784]"
 };
 
+// False when a floating-point tensor (F64, F32, F16, BF16) holds a NaN or an infinity; true for other dtypes.
+bool tensorIsFinite(const NamedTensor &tensor);
+
 struct TensorFile {
     QList<NamedTensor> tensors;      // in file order
     QMap<QString, QString> metadata; // "__metadata__"

@@ -24,7 +24,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <csignal>
+#include <cstring>
 #include <functional>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -661,6 +663,33 @@ private Q_SLOTS:
         QCOMPARE(onnxJson.value(QStringLiteral("input")).toObject().value(QStringLiteral("shape")).toArray().first().toString(), QStringLiteral("N"));
         QCOMPARE(onnxJson.value(QStringLiteral("output_tensor")).toObject().value(QStringLiteral("shape")).toArray(), (QJsonArray{QStringLiteral("N"), 4}));
         QVERIFY(QFileInfo(model).size() > 0);
+
+        // A checkpoint forged together with its recorded sha256, holding a NaN weight: nothing is exported.
+        const CheckpointRecord last = RunDatabase::open(db).value()->checkpoints(1).value().last();
+        TensorFile forged = readSafetensors(last.path).value();
+        for (NamedTensor &t : forged.tensors)
+            if (t.name == QStringLiteral("fc2.bias")) {
+                const float nan = std::nanf("");
+                std::memcpy(t.data.data(), &nan, 4);
+            }
+        const QByteArray bytes = encodeSafetensors(forged);
+        QVERIFY(writeFileAtomically(last.path, bytes).ok());
+        {
+            QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw"));
+            raw.setDatabaseName(db);
+            QVERIFY(raw.open());
+            QVERIFY(QSqlQuery(raw).exec(QStringLiteral("UPDATE checkpoints SET sha256 = '%1' WHERE path = '%2'")
+                                            .arg(QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()), last.path)));
+            raw.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("raw"));
+        const QString nanOut = dir.filePath(QStringLiteral("nan.safetensors"));
+        for (const QString &format : {QStringLiteral("safetensors"), QStringLiteral("onnx")}) {
+            const Output refused = exportWith({QStringLiteral("1"), QStringLiteral("--format"), format, QStringLiteral("--output"), nanOut});
+            QCOMPARE(refused.code, 2);
+            QVERIFY2(refused.err.contains(QStringLiteral("tensor \"fc2.bias\" holds NaN or infinite values")), qPrintable(refused.err));
+            QVERIFY(!QFile::exists(nanOut));
+        }
     }
 
     // A finished run is evaluated on its test split by itself; `evaluate` agrees with the accuracy the run

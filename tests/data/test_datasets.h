@@ -82,6 +82,7 @@ private Q_SLOTS:
     void safetensorsWrittenByHand();
     void safetensorsDamagedFilesNeverCrash_data();
     void safetensorsDamagedFilesNeverCrash();
+    void safetensorsFindsNonFiniteValues();
     void safetensorsOnlyRegularFilesOfBoundedSize();
 
     // Text files as characters (test_text.cpp)

@@ -117,6 +117,25 @@ void TestDatasets::safetensorsDamagedFilesNeverCrash()
     QVERIFY2(file.error().message.contains(expected), qPrintable(file.error().message));
 }
 
+// NaN and infinities are found in every floating-point dtype, by their bits; integers are always finite.
+void TestDatasets::safetensorsFindsNonFiniteValues()
+{
+    auto tensor = [](TensorDType dtype, QByteArray bytes) { return NamedTensor{QStringLiteral("t"), dtype, {1}, bytes}; };
+    const float nan = std::nanf(""), one = 1.0f, inf = INFINITY, big = 3.0e38f;
+    const double dnan = std::nan(""), done = 1.0;
+    QVERIFY(tensorIsFinite(tensor(TensorDType::F32, QByteArray(reinterpret_cast<const char *>(&one), 4))));
+    QVERIFY(tensorIsFinite(tensor(TensorDType::F32, QByteArray(reinterpret_cast<const char *>(&big), 4))));
+    QVERIFY(!tensorIsFinite(tensor(TensorDType::F32, QByteArray(reinterpret_cast<const char *>(&nan), 4))));
+    QVERIFY(!tensorIsFinite(tensor(TensorDType::F32, QByteArray(reinterpret_cast<const char *>(&one), 4) + QByteArray(reinterpret_cast<const char *>(&inf), 4))));
+    QVERIFY(tensorIsFinite(tensor(TensorDType::F64, QByteArray(reinterpret_cast<const char *>(&done), 8))));
+    QVERIFY(!tensorIsFinite(tensor(TensorDType::F64, QByteArray(reinterpret_cast<const char *>(&dnan), 8))));
+    QVERIFY(tensorIsFinite(tensor(TensorDType::F16, QByteArray("\x00\x3c", 2))));   // 1.0
+    QVERIFY(!tensorIsFinite(tensor(TensorDType::F16, QByteArray("\x00\x7c", 2))));  // +inf
+    QVERIFY(tensorIsFinite(tensor(TensorDType::BF16, QByteArray("\x80\x3f", 2))));  // 1.0
+    QVERIFY(!tensorIsFinite(tensor(TensorDType::BF16, QByteArray("\xc0\x7f", 2)))); // NaN
+    QVERIFY(tensorIsFinite(tensor(TensorDType::I32, QByteArray("\xff\xff\xff\x7f", 4))));
+}
+
 // Only regular files are read (a FIFO would block), and only up to the size allowed.
 void TestDatasets::safetensorsOnlyRegularFilesOfBoundedSize()
 {

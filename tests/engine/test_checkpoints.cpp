@@ -311,6 +311,15 @@ void TestCheckpoints::hostileValuesAreRefusedChangingNothing_data()
         const qint64 minusOne = -1;
         std::memcpy(tensorNamed(f, QStringLiteral("optimizer/fc1.bias/step"))->data.data(), &minusOne, 8);
     }) << "a step must be one integer >= 0";
+    // Forged together with their recorded sha256, they would pass every check of the file as a whole.
+    QTest::newRow("no optimizer state") << Mutation([](TensorFile &f) {
+        f.tensors.removeIf([](const NamedTensor &t) { return t.name.startsWith(QStringLiteral("optimizer/")); });
+    }) << "holds no optimizer state";
+    QTest::newRow("optimizer state missing a field") << Mutation([](TensorFile &f) {
+        f.tensors.removeIf([](const NamedTensor &t) { return t.name == QStringLiteral("optimizer/fc1.bias/exp_avg_sq"); });
+    }) << "\"optimizer/fc1.bias/exp_avg_sq\": missing";
+    QTest::newRow("negative second moment") << Mutation([](TensorFile &f) { setFloat(f, QStringLiteral("optimizer/fc1.weight/exp_avg_sq"), 2, -0.5f); })
+                                            << "holds negative values, which exp_avg_sq never has";
     QTest::newRow("RNG state cut short") << Mutation([](TensorFile &f) {
         NamedTensor *t = tensorNamed(f, QStringLiteral("trainyard/rng_cpu"));
         t->shape = {16};

@@ -271,6 +271,13 @@ Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &
         }
         if (const Status ok = restoreOptimizerState(optimizer, model, state, /*apply=*/false); !ok)
             return Error::inFile(path, ok.error().message, ok.error().field);
+        // Past its stage's first step, an optimizer that keeps state has some: a checkpoint without any would
+        // silently restart it (fresh moments) instead of continuing the run. (At a stage's first step the
+        // optimizer may just have been reset.)
+        if (state.empty() && position.value().step > position.value().stageStartStep && optimizerKeepsState(optimizer))
+            return Error::inFile(path, QStringLiteral("the checkpoint holds no optimizer state, which this run's optimizer has after "
+                                                      "step %1: resuming from it would not continue the run").arg(position.value().stageStartStep),
+                                 optimizerStatePrefix());
         at::Generator generator = at::detail::getDefaultCPUGenerator();
         const NamedTensor *rng = file.find(kRngCpu);
         const torch::Tensor currentRng = generator.get_state();

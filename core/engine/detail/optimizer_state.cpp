@@ -125,6 +125,27 @@ const StateCodec *codecFor(torch::optim::Optimizer &optimizer)
 #undef TY_TENSOR_FIELD
 #undef TY_STEP_FIELD
 
+// The fields every parameter with any state has (the others depend on options: amsgrad, momentum, centered).
+QStringList requiredStateFields(torch::optim::Optimizer &optimizer)
+{
+    using namespace torch::optim;
+    if (dynamic_cast<Adam *>(&optimizer) || dynamic_cast<AdamW *>(&optimizer))
+        return {QStringLiteral("step"), QStringLiteral("exp_avg"), QStringLiteral("exp_avg_sq")};
+    if (dynamic_cast<RMSprop *>(&optimizer))
+        return {QStringLiteral("step"), QStringLiteral("square_avg")};
+    if (dynamic_cast<Adagrad *>(&optimizer))
+        return {QStringLiteral("step"), QStringLiteral("sum")};
+    return {};
+}
+
+// Running averages of squares and sums of squares: never negative in a state the optimizer wrote (a negative
+// one makes the next step's square root NaN).
+bool isNonNegativeField(const QString &field)
+{
+    return field == QLatin1String("exp_avg_sq") || field == QLatin1String("max_exp_avg_sq") ||
+           field == QLatin1String("square_avg") || field == QLatin1String("sum");
+}
+
 Error stateError(const QString &tensor, const QString &message)
 {
     return Error::atField(tensor, QStringLiteral("tensor \"%1\": %2").arg(tensor, message));
@@ -133,6 +154,15 @@ Error stateError(const QString &tensor, const QString &message)
 } // namespace
 
 QString optimizerStatePrefix() { return QStringLiteral("optimizer/"); }
+
+bool optimizerKeepsState(torch::optim::Optimizer &optimizer)
+{
+    using namespace torch::optim;
+    if (auto *sgd = dynamic_cast<SGD *>(&optimizer))
+        return !sgd->param_groups().empty() &&
+               static_cast<const SGDOptions &>(sgd->param_groups().front().options()).momentum() != 0;
+    return codecFor(optimizer) != nullptr;
+}
 
 std::vector<std::pair<QString, torch::Tensor>> optimizerStateTensors(torch::optim::Optimizer &optimizer,
                                                                      torch::nn::Module &model)
@@ -180,9 +210,17 @@ Status restoreOptimizerState(torch::optim::Optimizer &optimizer, torch::nn::Modu
                                         .arg(QString::fromStdString(c10::str(tensor.sizes())), QString::fromStdString(c10::str(parameter.sizes()))));
         } else if (!allFinite(tensor)) {
             return stateError(name, QStringLiteral("holds NaN or infinite values"));
+        } else if (isNonNegativeField(field) && (tensor < 0).any().item<bool>()) {
+            return stateError(name, QStringLiteral("holds negative values, which %1 never has").arg(field));
         }
         byParameter[parameterName][field] = tensor;
     }
+    const QStringList required = requiredStateFields(optimizer);
+    for (const auto &[parameterName, fields] : byParameter)
+        for (const QString &field : required)
+            if (fields.find(field) == fields.end())
+                return stateError(optimizerStatePrefix() + parameterName + QLatin1Char('/') + field,
+                                  QStringLiteral("missing: the state of parameter %1 is incomplete").arg(parameterName));
     if (!apply)
         return Status::success();
     optimizer.state().clear();

@@ -18,12 +18,16 @@ std::vector<std::pair<QString, torch::Tensor>> optimizerStateTensors(torch::opti
                                                                      torch::nn::Module &model);
 
 // Checks `tensors` (keyed by their full names, `optimizer/...`) against the optimizer's kind and the model's
-// parameters (known parameter and field, shape and dtype, finite) and, only when all is well and `apply` is
-// true, replaces the optimizer's state with them. Errors name the tensor.
+// parameters (known parameter and field, shape and dtype, finite, squares not negative, every required field of a
+// parameter that has state) and, only when all is well and `apply` is true, replaces the optimizer's state with
+// them. Errors name the tensor.
 Status restoreOptimizerState(torch::optim::Optimizer &optimizer, torch::nn::Module &model,
                              const std::map<QString, torch::Tensor> &tensors, bool apply);
 
 // "optimizer/" : the prefix of optimizer-state tensor names.
 QString optimizerStatePrefix();
+
+// Whether the optimizer has state after a step (Adam, AdamW, RMSprop, Adagrad; SGD with momentum).
+bool optimizerKeepsState(torch::optim::Optimizer &optimizer);
 
 } // namespace ty::detail
