@@ -176,17 +176,18 @@ int predictCommand(const QStringList &arguments, Io &io)
     options.inputs = args.positionals.mid(1);
     options.topK = topK;
     options.device = args.option(QStringLiteral("device"));
-    Result<Predictions> predictions = predictWithWeights(preset.value(), options);
+    // Each batch's lines are written as it is predicted: a million inputs take the memory of one batch.
+    const bool json = args.flag(QStringLiteral("json"));
+    const Result<Predictions> predictions = predictEach(preset.value(), options, [&](const Prediction &p, bool classification) {
+        if (json)
+            io.out << QJsonDocument(predictionJson(p, classification)).toJson(QJsonDocument::Compact) << "\n";
+        else
+            io.out << predictionText(p, classification);
+    });
     if (!predictions) {
+        io.out.flush();
         printError(io, predictions.error());
         return BadInput;
-    }
-    const bool json = args.flag(QStringLiteral("json"));
-    for (const Prediction &p : predictions.value().samples) {
-        if (json)
-            io.out << QJsonDocument(predictionJson(p, predictions.value().classification)).toJson(QJsonDocument::Compact) << "\n";
-        else
-            io.out << predictionText(p, predictions.value().classification);
     }
     return Success;
 }

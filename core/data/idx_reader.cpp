@@ -119,10 +119,8 @@ T loadBigEndian(const uint8_t *p)
     return value;
 }
 
-void convertToFloats(IdxType type, const std::vector<uint8_t> &raw, std::vector<float> &out)
+void convertToFloats(IdxType type, const uint8_t *p, size_t n, float *out)
 {
-    const size_t n = out.size();
-    const uint8_t *p = raw.data();
     switch (type) {
     case IdxType::UByte:
         for (size_t i = 0; i < n; ++i) out[i] = float(p[i]);
@@ -192,9 +190,57 @@ Result<IdxArray> readIdxFile(const QString &path, QCryptographicHash *hash)
         array.bytes = std::move(raw);
     } else {
         array.floats.resize(size_t(array.header.elementCount));
-        convertToFloats(array.header.type, raw, array.floats);
+        convertToFloats(array.header.type, raw.data(), array.floats.size(), array.floats.data());
     }
     return array;
+}
+
+IdxSampleReader::IdxSampleReader() = default;
+IdxSampleReader::~IdxSampleReader() = default;
+
+Status IdxSampleReader::open(const QString &path)
+{
+    m_path = path;
+    m_read = 0;
+    m_stream = std::make_unique<FileByteStream>();
+    if (const Status opened = m_stream->open(path); !opened)
+        return opened;
+    Result<IdxHeader> header = parseHeader(*m_stream, path);
+    if (!header)
+        return header.error();
+    m_header = std::move(header).value();
+    return Status::success();
+}
+
+int64_t IdxSampleReader::valuesPerSample() const
+{
+    return m_header.count() > 0 ? m_header.elementCount / m_header.count() : 0;
+}
+
+Result<int64_t> IdxSampleReader::read(int64_t count, std::vector<float> &out)
+{
+    const int64_t samples = std::min(count, m_header.count() - m_read);
+    if (samples <= 0)
+        return int64_t(0);
+    const int64_t values = samples * valuesPerSample();
+    const int64_t bytes = values * m_header.elementSize;
+    m_raw.resize(size_t(bytes));
+    const Result<qint64> got = m_stream->read(reinterpret_cast<char *>(m_raw.data()), bytes);
+    if (!got)
+        return got.error();
+    if (got.value() < bytes)
+        return Error::inFile(m_path, QStringLiteral("truncated: expected %1 bytes of data, found %2")
+                                         .arg(m_header.dataBytes()).arg(m_read * valuesPerSample() * m_header.elementSize + got.value()));
+    const size_t at = out.size();
+    out.resize(at + size_t(values));
+    convertToFloats(m_header.type, m_raw.data(), size_t(values), out.data() + at);
+    m_read += samples;
+    if (m_read == m_header.count()) {
+        if (const Status rest = m_stream->finish(); !rest)
+            return rest.error();
+        m_raw = {};
+    }
+    return samples;
 }
 
 std::vector<int64_t> idxSampleShape(const std::vector<int64_t> &dims)

@@ -9,11 +9,14 @@
 #include <QString>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 class QCryptographicHash;
 
 namespace ty {
+
+class FileByteStream;
 
 enum class IdxType : uint8_t {
     UByte = 0x08,
@@ -52,6 +55,30 @@ struct IdxArray {
 // Reads the header and data, streaming straight into the array. `hash` (optional) receives every stored
 // byte of the file, to its end. Refuses absurd headers before allocating; a short file is "truncated".
 Result<IdxArray> readIdxFile(const QString &path, QCryptographicHash *hash = nullptr);
+
+// An IDX file's samples read a few at a time, as floats (bytes as they are, other types converted): memory is
+// what one read asks for, whatever the file holds (predict on a million images). Not thread-safe.
+class IdxSampleReader {
+public:
+    IdxSampleReader();
+    ~IdxSampleReader();
+    IdxSampleReader(const IdxSampleReader &) = delete;
+    IdxSampleReader &operator=(const IdxSampleReader &) = delete;
+
+    Status open(const QString &path);  // reads and checks the header
+    const IdxHeader &header() const { return m_header; }
+    int64_t valuesPerSample() const;
+    // Appends up to `count` samples' values to `out`; returns how many samples were read (0 at the end). A file
+    // that ends before its header's count is "truncated"; the last read also checks a gzip stream to its end.
+    Result<int64_t> read(int64_t count, std::vector<float> &out);
+
+private:
+    std::unique_ptr<FileByteStream> m_stream;
+    IdxHeader m_header;
+    QString m_path;
+    int64_t m_read = 0;
+    std::vector<uint8_t> m_raw;
+};
 
 // The per-sample shape of samples with these file dims: {1, H, W} for 3-D files (images are
 // [channels, height, width]), {D} for 2-D files, {1} for 1-D files, dims[1..] otherwise.

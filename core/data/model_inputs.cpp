@@ -51,50 +51,17 @@ Status readImage(const QString &path, const SampleFormat &format, ModelInputs *o
     return Status::success();
 }
 
-Status readIdx(const QString &path, const SampleFormat &format, ModelInputs *out)
-{
-    Result<IdxArray> read = readIdxFile(path);
-    if (!read)
-        return read.error();
-    IdxArray &array = read.value();
-    const std::vector<int64_t> shape = idxSampleShape(array.header.dims);
-    if (sampleSize(shape) != sampleSize(format.sampleShape))
-        return Error::inFile(path, QStringLiteral("holds samples of shape %1; this model takes %2")
-                                       .arg(shapeText(shape), shapeText(format.sampleShape)));
-    const bool bytes = array.header.type == IdxType::UByte;
-    const size_t values = bytes ? array.bytes.size() : array.floats.size();
-    std::vector<float> &floats = out->samples.floats;
-    floats.reserve(floats.size() + values);
-    for (size_t i = 0; i < values; ++i)
-        floats.push_back(bytes ? float(array.bytes[i]) * format.scale : array.floats[i]);
-    const QString name = QFileInfo(path).fileName();
-    for (int64_t i = 0; i < array.header.count(); ++i)
-        out->names << QStringLiteral("%1[%2]").arg(name).arg(i);
-    out->samples.count += array.header.count();
-    return Status::success();
-}
+// Each feature of a CSV sample: a column of the file, and for a one-hot feature ("island=Biscoe") the index of
+// the category it stands for.
+struct FeatureSource {
+    int column = -1;
+    QString name;                             // the training column
+    const QStringList *categories = nullptr;  // categorical: the column's categories
+    int category = -1;                        // one-hot: the category this feature stands for
+};
 
-Status readCsv(const QString &path, const SampleFormat &format, int64_t maxRows, ModelInputs *out)
+Result<std::vector<FeatureSource>> featureSources(const CsvTable &table, const SampleFormat &format, const QString &path)
 {
-    if (format.featureNames.isEmpty() || format.sampleShape.size() != 1)
-        return Error::inFile(path, QStringLiteral("this model takes samples of shape %1, not table rows").arg(shapeText(format.sampleShape)));
-    if (Status regular = requireRegularFile(path); !regular)
-        return regular;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Error::inFile(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
-    Result<CsvTable> parsed = parseCsv(file.readAll(), path, maxRows);
-    if (!parsed)
-        return parsed.error();
-    const CsvTable &table = parsed.value();
-    // Each feature: a column of the file, and for a one-hot feature ("island=Biscoe") the index of the category
-    // it stands for.
-    struct FeatureSource {
-        int column = -1;
-        QString name;                      // the training column
-        const QStringList *categories = nullptr;  // categorical: the column's categories
-        int category = -1;                 // one-hot: the category this feature stands for
-    };
     std::vector<FeatureSource> sources;
     for (const QString &name : format.featureNames) {
         FeatureSource source;
@@ -120,6 +87,13 @@ Status readCsv(const QString &path, const SampleFormat &format, int64_t maxRows,
                                            .arg(source.name, format.featureNames.join(QStringLiteral(", "))), source.name);
         sources.push_back(source);
     }
+    return sources;
+}
+
+// Appends the samples of `table`'s rows (standardized, categories encoded) to `out`.
+Status appendCsvRows(const CsvTable &table, const std::vector<FeatureSource> &sources, const SampleFormat &format,
+                     const QString &path, ModelInputs *out)
+{
     const QString name = QFileInfo(path).fileName();
     std::vector<float> &floats = out->samples.floats;
     std::vector<int> rowCategory(size_t(table.columns.size()));  // per column, its cell's category in this row
@@ -159,6 +133,206 @@ Status readCsv(const QString &path, const SampleFormat &format, int64_t maxRows,
 
 } // namespace
 
+// One input file being read: an image (one sample), an IDX file (read a few samples at a time) or a CSV file
+// (its bytes held, its lines parsed a few at a time; a quoted cell never spans lines).
+struct ModelInputStream::Source {
+    QString path;
+    enum class Kind { Image, Idx, Csv } kind = Kind::Image;
+    bool imageDone = false;
+    IdxSampleReader idx;
+    QByteArray csvText;
+    QByteArray csvFirstLine;  // prepended to every piece, so that each parses as the file does
+    qsizetype csvAt = 0;      // where the next piece begins
+    int csvLine = 0;          // the line of the file before csvAt
+    bool csvHeader = true;
+    std::vector<FeatureSource> csvSources;
+};
+
+ModelInputStream::ModelInputStream(QStringList paths, SampleFormat format) : m_paths(std::move(paths)), m_format(std::move(format)) {}
+ModelInputStream::~ModelInputStream() = default;
+
+Status ModelInputStream::openSource(const QString &path)
+{
+    m_source = std::make_unique<Source>();
+    Source &source = *m_source;
+    source.path = path;
+    if (!QFileInfo::exists(path))
+        return Error::inFile(path, QStringLiteral("no such file"));
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (isImageSuffix(suffix)) {
+        source.kind = Source::Kind::Image;
+        return Status::success();
+    }
+    if (suffix == QStringLiteral("idx") || suffix == QStringLiteral("gz") || path.endsWith(QStringLiteral("-ubyte"))) {
+        source.kind = Source::Kind::Idx;
+        if (Status opened = source.idx.open(path); !opened)
+            return opened;
+        const std::vector<int64_t> shape = idxSampleShape(source.idx.header().dims);
+        if (sampleSize(shape) != sampleSize(m_format.sampleShape))
+            return Error::inFile(path, QStringLiteral("holds samples of shape %1; this model takes %2")
+                                           .arg(shapeText(shape), shapeText(m_format.sampleShape)));
+        return Status::success();
+    }
+    if (suffix != QStringLiteral("csv"))
+        return Error::inFile(path, QStringLiteral("unknown kind of input: use PNG, JPEG or BMP images, IDX files or CSV files"));
+    source.kind = Source::Kind::Csv;
+    if (m_format.featureNames.isEmpty() || m_format.sampleShape.size() != 1)
+        return Error::inFile(path, QStringLiteral("this model takes samples of shape %1, not table rows").arg(shapeText(m_format.sampleShape)));
+    if (Status regular = requireRegularFile(path); !regular)
+        return regular;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error::inFile(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
+    source.csvText = file.readAll();
+    // The header (or, in a file without one, the first row) is the first line that is not blank.
+    const char *text = source.csvText.constData();
+    qsizetype at = source.csvText.startsWith("\xEF\xBB\xBF") ? 3 : 0;
+    while (at < source.csvText.size()) {
+        qsizetype end = source.csvText.indexOf('\n', at);
+        if (end < 0)
+            end = source.csvText.size();
+        ++source.csvLine;
+        const QByteArray line = QByteArray(text + at, end - at);
+        at = end + 1;
+        if (!line.trimmed().isEmpty()) {
+            source.csvFirstLine = line;
+            break;
+        }
+    }
+    Result<CsvTable> first = parseCsv(source.csvFirstLine + '\n', path);
+    if (!first) {
+        Error e = first.error();
+        e.line = source.csvLine;
+        return e;
+    }
+    if (first.value().columns.isEmpty() && first.value().rows.empty())
+        return Error::inFile(path, QStringLiteral("the file is empty"));
+    source.csvHeader = first.value().hasHeader;
+    Result<std::vector<FeatureSource>> sources = featureSources(first.value(), m_format, path);
+    if (!sources)
+        return sources.error();
+    source.csvSources = std::move(sources).value();
+    if (!source.csvHeader) {  // the first line is data: parsed again with the rest
+        at = source.csvFirstLine.isEmpty() ? at : at - source.csvFirstLine.size() - 1;
+        --source.csvLine;
+    }
+    source.csvAt = std::max<qsizetype>(at, 0);
+    return Status::success();
+}
+
+Result<int64_t> ModelInputStream::readFromSource(int64_t count, ModelInputs *out)
+{
+    Source &source = *m_source;
+    switch (source.kind) {
+    case Source::Kind::Image: {
+        if (source.imageDone)
+            return int64_t(0);
+        source.imageDone = true;
+        if (Status read = readImage(source.path, m_format, out); !read)
+            return read.error();
+        return int64_t(1);
+    }
+    case Source::Kind::Idx: {
+        const size_t before = out->samples.floats.size();
+        const Result<int64_t> read = source.idx.read(count, out->samples.floats);
+        if (!read)
+            return read.error();
+        if (source.idx.header().type == IdxType::UByte)
+            for (size_t i = before; i < out->samples.floats.size(); ++i)
+                out->samples.floats[i] *= m_format.scale;
+        const QString name = QFileInfo(source.path).fileName();
+        const int64_t first = m_sampleInFile;
+        for (int64_t i = 0; i < read.value(); ++i)
+            out->names << QStringLiteral("%1[%2]").arg(name).arg(first + i);
+        out->samples.count += read.value();
+        return read.value();
+    }
+    case Source::Kind::Csv: {
+        // The next `count` lines that are not blank, parsed after the first line so that they parse as in the file.
+        const qsizetype begin = source.csvAt;
+        const int firstLine = source.csvLine + 1;
+        int64_t rows = 0;
+        qsizetype at = begin;
+        while (at < source.csvText.size() && rows < count) {
+            qsizetype end = source.csvText.indexOf('\n', at);
+            if (end < 0)
+                end = source.csvText.size();
+            if (!QByteArray::fromRawData(source.csvText.constData() + at, end - at).trimmed().isEmpty())
+                ++rows;
+            ++source.csvLine;
+            at = end + 1;
+        }
+        source.csvAt = at;
+        if (rows == 0)
+            return int64_t(0);
+        const QByteArray piece = source.csvFirstLine + '\n' + source.csvText.mid(begin, std::min(at, source.csvText.size()) - begin);
+        Result<CsvTable> parsed = parseCsv(piece, source.path);
+        const auto fileLine = [&](int pieceLine) { return pieceLine <= 1 ? pieceLine : firstLine + pieceLine - 2; };
+        if (!parsed) {
+            Error e = parsed.error();
+            e.line = fileLine(e.line);
+            return e;
+        }
+        CsvTable &table = parsed.value();
+        if (!source.csvHeader && !table.rows.empty())
+            table.rows.erase(table.rows.begin());  // the first line, prepended again
+        for (CsvRow &row : table.rows)
+            row.line = fileLine(row.line);
+        const int64_t before = out->samples.count;
+        if (Status appended = appendCsvRows(table, source.csvSources, m_format, source.path, out); !appended)
+            return appended.error();
+        return out->samples.count - before;
+    }
+    }
+    return int64_t(0);
+}
+
+Status ModelInputStream::check()
+{
+    if (m_paths.isEmpty())
+        return Error::inFile(QString(), QStringLiteral("no input files given"));
+    for (const QString &path : m_paths) {
+        if (Status opened = openSource(path); !opened)
+            return opened;
+        if (m_source->kind == Source::Kind::Image) {
+            ModelInputs scratch;
+            if (Status read = readImage(path, m_format, &scratch); !read)
+                return read;
+        }
+    }
+    m_source.reset();
+    return Status::success();
+}
+
+Result<ModelInputs> ModelInputStream::next(int64_t count)
+{
+    ModelInputs out;
+    out.samples.sampleShape = m_format.sampleShape;
+    out.samples.isFloat = true;
+    if (m_paths.isEmpty())
+        return Error::inFile(QString(), QStringLiteral("no input files given"));
+    while (out.samples.count < count && m_next <= m_paths.size()) {
+        if (!m_source) {
+            if (m_next == m_paths.size())
+                break;
+            if (Status opened = openSource(m_paths.at(m_next++)); !opened) {
+                m_next = int(m_paths.size()) + 1;  // nothing more after an error
+                return opened.error();
+            }
+            m_sampleInFile = 0;
+        }
+        const Result<int64_t> read = readFromSource(count - out.samples.count, &out);
+        if (!read) {
+            m_next = int(m_paths.size()) + 1;
+            return read.error();
+        }
+        m_sampleInFile += read.value();
+        if (read.value() == 0)
+            m_source.reset();
+    }
+    return out;
+}
+
 SampleFormat sampleFormatOf(const LoadedDataset &dataset)
 {
     SampleFormat format;
@@ -176,30 +350,17 @@ SampleFormat sampleFormatOf(const LoadedDataset &dataset)
 
 Result<ModelInputs> readModelInputs(const QStringList &paths, const SampleFormat &format, int64_t maxSamples)
 {
-    ModelInputs out;
-    out.samples.sampleShape = format.sampleShape;
-    out.samples.isFloat = true;
-    if (paths.isEmpty())
-        return Error::inFile(QString(), QStringLiteral("no input files given"));
-    for (const QString &path : paths) {
-        if (!QFileInfo::exists(path))
-            return Error::inFile(path, QStringLiteral("no such file"));
-        const QString suffix = QFileInfo(path).suffix().toLower();
-        Status read = Status::success();
-        if (isImageSuffix(suffix))
-            read = readImage(path, format, &out);
-        else if (suffix == QStringLiteral("csv"))
-            read = readCsv(path, format, maxSamples - out.samples.count, &out);
-        else if (suffix == QStringLiteral("idx") || suffix == QStringLiteral("gz") || path.endsWith(QStringLiteral("-ubyte")))
-            read = readIdx(path, format, &out);
-        else
-            read = Error::inFile(path, QStringLiteral("unknown kind of input: use PNG, JPEG or BMP images, IDX files or CSV files"));
-        if (!read)
-            return read.error();
-        if (out.samples.count > maxSamples)
-            return Error::inFile(path, QStringLiteral("more than %1 samples in all").arg(maxSamples));
-    }
-    return out;
+    ModelInputStream stream(paths, format);
+    Result<ModelInputs> all = stream.next(maxSamples);
+    if (!all)
+        return all;
+    const Result<ModelInputs> more = stream.next(1);
+    if (!more)
+        return more.error();
+    if (more.value().samples.count > 0)
+        return Error::inFile(more.value().names.isEmpty() ? QString() : paths.value(std::min<qsizetype>(stream.fileIndex(), paths.size() - 1)),
+                             QStringLiteral("more than %1 samples in all").arg(maxSamples));
+    return all;
 }
 
 } // namespace ty

@@ -11,6 +11,8 @@
 
 #include <QStringList>
 
+#include <memory>
+
 namespace ty {
 
 // What a data set's samples look like.
@@ -31,8 +33,38 @@ struct ModelInputs {
     QStringList names;    // one per sample: "shoe.png", "images.idx[3]", "rows.csv line 5"
 };
 
-// Reads every file of `paths` (by extension: .png .jpg .jpeg .bmp; .idx, .gz, -ubyte; .csv), in order. Errors
-// name the file, and for CSV files the line and column. At most `maxSamples` samples in all.
+// The files of `paths` (by extension: .png .jpg .jpeg .bmp; .idx, .gz, -ubyte; .csv), in order, read a few samples
+// at a time: memory is what one next() asks for (plus a CSV file's bytes), whatever the files hold. Errors name
+// the file, and for CSV files the line and column; after an error the stream ends. Not thread-safe.
+class ModelInputStream {
+public:
+    ModelInputStream(QStringList paths, SampleFormat format);
+    ~ModelInputStream();
+    ModelInputStream(const ModelInputStream &) = delete;
+    ModelInputStream &operator=(const ModelInputStream &) = delete;
+
+    // Opens every file once, without reading its samples (images are decoded): a missing or unknown file, a
+    // sample shape the model does not take, an image that does not decode, a CSV file without the training
+    // columns, a plain IDX file shorter than its header says. What only reading finds (a bad CSV cell, a cut gzip
+    // stream) comes from next().
+    Status check();
+    // The next samples, at most `count`; fewer only at the end of the inputs, none once they are all read.
+    Result<ModelInputs> next(int64_t count);
+    int fileIndex() const { return m_next - 1; }  // the file being read (or last read)
+
+private:
+    struct Source;
+    Status openSource(const QString &path);
+    Result<int64_t> readFromSource(int64_t count, ModelInputs *out);
+
+    QStringList m_paths;
+    SampleFormat m_format;
+    int m_next = 0;  // the next file to open
+    int64_t m_sampleInFile = 0;
+    std::unique_ptr<Source> m_source;
+};
+
+// Every sample of `paths` at once (ModelInputStream); at most `maxSamples` in all.
 Result<ModelInputs> readModelInputs(const QStringList &paths, const SampleFormat &format, int64_t maxSamples = 1000000);
 
 } // namespace ty

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <vector>
 
 namespace ty {
@@ -38,9 +39,15 @@ struct Predictions {
     std::vector<Prediction> samples;
 };
 
-// Loads the preset's data set (for its sample format and class names), the weights and the inputs, and runs the
-// model in evaluation mode (the graph's own normalization applies). Errors name the file and what is wrong;
-// never throws.
+// Loads the preset's data set (for its sample format and class names) and the weights, then reads the inputs a
+// batch (training.eval_batch_size) at a time and runs the model on each in evaluation mode (the graph's own
+// normalization applies), calling `emit` with every sample's prediction in input order: memory stays that of one
+// batch whatever the inputs hold. Returns what the predictions are (classification or not, the classes; no
+// samples) or the first error, naming the file and what is wrong; predictions emitted before it stand. Never throws.
+using PredictionSink = std::function<void(const Prediction &prediction, bool classification)>;
+Result<Predictions> predictEach(const Preset &preset, const PredictOptions &options, const PredictionSink &emit);
+
+// predictEach() with every prediction collected in `samples`.
 Result<Predictions> predictWithWeights(const Preset &preset, const PredictOptions &options);
 
 } // namespace ty

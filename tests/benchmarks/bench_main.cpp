@@ -55,8 +55,10 @@ int main(int argc, char **argv)
         ty::bench::benchValidation(options, report);
     if (section.isEmpty() || section == QStringLiteral("startup"))
         ty::bench::benchStartup(options, report);
-    if (section.isEmpty() || section == QStringLiteral("process"))
+    if (section.isEmpty() || section == QStringLiteral("process")) {
         ty::bench::benchWholeProcess(options, report);
+        ty::bench::benchPredictMemory(options, report);
+    }
     if (section.isEmpty() || section == QStringLiteral("runs"))
         ty::bench::benchRunList(options, report);
 #ifdef TRAINYARD_BENCH_GUI

@@ -19,5 +19,6 @@ void benchStreaming(const Options &options, Report &report);
 void benchStartup(const Options &options, Report &report);
 void benchWholeProcess(const Options &options, Report &report);
 void benchRunList(const Options &options, Report &report);
+void benchPredictMemory(const Options &options, Report &report);  // bench_predict_memory.cpp, in "process"
 
 } // namespace ty::bench

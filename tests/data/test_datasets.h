@@ -97,6 +97,7 @@ private Q_SLOTS:
     // new inputs for a trained model (test_model_inputs.cpp)
     void imageInputsTakeTheModelsShape();
     void imageClaimingMorePixelsThanItHoldsIsRefused();
+    void modelInputsStreamInPieces();
     // image folders and lists (test_image_datasets.cpp)
     void imageFolderClassesAndPixels();
     void imageFolderSplitFolders();
