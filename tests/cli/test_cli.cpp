@@ -556,15 +556,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("signal");
         QTest::addColumn<int>("delayMs");
+        QTest::addColumn<bool>("twice");  // a second signal 2 ms after the first, as process managers send them
         for (int delay : {0, 40, 150, 600})
-            QTest::addRow("SIGINT after %d ms", delay) << int(SIGINT) << delay;
-        QTest::addRow("SIGTERM after 40 ms") << int(SIGTERM) << 40;
+            QTest::addRow("SIGINT after %d ms", delay) << int(SIGINT) << delay << false;
+        QTest::addRow("SIGTERM after 40 ms") << int(SIGTERM) << 40 << false;
+        QTest::addRow("two SIGTERMs 2 ms apart after 900 ms") << int(SIGTERM) << 900 << true;
     }
 
     void stopRequestAtAnyMomentStops()
     {
         QFETCH(int, signal);
         QFETCH(int, delayMs);
+        QFETCH(bool, twice);
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         QProcess process;
@@ -573,6 +576,10 @@ private Q_SLOTS:
         QVERIFY(process.waitForStarted());
         QThread::msleep(delayMs);
         ::kill(pid_t(process.processId()), signal);
+        if (twice) {
+            QThread::msleep(2);
+            ::kill(pid_t(process.processId()), signal);
+        }
         QVERIFY(process.waitForFinished(60000));
         const QString err = QString::fromUtf8(process.readAllStandardError());
         if (process.exitStatus() == QProcess::CrashExit) {  // the signal came before main() could handle it
