@@ -183,6 +183,8 @@ Result<DatasetShape> describeCifarDataset(const DatasetRequest &request)
     shape.sampleValueBytes = 1;
     if (!layout.value().namesFile.isEmpty())
         shape.classLabels = names.value();
+    if (Status splitOk = checkTrainingSplit(train.value(), split, params); !splitOk)  // as the load will check
+        return splitOk.error();
     shape.sampleCount = loadedSampleCount(train.value(), test, split);
     return shape;
 }

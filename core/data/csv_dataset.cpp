@@ -394,6 +394,8 @@ Result<DatasetShape> describeCsvDataset(const DatasetRequest &request)
     shape.targetWidth = 1;
     const int64_t rows = table.value().dataRows;
     const int64_t testRows = int64_t(std::llround(s.testFraction * double(rows)));
+    if (Status splitOk = checkTrainingSplit(rows - testRows, s.split, params); !splitOk)  // as the load will check
+        return splitOk.error();
     shape.sampleCount = loadedSampleCount(rows - testRows, testRows, s.split);
     return shape;
 }

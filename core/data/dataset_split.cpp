@@ -192,16 +192,11 @@ Status splitTrainValidation(DataSplit &&all, const SplitSettings &settings, cons
                             QStringLiteral("the dataset has no training examples%1")
                                 .arg(settings.keepClasses.empty() ? QString() : QStringLiteral(" of the kept classes")));
 
+    if (Status split = checkTrainingSplit(available, settings, params); !split)
+        return split;
     const int64_t n = settings.limit > 0 ? std::min(settings.limit, available) : available;
     const int64_t valCount = settings.valCount > 0 ? settings.valCount
                                                    : int64_t(std::llround(settings.valFraction * double(n)));
-    if (valCount >= n) {
-        const QString field = settings.valCount > 0 ? QStringLiteral("val_count") : QStringLiteral("val_fraction");
-        const QString what = settings.valCount > 0 ? QStringLiteral("val_count %1").arg(settings.valCount)
-                                                   : QStringLiteral("val_fraction %1").arg(settings.valFraction);
-        return params.error(field, QStringLiteral("%1 leaves no training examples: it holds out %2 of the %3 examples")
-                                       .arg(what).arg(valCount).arg(n));
-    }
 
     // Nothing to select: hand the data over without copying.
     if (n == available && valCount == 0) {
@@ -256,6 +251,20 @@ void applyTestLimit(DataSplit &test, int64_t limit)
 }
 
 } // namespace
+
+Status checkTrainingSplit(int64_t trainAvailable, const SplitSettings &settings, const DatasetParams &params)
+{
+    const int64_t n = settings.limit > 0 ? std::min(settings.limit, trainAvailable) : trainAvailable;
+    const int64_t valCount = settings.valCount > 0 ? settings.valCount
+                                                   : int64_t(std::llround(settings.valFraction * double(n)));
+    if (n <= 0 || valCount < n)
+        return Status::success();
+    const QString field = settings.valCount > 0 ? QStringLiteral("val_count") : QStringLiteral("val_fraction");
+    const QString what = settings.valCount > 0 ? QStringLiteral("val_count %1").arg(settings.valCount)
+                                               : QStringLiteral("val_fraction %1").arg(settings.valFraction);
+    return params.error(field, QStringLiteral("%1 leaves no training examples: it holds out %2 of the %3 examples")
+                                   .arg(what).arg(valCount).arg(n));
+}
 
 int64_t loadedSampleCount(int64_t trainAvailable, int64_t testAvailable, const SplitSettings &settings)
 {

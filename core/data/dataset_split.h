@@ -66,4 +66,9 @@ QStringList keptClassNames(const SplitSettings &settings, const QStringList &cla
 // DatasetShape::sampleCount, without reading the samples.
 int64_t loadedSampleCount(int64_t trainAvailable, int64_t testAvailable, const SplitSettings &settings);
 
+// The error splitTrainValidation() gives when the validation split would leave no training examples (val_count or
+// val_fraction against `trainAvailable`, after limit), or success. The data sets' descriptions (validate, the
+// editor's issues) run it too, so that a preset `run` refuses is never said to have no issues.
+Status checkTrainingSplit(int64_t trainAvailable, const SplitSettings &settings, const DatasetParams &params);
+
 } // namespace ty

@@ -237,6 +237,8 @@ Result<DatasetShape> describeFashionMnist(const DatasetRequest &request)
     shape.classification = true;
     shape.numClasses = kFashionClasses;
     shape.sampleValueBytes = train.value().type == IdxType::UByte ? 1 : 4;
+    if (Status splitOk = checkTrainingSplit(train.value().count(), split, params); !splitOk)  // as the load will check
+        return splitOk.error();
     shape.sampleCount = loadedSampleCount(train.value().count(), test.value().count(), split);
     return shape;
 }
@@ -295,6 +297,8 @@ Result<DatasetShape> describeIdxDataset(const DatasetRequest &request)
     shape.classification = true;
     shape.numClasses = largest + 1;
     shape.sampleValueBytes = train.value().type == IdxType::UByte ? 1 : 4;
+    if (Status splitOk = checkTrainingSplit(train.value().count(), split, params); !splitOk)  // as the load will check
+        return splitOk.error();
     shape.sampleCount = loadedSampleCount(train.value().count(), testCount, split);
     return shape;
 }

@@ -228,6 +228,8 @@ Result<DatasetShape> describeSyntheticDataset(const DatasetRequest &request)
     if (!params.ok())
         return params.firstError();
     DatasetShape shape = syntheticShape(spec.value());
+    if (Status splitOk = checkTrainingSplit(spec.value().samples, split, params); !splitOk)  // as the load will check
+        return splitOk.error();
     shape.sampleCount = loadedSampleCount(spec.value().samples, spec.value().testSamples, split);
     return shape;
 }

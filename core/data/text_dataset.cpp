@@ -190,6 +190,8 @@ Result<DatasetShape> describeTextDataset(const DatasetRequest &request)
     shape.sampleValueBytes = shape.numClasses > 256 ? 4 : 1;  // as load stores them
     const int64_t windows = windowCount(n, s);
     const int64_t test = testCountOf(windows, s);
+    if (Status splitOk = checkTrainingSplit(windows - test, s.split, params); !splitOk)  // as the load will check
+        return splitOk.error();
     shape.sampleCount = loadedSampleCount(windows - test, test, s.split);
     return shape;
 }

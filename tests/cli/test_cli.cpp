@@ -245,6 +245,28 @@ private Q_SLOTS:
     // keep_classes through --set: validate counts the kept classes from the headers alone, so the head must have
     // as many outputs (the shape rule compares them exactly, so a 10-output head is an error on the loss); a
     // class the data set lacks is an error on the dataset node's field.
+    // What run refuses about the data's split, validate (and so the editor's issues, the same inspection) refuses
+    // too, with the same message: a preset is never said to have no issues when run would refuse it.
+    void validateRefusesWhatRunRefuses()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSyntheticPreset(dir);
+        for (const QStringList &sets : {QStringList{QStringLiteral("data.val_count=100000")},
+                                        QStringList{QStringLiteral("data.limit=30"), QStringLiteral("data.val_count=30")},
+                                        QStringList{QStringLiteral("data.limit=1"), QStringLiteral("data.val_fraction=0.9")}}) {
+            QStringList extra;
+            for (const QString &set : sets)
+                extra << QStringLiteral("--set") << set;
+            const Output validated = trainyard(QStringList{QStringLiteral("validate"), path} + extra);
+            const Output run = trainyard(QStringList{QStringLiteral("run"), path, QStringLiteral("--db"), dir.filePath(QStringLiteral("r.sqlite"))} + extra);
+            QCOMPARE(run.code, 2);
+            QCOMPARE(validated.code, 2);
+            QVERIFY2(run.err.contains(QStringLiteral("leaves no training examples")), qPrintable(run.err));
+            const QString reason = run.err.section(QStringLiteral("error: "), 1).section(QLatin1Char('\n'), 0, 0);
+            QVERIFY2(validated.err.contains(reason), qPrintable(QStringLiteral("validate: %1\nrun: %2").arg(validated.err, reason)));
+        }
+    }
+
     void validateKeptClasses()
     {
         if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
