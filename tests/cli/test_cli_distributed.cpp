@@ -115,7 +115,8 @@ bool ignoresSigpipe(qint64 pid)
 
 Disturbed disturbRank1(const QString &db, int epochs, const QStringList &extra, const std::function<void(qint64 pid)> &disturb)
 {
-    const int port = tytest::freePort();
+    const tytest::ReservedPort reserved;
+    const int port = reserved.number();
     QProcess rank1, rank0;
     rank1.setProcessEnvironment(launcherEnvironment(1, 2, port));
     rank0.setProcessEnvironment(launcherEnvironment(0, 2, port));
@@ -367,7 +368,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
-        const int port = tytest::freePort();
+        const tytest::ReservedPort reserved;
+    const int port = reserved.number();
         QProcess rank1;
         rank1.setProcessEnvironment(launcherEnvironment(1, 2, port));
         rank1.start(QStringLiteral(TRAINYARD_CLI), mlpArguments(db, 1) + QStringList{QStringLiteral("--set"), QStringLiteral("data.dir=/nonexistent")});

@@ -142,7 +142,8 @@ void TestCuda::groupOfOneTrainsLikeOneProcess()
     if (device == QLatin1String("cuda") && !torch::cuda::is_available())
         QSKIP("no CUDA device");
     DistributedSetup setup;
-    setup.masterPort = tytest::freePort();
+    const tytest::ReservedPort reserved;
+    setup.masterPort = reserved.number();
     setup.launcher = QStringLiteral("test");
     const Result<std::shared_ptr<ProcessGroup>> group = ProcessGroup::connect(setup, 60, backend, device);
     if (!group && backend == QLatin1String("nccl") && group.error().message.contains(QStringLiteral("has no NCCL")))
@@ -191,7 +192,8 @@ void TestCuda::twoRanksExchangeTheRightValues()
     if (device == QLatin1String("cuda") && !torch::cuda::is_available())
         QSKIP("no CUDA device");
     const torch::Device where = device == QLatin1String("cuda") ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
-    const int port = tytest::freePort();
+    const tytest::ReservedPort reserved;
+    const int port = reserved.number();
     struct Outcome {
         QString error, backend;
         torch::Tensor host, onDevice, broadcast, rows;
@@ -281,7 +283,8 @@ void TestCuda::gradientsAreSummedDuringTheBackwardPass()
     Chain reference(where);
     (reference.loss(rankInput(0, where)) + reference.loss(rankInput(1, where))).backward();
 
-    const int port = tytest::freePort();
+    const tytest::ReservedPort reserved;
+    const int port = reserved.number();
     struct Outcome {
         QString error;
         size_t buckets = 0, sentBeforeFirstLayer[2] = {0, 0}, sentAfterBackward[2] = {0, 0};
