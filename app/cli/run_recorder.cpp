@@ -97,18 +97,19 @@ void RunRecorder::clearProgress()
         m_progress->clear();
 }
 
-void RunRecorder::onCheckpoint(const CheckpointInfo &checkpoint)
+bool RunRecorder::onCheckpoint(const CheckpointInfo &checkpoint)
 {
     // Every row before the checkpoint is committed before the checkpoint is recorded, so a resume from the
     // last recorded checkpoint never lacks rows it will not regenerate. flush() waits while a write fault is
     // retried; when the writer gave up, the checkpoint stays unrecorded (the run ends failed, and a resume starts
     // from the last checkpoint whose rows are all there).
     if (!m_writer.flush().ok())
-        return;
+        return false;
     m_writer.recordCheckpoint(CheckpointRecord{checkpoint.step, checkpoint.epoch, checkpoint.path, checkpoint.sha256, checkpoint.best});
     m_writer.appendEvent(RunEvent{checkpoint.step, m_lastTime, QStringLiteral("checkpoint"), checkpoint.path});
     if (m_events)
         m_events->checkpoint(checkpoint);
+    return true;
 }
 
 void RunRecorder::onCheckpointRemoved(const QString &path)

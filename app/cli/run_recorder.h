@@ -23,7 +23,7 @@ public:
     void onMetrics(const QList<MetricSample> &samples) override;
     void onSpeed(const QList<MetricSample> &samples) override;  // recorded as metrics, speed/*
     void onEpochEnd(int epoch, qint64 step, const QMap<QString, double> &epochMetrics) override;
-    void onCheckpoint(const CheckpointInfo &checkpoint) override;
+    bool onCheckpoint(const CheckpointInfo &checkpoint) override;
     void onCheckpointRemoved(const QString &path) override;
     void onStage(const StageStart &stage) override;
     void onEvent(const QString &kind, const QString &message, qint64 step) override;

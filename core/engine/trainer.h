@@ -57,7 +57,9 @@ public:
     virtual void onStarted(const TrainStart &start) {}
     virtual void onMetrics(const QList<MetricSample> &samples) {}  // in step order, batched by log interval
     virtual void onEpochEnd(int epoch, qint64 step, const QMap<QString, double> &epochMetrics) {}
-    virtual void onCheckpoint(const CheckpointInfo &checkpoint) {}
+    // Returns whether the checkpoint was recorded: when not (the run database failed), the run deletes no older
+    // checkpoint for it (checkpoint_keep, a replaced best), so a resume still finds the last recorded one.
+    virtual bool onCheckpoint(const CheckpointInfo &checkpoint) { return true; }
     virtual void onCheckpointRemoved(const QString &path) {}  // an older checkpoint deleted (training.checkpoint_keep)
     virtual void onStage(const StageStart &stage) {}
     virtual void onEvent(const QString &kind, const QString &message, qint64 step) {}

@@ -79,7 +79,14 @@ Result<QString> RunDatabase::writableRunFolder(qint64 id, const QString &recorde
     const QString own = runFolder(id);
     const QString older = QFileInfo(m_path).absolutePath() + QStringLiteral("/runs/") + QString::number(id);
     const QString folder = recorded.isEmpty() ? own : QDir::cleanPath(QFileInfo(recorded).absoluteFilePath());
-    if (folder != own && folder != older) {
+    // The same folder reached another way (the database opened through a link, or by a relative path) is its own.
+    const auto same = [](const QString &a, const QString &b) {
+        if (a == b)
+            return true;
+        const QString canonical = QFileInfo(a).canonicalFilePath();
+        return !canonical.isEmpty() && canonical == QFileInfo(b).canonicalFilePath();
+    };
+    if (!same(folder, own) && !same(folder, older)) {
         Error e = Error::inFile(m_path, QStringLiteral("run %1's folder is recorded as %2, which is not this database's own folder "
                                                        "for it (%3): a run's files are written and deleted only there (a database copied or renamed "
                                                        "without its folder cannot resume its runs)")

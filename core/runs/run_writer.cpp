@@ -136,7 +136,7 @@ Status RunWriter::State::writeFinalStatus(SqliteConnection &db)
         if (attempt > 0)
             std::this_thread::sleep_for(std::chrono::milliseconds(500));
         db.clearLastError();
-        ended = writeRunWriterFinalStatus(db, runId, status, message, errorNode);
+        ended = writeRunWriterFinalStatus(db, runId, status, message, errorNode, markRunning);
         if (ended.ok() || !db.lastErrorMayPass())
             break;
     }

@@ -84,6 +84,12 @@ Status writeEvents(SqliteConnection &db, qint64 runId, const std::vector<RunEven
 Status writeCheckpoints(SqliteConnection &db, qint64 runId, const std::vector<CheckpointRecord> &rows)
 {
     const QString what = QStringLiteral("cannot record checkpoints of run %1").arg(runId);
+    // One record per file: a checkpoint written again at the same path (a resume stopped at once) replaces its
+    // record, whose sha256 would no longer match.
+    SqliteStatement replaced;
+    if (Status prepared = replaced.prepare(db, "DELETE FROM checkpoints WHERE run_id = ?1 AND path = ?2", what); !prepared.ok())
+        return prepared;
+    replaced.bindInt(1, runId);
     SqliteStatement insert;
     if (Status prepared = insert.prepare(
             db, "INSERT INTO checkpoints (run_id, step, epoch, path, created_at, sha256, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", what);
@@ -92,6 +98,9 @@ Status writeCheckpoints(SqliteConnection &db, qint64 runId, const std::vector<Ch
     insert.bindInt(1, runId);
     insert.bindText(5, runDbNow());
     for (const CheckpointRecord &row : rows) {
+        replaced.bindText(2, row.path);
+        if (Status status = replaced.run(what); !status.ok())
+            return status;
         insert.bindInt(2, row.step);
         insert.bindInt(3, row.epoch);
         insert.bindText(4, row.path);
@@ -180,7 +189,7 @@ Status writeHeartbeat(SqliteConnection &db, qint64 runId)
             " status = CASE WHEN status = ?2 AND pid = ?3 AND host = ?4 THEN ?5 ELSE status END,"
             " status_message = CASE WHEN status = ?2 AND pid = ?3 AND host = ?4 THEN NULL ELSE status_message END,"
             " ended_at = CASE WHEN status = ?2 AND pid = ?3 AND host = ?4 THEN NULL ELSE ended_at END"
-            " WHERE id = ?6",
+            " WHERE id = ?6 AND pid = ?3 AND host = ?4",
             what);
         !prepared.ok())
         return prepared;
@@ -190,7 +199,14 @@ Status writeHeartbeat(SqliteConnection &db, qint64 runId)
     update.bindText(4, thisHostName());
     update.bindText(5, runStatusName(RunStatus::Running));
     update.bindInt(6, runId);
-    return updateRun(db, update, runId, what);
+    if (Status status = update.run(what); !status.ok())
+        return status;
+    // Another process claimed the run (a resume, after this one's heartbeat went stale while its writes were
+    // retried): nothing more of this process's is written into it.
+    if (db.changes() == 0)
+        return Error(QStringLiteral("run %1 in %2 is no longer this process's: it was deleted, or another process resumed it")
+                         .arg(runId).arg(db.path()));
+    return Status::success();
 }
 
 Status writeBatchRows(SqliteConnection &db, qint64 runId, const RunWriterBatch &batch)
@@ -277,7 +293,7 @@ Status writeRunWriterBatches(SqliteConnection &db, qint64 runId, const std::vect
 }
 
 Status writeRunWriterFinalStatus(SqliteConnection &db, qint64 runId, RunStatus status, const QString &message,
-                                 const QString &errorNode)
+                                 const QString &errorNode, bool ownOnly)
 {
     SqliteWriteTransaction transaction(db);
     if (Status begun = transaction.begin(); !begun.ok())
@@ -285,7 +301,10 @@ Status writeRunWriterFinalStatus(SqliteConnection &db, qint64 runId, RunStatus s
     const QString what = QStringLiteral("cannot set the final status of run %1").arg(runId);
     SqliteStatement update;
     if (Status prepared = update.prepare(
-            db, "UPDATE runs SET status = ?1, status_message = ?2, error_node = ?3, ended_at = ?4 WHERE id = ?5", what);
+            db, ownOnly ? "UPDATE runs SET status = ?1, status_message = ?2, error_node = ?3, ended_at = ?4 WHERE id = ?5"
+                          " AND pid = ?6 AND host = ?7"
+                        : "UPDATE runs SET status = ?1, status_message = ?2, error_node = ?3, ended_at = ?4 WHERE id = ?5",
+            what);
         !prepared.ok())
         return prepared;
     update.bindText(1, runStatusName(status));
@@ -296,8 +315,16 @@ Status writeRunWriterFinalStatus(SqliteConnection &db, qint64 runId, RunStatus s
     else
         update.bindNull(4);
     update.bindInt(5, runId);
-    if (Status updated = updateRun(db, update, runId, what); !updated.ok())
+    if (ownOnly) {
+        update.bindInt(6, thisProcessId());
+        update.bindText(7, thisHostName());
+        if (Status updated = update.run(what); !updated.ok())
+            return updated;
+        if (db.changes() == 0)
+            return Error(QStringLiteral("run %1 in %2 is no longer this process's: its status was left as it is").arg(runId).arg(db.path()));
+    } else if (Status updated = updateRun(db, update, runId, what); !updated.ok()) {
         return updated;
+    }
     update.finalize();
     return transaction.commit();
 }

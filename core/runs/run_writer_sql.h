@@ -39,8 +39,9 @@ Status openRunWriterConnection(SqliteConnection &db, const QString &path, qint64
 // still this process's. Nothing happens for empty batches without heartbeat.
 Status writeRunWriterBatches(SqliteConnection &db, qint64 runId, const std::vector<RunWriterBatch> &batches, bool heartbeat);
 
-// Sets status, status_message, error_node and ended_at (NULL for queued/running) of the run.
+// Sets status, status_message, error_node and ended_at (NULL for queued/running) of the run; with `ownOnly` (a
+// started writer) only while the run is still this process's (pid and host), else an error and nothing changes.
 Status writeRunWriterFinalStatus(SqliteConnection &db, qint64 runId, RunStatus status, const QString &message,
-                                 const QString &errorNode);
+                                 const QString &errorNode, bool ownOnly);
 
 } // namespace ty

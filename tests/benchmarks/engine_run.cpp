@@ -26,7 +26,7 @@ public:
         if (m_forward)
             m_forward->onMetrics(samples);
     }
-    void onCheckpoint(const CheckpointInfo &c) override { if (m_forward) m_forward->onCheckpoint(c); }
+    bool onCheckpoint(const CheckpointInfo &c) override { return !m_forward || m_forward->onCheckpoint(c); }
     void onEpochEnd(int e, qint64 s, const QMap<QString, double> &m) override { if (m_forward) m_forward->onEpochEnd(e, s, m); }
     void onEvent(const QString &k, const QString &m, qint64 s) override { if (m_forward) m_forward->onEvent(k, m, s); }
     void onProgress(qint64 s, qint64 t, int e, double l) override { if (m_forward) m_forward->onProgress(s, t, e, l); }

@@ -34,7 +34,11 @@ public:
     void onMetrics(const QList<MetricSample> &samples) override { metrics += samples; }
     void onSpeed(const QList<MetricSample> &samples) override { speed += samples; }
     void onEpochEnd(int epoch, qint64, const QMap<QString, double> &) override { epochs << epoch; }
-    void onCheckpoint(const CheckpointInfo &c) override { checkpoints << c; }
+    bool onCheckpoint(const CheckpointInfo &c) override
+    {
+        checkpoints << c;
+        return true;
+    }
     void onEvent(const QString &kind, const QString &message, qint64) override { events << kind + QStringLiteral(": ") + message; }
     void onProgress(qint64 step, qint64, int, double) override { lastStep = step; }
     // Polled once before every step: stopAfterPolls stops after exactly that many steps of this run, wherever

@@ -314,7 +314,7 @@ void TestCheckpoints::hostileValuesAreRefusedChangingNothing_data()
     // Forged together with their recorded sha256, they would pass every check of the file as a whole.
     QTest::newRow("no optimizer state") << Mutation([](TensorFile &f) {
         f.tensors.removeIf([](const NamedTensor &t) { return t.name.startsWith(QStringLiteral("optimizer/")); });
-    }) << "holds no optimizer state";
+    }) << "holds 0 optimizer state tensors; its writer recorded";
     QTest::newRow("optimizer state missing a field") << Mutation([](TensorFile &f) {
         f.tensors.removeIf([](const NamedTensor &t) { return t.name == QStringLiteral("optimizer/fc1.bias/exp_avg_sq"); });
     }) << "\"optimizer/fc1.bias/exp_avg_sq\": missing";

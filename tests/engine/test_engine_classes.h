@@ -87,6 +87,7 @@ private Q_SLOTS:
     void earlyStoppingEndsOnlyTheStage();
     void warmStartCopiesExactlyTheRequestedTensors();
     void initFromFileStartsFromThoseWeights();
+    void unrecordedCheckpointsDeleteNothing();
     void keptAndBestCheckpoints();
 };
 

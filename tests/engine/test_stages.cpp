@@ -12,6 +12,8 @@
 #include "trainer.h"
 
 #include <QDir>
+
+#include <algorithm>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -307,6 +309,30 @@ void TestStages::initFromFileStartsFromThoseWeights()
     QCOMPARE(refused.error().field, QStringLiteral("training.init_from.run"));
 }
 
+// A checkpoint the observer could not record (the run database failed) deletes nothing: every file a resume may
+// need stays, whatever checkpoint_keep says.
+void TestStages::unrecordedCheckpointsDeleteNothing()
+{
+    QTemporaryDir dir;
+    Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.adam"), 0.01, 4);
+    preset.training.insert(QStringLiteral("checkpoint_keep"), 1);
+    preset.training.insert(QStringLiteral("best_metric"), QStringLiteral("val/accuracy"));
+    struct Observer : test::RecordingObserver {
+        bool onCheckpoint(const CheckpointInfo &c) override
+        {
+            checkpoints << c;
+            return false;
+        }
+        void onCheckpointRemoved(const QString &path) override { removed << path; }
+        QStringList removed;
+    } observer;
+    const TrainResult result = Trainer::train(preset, TrainOptions{dir.path(), {}, {}}, observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
+    QVERIFY(observer.removed.isEmpty());
+    const QStringList left = QDir(dir.filePath(QStringLiteral("checkpoints"))).entryList({QStringLiteral("step-*")}, QDir::Files);
+    QCOMPARE(left.size(), 4);
+}
+
 // training.checkpoint_keep keeps the newest periodic checkpoints; training.best_metric picks the best one by
 // its own direction (higher for an accuracy).
 void TestStages::keptAndBestCheckpoints()
@@ -323,7 +349,11 @@ void TestStages::keptAndBestCheckpoints()
     QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
     const QStringList left = QDir(dir.filePath(QStringLiteral("checkpoints"))).entryList({QStringLiteral("step-*")}, QDir::Files, QDir::Name);
     QCOMPARE(left.size(), 2);
-    QCOMPARE(observer.removed.size(), 3);
+    // Three periodic files went with their records, and every best but the last (each replaced by a newer best).
+    QCOMPARE(observer.removed.filter(QStringLiteral("/step-")).size(), 3);
+    const qsizetype bests = std::count_if(observer.checkpoints.begin(), observer.checkpoints.end(), [](const CheckpointInfo &c) { return c.best; });
+    QCOMPARE(observer.removed.filter(QStringLiteral("/best-step-")).size(), bests - 1);
+    QCOMPARE(QDir(dir.filePath(QStringLiteral("checkpoints"))).entryList({QStringLiteral("best-step-*")}, QDir::Files).size(), 1);
     QVERIFY(result.finalCheckpoint.endsWith(left.last()));
     // The best checkpoint is the epoch with the highest validation accuracy.
     QList<double> accuracy;

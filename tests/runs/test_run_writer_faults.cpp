@@ -63,7 +63,7 @@ void appendRowsAndCheckpoint(RunWriter &writer, int from, int count)
 {
     for (int step = from; step < from + count; ++step)
         writer.appendMetric({QStringLiteral("train/loss"), step, 0, 0, testing::valueAt(step)});
-    writer.recordCheckpoint({from + count - 1, 1, QStringLiteral("/nowhere/step.safetensors"), QString(), false});
+    writer.recordCheckpoint({from + count - 1, 1, QStringLiteral("/nowhere/step-%1.safetensors").arg(from + count - 1), QString(), false});
 }
 
 } // namespace
@@ -78,6 +78,7 @@ private Q_SLOTS:
     void missingRunGivesAnError();
     void runDeletedWhileWritingDropsTheBatch();
     void rowsThatCannotBeWrittenWaitAndKeepTheirOrder();
+    void aRunClaimedByAnotherProcessIsNotWrittenInto();
     void rowsThatStayUnwritableEndTheRunFailed();
     void damagedPagesAreErrorsNeverFewerRows();
 };
@@ -211,6 +212,32 @@ void TestRunWriterFaults::runDeletedWhileWritingDropsTheBatch()
     testing::RawSqlite raw(f.path);  // nothing of the run is left behind, not even the dropped row
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM metrics")).toInt(), 0);
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM metric_summaries")).toInt(), 0);
+}
+
+// A run resumed by another process while this one's heartbeat was stale (its writes retried for longer than
+// readers wait) is that process's now: this writer gives up at once, writing nothing more into it.
+void TestRunWriterFaults::aRunClaimedByAnotherProcessIsNotWrittenInto()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    const qint64 id = f.newRun();
+    RunWriter writer(f.path, id, kForever, 60000);
+    QVERIFY(writer.start().ok());
+    appendRowsAndCheckpoint(writer, 0, 10);
+    QVERIFY(writer.flush().ok());
+    {
+        testing::RawSqlite raw(f.path);
+        QCOMPARE(raw.exec(QStringLiteral("UPDATE runs SET pid = %1 WHERE id = %2").arg(testing::deadProcessId()).arg(id)), QString());
+    }
+    appendRowsAndCheckpoint(writer, 10, 10);
+    const Status flushed = writer.flush();
+    QVERIFY(!flushed.ok());
+    QVERIFY2(flushed.error().message.contains(QStringLiteral("is no longer this process's")), qPrintable(flushed.error().message));
+    QCOMPARE(writer.rowsDropped(), qint64(11));
+    QCOMPARE(f.db->metrics(id).value().size(), 10);
+    QCOMPARE(f.db->checkpoints(id).value().size(), 1);
+    QVERIFY(!writer.finish(RunStatus::Finished).ok());
+    QCOMPARE(f.db->run(id).value().status, RunStatus::Running);  // the other process's to end, not this one's
 }
 
 // A full disk for a while: the rows and the checkpoint record behind them wait in memory (flush() waits with

@@ -20,6 +20,7 @@ namespace {
 
 const QString kPermutation = QStringLiteral("trainyard/permutation");
 const QString kRngCpu = QStringLiteral("trainyard/rng_cpu");
+const QString kOptimizerTensors = QStringLiteral("optimizer_tensors");  // how many optimizer/* tensors were written
 const QString kFormatName = QStringLiteral("trainyard-checkpoint");
 
 QString number(double v) { return QString::number(v, 'g', 17); }
@@ -186,8 +187,11 @@ Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, to
         TensorFile file;
         for (const auto &[name, tensor] : modelTensors(model))
             file.tensors.append(toNamedTensor(name, tensor));
-        for (const auto &[name, tensor] : optimizerStateTensors(optimizer, model))
+        qint64 optimizerTensors = 0;
+        for (const auto &[name, tensor] : optimizerStateTensors(optimizer, model)) {
             file.tensors.append(toNamedTensor(name, tensor));
+            ++optimizerTensors;
+        }
         if (position.permutation.defined())
             file.tensors.append(toNamedTensor(kPermutation, position.permutation));
         file.tensors.append(toNamedTensor(kRngCpu, at::detail::getDefaultCPUGenerator().get_state()));
@@ -200,6 +204,7 @@ Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, to
             {QStringLiteral("epoch"), QString::number(position.epoch)},
             {QStringLiteral("batch"), QString::number(position.batchInEpoch)},
             {QStringLiteral("stage"), QString::number(position.stage)},
+            {kOptimizerTensors, QString::number(optimizerTensors)},
             {QStringLiteral("stage_start_epoch"), QString::number(position.stageStartEpoch)},
             {QStringLiteral("stage_start_step"), QString::number(position.stageStartStep)},
             {QStringLiteral("best_metric"), number(position.bestMetric)},
@@ -271,13 +276,18 @@ Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &
         }
         if (const Status ok = restoreOptimizerState(optimizer, model, state, /*apply=*/false); !ok)
             return Error::inFile(path, ok.error().message, ok.error().field);
-        // Past its stage's first step, an optimizer that keeps state has some: a checkpoint without any would
-        // silently restart it (fresh moments) instead of continuing the run. (At a stage's first step the
-        // optimizer may just have been reset.)
-        if (state.empty() && position.value().step > position.value().stageStartStep && optimizerKeepsState(optimizer))
-            return Error::inFile(path, QStringLiteral("the checkpoint holds no optimizer state, which this run's optimizer has after "
-                                                      "step %1: resuming from it would not continue the run").arg(position.value().stageStartStep),
-                                 optimizerStatePrefix());
+        // The writer counted the optimizer's tensors: a checkpoint stripped of some (or all: a run would go on with
+        // fresh moments instead of continuing) is refused. An empty state can be right (a reset at a stage's start,
+        // loss-scaled steps all skipped), so the count decides, not the emptiness. Older checkpoints have no count.
+        if (file.metadata.contains(kOptimizerTensors)) {
+            bool counted = false;
+            const qint64 written = file.metadata.value(kOptimizerTensors).toLongLong(&counted);
+            if (!counted || written != qint64(state.size()))
+                return Error::inFile(path, QStringLiteral("the checkpoint holds %1 optimizer state tensors; its writer recorded %2: "
+                                                          "resuming from it would not continue the run")
+                                               .arg(state.size()).arg(file.metadata.value(kOptimizerTensors).left(20)),
+                                     optimizerStatePrefix());
+        }
         at::Generator generator = at::detail::getDefaultCPUGenerator();
         const NamedTensor *rng = file.find(kRngCpu);
         const torch::Tensor currentRng = generator.get_state();

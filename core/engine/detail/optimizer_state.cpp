@@ -155,15 +155,6 @@ Error stateError(const QString &tensor, const QString &message)
 
 QString optimizerStatePrefix() { return QStringLiteral("optimizer/"); }
 
-bool optimizerKeepsState(torch::optim::Optimizer &optimizer)
-{
-    using namespace torch::optim;
-    if (auto *sgd = dynamic_cast<SGD *>(&optimizer))
-        return !sgd->param_groups().empty() &&
-               static_cast<const SGDOptions &>(sgd->param_groups().front().options()).momentum() != 0;
-    return codecFor(optimizer) != nullptr;
-}
-
 std::vector<std::pair<QString, torch::Tensor>> optimizerStateTensors(torch::optim::Optimizer &optimizer,
                                                                      torch::nn::Module &model)
 {

@@ -27,7 +27,4 @@ Status restoreOptimizerState(torch::optim::Optimizer &optimizer, torch::nn::Modu
 // "optimizer/" : the prefix of optimizer-state tensor names.
 QString optimizerStatePrefix();
 
-// Whether the optimizer has state after a step (Adam, AdamW, RMSprop, Adagrad; SGD with momentum).
-bool optimizerKeepsState(torch::optim::Optimizer &optimizer);
-
 } // namespace ty::detail

@@ -603,7 +603,8 @@ void TrainingRun::bestCheckpoint()
     if (!written)
         return;
     const auto &[path, sha256] = *written;
-    observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256, true});
+    if (!observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256, true}))
+        return;  // not recorded: the best that is recorded stays
     // One best file at a time: the earlier one goes, with its record.
     if (m_bestCheckpoint && m_bestCheckpoint->path != path)
         removeOwnCheckpoint(*m_bestCheckpoint);
@@ -617,7 +618,8 @@ void TrainingRun::checkpoint()
         return;
     const auto &[path, sha256] = *written;
     m_lastCheckpoint = path;
-    observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256});
+    if (!observer().onCheckpoint(CheckpointInfo{path, m_position.step, int(m_position.epoch), sha256}))
+        return;  // not recorded: every recorded checkpoint stays, for a resume
     m_periodicCheckpoints.erase(std::remove_if(m_periodicCheckpoints.begin(), m_periodicCheckpoints.end(),
                                                [&](const TrainOptions::OwnedCheckpoint &c) { return c.path == path; }),
                                 m_periodicCheckpoints.end());

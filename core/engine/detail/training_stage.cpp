@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -237,7 +238,14 @@ void TrainingRun::listOwnedCheckpoints()
     m_bestCheckpoint.reset();
     if (m_options.runFolder.isEmpty())
         return;
-    QList<TrainOptions::OwnedCheckpoint> owned = m_options.ownedCheckpoints;
+    // Records as written, the newest last; a path recorded twice (by an older version) counts by its newest record.
+    QList<TrainOptions::OwnedCheckpoint> owned;
+    QSet<QString> seen;
+    for (auto it = m_options.ownedCheckpoints.crbegin(); it != m_options.ownedCheckpoints.crend(); ++it)
+        if (!seen.contains(it->path)) {
+            seen.insert(it->path);
+            owned.prepend(*it);
+        }
     std::stable_sort(owned.begin(), owned.end(), [](const auto &a, const auto &b) { return a.step < b.step; });
     for (const TrainOptions::OwnedCheckpoint &checkpoint : owned) {
         if (checkpoint.sha256.isEmpty())
