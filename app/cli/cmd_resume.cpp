@@ -58,12 +58,11 @@ int resumeCommand(const QStringList &arguments, Io &io)
                << "; only interrupted, stopped or failed runs can be resumed\n";
         return BadInput;
     }
-    // Where its files go, and the database itself, are input too: an edited folder, a link in the run's folder or a
-    // damaged file is refused before anything changes.
+    // Where its files go is input too: an edited folder or a link in the run's folder is refused before anything
+    // changes. (A damaged database is refused by claimRunForResume, which checks it before writing.)
     Result<QString> folder = launch->writesRun() ? db.writableRunFolder(id, run.value().folder) : Result<QString>(QString());
-    const Status intact = launch->writesRun() ? db.checkIntegrity() : Status::success();
-    if (!folder || !intact) {
-        reportError(!folder ? folder.error() : intact.error(), args, io);
+    if (!folder) {
+        reportError(folder.error(), args, io);
         return BadInput;
     }
     // The preset as it was run; relative data paths still resolve against the original preset file.

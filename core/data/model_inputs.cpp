@@ -151,7 +151,7 @@ struct ModelInputStream::Source {
 ModelInputStream::ModelInputStream(QStringList paths, SampleFormat format) : m_paths(std::move(paths)), m_format(std::move(format)) {}
 ModelInputStream::~ModelInputStream() = default;
 
-Status ModelInputStream::openSource(const QString &path)
+Status ModelInputStream::openSource(const QString &path, bool headerOnly)
 {
     m_source = std::make_unique<Source>();
     Source &source = *m_source;
@@ -183,21 +183,23 @@ Status ModelInputStream::openSource(const QString &path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error::inFile(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
-    source.csvText = file.readAll();
     // The header (or, in a file without one, the first row) is the first line that is not blank.
-    const char *text = source.csvText.constData();
-    qsizetype at = source.csvText.startsWith("\xEF\xBB\xBF") ? 3 : 0;
-    while (at < source.csvText.size()) {
-        qsizetype end = source.csvText.indexOf('\n', at);
-        if (end < 0)
-            end = source.csvText.size();
-        ++source.csvLine;
-        const QByteArray line = QByteArray(text + at, end - at);
-        at = end + 1;
+    qsizetype at = 0;  // where the line after it begins
+    while (!file.atEnd()) {
+        QByteArray line = file.readLine();
+        at += line.size();
+        if (source.csvLine++ == 0 && line.startsWith("\xEF\xBB\xBF"))
+            line.remove(0, 3);
+        if (line.endsWith('\n'))
+            line.chop(1);
         if (!line.trimmed().isEmpty()) {
             source.csvFirstLine = line;
             break;
         }
+    }
+    if (!headerOnly) {  // check() reads no further than the header
+        file.seek(0);
+        source.csvText = file.readAll();
     }
     Result<CsvTable> first = parseCsv(source.csvFirstLine + '\n', path);
     if (!first) {
@@ -213,7 +215,7 @@ Status ModelInputStream::openSource(const QString &path)
         return sources.error();
     source.csvSources = std::move(sources).value();
     if (!source.csvHeader) {  // the first line is data: parsed again with the rest
-        at = source.csvFirstLine.isEmpty() ? at : at - source.csvFirstLine.size() - 1;
+        at -= source.csvFirstLine.size() + 1;
         --source.csvLine;
     }
     source.csvAt = std::max<qsizetype>(at, 0);
@@ -292,7 +294,7 @@ Status ModelInputStream::check()
     if (m_paths.isEmpty())
         return Error::inFile(QString(), QStringLiteral("no input files given"));
     for (const QString &path : m_paths) {
-        if (Status opened = openSource(path); !opened)
+        if (Status opened = openSource(path, true); !opened)
             return opened;
         if (m_source->kind == Source::Kind::Image) {
             ModelInputs scratch;
@@ -315,7 +317,7 @@ Result<ModelInputs> ModelInputStream::next(int64_t count)
         if (!m_source) {
             if (m_next == m_paths.size())
                 break;
-            if (Status opened = openSource(m_paths.at(m_next++)); !opened) {
+            if (Status opened = openSource(m_paths.at(m_next++), false); !opened) {
                 m_next = int(m_paths.size()) + 1;  // nothing more after an error
                 return opened.error();
             }

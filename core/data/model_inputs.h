@@ -54,7 +54,7 @@ public:
 
 private:
     struct Source;
-    Status openSource(const QString &path);
+    Status openSource(const QString &path, bool headerOnly);  // headerOnly: a CSV file's bytes are not kept
     Result<int64_t> readFromSource(int64_t count, ModelInputs *out);
 
     QStringList m_paths;

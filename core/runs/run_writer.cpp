@@ -71,12 +71,13 @@ struct RunWriter::State {
             rows += batch.size();
         return rows;
     }
-    // One attempt to commit `unwritten` (with what is pending appended); true when nothing is left unwritten.
-    bool writeOrKeep(SqliteConnection &db, quint64 ticket);
+    // One attempt to commit `unwritten`: written, kept for another try, or dropped with everything after (gave up).
+    enum class Attempt { Written, Kept, GaveUp };
+    Attempt writeOrKeep(SqliteConnection &db, quint64 ticket);
     Status writeFinalStatus(SqliteConnection &db);
 };
 
-bool RunWriter::State::writeOrKeep(SqliteConnection &db, quint64 ticket)
+RunWriter::State::Attempt RunWriter::State::writeOrKeep(SqliteConnection &db, quint64 ticket)
 {
     db.clearLastError();
     const Status batchStatus = writeRunWriterBatches(db, runId, unwritten, markRunning);
@@ -90,7 +91,7 @@ bool RunWriter::State::writeOrKeep(SqliteConnection &db, quint64 ticket)
         fault = Status::success();
         retrying = false;
         flushCompleted = ticket;
-        return true;
+        return Attempt::Written;
     }
     const auto now = Clock::now();
     if (!failingSince)
@@ -99,7 +100,7 @@ bool RunWriter::State::writeOrKeep(SqliteConnection &db, quint64 ticket)
     if (mayPass && failingMs < retryForMs) {
         fault = batchStatus;  // kept, in order, and tried again: no later row may be committed before these
         retrying = true;
-        return false;
+        return Attempt::Kept;
     }
     Error lost = batchStatus.error();
     if (mayPass)
@@ -111,7 +112,7 @@ bool RunWriter::State::writeOrKeep(SqliteConnection &db, quint64 ticket)
     unwritten.clear();
     pending.clear();
     flushCompleted = flushRequested;
-    return true;
+    return Attempt::GaveUp;
 }
 
 // The final status is worth a few tries: without it the run says "running" until a reader finds its process gone.
@@ -173,7 +174,6 @@ void RunWriter::State::threadMain()
     for (;;) {
         quint64 ticket = 0;
         bool stop = false;
-        bool give = false;
         {
             std::unique_lock<std::mutex> lock(mutex);
             if (retrying) {
@@ -191,20 +191,17 @@ void RunWriter::State::threadMain()
             firstMetricsPending = false;
             ticket = flushRequested;
             stop = stopRequested;
-            give = gaveUp;
         }
-        const bool clear = give || writeOrKeep(db, ticket);
+        const Attempt attempt = writeOrKeep(db, ticket);
         done.notify_all();
-        if (stop && clear)
-            break;
-        if (give) {  // nothing more is written: wait for finish()
+        if (attempt == Attempt::GaveUp) {  // nothing more is written: wait for finish()
             std::unique_lock<std::mutex> lock(mutex);
             wake.wait(lock, [this] { return stopRequested; });
-            dropped += qint64(pending.size());
-            pending.clear();
-            break;
+            break;  // what was appended meanwhile is counted as dropped below
         }
-        deadline = Clock::now() + (clear ? interval : retryPause);
+        if (stop && attempt == Attempt::Written)
+            break;
+        deadline = Clock::now() + (attempt == Attempt::Written ? interval : retryPause);
     }
 
     const Status ended = writeFinalStatus(db);

@@ -309,6 +309,22 @@ void TestStages::initFromFileStartsFromThoseWeights()
     QCOMPARE(refused.error().field, QStringLiteral("training.init_from.run"));
 }
 
+namespace {
+
+// Records checkpoints (or, with `records` false, refuses to, as a failing run database does) and the files removed.
+struct CheckpointFilesObserver : test::RecordingObserver {
+    bool records = true;
+    QStringList removed;
+    bool onCheckpoint(const CheckpointInfo &c) override
+    {
+        checkpoints << c;
+        return records;
+    }
+    void onCheckpointRemoved(const QString &path) override { removed << path; }
+};
+
+} // namespace
+
 // A checkpoint the observer could not record (the run database failed) deletes nothing: every file a resume may
 // need stays, whatever checkpoint_keep says.
 void TestStages::unrecordedCheckpointsDeleteNothing()
@@ -317,15 +333,8 @@ void TestStages::unrecordedCheckpointsDeleteNothing()
     Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.adam"), 0.01, 4);
     preset.training.insert(QStringLiteral("checkpoint_keep"), 1);
     preset.training.insert(QStringLiteral("best_metric"), QStringLiteral("val/accuracy"));
-    struct Observer : test::RecordingObserver {
-        bool onCheckpoint(const CheckpointInfo &c) override
-        {
-            checkpoints << c;
-            return false;
-        }
-        void onCheckpointRemoved(const QString &path) override { removed << path; }
-        QStringList removed;
-    } observer;
+    CheckpointFilesObserver observer;
+    observer.records = false;
     const TrainResult result = Trainer::train(preset, TrainOptions{dir.path(), {}, {}}, observer);
     QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
     QVERIFY(observer.removed.isEmpty());
@@ -341,10 +350,7 @@ void TestStages::keptAndBestCheckpoints()
     Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.adam"), 0.01, 5);
     preset.training.insert(QStringLiteral("checkpoint_keep"), 2);
     preset.training.insert(QStringLiteral("best_metric"), QStringLiteral("val/accuracy"));
-    struct Observer : test::RecordingObserver {
-        void onCheckpointRemoved(const QString &path) override { removed << path; }
-        QStringList removed;
-    } observer;
+    CheckpointFilesObserver observer;
     const TrainResult result = Trainer::train(preset, TrainOptions{dir.path(), {}, {}}, observer);
     QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
     const QStringList left = QDir(dir.filePath(QStringLiteral("checkpoints"))).entryList({QStringLiteral("step-*")}, QDir::Files, QDir::Name);
