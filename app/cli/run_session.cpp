@@ -127,14 +127,11 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
     if (result.outcome == TrainOutcome::Finished && recorder.currentStage() >= 0)
         writer.recordStage(StageRecord{recorder.currentStage(), {}, 0, result.steps});
     TrainResult ending = result;
-    if (const Status written = writer.lastError(); !written.ok()) {
-        ending.outcome = TrainOutcome::Failed;
-        ending.message = QStringLiteral("the run database could not be written: %1").arg(written.error().toString());
-    }
     const Status finished = writer.finish(statusOf(ending.outcome), ending.message, ending.errorNode);
     if (!finished) {
         printError(io, finished.error());
-        if (ending.outcome != TrainOutcome::Failed) {  // rows were lost while finishing: the run is recorded failed
+        // Rows were lost (the writer then records the run failed, whatever it was told) or the status not written.
+        if (ending.outcome != TrainOutcome::Failed) {
             ending.outcome = TrainOutcome::Failed;
             ending.message = QStringLiteral("the run database could not be written: %1").arg(finished.error().toString());
         }

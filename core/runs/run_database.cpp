@@ -86,13 +86,11 @@ Result<QString> RunDatabase::writableRunFolder(qint64 id, const QString &recorde
         const QString canonical = QFileInfo(a).canonicalFilePath();
         return !canonical.isEmpty() && canonical == QFileInfo(b).canonicalFilePath();
     };
-    if (!same(folder, own) && !same(folder, older)) {
-        Error e = Error::inFile(m_path, QStringLiteral("run %1's folder is recorded as %2, which is not this database's own folder "
-                                                       "for it (%3): a run's files are written and deleted only there (a database copied or renamed "
-                                                       "without its folder cannot resume its runs)")
-                                            .arg(id).arg(recorded, own), QStringLiteral("runs.folder"));
-        return e;
-    }
+    if (!same(folder, own) && !same(folder, older))
+        return Error::inFile(m_path, QStringLiteral("run %1's folder is recorded as %2, which is not this database's own folder "
+                                                    "for it (%3): a run's files are written and deleted only there (a database copied or renamed "
+                                                    "without its folder cannot resume its runs)")
+                                         .arg(id).arg(recorded, own), QStringLiteral("runs.folder"));
     for (const QString &path : {folder, folder + QStringLiteral("/checkpoints")}) {
         if (Status real = requireRealFolder(path); !real)
             return real.error();

@@ -2,7 +2,6 @@
 
 #include "dataset_loader.h"
 #include "event_kinds.h"
-#include "regular_file.h"
 #include "preset_dataset.h"
 #include "detail/batch_stream.h"
 #include "detail/device_memory.h"
@@ -577,15 +576,13 @@ std::optional<std::pair<QString, QString>> TrainingRun::writeCheckpoint(const QS
 {
     if (m_options.runFolder.isEmpty())
         return std::nullopt;
-    const QString folder = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints"));
-    for (const QString &own : {m_options.runFolder, folder}) {
-        if (Status real = requireRealFolder(own); !real) {  // never written through a link that may lead anywhere
-            observer().onEvent(eventKindName(EventKind::Warning),
-                               QStringLiteral("no checkpoint written: %1").arg(real.error().toString()), m_position.step);
-            return std::nullopt;
-        }
+    const Result<QString> folder = checkpointFolder();
+    if (!folder) {
+        observer().onEvent(eventKindName(EventKind::Warning), QStringLiteral("no checkpoint written: %1").arg(folder.error().toString()),
+                           m_position.step);
+        return std::nullopt;
     }
-    const QString path = QDir(folder).filePath(QStringLiteral("%1step-%2.safetensors").arg(prefix).arg(m_position.step, 8, 10, QLatin1Char('0')));
+    const QString path = QDir(folder.value()).filePath(QStringLiteral("%1step-%2.safetensors").arg(prefix).arg(m_position.step, 8, 10, QLatin1Char('0')));
     m_position.elapsedSeconds = elapsed();
     m_position.lossScale = m_precision.scale();
     m_position.lossScaleGrowth = m_precision.growthTracker();

@@ -92,6 +92,8 @@ private:
     // the run's own checkpoints/ folder with the sha256 it was written with. A file replaced since keeps its place
     // (its record goes, with a warning); a file outside the folder or reached through a link is not touched.
     void removeOwnCheckpoint(const TrainOptions::OwnedCheckpoint &checkpoint);
+    // runFolder/checkpoints, or why nothing may be written or deleted there (it or the run folder is a link).
+    Result<QString> checkpointFolder() const;
     std::optional<TrainOptions::OwnedCheckpoint> m_bestCheckpoint;
     QList<TrainOptions::OwnedCheckpoint> m_periodicCheckpoints;  // oldest first
 

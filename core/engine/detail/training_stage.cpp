@@ -264,6 +264,15 @@ void TrainingRun::dropOldCheckpoints()
         removeOwnCheckpoint(m_periodicCheckpoints.takeFirst());
 }
 
+Result<QString> TrainingRun::checkpointFolder() const
+{
+    const QString folder = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints"));
+    for (const QString &own : {m_options.runFolder, folder})
+        if (Status real = requireRealFolder(own); !real)  // never written through a link that may lead anywhere
+            return real.error();
+    return folder;
+}
+
 void TrainingRun::removeOwnCheckpoint(const TrainOptions::OwnedCheckpoint &checkpoint)
 {
     const QFileInfo file(checkpoint.path);
@@ -271,15 +280,17 @@ void TrainingRun::removeOwnCheckpoint(const TrainOptions::OwnedCheckpoint &check
         observer().onCheckpointRemoved(checkpoint.path);  // gone already: so is its record
         return;
     }
-    const QString folder = QDir(m_options.runFolder).filePath(QStringLiteral("checkpoints"));
-    const bool inOwnFolder = requireRealFolder(m_options.runFolder).ok() && requireRealFolder(folder).ok() && !file.isSymLink() &&
-                             QFileInfo(file.absolutePath()).canonicalFilePath() == QFileInfo(folder).canonicalFilePath();
     auto warn = [&](const QString &why) {
         observer().onEvent(eventKindName(EventKind::Warning), QStringLiteral("%1 was left in place: %2").arg(checkpoint.path, why),
                            m_position.step);
     };
-    if (!inOwnFolder) {
-        warn(QStringLiteral("it is not in this run's own checkpoints folder %1").arg(folder));
+    const Result<QString> folder = checkpointFolder();
+    if (!folder) {
+        warn(folder.error().toString());
+        return;
+    }
+    if (file.isSymLink() || QFileInfo(file.absolutePath()).canonicalFilePath() != QFileInfo(folder.value()).canonicalFilePath()) {
+        warn(QStringLiteral("it is not in this run's own checkpoints folder %1").arg(folder.value()));
         return;
     }
     const Result<QString> sha256 = fingerprintFiles({checkpoint.path});
