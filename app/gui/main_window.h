@@ -140,6 +140,7 @@ private:
     // main_window_modes.cpp
     void createModes();
     void createModeActions();
+    void fitPagesToCurrent();
     // main_window_sweeps.cpp
     void createSweepPage();
     void createSweepAction();

@@ -41,6 +41,7 @@ void MainWindow::createModes()
     m_pages->addWidget(m_experiments);
     m_pages->addWidget(m_evaluation);
     setCentralWidget(m_pages);
+    fitPagesToCurrent();
 
     m_modeBar = new QTabBar(this);
     m_modeBar->setObjectName(QStringLiteral("modeBar"));
@@ -81,6 +82,21 @@ void MainWindow::createModeActions()
     }
 }
 
+// A stack asks for the largest minimum of all its pages; a page not shown must not squeeze the docks of the one
+// shown (a sweep view's minimum width shrank Design's palette and inspector to icons).
+void MainWindow::fitPagesToCurrent()
+{
+    const char *const ownPolicy = "trainyardShownSizePolicy";
+    for (int i = 0; i < m_pages->count(); ++i) {
+        QWidget *page = m_pages->widget(i);
+        if (!page->property(ownPolicy).isValid())
+            page->setProperty(ownPolicy, QVariant::fromValue(page->sizePolicy()));
+        page->setSizePolicy(i == m_pages->currentIndex() ? page->property(ownPolicy).value<QSizePolicy>()
+                                                         : QSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored));
+    }
+    m_pages->updateGeometry();
+}
+
 WindowMode MainWindow::mode() const
 {
     return WindowMode(m_pages->currentIndex());
@@ -98,6 +114,7 @@ void MainWindow::setMode(WindowMode mode)
             }
     }
     m_pages->setCurrentIndex(int(mode));
+    fitPagesToCurrent();
     if (mode == WindowMode::Design && before != WindowMode::Design)
         for (QDockWidget *dock : m_designDocksShown)
             dock->show();

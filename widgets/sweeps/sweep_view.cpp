@@ -72,6 +72,7 @@ SweepView::SweepView(QWidget *parent) : QWidget(parent)
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("sweepSummary"));
     m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true);  // a long name or many parameters wrap instead of widening the window
     layout->addWidget(m_summary);
 
     auto *split = new QSplitter(Qt::Vertical, this);
