@@ -9,10 +9,14 @@
 #include "inspector/inspector_panel.h"
 #include "inspector/param_editor.h"
 #include "inspector/param_form.h"
+#include "common/collapsible_section.h"
+
+#include "training_settings.h"
 
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -22,6 +26,7 @@
 #include <QUndoStack>
 #include <QApplication>
 #include <QScrollBar>
+#include <QSettings>
 #include <QWheelEvent>
 
 using namespace ty;
@@ -52,6 +57,7 @@ class TestInspector : public QObject {
 private Q_SLOTS:
     void init()
     {
+        QSettings().remove(QStringLiteral("inspector/open"));  // every test starts with the sections as shipped
         doc = std::make_unique<PipelineDocument>();
         QVERIFY(doc->load(tytest::presetPath(QStringLiteral("fashion-mnist-resnet"))).ok());
         panel = std::make_unique<InspectorPanel>(doc.get());
@@ -288,6 +294,94 @@ private Q_SLOTS:
         // Training issues show beside their field.
         doc->setTrainingValue(QStringLiteral("early_stop_metric"), QStringLiteral("val/loss"));
         QCOMPARE(panel->trainingForm()->editor(QStringLiteral("early_stop_metric"))->value().toString(), QStringLiteral("val/loss"));
+    }
+    // The training settings fall into sections; every key is in exactly one, the everyday ones open and the
+    // rest folded, each header counting what is set in it.
+    void trainingSettingsAreGroupedAndTheRareOnesFolded()
+    {
+        QStringList grouped;
+        for (const ParamGroup &group : InspectorPanel::trainingGroups())
+            for (const QString &name : group.names) {
+                QVERIFY2(trainingSpec(name), qPrintable(name + QStringLiteral(" is not a training setting")));
+                QVERIFY2(!grouped.contains(name), qPrintable(name + QStringLiteral(" is in two sections")));
+                grouped << name;
+            }
+        for (const ParamSpec &spec : trainingSpecs())
+            QVERIFY2(grouped.contains(spec.name), qPrintable(spec.name + QStringLiteral(" is in no section")));
+        doc->setSelectedNodes({});
+        ParamForm *form = panel->trainingForm();
+        QCOMPARE(form->sections().size(), InspectorPanel::trainingGroups().size());  // no "Other"
+        QVERIFY(form->section(QStringLiteral("epochs"))->isOpen());
+        QVERIFY(form->editor(QStringLiteral("epochs"))->isVisible());
+        QVERIFY(!form->section(QStringLiteral("dist_timeout"))->isOpen());
+        QVERIFY(!form->editor(QStringLiteral("dist_timeout"))->isVisible());
+        QVERIFY(!form->editor(QStringLiteral("clip_grad_norm"))->isVisible());
+        QVERIFY(panel->stagesSection()->isOpen());  // stages come right after the folded sections
+        // A setting made explicit is counted on its folded section's header.
+        CollapsibleSection *gradients = form->section(QStringLiteral("clip_grad_norm"));
+        const QString before = gradients->note();
+        doc->setTrainingValue(QStringLiteral("clip_grad_norm"), 1.0);
+        QVERIFY2(gradients->note().contains(QStringLiteral("1 set")), qPrintable(before + QStringLiteral(" -> ") + gradients->note()));
+        QVERIFY(!gradients->isOpen());
+        // Clicking the header opens it, and the choice is remembered for the next inspector.
+        QTest::mouseClick(gradients->header(), Qt::LeftButton);
+        QVERIFY(gradients->isOpen());
+        QVERIFY(form->editor(QStringLiteral("clip_grad_norm"))->isVisible());
+        InspectorPanel again(doc.get());
+        QVERIFY(again.trainingForm()->section(QStringLiteral("clip_grad_norm"))->isOpen());
+        QVERIFY(!again.trainingForm()->section(QStringLiteral("dist_timeout"))->isOpen());
+    }
+
+    // Nothing that needs the user is folded away: focusing a setting (from the issues list) and a problem found
+    // by validation both open its section.
+    void foldedSettingsOpenForFocusAndProblems()
+    {
+        doc->setSelectedNodes({});
+        ParamForm *form = panel->trainingForm();
+        QVERIFY(!form->section(QStringLiteral("dist_timeout"))->isOpen());
+        panel->focusParam(QStringLiteral("training.dist_timeout"));
+        QVERIFY(form->section(QStringLiteral("dist_timeout"))->isOpen());
+        QVERIFY(form->editor(QStringLiteral("dist_timeout"))->isVisible());
+
+        CollapsibleSection *checkpoints = form->section(QStringLiteral("early_stop_metric"));
+        QVERIFY(!checkpoints->isOpen());
+        doc->setTrainingValue(QStringLiteral("early_stop_metric"), QStringLiteral("val/no_such_metric"));
+        doc->validateNow();
+        QCoreApplication::processEvents();
+        QVERIFY(checkpoints->isOpen());
+        QVERIFY2(checkpoints->note().contains(QStringLiteral("1 problem")), qPrintable(checkpoints->note()));
+    }
+
+    // Leaving a field with text that is not a value puts the value back and says what was dropped, instead of
+    // leaving text on screen that the preset does not hold.
+    void invalidTextIsDroppedWhenTheFieldIsLeft()
+    {
+        doc->setSelectedNodes({QStringLiteral("opt")});
+        ParamEditor *editor = panel->nodeForm()->editor(QStringLiteral("lr"));
+        auto *lr = qobject_cast<QLineEdit *>(editor->input());
+        const QJsonValue stored = param(QStringLiteral("opt"), QStringLiteral("lr"));
+        const QString shown = lr->text();
+        const int steps = doc->undoStack()->count();
+        QTest::keyClick(lr, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(lr, QStringLiteral("fast"));
+        QVERIFY(!editor->problem().isEmpty());
+        QTest::keyClick(lr, Qt::Key_Return);  // editing finished, as leaving the field does
+        QCOMPARE(lr->text(), shown);
+        QVERIFY(editor->problem().isEmpty());
+        QCOMPARE(param(QStringLiteral("opt"), QStringLiteral("lr")), stored);
+        QCOMPARE(doc->undoStack()->count(), steps);
+        const auto notes = panel->nodeForm()->findChildren<QLabel *>();
+        const bool said = std::any_of(notes.begin(), notes.end(), [](const QLabel *l) {
+            return l->text().contains(QStringLiteral("“fast” was not applied"));
+        });
+        QVERIFY(said);
+        // The next valid edit replaces the message with the usual note.
+        typeInto(lr, QStringLiteral("0.01"));
+        QCOMPARE(param(QStringLiteral("opt"), QStringLiteral("lr")).toDouble(), 0.01);
+        const auto after = panel->nodeForm()->findChildren<QLabel *>();
+        QVERIFY(std::none_of(after.begin(), after.end(), [](const QLabel *l) {
+            return l->text().contains(QStringLiteral("was not applied"));
+        }));
     }
 };
 

@@ -3,6 +3,7 @@
 #include "inspector_helpers.h"
 
 #include "common/canvas_style.h"
+#include "common/collapsible_section.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
 #include "param_editor.h"
@@ -81,12 +82,11 @@ QWidget *InspectorPanel::buildTrainingPage()
     layout->addLayout(form);
     m_summary = mutedLabel(QString(), page);
     layout->addWidget(m_summary);
-    layout->addWidget(sectionLabel(tr("Training"), page));
-    m_trainingForm = new ParamForm(trainingSpecs(), page);
+    m_trainingForm = new ParamForm(trainingSpecs(), trainingGroups(), QStringLiteral("inspector/open/"), page);
     layout->addWidget(m_trainingForm);
-    layout->addWidget(sectionLabel(tr("Stages"), page));
-    m_stages = new StagesEditor(m_document, page);
-    layout->addWidget(m_stages);
+    m_stages = new StagesEditor(m_document);
+    m_stagesSection = new CollapsibleSection(tr("Stages"), m_stages, true, QStringLiteral("inspector/open/stages"), page);
+    layout->addWidget(m_stagesSection);
     layout->addStretch(1);
     layout->addWidget(mutedLabel(tr("Select a node to edit its parameters."), page));
 
@@ -102,6 +102,29 @@ QWidget *InspectorPanel::buildTrainingPage()
     connect(m_trainingForm, &ParamForm::sweepRequested, this,
             [this](const QString &key) { Q_EMIT sweepRequested(QStringLiteral("training.") + key); });
     return page;
+}
+
+// The training settings by what a user changes together; the everyday ones open, the rest folded.
+QList<ParamGroup> InspectorPanel::trainingGroups()
+{
+    auto names = [](std::initializer_list<const char *> keys) {
+        QStringList out;
+        for (const char *key : keys)
+            out << QString::fromLatin1(key);
+        return out;
+    };
+    return {
+        {tr("Training"), names({"epochs", "batch_size", "seed", "device"}), true},
+        {tr("Checkpoints and early stopping"),
+         names({"checkpoint_every", "checkpoint_keep", "best_metric", "best_mode", "early_stop_metric", "early_stop_mode",
+                "early_stop_patience"}),
+         false},
+        {tr("Gradients and precision"), names({"accumulate_steps", "clip_grad_norm", "clip_grad_value", "mixed_precision"}),
+         false},
+        {tr("Speed and reproducibility"),
+         names({"eval_batch_size", "threads", "streaming", "log_every", "deterministic", "profile_steps"}), false},
+        {tr("Distributed"), names({"dist_backend", "dist_timeout", "sync_batch_norm"}), false},
+    };
 }
 
 QWidget *InspectorPanel::buildMultiPage()
@@ -234,14 +257,17 @@ void InspectorPanel::focusParam(const QString &name)
 {
     static const QRegularExpression stageField(QStringLiteral("^training\\.stages\\[(\\d+)\\]"));
     if (const QRegularExpressionMatch stage = stageField.match(name); stage.hasMatch()) {
+        m_stagesSection->setOpen(true);
         m_stages->selectStage(stage.captured(1).toInt());
         m_stages->stageList()->setFocus(Qt::OtherFocusReason);
         return;
     }
     ParamForm *form = name.startsWith(QStringLiteral("training.")) ? m_trainingForm : m_nodeForm;
     const QString key = name.startsWith(QStringLiteral("training.")) ? name.mid(9) : name;
-    if (form && form->editor(key))
+    if (form && form->editor(key)) {
+        form->reveal(key);
         form->editor(key)->input()->setFocus(Qt::OtherFocusReason);
+    }
 }
 
 } // namespace ty

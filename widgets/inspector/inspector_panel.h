@@ -1,7 +1,8 @@
 #pragma once
 // The inspector: for one selected node, its block, doc, editable id (a unique identifier), live output shape,
 // parameter count and issues, and a form of its parameters; with nothing selected, the preset's name,
-// description, training settings and training stages (StagesEditor); with several nodes selected, a summary.
+// description, training settings in folding sections (the everyday ones open) and training stages
+// (StagesEditor); with several nodes selected, a summary.
 // Every change goes through the document's edit API (one undo command per change; typing in one field
 // merges); the panel follows the document's signals, so undo and redo show up in it.
 // Ownership: owns its pages; the document is not owned and must outlive the panel. Thread affinity: GUI.
@@ -16,7 +17,9 @@ class QStackedWidget;
 
 namespace ty {
 
+class CollapsibleSection;
 class ParamForm;
+struct ParamGroup;
 class StagesEditor;
 class PipelineDocument;
 
@@ -29,6 +32,9 @@ public:
     ParamForm *nodeForm() const { return m_nodeForm; }  // null unless a node is shown
     ParamForm *trainingForm() const { return m_trainingForm; }
     StagesEditor *stagesEditor() const { return m_stages; }
+    CollapsibleSection *stagesSection() const { return m_stagesSection; }
+    // The training settings' sections: every key of trainingSpecs() belongs to one (tests check this).
+    static QList<ParamGroup> trainingGroups();
     QLineEdit *idEditor() const { return m_idEdit; }
     QString idProblem() const;
     QLineEdit *presetNameEditor() const { return m_nameEdit; }
@@ -64,6 +70,7 @@ private:
     QLabel *m_summary = nullptr;
     ParamForm *m_trainingForm = nullptr;
     StagesEditor *m_stages = nullptr;
+    CollapsibleSection *m_stagesSection = nullptr;
     int m_infoSession = 0;
     // Multi-selection page
     QLabel *m_multiLabel = nullptr;

@@ -119,7 +119,9 @@ QWidget *ParamEditor::createTextInput(bool commitWhileTyping)
     if (commitWhileTyping) {
         connect(edit, &QLineEdit::textEdited, this, &ParamEditor::textEdited);
         connect(edit, &QLineEdit::editingFinished, this, [this, edit] {
-            if (m_problem.isEmpty() && m_explicit)  // show the value as stored: 1.50 becomes 1.5
+            if (!m_problem.isEmpty())
+                discardInvalidText();
+            else if (m_explicit)  // show the value as stored: 1.50 becomes 1.5
                 edit->setText(paramValueText(m_value));
             Q_EMIT editingFinished();
         });
@@ -127,6 +129,8 @@ QWidget *ParamEditor::createTextInput(bool commitWhileTyping)
         connect(edit, &QLineEdit::textEdited, this, [this](const QString &) { setProblem(QString()); });
         connect(edit, &QLineEdit::editingFinished, this, [this, edit] {
             textEdited(edit->text());
+            if (!m_problem.isEmpty())
+                discardInvalidText();
             Q_EMIT editingFinished();
         });
     }
@@ -215,6 +219,24 @@ void ParamEditor::setProblem(const QString &problem)
         edit->setToolTip(problem.isEmpty() ? m_spec.doc : problem);
     }
     Q_EMIT problemChanged(problem);
+}
+
+void ParamEditor::discardInvalidText()
+{
+    QLineEdit *edit = lineEdit();
+    if (!edit)
+        return;
+    const QString typed = edit->text().trimmed();
+    const QString kept = paramValueText(m_explicit ? m_value : m_spec.defaultValue);
+    const QString message = tr("“%1” was not applied: %2. It stays %3.")
+                                .arg(typed.size() > 40 ? typed.left(40) + QStringLiteral("…") : typed, m_problem,
+                                     kept.isEmpty() ? tr("empty") : kept);
+    {
+        const QSignalBlocker blocker(edit);
+        edit->setText(m_explicit ? paramValueText(m_value) : QString());
+    }
+    setProblem(QString());
+    Q_EMIT textDiscarded(message);
 }
 
 QLineEdit *ParamEditor::lineEdit() const

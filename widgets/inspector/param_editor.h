@@ -2,7 +2,8 @@
 // The editor of one parameter (or training setting), generated from its ParamSpec: a spin box for integers
 // (a line edit beyond the int range), a line edit for floats (so 1e-4 reads as typed) and float lists, a check
 // box, a combo box for choices, a line edit for strings, and a line edit with a "…" file dialog for paths.
-// Text is parsed and range-checked with parseParamText; invalid text is marked and never sent. Text fields
+// Text is parsed and range-checked with parseParamText; invalid text is marked and never sent, and leaving the
+// field puts the value back (textDiscarded says what was dropped). Text fields
 // show an explicit value as text and the default as the placeholder; clearing one, or the reset button
 // (enabled while the value is set explicitly), asks for the default.
 //
@@ -41,6 +42,8 @@ Q_SIGNALS:
     void editingFinished();                     // the next edit starts a new undo step
     void resetRequested();
     void problemChanged(const QString &problem);  // invalid text (empty when fixed)
+    // The user left the field with invalid text: it shows the value again, and `message` says what was dropped.
+    void textDiscarded(const QString &message);
 
 private:
     QWidget *createInput();
@@ -50,6 +53,7 @@ private:
     void textEdited(const QString &text);
     void commit(const QJsonValue &value);
     void setProblem(const QString &problem);
+    void discardInvalidText();
     void browse();
     QLineEdit *lineEdit() const;  // the text field, for text-based editors
 
