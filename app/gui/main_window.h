@@ -107,6 +107,7 @@ public:
     void stopTraining();
     // When false (tests, --screenshot), problems go to the status bar instead of message boxes.
     void setInteractive(bool interactive) { m_interactive = interactive; }
+    QString lastRefusal() const { return m_lastRefusal; }  // the full message of the last start refused
 
 public Q_SLOTS:
     void newDocument();
@@ -153,6 +154,7 @@ private:
     void chooseRunDatabase();
     void updateTrainingActions();
     void showRunError(const QString &nodeId, const QString &message);
+    void showRunRefusal(const QString &runName, const QString &message, const QString &nodeId);
     void openRunPreset(const ty::Preset &preset);
     void openFineTunePreset(const ty::Preset &preset, qint64 runId);  // Design mode, a new unsaved document
     bool maybeStopTraining();
@@ -198,6 +200,7 @@ private:
     QLabel *m_statsLabel = nullptr;
     QLabel *m_zoomLabel = nullptr;
     bool m_interactive = true;
+    QString m_lastRefusal;
 };
 
 } // namespace ty

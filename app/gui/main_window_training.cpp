@@ -4,6 +4,9 @@
 
 #include "main_window.h"
 
+#include "init_from_check.h"
+#include "preset_inspection.h"
+
 #include "runs/run_queue_view.h"
 #include "training/run_speed_view.h"
 #include "sweeps/sweep_view.h"
@@ -45,6 +48,7 @@ void MainWindow::createTrainingPage()
     connect(m_training, &TrainingPanel::messageChanged, this,
             [this](const QString &message) { statusBar()->showMessage(message, 10000); });
     connect(m_training, &TrainingPanel::nodeErrorReported, this, &MainWindow::showRunError);
+    connect(m_training, &TrainingPanel::runRefused, this, &MainWindow::showRunRefusal);
     connect(m_training, &TrainingPanel::openPresetRequested, this, &MainWindow::openRunPreset);
     connect(m_training, &TrainingPanel::runStarted, this, &MainWindow::updateTrainingActions);
     connect(m_training, &TrainingPanel::runFinished, this, &MainWindow::updateTrainingActions);
@@ -100,6 +104,15 @@ Status MainWindow::openRunDatabase(const QString &path)
         m_queueView->openDatabase(m_training->databasePath());
         m_speedView->openDatabase(m_training->databasePath());
     }
+    // training.init_from naming a run is checked against this database, as `run` will.
+    m_document->setInspection([database = m_training->databasePath()](const Preset &preset) {
+        return PipelineDocument::InspectionJob([preset, database] {
+            ShapeReport report = inspectPresetShapes(preset);
+            report.issues += initFromRunIssues(preset, database);
+            return report;
+        });
+    });
+    m_document->validateNow();
     // The Evaluate view reads through the browser's connection (GUI thread, as both are).
     m_evaluation->setDatabase(m_training->browser()->database());
     m_evaluation->setWorkerPath(m_training->workerPath());
@@ -209,6 +222,19 @@ void MainWindow::showRunError(const QString &nodeId, const QString &message)
         m_view->centerOnNode(nodeId);
     }
     statusBar()->showMessage(tr("Training failed at node “%1”: %2").arg(nodeId, message), 15000);
+}
+
+// A start the worker refused is shown where it can be fixed, in full: Design, the node selected, the message in
+// a dialog (the status bar when not interactive) rather than a cut-off cell of the runs table.
+void MainWindow::showRunRefusal(const QString &runName, const QString &message, const QString &nodeId)
+{
+    m_lastRefusal = message;
+    setMode(WindowMode::Design);
+    if (m_document->graph().node(nodeId)) {
+        m_document->setSelectedNodes({nodeId});
+        m_view->centerOnNode(nodeId);
+    }
+    showError(tr("“%1” was not trained").arg(runName), message);
 }
 
 void MainWindow::openRunPreset(const Preset &preset)

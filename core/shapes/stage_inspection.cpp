@@ -4,6 +4,7 @@
 #include "dataset_arrays.h"
 #include "graph_validation.h"
 #include "pipeline_plan.h"
+#include "safetensors_file.h"
 
 namespace ty {
 
@@ -11,7 +12,11 @@ Issues trainingSectionIssues(const Preset &preset)
 {
     Issues issues = validateTraining(preset.training, preset.graph);
     planStages(preset, &issues);
-    initFrom(preset, &issues);
+    // A warm start's file is checked as the run will read it, header only (cheap whatever its size).
+    if (const std::optional<InitFrom> init = initFrom(preset, &issues); init && !init->file.isEmpty())
+        if (const Status layout = checkSafetensorsLayout(init->file); !layout)
+            issues.append(Issue{Severity::Error, QStringLiteral("init_from: %1").arg(layout.error().toString()), {}, {},
+                                QStringLiteral("training.init_from.file")});
     return issues;
 }
 

@@ -259,6 +259,55 @@ private Q_SLOTS:
         QCOMPARE(window->training()->browser()->model()->rowCount(), before);
     }
 
+    // The editor runs the checks `run` makes before training: a warm start from a run that is not in the app's
+    // database, or from a file that is no safetensors file, is an error in the Issues list, not a refused start.
+    // A start the worker refuses anyway (the editor bypassed) is shown in full, in Design, its node selected.
+    void theEditorRefusesWhatTheRunRefuses()
+    {
+        auto errorsAt = [this](const QString &param) {
+            window->document()->validateNow();
+            QStringList messages;
+            for (const Issue &issue : window->document()->report().issues)
+                if (issue.severity == Severity::Error && issue.param == param)
+                    messages << issue.message;
+            return messages.join(QLatin1Char('\n'));
+        };
+        Preset preset = tytest::tinyPreset();
+        preset.training.insert(QStringLiteral("init_from"), QJsonObject{{QStringLiteral("run"), 9999}});
+        window->document()->setPreset(preset);
+        const QString noRun = errorsAt(QStringLiteral("training.init_from.run"));
+        QVERIFY2(noRun.contains(QStringLiteral("9999")), qPrintable(noRun));
+        QTemporaryDir dir;
+        const QString notWeights = dir.filePath(QStringLiteral("notes.safetensors"));
+        QFile file(notWeights);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("these are notes, not tensors\n");
+        file.close();
+        preset.training.insert(QStringLiteral("init_from"), QJsonObject{{QStringLiteral("file"), notWeights}});
+        window->document()->setPreset(preset);
+        const QString badFile = errorsAt(QStringLiteral("training.init_from.file"));
+        QVERIFY2(badFile.contains(notWeights), qPrintable(badFile));
+        // The validation that follows an edit runs on the validation thread and reaches the same verdict.
+        window->document()->setTrainingValue(QStringLiteral("epochs"), 3);
+        QVERIFY(window->document()->validationPending());
+        QTRY_VERIFY(!window->document()->validationPending());
+        bool flagged = false;
+        for (const Issue &issue : window->document()->report().issues)
+            flagged = flagged || issue.param == QStringLiteral("training.init_from.file");
+        QVERIFY(flagged);
+
+        window->setMode(WindowMode::Experiments);
+        QSignalSpy finished(window->training(), &TrainingPanel::runFinished);
+        QVERIFY(window->training()->startTraining(tytest::brokenPreset(), QString(), TrainingOptions()).ok());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(1).toString(), QStringLiteral("rejected"));
+        QCOMPARE(int(window->mode()), int(WindowMode::Design));
+        // The classifier's 3 outputs meet 4 classes at the loss: the whole sentence, and the node selected.
+        QVERIFY2(window->lastRefusal().startsWith(QStringLiteral("node “loss”, input: expects [4] logits per sample (4 classes), got [3]")),
+                 qPrintable(window->lastRefusal()));
+        QCOMPARE(window->document()->selectedNodes(), QStringList{QStringLiteral("loss")});
+    }
+
     void openingARunsPresetPutsItOnTheCanvas()
     {
         Preset preset = tytest::tinyPreset();

@@ -137,9 +137,9 @@ bool CompositeView::open(const QString &nodeId)
     level->document->setBlockLibraryFolder(m_document->blockLibraryFolder());
     // Inspected as part of the pipeline: the pipeline with this block's definition holding the level's graph.
     level->document->setInspection([root = m_document, block = node->block, path = level->path](const Preset &graph) {
-        Preset whole = root->preset();
+        Preset whole = root->preset();  // copied here, on the GUI thread; the job runs on the validation thread
         whole.blocks = withGraph(graph.blocks, block, graph.graph);
-        return innerReport(inspectPresetShapes(whole), path);
+        return PipelineDocument::InspectionJob([whole, path] { return innerReport(inspectPresetShapes(whole), path); });
     });
     level->document->setPreset(inner);
     level->scene = std::make_unique<PipelineScene>(level->document.get());

@@ -13,6 +13,9 @@
 #include "training_stages.h"
 
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QPromise>
+#include <QThreadPool>
 #include <QTimer>
 #include <QUndoStack>
 
@@ -26,13 +29,18 @@ PipelineDocument::PipelineDocument(QObject *parent)
     m_libraryFolder = defaultBlockLibraryFolder();
     m_validationTimer->setSingleShot(true);
     m_validationTimer->setInterval(0);
-    connect(m_validationTimer, &QTimer::timeout, this, &PipelineDocument::validateNow);
+    connect(m_validationTimer, &QTimer::timeout, this, &PipelineDocument::startValidation);
+    m_validationThread = std::make_unique<QThreadPool>();
+    m_validationThread->setMaxThreadCount(1);
     connect(m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { Q_EMIT modifiedChanged(!clean); });
     m_preset.name = tr("Untitled");
     scheduleValidation();
 }
 
-PipelineDocument::~PipelineDocument() = default;
+PipelineDocument::~PipelineDocument()
+{
+    m_validationThread->waitForDone();  // a job holds only its own copies; its result is dropped
+}
 
 QString PipelineDocument::displayName() const
 {
@@ -168,7 +176,7 @@ Issues PipelineDocument::issuesOf(const QString &nodeId) const
 
 bool PipelineDocument::validationPending() const
 {
-    return m_validationTimer->isActive();
+    return m_validationTimer->isActive() || m_validating;
 }
 
 void PipelineDocument::scheduleValidation()
@@ -185,12 +193,58 @@ void PipelineDocument::setCudaAvailable(std::optional<bool> available)
     validateNow();
 }
 
+PipelineDocument::InspectionJob PipelineDocument::inspectionJob() const
+{
+    InspectionJob job = m_prepareInspection ? m_prepareInspection(m_preset)
+                                            : InspectionJob([preset = m_preset] { return inspectPresetShapes(preset); });
+    if (m_cudaAvailable != false)
+        return job;
+    return [job, wantsCuda = presetWantsCuda(m_preset)] {
+        ShapeReport report = job();
+        if (wantsCuda)
+            report.issues.append(cudaUnavailableIssue());
+        return report;
+    };
+}
+
 void PipelineDocument::validateNow()
 {
     m_validationTimer->stop();
-    m_report = m_inspect ? m_inspect(m_preset) : inspectPresetShapes(m_preset);
-    if (m_cudaAvailable == false && presetWantsCuda(m_preset))
-        m_report.issues.append(cudaUnavailableIssue());
+    ++m_edition;  // a job still running on the validation thread is older than this
+    m_validateAgain = false;
+    publish(inspectionJob()());
+}
+
+void PipelineDocument::startValidation()
+{
+    if (m_validating) {
+        m_validateAgain = true;
+        return;
+    }
+    m_validating = true;
+    m_validateAgain = false;
+    const int edition = ++m_edition;
+    auto promise = std::make_shared<QPromise<ShapeReport>>();
+    auto *watcher = new QFutureWatcher<ShapeReport>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, edition] {
+        watcher->deleteLater();
+        m_validating = false;
+        if (edition == m_edition && watcher->future().resultCount() > 0)
+            publish(watcher->future().result());
+        if (m_validateAgain)
+            scheduleValidation();
+    });
+    watcher->setFuture(promise->future());
+    m_validationThread->start([promise, job = inspectionJob()] {
+        promise->start();
+        promise->addResult(job());
+        promise->finish();
+    });
+}
+
+void PipelineDocument::publish(ShapeReport report)
+{
+    m_report = std::move(report);
     ++m_validationCount;
     Q_EMIT reportChanged();
 }

@@ -5,10 +5,13 @@
 // Views read the state through the const accessors and change it only through the edit functions, each of
 // which pushes one small undo command (document_commands.h); the commands alone change the preset, through
 // the private mutators. Every change is announced by a fine-grained signal keyed by node id, and schedules
-// one re-validation (inspectPresetShapes) on the next event-loop turn, so a burst of edits validates once.
+// one re-validation (inspectPresetShapes: the checks `trainyard-cli run` makes before training, data files and
+// splits included) on the next event-loop turn, so a burst of edits validates once. That validation runs on a
+// worker thread, on a copy of the preset, so reading a data set's files never stalls typing; while one runs,
+// further edits start one more when it ends, and a result older than the document is dropped.
 //
-// Ownership: owns its QUndoStack and validation timer. Thread affinity: the GUI thread only (validation runs
-// synchronously on it; a Fashion-MNIST preset takes a few milliseconds).
+// Ownership: owns its QUndoStack, validation timer and validation thread. Thread affinity: the GUI thread; only
+// the inspection jobs (self-contained copies) run on the validation thread.
 
 #include "auto_layout.h"
 #include "block_descriptor.h"
@@ -22,6 +25,8 @@
 #include <QPointF>
 #include <QSizeF>
 #include <QStringList>
+
+class QThreadPool;
 
 #include <functional>
 #include <memory>
@@ -71,11 +76,14 @@ public:
     // --- Validation
     const ShapeReport &report() const { return m_report; }
     Issues issuesOf(const QString &nodeId) const;
-    bool validationPending() const;
-    void validateNow();  // validates at once and publishes the report (also a benchmark hook)
-    // How the report is made from the preset: inspectPresetShapes unless set (a composite's inner graph, shown
-    // on its own, is inspected as part of the whole pipeline).
-    void setInspection(std::function<ShapeReport(const Preset &)> inspect) { m_inspect = std::move(inspect); }
+    bool validationPending() const;  // an edit not yet validated, or a validation still running
+    void validateNow();  // validates at once on this thread and publishes the report (also a benchmark hook)
+    // One validation, with everything it reads copied in, so that it can run on the validation thread.
+    using InspectionJob = std::function<ShapeReport()>;
+    // How the job is made from the preset, on the GUI thread: inspectPresetShapes of a copy unless set (a
+    // composite's inner graph, shown on its own, is inspected as part of the whole pipeline; the app adds the
+    // run database's checks of training.init_from).
+    void setInspection(std::function<InspectionJob(const Preset &)> prepare) { m_prepareInspection = std::move(prepare); }
     // Whether the training engine can use CUDA here (DeviceProbe); a preset asking for CUDA is warned about
     // once this is known to be false. Unknown (nullopt) until told: the app never loads LibTorch itself.
     void setCudaAvailable(std::optional<bool> available);
@@ -162,6 +170,9 @@ private:
     void setNameAndDescription(const QString &name, const QString &description);
 
     void scheduleValidation();
+    void startValidation();  // on the validation thread
+    InspectionJob inspectionJob() const;
+    void publish(ShapeReport report);
     void resetTo(const Preset &preset);
 
     void refreshCompositeBlocks();
@@ -171,7 +182,11 @@ private:
     std::vector<std::unique_ptr<BlockDescriptor>> m_compositeStore;  // every one made, so pointers stay valid
     QHash<QByteArray, const BlockDescriptor *> m_descriptorsMade;     // by name and definition JSON
     QString m_libraryFolder;
-    std::function<ShapeReport(const Preset &)> m_inspect;
+    std::function<InspectionJob(const Preset &)> m_prepareInspection;
+    std::unique_ptr<QThreadPool> m_validationThread;
+    int m_edition = 0;              // bumped by every validation started; a result of an older one is dropped
+    bool m_validating = false;      // a job is on the validation thread
+    bool m_validateAgain = false;   // edits arrived meanwhile
     QStringList m_selection;
     ShapeReport m_report;
     std::optional<bool> m_cudaAvailable;

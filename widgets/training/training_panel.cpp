@@ -266,6 +266,25 @@ void TrainingPanel::onControllerFinished(TrainingRunController *controller, cons
                                                  : controller->runName();
     Q_EMIT messageChanged(outcome.message.isEmpty() ? tr("%1: %2").arg(name, outcome.status)
                                                     : tr("%1: %2: %3").arg(name, outcome.status, outcome.message));
+    if (outcome.status == QStringLiteral("rejected")) {
+        QStringList problems;
+        QString node = outcome.node;
+        for (const TrainingError &error : outcome.errors) {
+            QStringList where;
+            if (!error.file.isEmpty() && error.node.isEmpty())  // with a node, the file is the app's own snapshot
+                where << error.file;
+            if (!error.node.isEmpty())
+                where << tr("node “%1”").arg(error.node);
+            if (!error.field.isEmpty())
+                where << error.field;
+            problems << (where.isEmpty() ? error.message : tr("%1: %2").arg(where.join(QStringLiteral(", ")), error.message));
+            if (node.isEmpty())
+                node = error.node;
+        }
+        if (problems.isEmpty())
+            problems << outcome.message;
+        Q_EMIT runRefused(name, problems.join(QLatin1Char('\n')), node);
+    }
     Q_EMIT runFinished(controller->runId(), outcome.status);
 }
 

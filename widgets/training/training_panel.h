@@ -77,6 +77,9 @@ Q_SIGNALS:
     void runFinished(qint64 runId, const QString &status);  // status: a run status name, or "rejected"
     void openPresetRequested(const ty::Preset &preset);
     void nodeErrorReported(const QString &nodeId, const QString &message);
+    // A run the worker refused before training (bad input): every problem in full, one per line, and the node
+    // of the first one that names a node.
+    void runRefused(const QString &runName, const QString &message, const QString &nodeId);
     void messageChanged(const QString &message);            // for a status bar
 
 protected:
