@@ -24,6 +24,8 @@
 
 namespace ty::detail {
 
+class BatchStream;
+
 class TrainingRun {
 public:
     TrainingRun(const Preset &preset, const TrainOptions &options);
@@ -48,6 +50,25 @@ public:
 private:
     TrainResult fail(const QString &message, const QString &node = {});
     bool trainEpoch(TrainResult *ending);  // false when the run ends inside the epoch
+    // One training step (training_step.cpp), in the order trainEpoch runs them.
+    struct StepBatch {
+        torch::Tensor index;     // this rank's shard of the batch's sample indices
+        torch::Tensor streamed;  // their inputs, read ahead, when the split streams from disk
+        int64_t count = 0;       // the whole batch's samples, on every rank
+        double share = 1.0;      // 0 for an idle rank's stand-in sample (a last batch smaller than the group)
+    };
+    struct StepSums {
+        torch::Tensor loss;                  // the step's loss, each part weighted by its share of the batch
+        std::vector<torch::Tensor> metrics;  // the statistics of each metric head, likewise
+    };
+    void ensurePermutation();   // the epoch's data order: a pure function of the seed and the epoch
+    void applyScheduledRate();  // the stage's schedule (and any plateau reduction) at this step
+    StepBatch stepBatch(BatchStream *stream);
+    // zero_grad, then the forward and backward passes of the batch's parts, summed over the ranks.
+    StepSums forwardBackward(const StepBatch &step);
+    void trainPart(const torch::Tensor &x, const torch::Tensor &y, const StepBatch &step, int64_t samples,
+                   bool armReducer, StepSums *sums);
+    void optimizerStep();  // unscale (mixed precision), clip, step unless the gradients overflowed
     // Reports the logged steps whose values reached the host; with `wait`, all of them. False when the loss
     // diverged.
     bool flushPending(TrainResult *ending, bool wait);
