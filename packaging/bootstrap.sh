@@ -91,7 +91,8 @@ case "$job" in
     ;;
   test)
     cd "$build"
-    exec ctest --output-on-failure --timeout 1200 "$@"
+    # One CTest entry per test class: the classes spread over the cores (the reliability scripts run alone).
+    exec ctest --output-on-failure --timeout 1200 --parallel "$(nproc)" "$@"
     ;;
   fuzz)
     for target in fuzz_preset fuzz_overrides fuzz_idx fuzz_csv fuzz_image fuzz_safetensors; do

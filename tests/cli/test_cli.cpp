@@ -1,6 +1,7 @@
 // trainyard-cli run in-process with captured output: every command, exit codes, and bad input that changes
 // nothing.
 
+#include "required_data.h"
 #include "block_registry.h"
 #include "cli.h"
 #include "blobs_preset.h"
@@ -217,7 +218,7 @@ private Q_SLOTS:
         QFETCH(QString, name);
         QFETCH(qint64, total);
         if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         const Output json = trainyard({QStringLiteral("validate"), preset(name.toLatin1().constData()), QStringLiteral("--json")});
         QCOMPARE(json.code, 0);
         const QJsonObject report = jsonObject(json.out);
@@ -270,7 +271,7 @@ private Q_SLOTS:
     void validateKeptClasses()
     {
         if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         const QString mlp = preset("fashion-mnist-mlp");
         const QString keep = QStringLiteral("data.keep_classes=0,1,2,3,4");
         const Output five = trainyard({QStringLiteral("validate"), mlp, QStringLiteral("--set"), keep, QStringLiteral("--set"),
@@ -876,7 +877,7 @@ private Q_SLOTS:
     {
         const QString fashion = QStringLiteral("/usr/share/datasets/fashion-mnist");
         if (!QDir(fashion).exists())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         const Output run = trainyard({QStringLiteral("run"), preset("fashion-mnist-mlp"), QStringLiteral("--db"), db, QStringLiteral("--quiet"),
@@ -1063,7 +1064,7 @@ private Q_SLOTS:
         const bool images = name.startsWith(QStringLiteral("fashion"));
         const QString fashion = QStringLiteral("/usr/share/datasets/fashion-mnist");
         if (images && !QDir(fashion).exists())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         QStringList run{QStringLiteral("run"), preset(name.toLatin1().constData()), QStringLiteral("--db"), db, QStringLiteral("--quiet"),
@@ -1121,7 +1122,7 @@ private Q_SLOTS:
     void predictContinuesTextWithACharacterModel()
     {
         if (!QFile::exists(QStringLiteral("/usr/share/dict/words")))
-            QSKIP("The word list is not installed (wamerican)");
+            TY_SKIP_WITHOUT_DATA("The word list is not installed (wamerican)");
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         const Output run = trainyard({QStringLiteral("run"), preset("words-char-lstm"), QStringLiteral("--db"), db, QStringLiteral("--quiet"),
@@ -1381,7 +1382,7 @@ private Q_SLOTS:
     void transferPresetsTrain()
     {
         if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         QCOMPARE(trainyard({QStringLiteral("run"), preset("transfer-pretrain-0to4"), QStringLiteral("--db"), db, QStringLiteral("--quiet"),

@@ -4,6 +4,7 @@
 // (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, as torchrun sets them) train one run; a rank killed or hung ends
 // the run as interrupted; a resume needs the world size the run trained with; bad environments are refused.
 
+#include "required_data.h"
 #include "free_port.h"
 #include "test_suite.h"
 
@@ -160,7 +161,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (!QDir(kFashionMnist).exists())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
     }
 
     void twoRanksTrainAsOneProcessWithTheSameGlobalBatch()

@@ -2,6 +2,7 @@
 // `runs show` prints it, and training.profile_steps' Chrome trace in the run's folder; a wrong window is refused
 // by validate and run alike, naming the field.
 
+#include "required_data.h"
 #include "test_suite.h"
 
 #include "run_database.h"
@@ -55,7 +56,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
     }
 
     void everyRunRecordsItsSpeed()

@@ -45,8 +45,36 @@ bool registerTestClass(const char *name, TestClassFactory factory)
     return true;
 }
 
+namespace {
+
+// `--check-classes A,B,C`: whether the classes registered are exactly those the build made a CTest entry for
+// (tests/CMakeLists.txt reads TY_TEST_CLASS lines from the sources); a class written another way would not run.
+int checkClasses(const QByteArray &expected, const char *suite)
+{
+    QSet<QByteArray> listed;
+    for (const QByteArray &name : expected.split(','))
+        if (!name.isEmpty())
+            listed.insert(name);
+    QSet<QByteArray> registered;
+    for (const auto &entry : registry())
+        registered.insert(entry.first);
+    if (listed == registered)
+        return 0;
+    QTextStream err(stderr);
+    for (const QByteArray &name : registered - listed)
+        err << suite << ": test class " << name << " is registered but has no CTest entry (write TY_TEST_CLASS(" << name
+            << ") at the start of a line of a source listed in ty_add_test)\n";
+    for (const QByteArray &name : listed - registered)
+        err << suite << ": CTest expects test class " << name << ", which is not registered\n";
+    return 1;
+}
+
+} // namespace
+
 int runRegisteredTests(int argc, char **argv, const char *suite)
 {
+    if (argc == 3 && QByteArray(argv[1]) == "--check-classes")
+        return checkClasses(QByteArray(argv[2]), suite);
     std::vector<QByteArray> options;  // with their values
     std::vector<QByteArray> functions;
     for (int i = 1; i < argc; ++i) {

@@ -7,7 +7,9 @@
 //   test_engine resumeInsideALaterStageEqualsUninterrupted:"at the stage boundary"   (one data row)
 //   test_engine TestStages                                        (every function of one class)
 // A class with none of the named functions is skipped; a name that no class is or has is an error. Options
-// (-o, -v2, -maxwarnings N, ...) go to every class run.
+// (-o, -v2, -maxwarnings N, ...) go to every class run. CTest runs each class as its own test (SUITE.Class,
+// labelled SUITE), so `ctest -j` spreads a suite's classes over the cores; `--check-classes A,B` checks that
+// those entries cover every class registered.
 
 #include <QObject>
 

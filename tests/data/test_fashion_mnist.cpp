@@ -1,6 +1,7 @@
 // dataset.fashion_mnist: a small fixture folder (plain and gzipped files mixed), missing files, label range,
 // and the real data set when it is installed.
 
+#include "required_data.h"
 #include "test_datasets.h"
 
 #include "dataset_fixtures.h"
@@ -101,7 +102,7 @@ void TestDatasets::fashionLabelOutOfRange()
 void TestDatasets::fashionReal()
 {
     if (!QFileInfo(kRealDir).isDir())
-        QSKIP("the Fashion-MNIST files are not installed in /usr/share/datasets/fashion-mnist");
+        TY_SKIP_WITHOUT_DATA("the Fashion-MNIST files are not installed in /usr/share/datasets/fashion-mnist");
 
     QElapsedTimer timer;
     timer.start();

@@ -3,6 +3,7 @@
 // threads and the decoded cache, and files that cannot be read (named with the node, field, file and line). With
 // Fashion-MNIST installed, the bundled script's PNG files read back as the IDX files' bytes.
 
+#include "required_data.h"
 #include "test_datasets.h"
 
 #include "dataset_fixtures.h"
@@ -434,7 +435,7 @@ void TestDatasets::imageScriptMatchesFashionMnist()
     const QString source = QStringLiteral("/usr/share/datasets/fashion-mnist");
     const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
     if (!QDir(source).exists() || python.isEmpty())
-        QSKIP("needs Fashion-MNIST (dataset-fashion-mnist) and python3");
+        TY_SKIP_WITHOUT_DATA("needs Fashion-MNIST (dataset-fashion-mnist) and python3");
     const QString out = m_dir.filePath(QStringLiteral("fashion-png"));
     QProcess script;
     script.start(python, {QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/fashion_mnist_to_png.py"), out, QStringLiteral("--limit"),

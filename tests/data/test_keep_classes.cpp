@@ -2,6 +2,7 @@
 // validation split and the limits; the class count (describe and load) and the class names follow; a CSV
 // names its classes by label; every bad list is an Error naming the node and the field.
 
+#include "required_data.h"
 #include "test_datasets.h"
 
 #include "dataset_fixtures.h"
@@ -199,7 +200,7 @@ void TestDatasets::keepClassesFashionReal()
 {
     const QString real = QStringLiteral("/usr/share/datasets/fashion-mnist");
     if (!QFileInfo(real).isDir())
-        QSKIP("the Fashion-MNIST files are not installed in /usr/share/datasets/fashion-mnist");
+        TY_SKIP_WITHOUT_DATA("the Fashion-MNIST files are not installed in /usr/share/datasets/fashion-mnist");
     const ty::Result<ty::LoadedDataset> loaded = ty::loadDataset(
         request(QStringLiteral("dataset.fashion_mnist"), {{QStringLiteral("dir"), real}, {kKeep, QStringLiteral("0,1,2,3,4")}}));
     QVERIFY2(loaded.ok(), qPrintable(loaded.error().toString()));

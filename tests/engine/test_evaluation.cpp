@@ -2,6 +2,7 @@
 // same scores and the accuracy the run recorded; weights that do not fit are refused; real Fashion-MNIST data
 // carries its class names into the report.
 
+#include "required_data.h"
 #include "engine_fixtures.h"
 #include "evaluator.h"
 #include "test_engine_classes.h"
@@ -101,7 +102,7 @@ void TestEvaluation::regressionIsScoredByResiduals()
 void TestEvaluation::fashionMnistReportsItsClassNames()
 {
     if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
-        QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
     Preset preset = test::bundledPreset(QStringLiteral("fashion-mnist-mlp"));
     QJsonObject &params = preset.graph.node(QStringLiteral("data"))->params;
     params.insert(QStringLiteral("limit"), 3000);

@@ -1,6 +1,7 @@
 // Validation with shape inference: shapes and parameter counts through the training builders, and shape
 // problems pinned to the node that causes them.
 
+#include "required_data.h"
 #include "engine_fixtures.h"
 #include "shape_inference.h"
 #include "test_engine_classes.h"
@@ -36,10 +37,10 @@ void TestShapes::bundledPresetsHaveNoIssues()
     QFETCH(QString, name);
     Preset preset = test::bundledPreset(name);
     if ((name.startsWith(QStringLiteral("fashion-mnist")) || name.startsWith(QStringLiteral("transfer-"))) && !haveFashionMnist())
-        QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
     QTemporaryDir images;  // the image folder preset's PNG files, written by its script
     if (name == QStringLiteral("image-folder-cnn") && !test::useSmallImageFolder(preset, images.path(), 30))
-        QSKIP("needs Fashion-MNIST (dataset-fashion-mnist) and python3 to write the PNG files");
+        TY_SKIP_WITHOUT_DATA("needs Fashion-MNIST (dataset-fashion-mnist) and python3 to write the PNG files");
     const ShapeReport report = inspectPreset(preset);
     for (const Issue &issue : report.issues)  // notes (a warm start left to --init-from) are not problems
         QVERIFY2(issue.severity == Severity::Info, qPrintable(issue.toString()));
@@ -50,7 +51,7 @@ void TestShapes::bundledPresetsHaveNoIssues()
 void TestShapes::bundledParameterTotals()
 {
     if (!haveFashionMnist())
-        QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
     // 784*256+256 + 256*128+128 + 128*100+100 + 100*10+10
     QCOMPARE(inspectPreset(test::bundledPreset(QStringLiteral("fashion-mnist-mlp"))).totalParams, qint64(247766));
     // conv 5x5x1x32+32, conv 5x5x32x64+64, dense 3136x1024+1024, dense 1024x10+10

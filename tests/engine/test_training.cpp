@@ -1,6 +1,7 @@
 // Training end to end on small data with fixed seeds: learning happens, metrics are complete, runs end
 // truthfully (diverged, stopped, early-stopped).
 
+#include "required_data.h"
 #include "detail/optimization.h"
 #include "engine_fixtures.h"
 #include "test_engine_classes.h"
@@ -118,7 +119,7 @@ void TestTraining::attentionLearnsText()
 {
     const QString text = QStringLiteral("/usr/share/common-licenses/GPL-3");
     if (!QFile::exists(text))
-        QSKIP("/usr/share/common-licenses/GPL-3 is not here (base-files)");
+        TY_SKIP_WITHOUT_DATA("/usr/share/common-licenses/GPL-3 is not here (base-files)");
     auto node = [](const char *id, const char *block, const QJsonObject &params = {}) {
         return QJsonObject{{QStringLiteral("id"), QString::fromLatin1(id)}, {QStringLiteral("block"), QString::fromLatin1(block)},
                            {QStringLiteral("params"), params}};
@@ -165,7 +166,7 @@ void TestTraining::bundledPresetsLearnOnSmallData()
     Preset preset = test::bundledPreset(name);
     if (name.startsWith(QStringLiteral("fashion-mnist"))) {
         if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         QJsonObject &params = preset.graph.node(QStringLiteral("data"))->params;
         params.insert(QStringLiteral("limit"), 2500);
         params.insert(QStringLiteral("val_count"), 500);
@@ -174,7 +175,7 @@ void TestTraining::bundledPresetsLearnOnSmallData()
     }
     if (name == QStringLiteral("words-char-lstm")) {
         if (!QFile::exists(QStringLiteral("/usr/share/dict/words")))
-            QSKIP("The word list is not installed (wamerican)");
+            TY_SKIP_WITHOUT_DATA("The word list is not installed (wamerican)");
         QJsonObject &params = preset.graph.node(QStringLiteral("data"))->params;
         params.insert(QStringLiteral("limit"), 20000);
         params.insert(QStringLiteral("val_count"), 1000);
@@ -185,7 +186,7 @@ void TestTraining::bundledPresetsLearnOnSmallData()
     if (name == QStringLiteral("image-folder-cnn")) {
         // 2,000 PNG files of each split, written by the bundled script
         if (!test::useSmallImageFolder(preset, images.path(), 2000))
-            QSKIP("needs Fashion-MNIST (dataset-fashion-mnist) and python3 to write the PNG files");
+            TY_SKIP_WITHOUT_DATA("needs Fashion-MNIST (dataset-fashion-mnist) and python3 to write the PNG files");
         QJsonObject &params = preset.graph.node(QStringLiteral("data"))->params;
         params.insert(QStringLiteral("val_count"), 500);
         params.insert(QStringLiteral("test_limit"), 1000);
@@ -213,7 +214,7 @@ void TestTraining::streamingMatchesInMemory()
     Preset preset = test::bundledPreset(QStringLiteral("image-folder-cnn"));
     QTemporaryDir images, cache, folders;
     if (!test::useSmallImageFolder(preset, images.path(), 300))
-        QSKIP("needs Fashion-MNIST (dataset-fashion-mnist) and python3 to write the PNG files");
+        TY_SKIP_WITHOUT_DATA("needs Fashion-MNIST (dataset-fashion-mnist) and python3 to write the PNG files");
     qputenv("TRAINYARD_CACHE_DIR", cache.path().toUtf8());
     QJsonObject &params = preset.graph.node(QStringLiteral("data"))->params;
     params.insert(QStringLiteral("val_count"), 60);

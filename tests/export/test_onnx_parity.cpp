@@ -4,6 +4,7 @@
 // onnxruntime-node (installed by the onnxruntime_node fixture); its logits must match the engine's on the same
 // test samples within 1e-4.
 
+#include "required_data.h"
 #include "cli.h"
 #include "cli_in_process.h"
 #include "dataset_loader.h"
@@ -161,10 +162,10 @@ private Q_SLOTS:
         QFETCH(QString, preset);
         QFETCH(QStringList, overrides);
         if (preset == QStringLiteral("words-char-lstm") && !QFile::exists(QStringLiteral("/usr/share/dict/words")))
-            QSKIP("The word list is not installed (wamerican)");
+            TY_SKIP_WITHOUT_DATA("The word list is not installed (wamerican)");
         const bool fashion = preset.startsWith(QStringLiteral("fashion")) || preset == QStringLiteral("every-block");
         if (fashion && !QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         const QString db = m_dir.filePath(preset + QStringLiteral(".sqlite"));
         QStringList runArgs{QStringLiteral("run"), presetPath(preset), QStringLiteral("--db"), db, QStringLiteral("--quiet"),
                             QStringLiteral("--json"), QStringLiteral("--set"), QStringLiteral("training.device=cpu"),

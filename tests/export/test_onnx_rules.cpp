@@ -2,6 +2,7 @@
 // export naming its node, missing weights name the node and tensor, and the model's interface (input, logits,
 // opset, initializer names) for a checkpoint written here.
 
+#include "required_data.h"
 #include "block_registry.h"
 #include "onnx_export.h"
 #include "preset_format.h"
@@ -83,7 +84,7 @@ private Q_SLOTS:
     void aBlockWithoutARuleNamesItsNode()
     {
         if (!haveFashionMnist())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         OnnxExportRules rules = OnnxExportRules::builtin();
         rules.remove(QStringLiteral("layer.relu"));
         const Result<OnnxExport> exported = exportOnnx(plan("fashion-mnist-mlp"), TensorFile(), QStringLiteral("mlp"), {}, rules);
@@ -96,7 +97,7 @@ private Q_SLOTS:
     void missingWeightsNameTheNodeAndTensor()
     {
         if (!haveFashionMnist())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         const Result<OnnxExport> exported = exportOnnx(plan("fashion-mnist-mlp"), TensorFile(), QStringLiteral("mlp"), {});
         QVERIFY(!exported);
         QCOMPARE(exported.error().node, QStringLiteral("norm"));
@@ -143,7 +144,7 @@ private Q_SLOTS:
     void linearOverTheLastDimensionOfImages()
     {
         if (!haveFashionMnist())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         PipelinePlan p = plan("fashion-mnist-mlp");
         // Drop everything after norm and put a linear layer on [1, 28, 28] samples, read by the loss.
         PlannedOp linear;
@@ -183,7 +184,7 @@ private Q_SLOTS:
     void unevenAdaptivePoolingIsRefused()
     {
         if (!haveFashionMnist())
-            QSKIP("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
         for (const int side : {5, 7}) {
             PipelinePlan p = plan("fashion-mnist-mlp");
             PlannedOp pool;

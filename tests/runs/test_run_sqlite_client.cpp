@@ -1,5 +1,6 @@
 // The database is readable with the plain sqlite3 command-line client, with the queries docs/run-database.md shows.
 
+#include "required_data.h"
 #include "test_suite.h"
 #include "run_database.h"
 #include "run_writer.h"
@@ -23,7 +24,7 @@ void TestRunSqliteClient::lastTestAccuracyOfEachRun()
 {
     const QString sqlite3 = QStandardPaths::findExecutable(QStringLiteral("sqlite3"));
     if (sqlite3.isEmpty())
-        QSKIP("the sqlite3 command-line client is not installed");
+        TY_SKIP_WITHOUT_DATA("the sqlite3 command-line client is not installed");
     QTemporaryDir dir;
     auto opened = RunDatabase::open(dir.filePath(QStringLiteral("runs.sqlite")));
     QVERIFY(opened.ok());

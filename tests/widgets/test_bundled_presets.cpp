@@ -1,6 +1,7 @@
 // Every bundled preset opens without issues and shows a shape on every node; breaking an edge marks the node
 // whose input it fed, in the scene, the issues list and the inspector.
 
+#include "required_data.h"
 #include "test_suite.h"
 #include "widget_test_support.h"
 
@@ -42,13 +43,13 @@ private Q_SLOTS:
     {
         QFETCH(QString, file);
         if ((file.contains(QStringLiteral("fashion-mnist")) || file.contains(QStringLiteral("transfer-"))) && !tytest::fashionMnistAvailable())
-            QSKIP("dataset-fashion-mnist is not installed");
+            TY_SKIP_WITHOUT_DATA("dataset-fashion-mnist is not installed");
         // The image folder preset reads PNG files next to it: a copy of it beside a few, written by its script.
         QTemporaryDir images;
         if (file.contains(QStringLiteral("image-folder"))) {
             const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
             if (!tytest::fashionMnistAvailable() || python.isEmpty())
-                QSKIP("needs dataset-fashion-mnist and python3 to write the PNG files");
+                TY_SKIP_WITHOUT_DATA("needs dataset-fashion-mnist and python3 to write the PNG files");
             QProcess script;
             script.start(python, {QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/fashion_mnist_to_png.py"),
                                   images.filePath(QStringLiteral("fashion-mnist-png")), QStringLiteral("--limit"), QStringLiteral("30")});
