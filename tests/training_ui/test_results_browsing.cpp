@@ -122,10 +122,11 @@ void TestResultsBrowsing::comparisonHasMetricRowsAndRunColumns()
     QVERIFY(view.horizontalHeaderItem(0)->toolTip().contains(QStringLiteral("baseline")));
     // Rows: each metric's best, then min, max, last and count under it.
     QCOMPARE(view.rowCount(), 2 * 5);
-    QCOMPARE(view.verticalHeaderItem(0)->text(), QStringLiteral("train/loss"));
+    // The task's metric (val/*) first, then train/*.
+    QCOMPARE(view.verticalHeaderItem(0)->text(), QStringLiteral("val/accuracy"));
     QCOMPARE(view.verticalHeaderItem(1)->text().trimmed(), QStringLiteral("min"));
-    QCOMPARE(view.verticalHeaderItem(5)->text(), QStringLiteral("val/accuracy"));
-    QCOMPARE(view.rowOf(QStringLiteral("val/accuracy"), QStringLiteral("count")), 9);
+    QCOMPARE(view.verticalHeaderItem(5)->text(), QStringLiteral("train/loss"));
+    QCOMPARE(view.rowOf(QStringLiteral("train/loss"), QStringLiteral("count")), 9);
     QCOMPARE(view.cellText(QStringLiteral("train/loss"), QStringLiteral("count"), ids.at(0)), QStringLiteral("20"));
     QCOMPARE(view.cellText(QStringLiteral("train/loss"), QStringLiteral("best"), ids.at(3)), QStringLiteral("0.043478"));  // 1/23
     // Twelve runs do not fit in 420 pixels: scrolled to the last run, the metric names stay where they were.
