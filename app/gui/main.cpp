@@ -1,6 +1,6 @@
 // trainyard: the desktop app. `trainyard` shows the start page (New, Open, recent files, the bundled presets),
 // `trainyard FILE` opens FILE; --db PATH chooses the run database and --train starts training at once; --mode and --evaluate RUN open a mode.
-// --preview-data previews the selected dataset node's data in the inspector.
+// --preview-data previews the selected dataset node's data in the inspector. --baseline RUN pins a baseline.
 // --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
 // under Xvfb or QT_QPA_PLATFORM=offscreen).
 
@@ -104,8 +104,10 @@ int main(int argc, char **argv)
                                    QStringLiteral("id"));
     const QCommandLineOption queue(QStringLiteral("queue"), QStringLiteral("Open Experiments ▸ Queue."));
     const QCommandLineOption speed(QStringLiteral("speed"), QStringLiteral("Open Experiments ▸ Speed (on the runs --runs selects)."));
+    const QCommandLineOption baseline(QStringLiteral("baseline"), QStringLiteral("Pin this run as the baseline."),
+                                      QStringLiteral("id"));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
-                       sweep, queue, speed});
+                       sweep, queue, speed, baseline});
     parser.process(app);
 
     if (parser.isSet(scheme)) {
@@ -133,6 +135,8 @@ int main(int argc, char **argv)
     const QString dbPath = parser.isSet(database) ? parser.value(database) : ty::MainWindow::preferredRunDatabase();
     if (const ty::Status opened = window.openRunDatabase(dbPath); !opened.ok())
         std::fprintf(stderr, "trainyard: %s\n", qPrintable(opened.error().toString()));
+    if (parser.isSet(baseline))
+        window.training()->browser()->setBaseline(parser.value(baseline).toLongLong());
     if (parser.isSet(runs)) {
         QList<qint64> ids;
         for (const QString &id : parser.value(runs).split(QLatin1Char(','), Qt::SkipEmptyParts))
