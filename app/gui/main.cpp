@@ -1,6 +1,7 @@
 // trainyard: the desktop app. `trainyard` shows the start page (New, Open, recent files, the bundled presets),
 // `trainyard FILE` opens FILE; --db PATH chooses the run database and --train starts training at once; --mode and --evaluate RUN open a mode.
-// --preview-data previews the selected dataset node's data in the inspector.
+// --preview-data previews the selected dataset node's data in the inspector. --baseline RUN pins a baseline;
+// --sweep-dialog KEY opens Training ▸ Sweep… on KEY ("default": the dialog's own first key), shown in a screenshot.
 // --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
 // under Xvfb or QT_QPA_PLATFORM=offscreen).
 
@@ -13,12 +14,14 @@
 #include "icons/icon_library.h"
 #include "inspector/dataset_preview.h"
 #include "runs/run_browser.h"
+#include "sweeps/sweep_dialog.h"
 #include "sweeps/sweep_view.h"
 #include "training/training_panel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QPainter>
 #include <QPointer>
 #include <QScrollArea>
 #include <QStyle>
@@ -104,8 +107,13 @@ int main(int argc, char **argv)
                                    QStringLiteral("id"));
     const QCommandLineOption queue(QStringLiteral("queue"), QStringLiteral("Open Experiments ▸ Queue."));
     const QCommandLineOption speed(QStringLiteral("speed"), QStringLiteral("Open Experiments ▸ Speed (on the runs --runs selects)."));
+    const QCommandLineOption baseline(QStringLiteral("baseline"), QStringLiteral("Pin this run as the baseline."),
+                                      QStringLiteral("id"));
+    const QCommandLineOption sweepDialog(QStringLiteral("sweep-dialog"),
+                                         QStringLiteral("Open Training ▸ Sweep… on this key (default: the dialog's first)."),
+                                         QStringLiteral("key|default"));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
-                       sweep, queue, speed});
+                       sweep, queue, speed, baseline, sweepDialog});
     parser.process(app);
 
     if (parser.isSet(scheme)) {
@@ -133,6 +141,8 @@ int main(int argc, char **argv)
     const QString dbPath = parser.isSet(database) ? parser.value(database) : ty::MainWindow::preferredRunDatabase();
     if (const ty::Status opened = window.openRunDatabase(dbPath); !opened.ok())
         std::fprintf(stderr, "trainyard: %s\n", qPrintable(opened.error().toString()));
+    if (parser.isSet(baseline))
+        window.training()->browser()->setBaseline(parser.value(baseline).toLongLong());
     if (parser.isSet(runs)) {
         QList<qint64> ids;
         for (const QString &id : parser.value(runs).split(QLatin1Char(','), Qt::SkipEmptyParts))
@@ -169,6 +179,14 @@ int main(int argc, char **argv)
         window.showQueue();
     if (parser.isSet(speed))
         window.showSpeed();
+    // Not modal, so that a screenshot can wait for it and draw it over the window.
+    QPointer<ty::SweepDialog> sweepBox;
+    if (parser.isSet(sweepDialog)) {
+        const QString key = parser.value(sweepDialog) == QLatin1String("default") ? QString() : parser.value(sweepDialog);
+        sweepBox = new ty::SweepDialog(window.document()->preset(), key, &window);
+        sweepBox->setAttribute(Qt::WA_DeleteOnClose);
+        sweepBox->show();
+    }
 
     // The data preview reads the data set on a worker thread, once the window has settled (the inspector may
     // rebuild its page meanwhile): a screenshot waits for it, scrolled into view.
@@ -211,7 +229,12 @@ int main(int argc, char **argv)
                     return;
                 poll->stop();
                 QTimer::singleShot(200, &window, [&] {
-                    const bool ok = window.grab().save(parser.value(screenshot));
+                    QPixmap shot = window.grab();
+                    if (sweepBox) {  // where it is on the screen, over the window
+                        QPainter painter(&shot);
+                        painter.drawPixmap(sweepBox->geometry().topLeft() - window.geometry().topLeft(), sweepBox->grab());
+                    }
+                    const bool ok = shot.save(parser.value(screenshot));
                     std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write",
                                  qPrintable(parser.value(screenshot)));
                     QApplication::exit(ok ? 0 : 1);

@@ -96,7 +96,7 @@ private Q_SLOTS:
         static_cast<QLineEdit *>(dialog.dimensions()->cellWidget(2, 2))->setText(QString());
         dialog.dimensions()->removeRow(2);
         static_cast<QLineEdit *>(dialog.dimensions()->cellWidget(1, 2))->setText(QStringLiteral("32, 8"));
-        QVERIFY2(dialog.problem().contains(QStringLiteral("empty range")), qPrintable(dialog.problem()));
+        QVERIFY2(dialog.problem().contains(QStringLiteral("the lowest value (32) must be below the highest (8)")), qPrintable(dialog.problem()));
     }
 
     // A parameter's context menu in the inspector opens the dialog on that key.
@@ -113,7 +113,7 @@ private Q_SLOTS:
             if (!dialog)
                 return;
             poll.stop();
-            shownKey = static_cast<QComboBox *>(dialog->dimensions()->cellWidget(0, 0))->currentText();
+            shownKey = dialog->searchedKeys().value(0);
             dialog->reject();
         });
         poll.start();

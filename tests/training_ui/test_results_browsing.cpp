@@ -4,6 +4,7 @@
 
 #include "test_suite.h"
 #include "plots/metric_plot.h"
+#include "plots/qcustomplot_include.h"
 #include "plots/run_metrics_feed.h"
 #include "runs/run_browser.h"
 #include "runs/run_comparison_view.h"
@@ -62,6 +63,7 @@ class TestResultsBrowsing : public QObject {
 private Q_SLOTS:
     void plotFollowsTheSelection();
     void comparisonHasMetricRowsAndRunColumns();
+    void pinnedBaselineIsPlottedWhenTheDatabaseOpens();
     void pausedRunsReadPausedInTheBrowser();
     void renameInPlace();
     void pausedEverywhereAndResumedOnce();
@@ -89,12 +91,45 @@ void TestResultsBrowsing::plotFollowsTheSelection()
     panel.browser()->setBaseline(c);   // the baseline stays plotted, selected or not
     panel.browser()->selectRuns({});
     QCOMPARE(panel.plottedRuns(), QList<qint64>{c});
+    QCOMPARE(panel.lossPlot()->graphPointCount(c, QStringLiteral("train/loss")), 10);
     panel.browser()->setBaseline(0);
     QVERIFY(panel.plottedRuns().isEmpty());
     QVERIFY(panel.lossPlot()->runIds().isEmpty());
     // Nothing to clear by hand any more.
     for (QPushButton *button : panel.activeRuns()->findChildren<QPushButton *>())
         QVERIFY2(!button->text().contains(QStringLiteral("Clear"), Qt::CaseInsensitive), qPrintable(button->text()));
+}
+
+// The baseline pinned in an earlier session comes back as the database opens: its curves are drawn like any
+// overlaid run's, in its colour (it used to be announced before the plots could read the database, and stayed
+// an empty legend entry).
+void TestResultsBrowsing::pinnedBaselineIsPlottedWhenTheDatabaseOpens()
+{
+    RunsFixture f;
+    QVERIFY(f.open());
+    f.addRun(QStringLiteral("a"), RunStatus::Finished, 20);
+    const qint64 pinned = f.addRun(QStringLiteral("b"), RunStatus::Finished, 30);
+    {
+        TrainingPanel earlier;
+        QVERIFY(earlier.openDatabase(f.path).ok());
+        earlier.browser()->setBaseline(pinned);
+    }
+    TrainingPanel panel;
+    QVERIFY(panel.openDatabase(f.path).ok());
+    QCOMPARE(panel.browser()->baselineRunId(), pinned);
+    QCOMPARE(panel.plottedRuns(), QList<qint64>{pinned});
+    QCOMPARE(panel.lossPlot()->graphPointCount(pinned, QStringLiteral("train/loss")), 30);
+    QCOMPARE(panel.metricPlot()->graphPointCount(pinned, QStringLiteral("val/accuracy")), 3);
+    // A graph of the plot draws it, named after the run, in the run's colour.
+    QCustomPlot *plot = panel.lossPlot()->customPlot();
+    bool drawn = false;
+    for (int g = 0; g < plot->graphCount(); ++g)
+        if (plot->graph(g)->name().startsWith(QStringLiteral("#%1").arg(pinned)) && plot->graph(g)->dataCount() == 30) {
+            drawn = true;
+            QCOMPARE(plot->graph(g)->pen().color().rgb(), panel.lossPlot()->runColor(pinned).rgb());
+        }
+    QVERIFY(drawn);
+    panel.browser()->setBaseline(0);
 }
 
 void TestResultsBrowsing::comparisonHasMetricRowsAndRunColumns()
@@ -122,10 +157,11 @@ void TestResultsBrowsing::comparisonHasMetricRowsAndRunColumns()
     QVERIFY(view.horizontalHeaderItem(0)->toolTip().contains(QStringLiteral("baseline")));
     // Rows: each metric's best, then min, max, last and count under it.
     QCOMPARE(view.rowCount(), 2 * 5);
-    QCOMPARE(view.verticalHeaderItem(0)->text(), QStringLiteral("train/loss"));
+    // The task's metric (val/*) first, then train/*.
+    QCOMPARE(view.verticalHeaderItem(0)->text(), QStringLiteral("val/accuracy"));
     QCOMPARE(view.verticalHeaderItem(1)->text().trimmed(), QStringLiteral("min"));
-    QCOMPARE(view.verticalHeaderItem(5)->text(), QStringLiteral("val/accuracy"));
-    QCOMPARE(view.rowOf(QStringLiteral("val/accuracy"), QStringLiteral("count")), 9);
+    QCOMPARE(view.verticalHeaderItem(5)->text(), QStringLiteral("train/loss"));
+    QCOMPARE(view.rowOf(QStringLiteral("train/loss"), QStringLiteral("count")), 9);
     QCOMPARE(view.cellText(QStringLiteral("train/loss"), QStringLiteral("count"), ids.at(0)), QStringLiteral("20"));
     QCOMPARE(view.cellText(QStringLiteral("train/loss"), QStringLiteral("best"), ids.at(3)), QStringLiteral("0.043478"));  // 1/23
     // Twelve runs do not fit in 420 pixels: scrolled to the last run, the metric names stay where they were.

@@ -5,7 +5,9 @@
 
 #include <QHeaderView>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ty {
 
@@ -27,6 +29,19 @@ const QStringList kStatistics{QStringLiteral("best"), QStringLiteral("min"), QSt
 
 constexpr int kMetricRole = Qt::UserRole;
 constexpr int kStatisticRole = Qt::UserRole + 1;
+constexpr int kMetricCountRole = Qt::UserRole + 2;
+
+bool isSpeedMetric(const QString &metric) { return metric.startsWith(QLatin1String("speed/")); }
+
+// The order of the rows: what the task is judged by first, then how it trained, then speed.
+int metricGroup(const QString &metric)
+{
+    static const QStringList first{QStringLiteral("val/"), QStringLiteral("test/"), QStringLiteral("train/")};
+    for (int i = 0; i < first.size(); ++i)
+        if (metric.startsWith(first.at(i)))
+            return i;
+    return isSpeedMetric(metric) ? int(first.size()) + 1 : int(first.size());
+}
 
 QString statisticText(const MetricSummary &s, const QString &statistic)
 {
@@ -53,14 +68,26 @@ RunComparisonView::RunComparisonView(QWidget *parent) : QTableWidget(parent)
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     horizontalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
     horizontalHeader()->setStretchLastSection(false);
+    // The speed group folds and unfolds by a click on its name or its row.
+    connect(verticalHeader(), &QHeaderView::sectionClicked, this, [this](int row) {
+        if (row >= 0 && row == m_speedRow)
+            setSpeedUnfolded(!m_speedUnfolded);
+    });
+    connect(this, &QTableWidget::cellClicked, this, [this](int row) {
+        if (row >= 0 && row == m_speedRow)
+            setSpeedUnfolded(!m_speedUnfolded);
+    });
 }
 
 bool RunComparisonView::setRuns(RunDatabase *db, const QList<qint64> &runIds, qint64 baselineId)
 {
     clear();
+    clearSpans();
     setRowCount(0);
     setColumnCount(0);
     m_shown.clear();
+    m_metrics.clear();
+    m_speedRow = -1;
     if (!db)
         return runIds.isEmpty() && baselineId <= 0;
     QList<qint64> ids;
@@ -70,9 +97,8 @@ bool RunComparisonView::setRuns(RunDatabase *db, const QList<qint64> &runIds, qi
         if (!ids.contains(id))
             ids << id;
     bool allRead = true;
-    QList<QMap<QString, MetricSummary>> summaries;
+    QList<RunSummaries> summaries;
     QList<QTableWidgetItem *> headers;
-    QStringList metrics;
     for (qint64 id : std::as_const(ids)) {
         const Result<RunInfo> info = db->run(id);
         const Result<QList<MetricSummary>> rows = db->metricSummaries(id);
@@ -80,11 +106,11 @@ bool RunComparisonView::setRuns(RunDatabase *db, const QList<qint64> &runIds, qi
             allRead = false;
             continue;
         }
-        QMap<QString, MetricSummary> byName;
+        RunSummaries byName;
         for (const MetricSummary &s : rows.value()) {
             byName.insert(s.name, s);
-            if (!metrics.contains(s.name))
-                metrics << s.name;
+            if (!m_metrics.contains(s.name))
+                m_metrics << s.name;
         }
         summaries << byName;
         m_shown << id;
@@ -99,45 +125,95 @@ bool RunComparisonView::setRuns(RunDatabase *db, const QList<qint64> &runIds, qi
         header->setToolTip(tip);
         headers << header;
     }
-    std::sort(metrics.begin(), metrics.end());
+    std::sort(m_metrics.begin(), m_metrics.end(), [](const QString &a, const QString &b) {
+        return std::make_pair(metricGroup(a), a) < std::make_pair(metricGroup(b), b);
+    });
+    const int speedCount = int(std::count_if(m_metrics.cbegin(), m_metrics.cend(), isSpeedMetric));
     setColumnCount(int(m_shown.size()));
     for (int c = 0; c < headers.size(); ++c)
         setHorizontalHeaderItem(c, headers.at(c));
-    setRowCount(int(metrics.size() * kStatistics.size()));
+    setRowCount(int(m_metrics.size() * kStatistics.size()) + (speedCount > 0 ? 1 : 0));
     const bool hasBaseline = baselineId > 0 && !m_shown.isEmpty() && m_shown.first() == baselineId;
-    QFont bold = font();
-    bold.setBold(true);
     int row = 0;
-    for (const QString &metric : std::as_const(metrics)) {
-        const double baseBest = hasBaseline && summaries.first().contains(metric) ? summaries.first().value(metric).best()
-                                                                                   : std::nan("");
-        for (const QString &statistic : kStatistics) {
-            const bool best = statistic == QLatin1String("best");
-            // The best value's row is named by the metric; the others are indented under it.
-            auto *label = new QTableWidgetItem(best ? metric : QStringLiteral("    ") + statistic);
-            label->setData(kMetricRole, metric);
-            label->setData(kStatisticRole, statistic);
-            label->setToolTip(QStringLiteral("%1: %2").arg(metric, statistic));
-            if (best)
-                label->setFont(bold);
-            setVerticalHeaderItem(row, label);
-            for (int c = 0; c < m_shown.size(); ++c) {
-                const auto s = summaries.at(c).constFind(metric);
-                if (s == summaries.at(c).constEnd())
-                    continue;
-                const QString text = best ? (hasBaseline && c > 0 ? withDelta(s->best(), baseBest) : number(s->best()))
-                                          : statisticText(*s, statistic);
-                auto *cell = new QTableWidgetItem(text);
-                cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                if (best)
-                    cell->setFont(bold);
-                setItem(row, c, cell);
-            }
-            ++row;
-        }
+    for (const QString &metric : std::as_const(m_metrics)) {
+        if (isSpeedMetric(metric) && m_speedRow < 0)
+            addSpeedGroupRow(row++, speedCount);
+        row = addMetricRows(row, metric, summaries, hasBaseline);
     }
+    showSpeedRows();
     resizeColumnsToContents();
     return allRead;
+}
+
+int RunComparisonView::addMetricRows(int row, const QString &metric, const QList<RunSummaries> &runs, bool hasBaseline)
+{
+    QFont bold = font();
+    bold.setBold(true);
+    const double baseBest = hasBaseline && runs.first().contains(metric) ? runs.first().value(metric).best() : std::nan("");
+    for (const QString &statistic : kStatistics) {
+        const bool best = statistic == QLatin1String("best");
+        // The best value's row is named by the metric; the others are indented under it.
+        auto *label = new QTableWidgetItem(best ? metric : QStringLiteral("    ") + statistic);
+        label->setData(kMetricRole, metric);
+        label->setData(kStatisticRole, statistic);
+        label->setToolTip(QStringLiteral("%1: %2").arg(metric, statistic));
+        if (best)
+            label->setFont(bold);
+        setVerticalHeaderItem(row, label);
+        for (int c = 0; c < runs.size(); ++c) {
+            const auto s = runs.at(c).constFind(metric);
+            if (s == runs.at(c).constEnd())
+                continue;
+            const QString text = best ? (hasBaseline && c > 0 ? withDelta(s->best(), baseBest) : number(s->best()))
+                                      : statisticText(*s, statistic);
+            auto *cell = new QTableWidgetItem(text);
+            cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (best)
+                cell->setFont(bold);
+            setItem(row, c, cell);
+        }
+        ++row;
+    }
+    return row;
+}
+
+void RunComparisonView::addSpeedGroupRow(int row, int metricCount)
+{
+    m_speedRow = row;
+    auto *label = new QTableWidgetItem;
+    label->setData(kStatisticRole, QStringLiteral("group"));
+    label->setToolTip(tr("Step timings, throughput and memory of each run: click to show or hide them"));
+    setVerticalHeaderItem(row, label);
+    if (columnCount() > 0) {
+        auto *cell = new QTableWidgetItem;
+        cell->setData(kMetricCountRole, metricCount);
+        cell->setToolTip(label->toolTip());
+        cell->setForeground(palette().color(QPalette::PlaceholderText));
+        setItem(row, 0, cell);
+        if (columnCount() > 1)
+            setSpan(row, 0, 1, columnCount());
+    }
+}
+
+void RunComparisonView::setSpeedUnfolded(bool unfolded)
+{
+    m_speedUnfolded = unfolded;
+    showSpeedRows();
+}
+
+void RunComparisonView::showSpeedRows()
+{
+    if (m_speedRow < 0)
+        return;
+    QTableWidgetItem *label = verticalHeaderItem(m_speedRow);
+    label->setText(QStringLiteral("%1 speed").arg(m_speedUnfolded ? QStringLiteral("▾") : QStringLiteral("▸")));
+    if (QTableWidgetItem *cell = item(m_speedRow, 0)) {
+        const int count = cell->data(kMetricCountRole).toInt();
+        const QString metrics = count == 1 ? tr("1 metric") : tr("%1 metrics").arg(count);
+        cell->setText(m_speedUnfolded ? tr("%1: click to hide").arg(metrics) : tr("%1: click to show").arg(metrics));
+    }
+    for (int r = m_speedRow + 1; r < rowCount(); ++r)
+        setRowHidden(r, !m_speedUnfolded);
 }
 
 int RunComparisonView::rowOf(const QString &metric, const QString &statistic) const

@@ -141,6 +141,10 @@ Status TrainingPanel::openDatabase(const QString &path)
         unplotRun(id);
     const Status opened = m_browser->openDatabase(path);
     m_feed->setDatabase(m_browser->database());
+    // The browser announces the baseline pinned on this database as it opens it, before the feed has the
+    // database: that run was plotted with nothing to read. Plotted again below, it is read now.
+    for (qint64 id : QList<qint64>(m_plotted))
+        unplotRun(id);
     updatePlottedRuns();
     if (!opened.ok())
         Q_EMIT messageChanged(opened.error().toString());
