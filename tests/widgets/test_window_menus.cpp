@@ -122,6 +122,12 @@ private Q_SLOTS:
         QCOMPARE(keysFor(QStringLiteral("Open")), QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText));
         QVERIFY(keysFor(QStringLiteral("Fit to Window")).contains(QStringLiteral("Home")));
         QVERIFY(!keysFor(QStringLiteral("Keyboard Shortcuts")).isEmpty());
+        // Undo and Redo by what they are, not by the edit they would undo now.
+        window.document()->addNode(QStringLiteral("layer.relu"), QPointF(0, 0));
+        QVERIFY(keysFor(QStringLiteral("Undo")).contains(QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText)));
+        QVERIFY(!keysFor(QStringLiteral("Redo")).isEmpty());
+        for (const ShortcutEntry &e : windowShortcuts(&window))
+            QVERIFY2(!e.action.startsWith(QStringLiteral("Undo ")), qPrintable(e.action));
         // Every shortcut of every action of the window is listed, by what the action says it is.
         QStringList missing;
         for (const QAction *action : window.findChildren<QAction *>())
