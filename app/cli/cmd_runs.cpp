@@ -1,6 +1,7 @@
 // trainyard-cli runs list|show ID|metrics ID [--metric NAME] [--db PATH] [--json] [--csv]
 
 #include "commands.h"
+#include "number_text.h"
 #include "printable_text.h"
 #include "run_database.h"
 #include "run_process_state.h"
@@ -221,7 +222,7 @@ int showMetrics(RunDatabase &db, qint64 id, const Args &args, Io &io)
     io.out << "name" << sep << "step" << sep << "epoch" << sep << "time" << sep << "value\n";
     for (const MetricPoint &m : metrics.value())
         io.out << m.name << sep << m.step << sep << m.epoch << sep << QString::number(m.time, 'f', 3) << sep
-               << QString::number(m.value, 'g', 9) << "\n";
+               << shortestNumberText(m.value) << "\n";
     return Success;
 }
 

@@ -1,16 +1,19 @@
 // trainyard: the desktop app. `trainyard` shows the start page (New, Open, recent files, the bundled presets),
 // `trainyard FILE` opens FILE; --db PATH chooses the run database and --train starts training at once; --mode and --evaluate RUN open a mode.
 // --preview-data previews the selected dataset node's data in the inspector. --baseline RUN pins a baseline;
-// --sweep-dialog KEY opens Training ▸ Sweep… on KEY ("default": the dialog's own first key), shown in a screenshot.
+// --sweep-dialog KEY opens Training ▸ Sweep… on KEY ("default": the dialog's own first key), shown in a screenshot;
+// --classify FILES classifies files in the Evaluate view as a drop would.
 // --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
 // under Xvfb or QT_QPA_PLATFORM=offscreen).
 
+#include "app_theme.h"
 #include "main_window.h"
 #include "termination_signals.h"
 
 #include "canvas/canvas_view.h"
 #include "canvas/composite_view.h"
 #include "document/pipeline_document.h"
+#include "evaluation_view.h"
 #include "icons/icon_library.h"
 #include "inspector/dataset_preview.h"
 #include "runs/run_browser.h"
@@ -24,36 +27,9 @@
 #include <QPainter>
 #include <QPointer>
 #include <QScrollArea>
-#include <QStyle>
-#include <QStyleFactory>
 #include <QTimer>
 
 #include <cstdio>
-
-namespace {
-
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x1f, 0x21, 0x24));
-    p.setColor(QPalette::AlternateBase, QColor(0x27, 0x29, 0x2d));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Button, QColor(0x33, 0x35, 0x3a));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x8b, 0xf2));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::ToolTipBase, QColor(0x33, 0x35, 0x3a));
-    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x8d, 0x93));
-    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
-    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
-    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
-    return p;
-}
-
-} // namespace
 
 int main(int argc, char **argv)
 {
@@ -82,7 +58,7 @@ int main(int argc, char **argv)
                                        QStringLiteral("Open the inner graph of these composite nodes, outer first (comma-separated)."),
                                        QStringLiteral("ids"));
     const QCommandLineOption scheme(QStringLiteral("color-scheme"),
-                                    QStringLiteral("Force a light or dark palette instead of the system's."),
+                                    QStringLiteral("Force a light or dark palette for this start (View ▸ Theme chooses one for good)."),
                                     QStringLiteral("light|dark"));
     const QCommandLineOption empty(QStringLiteral("new"), QStringLiteral("Start with an empty canvas."));
     const QCommandLineOption arrange(QStringLiteral("arrange"),
@@ -112,15 +88,20 @@ int main(int argc, char **argv)
     const QCommandLineOption sweepDialog(QStringLiteral("sweep-dialog"),
                                          QStringLiteral("Open Training ▸ Sweep… on this key (default: the dialog's first)."),
                                          QStringLiteral("key|default"));
+    const QCommandLineOption classify(QStringLiteral("classify"),
+                                      QStringLiteral("With --evaluate: classify these files (comma-separated) as if dropped on the view."),
+                                      QStringLiteral("files"));
+    const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
+                                   QStringLiteral("Wait this long before the screenshot (e.g. for --train)."), QStringLiteral("ms"));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
-                       sweep, queue, speed, baseline, sweepDialog});
+                       sweep, queue, speed, baseline, sweepDialog, classify, delay});
     parser.process(app);
 
-    if (parser.isSet(scheme)) {
-        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-        QApplication::setPalette(parser.value(scheme) == QStringLiteral("dark") ? darkPalette()
-                                                                                 : QApplication::style()->standardPalette());
-    }
+    // View ▸ Theme's choice, unless --color-scheme forces one for this start.
+    if (parser.isSet(scheme))
+        ty::applyTheme(parser.value(scheme) == QStringLiteral("dark") ? ty::AppTheme::Dark : ty::AppTheme::Light);
+    else
+        ty::applyTheme(ty::savedTheme());
 
     ty::MainWindow window;
     const bool shooting = parser.isSet(screenshot);
@@ -173,6 +154,13 @@ int main(int argc, char **argv)
         const QStringList runs = parser.value(evaluate).split(QLatin1Char(','));
         window.showEvaluation(runs.value(0).toLongLong(), runs.value(1).toLongLong());
     }
+    // A screenshot waits for the classification's answer.
+    const bool classifying = parser.isSet(classify);
+    if (classifying) {
+        QObject::connect(window.evaluation(), &ty::EvaluationView::predictionFinished, &window,
+                         [&window] { window.setProperty("classified", true); });
+        window.evaluation()->classifyFiles(parser.value(classify).split(QLatin1Char(','), Qt::SkipEmptyParts));
+    }
     if (parser.isSet(sweep))
         window.showSweep(parser.value(sweep).toLongLong());
     if (parser.isSet(queue))
@@ -220,12 +208,13 @@ int main(int argc, char **argv)
 
     if (shooting) {
         // Let the window lay out, validate and paint (and the data preview load), then render it.
-        QTimer::singleShot(parser.isSet(evaluate) ? 2500 : 600, &window, [&] {
+        const int wait = parser.isSet(delay) ? parser.value(delay).toInt() : parser.isSet(evaluate) ? 2500 : 600;
+        QTimer::singleShot(wait, &window, [&] {
             if (parser.isSet(select) && !window.document()->selectedNodes().isEmpty())
                 window.view()->ensureNodeVisible(window.document()->selectedNodes().first());
             auto *poll = new QTimer(&window);
             QObject::connect(poll, &QTimer::timeout, &window, [&, poll] {
-                if (previewing && !window.property("previewDone").toBool())
+                if ((previewing && !window.property("previewDone").toBool()) || (classifying && !window.property("classified").toBool()))
                     return;
                 poll->stop();
                 QTimer::singleShot(200, &window, [&] {

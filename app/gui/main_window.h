@@ -77,7 +77,7 @@ public:
     void showEvaluation(qint64 runId, qint64 compareRunId = 0);
     // The window's actions by name: new, open, open-overlays, save, save-as, undo, redo, cut, copy, paste, delete,
     // select-all, zoom-in, zoom-out, zoom-reset, fit, arrange, snap, quit, train, stop-all, run-database,
-    // show-training, mode-design, mode-experiments, mode-evaluate, experiments-on-train.
+    // show-training, mode-design, mode-experiments, mode-evaluate, experiments-on-train, start-page, shortcuts.
     QAction *action(const QString &name) const { return m_actions.value(name); }
 
     // Opens a preset (after asking about unsaved edits). On failure shows why and keeps the current one.
@@ -133,6 +133,7 @@ private:
     void createToolBar();
     void updateEditActions();
     void populateRecentMenu();
+    void addStartMenuEntries(QMenu *file);  // File ▸ Start Page and ▸ Open Bundled Preset (main_window_start.cpp)
     void showCanvasMenu(const QPointF &scenePos, const QPoint &globalPos);
     void saveBlockToLibrary();
     void showCompositeLevel();  // the inspector and issues list follow the level the design area shows  // the selected composite node's block, into the user's library

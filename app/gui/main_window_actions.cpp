@@ -4,7 +4,9 @@
 
 #include "composite_blocks.h"
 
+#include "app_theme.h"
 #include "recent_files.h"
+#include "shortcuts_help.h"
 
 #include "common/canvas_style.h"
 #include "canvas/canvas_view.h"
@@ -157,6 +159,7 @@ void MainWindow::createMenus()
     file->addAction(action(QStringLiteral("open-overlays")));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::populateRecentMenu);
+    addStartMenuEntries(file);
     file->addSeparator();
     file->addAction(action(QStringLiteral("save")));
     file->addAction(action(QStringLiteral("save-as")));
@@ -181,10 +184,14 @@ void MainWindow::createMenus()
     m_panelsMenu = view->addMenu(tr("&Panels"));
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_panelsMenu->addAction(dock->toggleViewAction());
+    addThemeMenu(view);
 
     createTrainingMenu();
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    addAction(QStringLiteral("shortcuts"), tr("Keyboard &Shortcuts"), QString(), {QKeySequence::HelpContents});
+    connect(action(QStringLiteral("shortcuts")), &QAction::triggered, this, [this] { showShortcutsDialog(this); });
+    help->addAction(action(QStringLiteral("shortcuts")));
     help->addAction(tr("Mouse and &Keyboard"), this, [this] {
         QMessageBox::information(
             this, tr("Mouse and keyboard"),

@@ -1,4 +1,5 @@
-// The main window's start page (start_page.h): shown over the canvas until something is opened or started.
+// The main window's start page (start_page.h): shown over the canvas until something is opened or started, and
+// again from File ▸ Start Page; File ▸ Open Bundled Preset lists the bundled presets at any time.
 
 #include "main_window.h"
 
@@ -8,6 +9,9 @@
 
 #include "canvas/canvas_view.h"
 #include "document/pipeline_document.h"
+
+#include <QAction>
+#include <QMenu>
 
 namespace ty {
 
@@ -32,9 +36,31 @@ StartPage *MainWindow::showStartPage()
     });
     connect(m_startPage, &StartPage::openRequested, this, &MainWindow::open);
     connect(m_startPage, &StartPage::fileChosen, this, &MainWindow::openFile);
+    // Shown again over a pipeline (File ▸ Start Page): it can go back to it unchanged.
+    m_startPage->setBackAvailable(!m_document->graph().nodes.isEmpty() || !m_document->fileName().isEmpty());
+    connect(m_startPage, &StartPage::backRequested, this, dismiss);
     m_startPage->show();
+    m_startPage->setFocus();
     m_startPage->raise();
     return m_startPage;
+}
+
+void MainWindow::addStartMenuEntries(QMenu *file)
+{
+    QAction *start = addAction(QStringLiteral("start-page"), tr("S&tart Page"), QString(), {});
+    start->setToolTip(tr("New, Open, the recent files and the bundled presets"));
+    connect(start, &QAction::triggered, this, [this] {
+        setMode(WindowMode::Design);
+        showStartPage();
+    });
+    file->addAction(start);
+    QMenu *presets = file->addMenu(tr("Open &Bundled Preset"));
+    presets->setObjectName(QStringLiteral("bundledPresetsMenu"));
+    presets->setToolTipsVisible(true);
+    for (const PresetSummary &preset : presetSummaries(bundledPresetsDir()))
+        presets->addAction(preset.name, this, [this, path = preset.path] { openFile(path); })->setToolTip(preset.description);
+    if (presets->isEmpty())
+        presets->addAction(tr("No bundled presets found"))->setEnabled(false);
 }
 
 } // namespace ty

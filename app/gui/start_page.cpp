@@ -4,6 +4,7 @@
 #include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -116,9 +117,10 @@ QList<PresetSummary> presetSummaries(const QString &dir)
 }
 
 StartPage::StartPage(const QStringList &recentFiles, const QString &presetsDir, QWidget *cover)
-    : QWidget(cover), m_recent(new QListWidget(this)), m_presets(new QListWidget(this))
+    : QWidget(cover), m_recent(new QListWidget(this)), m_presets(new QListWidget(this)), m_back(new QPushButton(tr("Back to the Pipeline"), this))
 {
     setAutoFillBackground(true);
+    setFocusPolicy(Qt::StrongFocus);  // Esc goes back to the pipeline
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(48, 32, 48, 32);
     outer->setSpacing(12);
@@ -138,7 +140,11 @@ StartPage::StartPage(const QStringList &recentFiles, const QString &presetsDir, 
     buttons->addWidget(newButton);
     buttons->addWidget(openButton);
     buttons->addStretch();
+    m_back->setToolTip(tr("Close this page and go back to the pipeline as it was (Esc)"));
+    m_back->hide();
+    buttons->addWidget(m_back);
     outer->addLayout(buttons);
+    connect(m_back, &QPushButton::clicked, this, &StartPage::backRequested);
     connect(newButton, &QPushButton::clicked, this, &StartPage::newRequested);
     connect(openButton, &QPushButton::clicked, this, &StartPage::openRequested);
 
@@ -190,6 +196,19 @@ void StartPage::choose(QListWidgetItem *item)
 {
     if (item)
         Q_EMIT fileChosen(item->data(kPathRole).toString());
+}
+
+void StartPage::setBackAvailable(bool available) { m_back->setVisible(available); }
+
+bool StartPage::backAvailable() const { return !m_back->isHidden(); }
+
+void StartPage::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Escape && backAvailable()) {
+        Q_EMIT backRequested();
+        return;
+    }
+    QWidget::keyPressEvent(event);
 }
 
 bool StartPage::eventFilter(QObject *watched, QEvent *event)

@@ -2,7 +2,8 @@
 // The start page: what the window shows when it opens with nothing to open. New, Open…, the recent files,
 // and the bundled presets, each with its name and one-line description, so a first session starts from a
 // working example in one click. It covers the canvas (it is a child of it and follows its size) and goes
-// away when a document is opened or started. Thread affinity: the GUI thread.
+// away when a document is opened or started; shown again over a pipeline, Back to the Pipeline (or Esc) goes back
+// to it unchanged. Thread affinity: the GUI thread.
 
 #include <QList>
 #include <QString>
@@ -10,6 +11,7 @@
 
 class QListWidget;
 class QListWidgetItem;
+class QPushButton;
 
 namespace ty {
 
@@ -30,20 +32,26 @@ public:
 
     QListWidget *presetList() const { return m_presets; }
     QListWidget *recentList() const { return m_recent; }
+    // Shows Back to the Pipeline (and lets Esc go back): when there is a pipeline under the page.
+    void setBackAvailable(bool available);
+    bool backAvailable() const;
 
 Q_SIGNALS:
     void newRequested();
     void openRequested();
     void fileChosen(const QString &path);
+    void backRequested();
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
 
 private:
     void choose(QListWidgetItem *item);
 
     QListWidget *m_recent;
     QListWidget *m_presets;
+    QPushButton *m_back;
 };
 
 } // namespace ty

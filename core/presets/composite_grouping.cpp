@@ -123,13 +123,14 @@ Result<Ungrouping> ungroupComposite(const Preset &preset, const QString &nodeId)
     if (!problems.isEmpty())
         return Error::atNode(nodeId, problems.first().message, problems.first().field);
 
-    // Fresh ids NODE_INNER, unique in the graph without the composite node.
+    // The inner nodes keep their ids (so grouping and ungrouping again gives back the ids the user chose, and
+    // their --set keys); an id the graph without the composite node already has becomes NODE_INNER (made unique).
     PipelineGraph taken = preset.graph;
     taken.nodes.removeAt(taken.indexOf(nodeId));
     QHash<QString, QString> ids;
     Ungrouping out;
     for (Node innerNode : inner.nodes) {
-        const QString id = taken.uniqueId(nodeId + QLatin1Char('_') + innerNode.id);
+        const QString id = taken.node(innerNode.id) ? taken.uniqueId(nodeId + QLatin1Char('_') + innerNode.id) : innerNode.id;
         ids.insert(innerNode.id, id);
         innerNode.id = id;
         innerNode.pos += node->pos - QPointF(40, 40);

@@ -26,7 +26,8 @@ struct Grouping {
 Result<Grouping> groupIntoComposite(const Preset &preset, const QStringList &nodeIds);
 
 struct Ungrouping {
-    QList<Node> nodes;   // the inner nodes, named NODE_INNER, with the composite's values bound into them
+    QList<Node> nodes;   // the inner nodes with the composite's values bound into them, under their inner ids
+                         // (NODE_INNER for an id the rest of the graph already has)
     QList<Edge> edges;   // their inner edges and those joining them to the rest of the graph
 };
 

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "issue.h"
 #include "json_io.h"
+#include "number_text.h"
 #include "printable_text.h"
 #include "regular_file.h"
 
@@ -47,7 +48,44 @@ private Q_SLOTS:
     void printableTextEscapesAndCuts();
     void readJsonObjectFileRefusesSpecialAndHugeFiles();
     void readAtMostReadsTheFileOrOneByteOverTheLimit();
+    void shortestNumberTextReadsBackTheSameValue_data();
+    void shortestNumberTextReadsBackTheSameValue();
 };
+
+void TestCommon::shortestNumberTextReadsBackTheSameValue_data()
+{
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("a float widened to double") << double(0.3f) << QStringLiteral("0.3");
+    QTest::newRow("a float loss") << double(0.41234567f) << QStringLiteral("0.41234568");
+    QTest::newRow("a small float") << double(1.5e-7f) << QStringLiteral("1.5e-07");
+    QTest::newRow("a double") << 0.1 << QStringLiteral("0.1");
+    QTest::newRow("a double no float holds") << 0.041 << QStringLiteral("0.041");
+    QTest::newRow("a double with every digit") << 2.0 / 3.0 << QStringLiteral("0.6666666666666666");
+    QTest::newRow("a whole number") << 430.0 << QStringLiteral("430");
+    QTest::newRow("a large double") << 1e300 << QStringLiteral("1e+300");
+    QTest::newRow("negative") << double(-2.25f) << QStringLiteral("-2.25");
+    QTest::newRow("zero") << 0.0 << QStringLiteral("0");
+}
+
+// The text is the shortest that reads back to the value: as a float when the double is exactly one (metrics are
+// computed in single precision), else as the double itself. Not the widened float's 0.30000001192092896.
+void TestCommon::shortestNumberTextReadsBackTheSameValue()
+{
+    QFETCH(double, value);
+    QFETCH(QString, text);
+    QCOMPARE(shortestNumberText(value), text);
+    bool ok = false;
+    if (isWidenedFloat(value))
+        QCOMPARE(text.toFloat(&ok), float(value));
+    else
+        QCOMPARE(text.toDouble(&ok), value);
+    QVERIFY(ok);
+    QVERIFY(!isWidenedFloat(0.1));
+    QVERIFY(isWidenedFloat(double(0.1f)));
+    QCOMPARE(shortestNumberText(std::nan("")), QStringLiteral("nan"));
+    QCOMPARE(shortestNumberText(-std::numeric_limits<double>::infinity()), QStringLiteral("-inf"));
+}
 
 // A FIFO would block, /dev/zero would grow without end, a huge file is no preset: all refused before reading.
 void TestCommon::readJsonObjectFileRefusesSpecialAndHugeFiles()

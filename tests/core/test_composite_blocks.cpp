@@ -377,21 +377,37 @@ private Q_SLOTS:
         const Result<Ungrouping> ungroup = ungroupComposite(grouped, QStringLiteral("group"));
         QVERIFY2(ungroup.ok(), qPrintable(ungroup.error().toString()));
         const Preset back = applied(grouped, QStringLiteral("group"), ungroup.value());
-        QCOMPARE(idsOf(back.graph).size(), cnn.graph.nodes.size());
-        QVERIFY(back.graph.node(QStringLiteral("group_conv1")));
-        QCOMPARE(back.graph.node(QStringLiteral("group_conv1"))->params, cnn.graph.node(QStringLiteral("conv1"))->params);
+        // Grouped and ungrouped again, the nodes have the ids they had, the same values, edges and positions.
+        QStringList backIds = idsOf(back.graph), cnnIds = idsOf(cnn.graph);
+        backIds.sort();
+        cnnIds.sort();
+        QCOMPARE(backIds, cnnIds);
+        for (const QString &id : ids) {
+            QCOMPARE(back.graph.node(id)->params, cnn.graph.node(id)->params);
+            QCOMPARE(back.graph.node(id)->pos, cnn.graph.node(id)->pos);
+        }
         QCOMPARE(inspectPresetShapes(back).totalParams, before.totalParams);
-        QVERIFY(hasEdge(back.graph, QStringLiteral("norm.out"), QStringLiteral("group_conv1.in")));
-        QVERIFY(hasEdge(back.graph, QStringLiteral("group_pool1.out"), QStringLiteral("conv2.in")));
+        QVERIFY(hasEdge(back.graph, QStringLiteral("norm.out"), QStringLiteral("conv1.in")));
+        QVERIFY(hasEdge(back.graph, QStringLiteral("conv1.out"), QStringLiteral("relu1.in")));
+        QVERIFY(hasEdge(back.graph, QStringLiteral("pool1.out"), QStringLiteral("conv2.in")));
 
-        // The ResNet's stage1: its exposed width goes into the two inner conv_bn nodes, which stay composites.
+        // The ResNet's stage2: its exposed width goes into the two inner conv_bn nodes, which stay composites; the
+        // inner ids are free in the pipeline, so they stay as they are.
         const Preset resnet = loadPreset(tytest::presetsDir() + QStringLiteral("/fashion-mnist-resnet.trainyard.json")).value();
         const Result<Ungrouping> stage = ungroupComposite(resnet, QStringLiteral("stage2"));
         QVERIFY(stage.ok());
         const Preset flatter = applied(resnet, QStringLiteral("stage2"), stage.value());
-        QCOMPARE(flatter.graph.node(QStringLiteral("stage2_shortcut"))->block, QStringLiteral("conv_bn"));
-        QCOMPARE(flatter.graph.node(QStringLiteral("stage2_shortcut"))->params.value(QStringLiteral("width")).toInt(), 64);
+        QCOMPARE(flatter.graph.node(QStringLiteral("shortcut"))->block, QStringLiteral("conv_bn"));
+        QCOMPARE(flatter.graph.node(QStringLiteral("shortcut"))->params.value(QStringLiteral("width")).toInt(), 64);
         QCOMPARE(inspectPresetShapes(flatter).totalParams, qint64(77290));
+        // Then stage1, whose inner ids (conv1, relu1, ...) stage2's nodes now have: those are named stage1_conv1, ...
+        const Result<Ungrouping> other = ungroupComposite(flatter, QStringLiteral("stage1"));
+        QVERIFY(other.ok());
+        const Preset flat = applied(flatter, QStringLiteral("stage1"), other.value());
+        QVERIFY(flat.graph.node(QStringLiteral("stage1_conv1")));
+        QVERIFY(flat.graph.node(QStringLiteral("conv1")));
+        QCOMPARE(flat.graph.node(QStringLiteral("conv1"))->params, flatter.graph.node(QStringLiteral("conv1"))->params);
+        QCOMPARE(inspectPresetShapes(flat).totalParams, qint64(77290));
 
         // Refused: a loss, a group without an output, a node that is no composite, a repeated one.
         QVERIFY(!groupIntoComposite(cnn, {QStringLiteral("fc2"), QStringLiteral("loss")}).ok());

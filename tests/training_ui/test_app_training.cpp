@@ -410,19 +410,34 @@ private Q_SLOTS:
             for (int i = 0; i < 16; ++i)
                 file.write(QByteArray::fromHex("3f800000"));  // 1.0f, big-endian
         }
+        const QString one = dir.filePath(QStringLiteral("one.idx"));  // and a second file, of one sample
+        {
+            QFile file(one);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromHex("00000d02" "00000001" "00000008"));
+            for (int i = 0; i < 8; ++i)
+                file.write(QByteArray::fromHex("00000000"));
+        }
+        // Both files at once, as a drop of several files: every sample of every file gets its bars.
         QSignalSpy predicted(view, &EvaluationView::predictionFinished);
-        view->classifyFile(idx);
+        view->classifyFiles({idx, one});
         QVERIFY(predicted.wait(60000));
-        QCOMPARE(view->prediction()->bars().size(), 4);
-        QVERIFY(view->prediction()->title().contains(QStringLiteral("two.idx[0]")));
-        double sum = 0;
-        for (const auto &bar : view->prediction()->bars())
-            sum += bar.second;
-        QVERIFY(std::abs(sum - 1.0) < 1e-3);
+        const QList<ClassifiedInput> inputs = view->prediction()->inputs();
+        QCOMPARE(inputs.size(), 3);
+        const QStringList titles{QStringLiteral("two.idx[0]"), QStringLiteral("two.idx[1]"), QStringLiteral("one.idx[0]")};
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY2(inputs[i].title.contains(titles[i]), qPrintable(inputs[i].title));
+            QCOMPARE(inputs[i].bars.size(), 4);  // every class of four (the top 5 asked for)
+            double sum = 0;
+            for (const auto &bar : inputs[i].bars)
+                sum += bar.second;
+            QVERIFY(std::abs(sum - 1.0) < 1e-3);
+        }
         // A file it cannot read: said so, no bars.
         view->classifyFile(dir.filePath(QStringLiteral("nothing.png")));
         QVERIFY(predicted.wait(60000));
-        QVERIFY(view->prediction()->bars().isEmpty());
+        QVERIFY(view->prediction()->inputs().isEmpty());
+        QVERIFY2(view->prediction()->message().contains(QStringLiteral("nothing.png")), qPrintable(view->prediction()->message()));
 
         // Export from the browser, by a worker: an ONNX model and the safetensors weights of the selected run.
         window->setMode(WindowMode::Experiments);

@@ -239,6 +239,7 @@ void TestMetricPlot::exports()
     QList<MetricPoint> rows = lossRows(1, 5);
     rows.append({QStringLiteral("val/accuracy"), 4, 1, 2.0, 0.041});
     rows.append({QStringLiteral("val/accuracy"), 5, 1, 2.5, std::nan("")});
+    rows.append({QStringLiteral("val/accuracy"), 6, 2, 3.0, double(0.3f)});  // computed as a float, widened
     plot.appendPoints(1, rows);
     for (const QString &name : {QStringLiteral("chart.png"), QStringLiteral("chart.svg"), QStringLiteral("chart.pdf")}) {
         const QString path = dir.filePath(name);
@@ -259,7 +260,7 @@ void TestMetricPlot::exports()
     QFile csv(csvPath);
     QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
     const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    QCOMPARE(lines.size(), 1 + 5 + 2);  // header, every sample of both shown metrics
+    QCOMPARE(lines.size(), 1 + 5 + 3);  // header, every sample of both shown metrics
     QCOMPARE(lines.at(0), QStringLiteral("run_id,run,metric,step,epoch,time,value,smoothed"));
     QCOMPARE(lines.at(1), QStringLiteral("1,\"run, \"\"one\"\"\",train/loss,1,1,0.5,10,10"));
     // The smoothed value with the shortest digits that read back as the same double (no binary noise).
@@ -270,6 +271,8 @@ void TestMetricPlot::exports()
     QCOMPARE(second.last(), QString::number((0.5 * 10 * 0.5 + 0.5 * 5) / 0.75, 'g', QLocale::FloatingPointShortest));
     QCOMPARE(lines.at(6), QStringLiteral("1,\"run, \"\"one\"\"\",val/accuracy,4,1,2,0.041,0.041"));  // not 0.041000000000000002
     QCOMPARE(lines.at(7), QStringLiteral("1,\"run, \"\"one\"\"\",val/accuracy,5,1,2.5,,"));  // NaN: empty
+    // A float metric as the float it was (reads back as the same float), not its widened 0.30000001192092896.
+    QCOMPARE(lines.at(8), QStringLiteral("1,\"run, \"\"one\"\"\",val/accuracy,6,2,3,0.3,0.3"));
     QVERIFY(!plot.saveCsv(dir.filePath(QStringLiteral("no/such/folder/x.csv"))));
 }
 

@@ -47,7 +47,43 @@ private Q_SLOTS:
     void badInputIsRejectedWithItsNode();
     void missingWorkerIsAnError();
     void panelTrainsTwoRunsAndPlotsThem();
+    void etaIsKnownFromTheFirstMetricsOfTheFirstEpoch();
 };
+
+// A worker (a shell script standing in for trainyard-cli) that starts a run of 100 steps, reads its first metrics
+// at step 10 of epoch 1 after about 0.4 s, then goes on quietly: the ETA is known from that one read, from the
+// steps done since "started" and the time they took (about 0.04 s a step, so 90 steps left take about 3.6 s).
+void TestTrainingController::etaIsKnownFromTheFirstMetricsOfTheFirstEpoch()
+{
+    tytest::RunsFixture runs;
+    QVERIFY(runs.open());
+    const QString worker = runs.dir.filePath(QStringLiteral("fake-worker.sh"));
+    {
+        QFile script(worker);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\n"
+                     "echo '{\"event\":\"started\",\"run_id\":7,\"device\":\"cpu\",\"steps_per_epoch\":50,\"total_steps\":100,"
+                     "\"epochs\":2,\"resumed_at_step\":-1}'\n"
+                     "sleep 0.4\n"
+                     "echo '{\"event\":\"metrics\",\"columns\":[\"name\",\"step\",\"epoch\",\"time\",\"value\"],"
+                     "\"rows\":[[\"train/loss\",10,1,0.4,1.5]]}'\n"
+                     "exec sleep 60\n");
+        script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    }
+    TrainingRunController controller;
+    controller.setWorkerPath(worker);
+    QVERIFY(controller.start(tytest::tinyPreset(), runs.path).ok());
+    QSignalSpy metrics(&controller, &TrainingRunController::metricsReceived);
+    QVERIFY(metrics.wait(20000));
+    QCOMPARE(controller.epoch(), 1);
+    QCOMPARE(controller.step(), qint64(10));
+    const double eta = controller.etaSeconds();
+    QVERIFY2(eta > 0.9 && eta < 30, qPrintable(QString::number(eta)));
+    QVERIFY2(controller.statusLine().contains(QStringLiteral("ETA")), qPrintable(controller.statusLine()));
+    controller.kill();
+    QSignalSpy ended(&controller, &TrainingRunController::finished);
+    QVERIFY(ended.count() > 0 || ended.wait(20000));
+}
 
 void TestTrainingController::trainsTinyRunToTheEnd()
 {

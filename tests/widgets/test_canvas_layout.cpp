@@ -167,6 +167,29 @@ private Q_SLOTS:
         QVERIFY(between > 0);
     }
 
+    // An edge connected by hand (through the document, as the drag gesture does) is routed around the node in its
+    // way at once, on top of nothing: the same route it gets when the file is opened again.
+    void anEdgeConnectedLiveIsRoutedAroundNodesAtOnce()
+    {
+        tytest::Canvas canvas;
+        canvas.document->setPreset(chainOf(3));  // fc0, fc1, fc2 in a row; fc0 -> fc1 -> fc2
+        const Edge middle = tytest::edge(QStringLiteral("fc1.out"), QStringLiteral("fc2.in"));
+        QVERIFY(canvas.document->removeItems({}, {middle}));
+        canvas.document->setPreset(canvas.document->preset());  // as saved and opened again
+        QCoreApplication::processEvents();
+        const Edge skip = tytest::edge(QStringLiteral("fc0.out"), QStringLiteral("fc2.in"));
+        QVERIFY2(canvas.document->connectPorts(skip.from, skip.to).isEmpty(), "fc0 -> fc2 connects");
+        const EdgeItem *edge = canvas.scene->edgeItem(skip);
+        QVERIFY(edge);
+        const QRectF inTheWay = canvas.scene->nodeItem(QStringLiteral("fc1"))->sceneBoundingRect();
+        QVERIFY(pathCrossesRect(edgeCurve(edge->path().pointAtPercent(0), edge->path().pointAtPercent(1)), inTheWay));
+        QVERIFY2(!pathCrossesRect(edge->path(), inTheWay), "the new edge runs through fc1");
+        const QPainterPath live = edge->path();
+        canvas.document->setPreset(canvas.document->preset());  // reopened
+        QCoreApplication::processEvents();
+        QCOMPARE(canvas.scene->edgeItem(skip)->path(), live);
+    }
+
     void aRouteDetoursAroundANodeInTheWay()
     {
         const QPointF from(0, 100), to(600, 100);

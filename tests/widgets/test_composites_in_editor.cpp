@@ -114,7 +114,18 @@ private Q_SLOTS:
 
         QVERIFY(doc.ungroupBlock(QStringLiteral("group")).isEmpty());
         QCOMPARE(doc.undoStack()->count(), 2);
-        QVERIFY(doc.graph().node(QStringLiteral("group_conv2")));
+        // The nodes are back under the ids the user gave them (their --set keys still work), where they were,
+        // with their items on the canvas.
+        for (const char *id : {"conv2", "relu2", "pool2"}) {
+            const Node *node = doc.graph().node(QString::fromLatin1(id));
+            QVERIFY2(node, id);
+            QCOMPARE(node->pos, original.graph.node(QString::fromLatin1(id))->pos);
+            QVERIFY(canvas.scene->nodeItem(QString::fromLatin1(id)));
+        }
+        QVERIFY(!doc.graph().node(QStringLiteral("group_conv2")));
+        QCOMPARE(doc.graph().edges.size(), original.graph.edges.size());
+        for (const Edge &edge : original.graph.edges)
+            QVERIFY2(doc.graph().edges.contains(edge), qPrintable(edge.from.toString() + QStringLiteral(" -> ") + edge.to.toString()));
         doc.validateNow();
         QCOMPARE(doc.report().totalParams, params);
 

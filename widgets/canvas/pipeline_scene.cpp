@@ -153,6 +153,7 @@ void PipelineScene::addEdgeItem(const Edge &edge)
         return;  // a dangling edge in a broken file: validation reports it
     auto *item = new EdgeItem(edge, from, to);
     addItem(item);
+    item->updatePath();  // routed around the nodes in its way now that it is on the scene, as a reopened file's are
     m_edges.insert(edgeKey(edge), item);
     refreshPortConnections(edge.from.node);
     refreshPortConnections(edge.to.node);

@@ -13,14 +13,15 @@ namespace {
 constexpr int kMargin = 6;
 constexpr int kHeaderHeight = 18;  // "predicted" above the columns
 
-// White for 0, deepening with the share: green on the diagonal, red off it.
-QColor cellColour(double share, bool diagonal)
+// The background (the palette's base: white in a light scheme, near black in a dark one) for 0, deepening with
+// the share towards green on the diagonal and red off it.
+QColor cellColour(double share, bool diagonal, const QColor &background)
 {
     const double t = std::clamp(share, 0.0, 1.0);
     const QColor full = diagonal ? QColor(46, 139, 87) : QColor(200, 50, 50);
     const double strength = diagonal ? t : std::sqrt(t);  // small mistakes must still show
     auto mix = [strength](int from, int to) { return int(from + (to - from) * strength); };
-    return QColor(mix(255, full.red()), mix(255, full.green()), mix(255, full.blue()));
+    return QColor(mix(background.red(), full.red()), mix(background.green(), full.green()), mix(background.blue(), full.blue()));
 }
 
 } // namespace
@@ -95,6 +96,11 @@ QPoint ConfusionMatrixView::cellAt(const QPoint &position) const
     return QPoint((position.x() - grid.left()) / cell, (position.y() - grid.top()) / cell);
 }
 
+QColor ConfusionMatrixView::cellColor(int trueClass, int predictedClass) const
+{
+    return cellColour(rowShare(trueClass, predictedClass), trueClass == predictedClass, palette().color(QPalette::Base));
+}
+
 void ConfusionMatrixView::selectCell(int trueClass, int predictedClass)
 {
     if (trueClass < 0 || predictedClass < 0 || trueClass >= classCount() || predictedClass >= classCount())
@@ -139,7 +145,7 @@ void ConfusionMatrixView::paintEvent(QPaintEvent *)
         for (int p = 0; p < n; ++p) {
             const QRect r = cellRect(t, p);
             const double share = rowShare(t, p);
-            const QColor fill = cellColour(share, t == p);
+            const QColor fill = cellColor(t, p);
             painter.fillRect(r, fill);
             if (cell >= 26 && count(t, p) > 0) {
                 painter.setPen(fill.lightnessF() < 0.55 ? Qt::white : Qt::black);

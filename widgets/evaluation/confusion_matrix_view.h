@@ -2,7 +2,8 @@
 // The confusion matrix of an evaluation as a heat map: rows are true classes, columns predicted classes, each
 // cell coloured by its share of the row (so a rare class reads as clearly as a common one) and labelled with its
 // count and that share. Clicking a cell selects it (cellActivated); the diagonal is drawn in green hues, the
-// mistakes in red ones.
+// mistakes in red ones, both deepening from the palette's base colour (so an empty cell is the background in a
+// light and a dark scheme alike, and the matrix follows a change of scheme).
 //
 // GUI thread only; owns nothing but its copy of the matrix.
 
@@ -27,6 +28,7 @@ public:
     // The cell under a widget position, or (-1, -1).
     QPoint cellAt(const QPoint &position) const;
     QRect cellRect(int trueClass, int predictedClass) const;
+    QColor cellColor(int trueClass, int predictedClass) const;  // as painted: from the palette's base colour
     QPoint selectedCell() const { return m_selected; }  // (predicted, true) as x, y; (-1, -1) when none
     void selectCell(int trueClass, int predictedClass);
 

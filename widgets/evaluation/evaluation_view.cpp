@@ -11,13 +11,14 @@
 #include <QDragEnterEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QHeaderView>
-#include <QJsonArray>
-#include <QJsonDocument>
+#include <QImageReader>
 #include <QLabel>
 #include <QListWidget>
 #include <QMimeData>
 #include <QProcess>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -125,16 +126,22 @@ void EvaluationView::buildUi()
     m_tabs->addTab(m_scoresView, tr("Per class"));
 
     m_prediction = new ProbabilityBars(this);
-    m_prediction->setMessage(tr("Drop an image (PNG, JPEG, BMP), an IDX file or a CSV file here to classify it with this run's weights"));
-    auto *right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(m_tabs);
-    right->addWidget(m_prediction);
-    right->setStretchFactor(0, 4);
-    right->setStretchFactor(1, 1);
+    m_prediction->setMessage(tr("Drop images (PNG, JPEG, BMP), IDX files or CSV files here to classify them with this run's weights"));
+    m_predictionArea = new QScrollArea(this);
+    m_predictionArea->setWidget(m_prediction);
+    m_predictionArea->setWidgetResizable(true);
+    m_predictionArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_predictionArea->setFrameShape(QFrame::NoFrame);
+    m_right = new QSplitter(Qt::Vertical, this);
+    m_right->setChildrenCollapsible(false);
+    m_right->addWidget(m_tabs);
+    m_right->addWidget(m_predictionArea);
+    m_right->setStretchFactor(0, 4);
+    m_right->setStretchFactor(1, 1);
 
     auto *body = new QSplitter(Qt::Horizontal, this);
     body->addWidget(m_confusion);
-    body->addWidget(right);
+    body->addWidget(m_right);
     body->setStretchFactor(0, 1);
     body->setStretchFactor(1, 1);
     body->setSizes({560, 440});
@@ -267,7 +274,7 @@ Status EvaluationView::showEvaluation(qint64 evaluationId)
     m_runChooser->setCurrentIndex(std::max(0, m_runChooser->findData(m_runId)));
     m_compareChooser->setCurrentIndex(std::max(0, m_compareChooser->findData(m_compareRunId)));
     if (newRun)
-        m_prediction->setMessage(tr("Drop an image (PNG, JPEG, BMP), an IDX file or a CSV file here to classify it with run #%1's weights").arg(m_runId));
+        m_prediction->setMessage(tr("Drop images (PNG, JPEG, BMP), IDX files or CSV files here to classify them with run #%1's weights").arg(m_runId));
 
     // The samples' data: loaded once per run and split, in the background.
     const QString key = QStringLiteral("%1/%2").arg(m_runId).arg(m_report.split);
@@ -362,14 +369,17 @@ void EvaluationView::dragEnterEvent(QDragEnterEvent *event)
 
 void EvaluationView::dropEvent(QDropEvent *event)
 {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile()) {
-        classifyFile(urls.first().toLocalFile());
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (!paths.isEmpty()) {
+        classifyFiles(paths);
         event->acceptProposedAction();
     }
 }
 
-void EvaluationView::classifyFile(const QString &path)
+void EvaluationView::classifyFiles(const QStringList &paths)
 {
     if (!m_db || !m_runId || m_workerPath.isEmpty()) {
         m_prediction->setMessage(tr("Choose an evaluated run first"));
@@ -377,12 +387,13 @@ void EvaluationView::classifyFile(const QString &path)
         return;
     }
     if (m_predict && m_predict->state() != QProcess::NotRunning) {
+        m_predict->disconnect(this);  // the answer to the files before is not wanted any more
         m_predict->kill();
         m_predict->waitForFinished(2000);
     }
     delete m_predict;
     m_predict = new QProcess(this);
-    m_predict->setProperty("input", QFileInfo(path).fileName());
+    m_predict->setProperty("inputs", paths);
     connect(m_predict, &QProcess::finished, this, &EvaluationView::showPredictionOutput);
     connect(m_predict, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart) {
@@ -390,37 +401,64 @@ void EvaluationView::classifyFile(const QString &path)
             Q_EMIT predictionFinished();
         }
     });
-    m_prediction->setMessage(tr("Classifying %1…").arg(QFileInfo(path).fileName()));
-    m_predict->start(m_workerPath, {QStringLiteral("predict"), QString::number(m_runId), path, QStringLiteral("--top"), QStringLiteral("5"),
-                                    QStringLiteral("--json"), QStringLiteral("--db"), m_db->path()});
+    m_prediction->setMessage(paths.size() == 1 ? tr("Classifying %1…").arg(QFileInfo(paths.first()).fileName())
+                                            : tr("Classifying %1 files…").arg(paths.size()));
+    m_predict->start(m_workerPath, QStringList{QStringLiteral("predict"), QString::number(m_runId)} + paths
+                                       + QStringList{QStringLiteral("--top"), QString::number(kTopClasses), QStringLiteral("--json"),
+                                                     QStringLiteral("--db"), m_db->path()});
 }
 
 void EvaluationView::showPredictionOutput()
 {
     const QByteArray out = m_predict->readAllStandardOutput();
-    const QString input = m_predict->property("input").toString();
-    if (m_predict->exitCode() != 0) {
+    const QStringList paths = m_predict->property("inputs").toStringList();
+    if (m_predict->exitCode() != 0 || m_predict->exitStatus() != QProcess::NormalExit) {
         const QString error = QString::fromUtf8(m_predict->readAllStandardError()).trimmed().section(QLatin1Char('\n'), 0, 0);
-        m_prediction->setMessage(tr("%1 cannot be classified: %2").arg(input, error));
+        const QString what = paths.size() == 1 ? QFileInfo(paths.first()).fileName() : tr("The %1 files").arg(paths.size());
+        m_prediction->setMessage(tr("%1 cannot be classified: %2").arg(what, error.isEmpty() ? tr("the worker ended with code %1").arg(m_predict->exitCode()) : error));
         Q_EMIT predictionFinished();
         return;
     }
-    const QList<QByteArray> lines = out.trimmed().split('\n');
-    const QJsonObject first = QJsonDocument::fromJson(lines.value(0)).object();
-    QList<QPair<QString, double>> bars;
-    for (const QJsonValue &v : first.value(QStringLiteral("top")).toArray())
-        bars.append({v.toObject().value(QStringLiteral("class")).toString(), v.toObject().value(QStringLiteral("probability")).toDouble()});
-    if (bars.isEmpty()) {
-        QStringList values;
-        for (const QJsonValue &v : first.value(QStringLiteral("values")).toArray())
-            values << QString::number(v.toDouble(), 'g', 5);
-        m_prediction->setMessage(tr("%1: predicted %2").arg(input, values.join(QStringLiteral(", "))));
-    } else {
-        m_prediction->setBars(lines.size() > 1 ? tr("%1 (first of %2 samples)").arg(first.value(QStringLiteral("input")).toString()).arg(lines.size())
-                                               : first.value(QStringLiteral("input")).toString(),
-                              bars);
+    QList<ClassifiedInput> inputs = classifiedInputsFromJsonLines(out);
+    if (inputs.isEmpty()) {
+        m_prediction->setMessage(tr("The worker classified nothing in %1").arg(paths.join(QStringLiteral(", "))));
+        Q_EMIT predictionFinished();
+        return;
     }
+    const qsizetype total = inputs.size();
+    inputs = inputs.mid(0, kMaxClassifiedShown);
+    // An image's input is its file name: shown beside its bars.
+    QHash<QString, QString> byName;
+    for (const QString &path : paths)
+        byName.insert(QFileInfo(path).fileName(), path);
+    for (ClassifiedInput &input : inputs) {
+        const QString path = byName.value(input.title);
+        if (!path.isEmpty() && !QImageReader::imageFormat(path).isEmpty()) {
+            QImageReader reader(path);
+            const QSize most(ProbabilityBars::kThumbnailSide * 2, ProbabilityBars::kThumbnailSide * 2);
+            const QSize size = reader.size();
+            if (size.isValid() && (size.width() > most.width() || size.height() > most.height()))
+                reader.setScaledSize(size.scaled(most, Qt::KeepAspectRatio));  // a large photo is read small
+            input.thumbnail = reader.read();
+        }
+    }
+    m_prediction->setInputs(inputs, total > inputs.size() ? tr("%1 more inputs not shown (trainyard-cli predict %2 … lists them all)")
+                                                               .arg(total - inputs.size()).arg(m_runId)
+                                                         : QString());
+    makeRoomForPredictions();
     Q_EMIT predictionFinished();
+}
+
+void EvaluationView::makeRoomForPredictions()
+{
+    const QList<int> sizes = m_right->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    if (total <= 0)
+        return;
+    const int wanted = m_prediction->heightForWidth(m_predictionArea->viewport()->width()) + 2;
+    const int shown = std::clamp(wanted, sizes.value(1), std::max(sizes.value(1), total / 2));
+    if (shown != sizes.value(1))
+        m_right->setSizes({total - shown, shown});
 }
 
 } // namespace ty

@@ -2,8 +2,8 @@
 // The Evaluate view: one run's evaluation from the run database (nothing is recomputed). The confusion matrix as
 // a heat map (click a cell to list its samples), the per-class table (sortable), the samples of the chosen cell
 // or the most confident mistakes as thumbnails (images) or rows (tables), and a second run to compare per-class
-// scores with. Dropping an image, IDX or CSV file on the view classifies it with the run's weights in a worker
-// process (`trainyard-cli predict`), shown as bars.
+// scores with. Dropping images, IDX or CSV files on the view (one or several at once) classifies them with the
+// run's weights in one worker process (`trainyard-cli predict`): every input's most probable classes as bars.
 //
 // Ownership and threads: the database connection is the caller's (the run browser's) and must outlive the view's
 // use of it; the view owns its widgets, its data loader and its prediction process. GUI thread only.
@@ -20,6 +20,8 @@ class QComboBox;
 class QLabel;
 class QListWidget;
 class QProcess;
+class QScrollArea;
+class QSplitter;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
@@ -37,6 +39,8 @@ class EvaluationView : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kMaxThumbnails = 200;
+    static constexpr int kMaxClassifiedShown = 100;  // inputs shown as bars; a note counts the rest
+    static constexpr int kTopClasses = 5;
 
     explicit EvaluationView(QWidget *parent = nullptr);
     ~EvaluationView() override;
@@ -56,8 +60,9 @@ public:
     // Lists the samples of one cell (true, predicted), or the most confident mistakes.
     void showCell(int trueClass, int predictedClass);
     void showMistakes();
-    // Classifies a file with the run's weights (a worker process); the answer shows as bars.
-    void classifyFile(const QString &path);
+    // Classifies files with the run's weights (one worker process); the answer shows as bars, an input each.
+    void classifyFiles(const QStringList &paths);
+    void classifyFile(const QString &path) { classifyFiles({path}); }
     bool samplesLoaded() const { return m_samples != nullptr; }
 
     ConfusionMatrixView *confusion() const { return m_confusion; }
@@ -66,6 +71,7 @@ public:
     QListWidget *gallery() const { return m_gallery; }
     QLabel *galleryTitle() const { return m_galleryTitle; }
     ProbabilityBars *prediction() const { return m_prediction; }
+    QScrollArea *predictionArea() const { return m_predictionArea; }
     QComboBox *runChooser() const { return m_runChooser; }
     QComboBox *compareChooser() const { return m_compareChooser; }
     QLabel *summary() const { return m_summary; }
@@ -85,6 +91,7 @@ private:
     void fillGallery(const QList<EvaluatedSample> &samples, qint64 total);
     void refreshGallery();
     void showPredictionOutput();
+    void makeRoomForPredictions();  // the bars' part of the splitter grows to show them, up to about half
     QString runLabel(qint64 runId) const;
 
     RunDatabase *m_db = nullptr;
@@ -105,6 +112,8 @@ private:
     QTabWidget *m_tabs = nullptr;
     QListWidget *m_gallery = nullptr;
     ProbabilityBars *m_prediction = nullptr;
+    QScrollArea *m_predictionArea = nullptr;
+    QSplitter *m_right = nullptr;  // the tabs over the predictions
     SplitSamplesLoader *m_loader = nullptr;
     QProcess *m_predict = nullptr;
 };

@@ -55,7 +55,9 @@ MetricPlot::MetricPlot(QWidget *parent)
     m_hoverLabel->setPadding(QMargins(6, 4, 6, 4));
     m_hoverLabel->setFont(legendFont);
     m_hoverLabel->setVisible(false);
+    createEmptyNote();
     applyPalette();
+    updateEmptyNote();
 
     connect(m_plot, &QCustomPlot::mouseMove, this, &MetricPlot::updateHover);
     connect(m_plot, &QCustomPlot::mouseWheel, this, &MetricPlot::userMovedView);
@@ -259,6 +261,7 @@ void MetricPlot::replotNow()
         followData();
     placeStageMarks();
     syncLegendRow();
+    updateEmptyNote();
     m_plot->replot();
     ++m_replots;
     Q_EMIT replotted();

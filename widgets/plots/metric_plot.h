@@ -5,7 +5,8 @@
 // colour over the raw curve drawn faintly. Mouse: drag pans, the wheel zooms, a double click resets the view;
 // smoothing applies to per-step (train/*) curves, per-epoch curves are drawn as they are, with markers;
 // hovering shows the values of every shown curve at the nearest sample (a tracer line and a label, drawn on
-// an overlay layer without replotting the data). A run trained in stages shows a dashed vertical line in its
+// an overlay layer without replotting the data). A chart without curves says why in their place (no run, no
+// sample yet, no metric node of that name in the runs' graphs). A run trained in stages shows a dashed vertical line in its
 // colour, labelled with the stage's name, where each stage after the first begins (setStages).
 //
 // Every sample is kept (RunSeries, and every point in the graphs); drawing is reduced to a few points per pixel
@@ -112,6 +113,9 @@ public:
     // in the chart's pixels (empty while hidden): always inside the axis rect.
     void showHoverAt(const QPoint &pos);
     QRectF hoverBoxRect() const;
+    // The note a chart without curves shows in their place, saying why (metric_plot_empty.cpp); empty while curves
+    // are shown. Updated at each replot.
+    QString emptyText() const;
     // The chart's background, axis and text colours come from the palette (metric_plot_theme.cpp).
     QColor chartBackground() const { return m_background; }
 
@@ -154,6 +158,10 @@ private:
     void placeHoverBox(double pixelX);  // beside the tracer line, on the side with room, inside the axis rect
     void applyPalette();
     void hideHover();
+    // The empty chart's note (metric_plot_empty.cpp)
+    void createEmptyNote();
+    QString emptyReason() const;
+    void updateEmptyNote();
     // Stage marks (metric_plot_stages.cpp)
     void dropStageMarks(qint64 runId);
     void placeStageMarks();                            // at the keys of the current x axis; at each replot
@@ -163,6 +171,7 @@ private:
     QTimer *m_replotTimer;
     QCPItemStraightLine *m_hoverLine = nullptr;
     QCPItemText *m_hoverLabel = nullptr;
+    QCPItemText *m_emptyNote = nullptr;
     QColor m_background = Qt::white;
     QCPLayoutGrid *m_legendRow = nullptr;  // owned by the plot's layout while shown, else by us (destructor)
     QMap<qint64, RunSeries> m_runs;

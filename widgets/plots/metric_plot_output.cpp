@@ -3,6 +3,7 @@
 #include "metric_plot.h"
 
 #include "common/duration_text.h"
+#include "number_text.h"
 
 #include "qcustomplot_include.h"
 
@@ -54,8 +55,9 @@ QString csvText(const QString &text)
     return QLatin1Char('"') + QString(text).replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
 }
 
-// The shortest text that reads back as the same double: 0.041, not 0.041000000000000002.
-QString csvNumber(double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', QLocale::FloatingPointShortest); }
+// The shortest text that reads back as the same value: 0.3 for a metric computed as a float (not the
+// 0.30000001192092896 of its widened double), 0.041 for a double (not 0.041000000000000002); NaN as an empty cell.
+QString csvNumber(double v) { return std::isnan(v) ? QString() : shortestNumberText(v); }
 
 } // namespace
 

@@ -87,6 +87,25 @@ void resetPlot(QCustomPlot *plot)
     plot->yAxis->setLabel(QString());
 }
 
+// A note in the middle of a chart that has nothing to show: why not.
+void addNote(QCustomPlot *plot, const QString &text)
+{
+    auto *note = new QCPItemText(plot);
+    note->setObjectName(QStringLiteral("note"));
+    note->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note->position->setCoords(0.5, 0.5);
+    note->setPositionAlignment(Qt::AlignCenter);
+    note->setTextAlignment(Qt::AlignCenter);
+    note->setPadding(QMargins(6, 4, 6, 4));
+    note->setText(text);
+    note->setColor(plot->palette().color(QPalette::PlaceholderText));
+}
+
+QString noValuesYet(const SweepRecord &sweep)
+{
+    return sweep.id == 0 ? QObject::tr("No sweep chosen") : QObject::tr("No trial has a value of %1 yet").arg(sweep.metric);
+}
+
 QList<SweepTrialRow> withValues(const QList<SweepTrialRow> &rows)
 {
     QList<SweepTrialRow> out;
@@ -160,6 +179,8 @@ void drawParallelCoordinates(QCustomPlot *plot, const SweepRecord &sweep, const 
         }
     }
     plot->xAxis->setTicker(ticker);
+    if (ranked.isEmpty())
+        addNote(plot, noValuesYet(sweep));
     plot->xAxis->setRange(-0.3, axes - 0.7);
     plot->yAxis->setRange(-0.1, 1.1);
     plot->yAxis->setTickLabels(false);
@@ -209,6 +230,8 @@ void drawMetricAgainstKey(QCustomPlot *plot, const SweepRecord &sweep, const QLi
     }
     plot->xAxis->setLabel(key);
     plot->yAxis->setLabel(sweep.metric);
+    if (ranked.isEmpty())
+        addNote(plot, noValuesYet(sweep));
     if (!ranked.isEmpty()) {
         double low = *ranked.first().value, high = low;
         for (const SweepTrialRow &row : ranked) {
@@ -228,6 +251,7 @@ void drawTrialCurves(QCustomPlot *plot, const RunDatabase &db, const SweepRecord
     bool any = false;
     double low = 0, high = 0;
     int lastEpoch = 1;
+    int longest = 0;  // the most epochs a trial has a value for
     for (const SweepTrialRow &row : rows) {
         if (row.runId == 0)
             continue;
@@ -241,6 +265,9 @@ void drawTrialCurves(QCustomPlot *plot, const RunDatabase &db, const SweepRecord
         QCPGraph *graph = plot->addGraph();
         graph->setName(QStringLiteral("trial %1").arg(row.trial));
         graph->setPen(trialPen(sweep, row, style::runColor(row.runId)));
+        // A dot at each epoch: a trial of one epoch is a single point, which a line alone does not draw.
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+        longest = std::max(longest, int(byEpoch.size()));
         for (auto it = byEpoch.cbegin(); it != byEpoch.cend(); ++it) {
             graph->addData(it.key(), it.value());
             low = any ? std::min(low, it.value()) : it.value();
@@ -249,8 +276,15 @@ void drawTrialCurves(QCustomPlot *plot, const RunDatabase &db, const SweepRecord
             any = true;
         }
     }
-    plot->xAxis->setLabel(QObject::tr("epoch"));
+    // Trials of one epoch have a point each: the axis says why there is no curve (a note would cover the points).
+    plot->xAxis->setLabel(any && longest == 1 ? QObject::tr("epoch\n(one per trial: a point each, no curve)") : QObject::tr("epoch"));
     plot->yAxis->setLabel(sweep.metric);
+    if (!any)
+        addNote(plot, sweep.id == 0 ? noValuesYet(sweep) : QObject::tr("No trial has reported %1 yet").arg(sweep.metric));
+    QSharedPointer<QCPAxisTickerFixed> wholeEpochs(new QCPAxisTickerFixed);
+    wholeEpochs->setTickStep(1);
+    wholeEpochs->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    plot->xAxis->setTicker(wholeEpochs);
     plot->xAxis->setRange(0.5, lastEpoch + 0.5);
     const double pad = high > low ? (high - low) * 0.08 : 0.05;
     plot->yAxis->setRange(low - pad, high + pad);

@@ -199,7 +199,9 @@ void TrainingRunController::continueRun()
     if (m_state != TrainingState::Paused)
         return;
     signalWorker(SIGCONT);
-    m_rateStartStep = -1;  // measure the rate afresh: the pause is no training time
+    // Measure the rate afresh from here: the pause is no training time.
+    m_rateStartStep = m_clock.isValid() ? m_step : -1;
+    m_rateStartMs = m_clock.isValid() ? m_clock.elapsed() : 0;
     setState(m_runId > 0 && m_clock.isValid() ? TrainingState::Running : TrainingState::Starting);
 }
 
@@ -216,7 +218,9 @@ void TrainingRunController::onStarted(const TrainingStarted &event)
     m_runId = event.runId;
     m_step = std::max<qint64>(0, event.resumedAtStep);
     m_clock.start();
-    m_rateStartStep = -1;
+    // The rate is measured from here (the data is loaded): the first metrics of the first epoch give an ETA.
+    m_rateStartStep = m_step;
+    m_rateStartMs = 0;
     if (m_state == TrainingState::Stopping) {
         signalWorker(SIGINT);
         signalWorker(SIGCONT);
@@ -233,10 +237,6 @@ void TrainingRunController::onMetrics(const QList<MetricPoint> &rows)
         m_step = std::max(m_step, row.step);
         m_epoch = std::max(m_epoch, row.epoch);
         m_lastMetrics.insert(row.name, row.value);
-    }
-    if (m_clock.isValid() && m_rateStartStep < 0) {
-        m_rateStartStep = m_step;
-        m_rateStartMs = m_clock.elapsed();
     }
     Q_EMIT metricsReceived(rows);
     Q_EMIT progressChanged();

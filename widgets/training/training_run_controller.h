@@ -88,7 +88,8 @@ public:
     int epoch() const { return m_epoch; }             // the epoch in progress (1-based), 0 before the first step
     qint64 step() const { return m_step; }
     qint64 totalSteps() const { return m_startInfo.totalSteps; }
-    // Seconds left, from the step rate since training started; negative when not known yet.
+    // Seconds left, from the steps done since training started (or continued after a pause) and the time they took:
+    // known from the first metrics of the first epoch on; negative before.
     double etaSeconds() const;
     QMap<QString, double> lastMetrics() const { return m_lastMetrics; }
     QList<TrainingNote> notes() const { return m_notes; }
