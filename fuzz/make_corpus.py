@@ -111,4 +111,21 @@ def safetensors():
         {"format": "trainyard-checkpoint", "checkpoint_format": "3", "step": "12", "epoch": "1"}))
 
 
-presets(); overrides(); idx_files(); csv_files(); images(); safetensors()
+def checkpoints():
+    # Positions for the run lengths fuzz_checkpoint reads them for: one stage of 3 epochs of 10 steps, and two
+    # stages of 2 x 5 and 4 x 7 steps; the data order of 30 samples.
+    order = [(i * 7) % 30 for i in range(30)]
+    permutation = ("trainyard/permutation", "I64", [30], struct.pack("<30q", *order))
+    common = {"format": "trainyard-checkpoint", "version": "3", "has_best": "1", "best_metric": "0.5",
+              "stop_has_best": "0", "stop_best_metric": "0", "bad_epochs": "0", "elapsed_seconds": "1.5"}
+    one = dict(common, stage="0", stage_start_epoch="0", stage_start_step="0", epoch="1", batch="2", step="12")
+    put("fuzz_checkpoint", "one-stage.safetensors", safetensors_file([permutation], one))
+    two = dict(common, stage="1", stage_start_epoch="2", stage_start_step="10", epoch="3", batch="4", step="21",
+               plateau_scale="0.5", plateau_has_best="1", plateau_best="0.25", plateau_bad_epochs="1",
+               plateau_cooldown="0", loss_scale="65536", loss_scale_growth="3")
+    put("fuzz_checkpoint", "two-stages.safetensors", safetensors_file([permutation], two))
+    boundary = dict(common, version="2", epoch="2", batch="0", step="20")
+    put("fuzz_checkpoint", "format-2-boundary.safetensors", safetensors_file([], boundary))
+
+
+presets(); overrides(); idx_files(); csv_files(); images(); safetensors(); checkpoints()

@@ -117,6 +117,9 @@ private Q_SLOTS:
     void cifarDamagedFiles_data();
     void cifarDamagedFiles();
     void datasetSummaryCountsAndStatistics();
+    void checkpointPositionIsReadWithoutLibTorch();
+    void checkpointPositionRefusesInconsistencies_data();
+    void checkpointPositionRefusesInconsistencies();
 
 private:
     QTemporaryDir m_dir;
