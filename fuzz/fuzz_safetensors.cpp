@@ -1,6 +1,6 @@
-// The safetensors parser that checkpoints, weight exports and warm starts read through. The checkpoint's own
-// checks (position, permutation, RNG state, tensors against the model) convert to LibTorch tensors and are
-// not fuzzed here; every byte of a checkpoint file reaches them only after this parser accepted it.
+// The safetensors parser that checkpoints, weight exports and warm starts read through. A checkpoint's position
+// and data order are fuzzed by fuzz_checkpoint; its RNG state and tensors against the model convert to LibTorch
+// tensors and are not fuzzed; every byte of a checkpoint file reaches them only after this parser accepted it.
 #include "fuzz_support.h"
 #include "safetensors_file.h"
 

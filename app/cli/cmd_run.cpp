@@ -1,5 +1,5 @@
 // trainyard-cli run PRESET [--overlay FILE]... [--set K=V]... [--init-from RUN[:CHECKPOINT]|FILE] [--db PATH] [--name NAME]
-//                  [--device auto|cpu|cuda] [--nproc N] [--json] [--quiet]
+//                  [--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--json] [--quiet]
 // With --nproc N, or under a launcher's environment (torchrun, srun), a data-parallel run (distributed_launch.h).
 // trainyard-cli run --sweep ID --trial N [--set K=V]... [--db PATH] [--events]: one trial of a sweep, started by
 // the sweep driver (sweep_driver.h), its preset built from the sweep's record.
@@ -11,6 +11,7 @@
 #include "json_io.h"
 #include "preset_format.h"
 #include "preset_overrides.h"
+#include "run_annotations.h"
 #include "run_database.h"
 #include "run_queue.h"
 #include "run_session.h"
@@ -91,9 +92,11 @@ int runCommand(const QStringList &arguments, Io &io)
     if (!args.error.isEmpty() || args.positionals.size() != (isTrial ? 0 : 1)) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
                << "usage: trainyard-cli run PRESET [--overlay FILE]... [--set KEY=VALUE]... [--init-from RUN[:last|best|STEP]|FILE] [--db PATH] [--name NAME] "
-                  "[--device auto|cpu|cuda] [--nproc N] [--json|--events] [--quiet]\n";
+                  "[--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--json|--events] [--quiet]\n";
         return BadInput;
     }
+    if (!checkRunAnnotations(args, io))
+        return BadInput;
     // A rank of a launcher's run that fails from here on tells the others as it leaves (distributed_launch.h).
     const std::unique_ptr<DistributedLaunch> launch = DistributedLaunch::fromArguments(args, io);
     if (!launch)
@@ -195,6 +198,7 @@ int runCommand(const QStringList &arguments, Io &io)
     }
     if (queued)
         queued->leave();  // the run, queued then running, holds the slot from here
+    annotateNewRun(*db.value(), created.value(), args, io);
     // A link left where the new run's folder goes (runs.sqlite-runs/ID -> elsewhere) is not written through.
     const Result<QString> folder = db.value()->writableRunFolder(created.value(), QString());
     if (!folder) {

@@ -1,6 +1,7 @@
 // trainyard-cli runs list|show ID|metrics ID [--metric NAME] [--db PATH] [--json] [--csv]
 
 #include "commands.h"
+#include "run_annotations.h"
 #include "number_text.h"
 #include "printable_text.h"
 #include "run_database.h"
@@ -8,6 +9,7 @@
 #include "run_speed.h"
 #include "terminal_progress.h"
 
+#include <algorithm>
 #include <QJsonArray>
 #include <cmath>
 
@@ -42,7 +44,7 @@ QJsonObject runJson(const RunInfo &run, const QMap<QString, double> &summary)
     QJsonObject summaryJson;
     for (auto it = summary.constBegin(); it != summary.constEnd(); ++it)
         summaryJson.insert(it.key(), std::isfinite(it.value()) ? QJsonValue(it.value()) : QJsonValue());
-    return QJsonObject{{QStringLiteral("id"), run.id}, {QStringLiteral("name"), run.name},
+    return QJsonObject{{QStringLiteral("id"), run.id}, {QStringLiteral("uuid"), run.uuid}, {QStringLiteral("name"), run.name},
                        {QStringLiteral("status"), runStatusName(run.status)},
                        {QStringLiteral("paused"), runStatusName(run.status) != shownRunStatus(run.status, run.host, run.pid)},
                        {QStringLiteral("status_message"), run.statusMessage}, {QStringLiteral("error_node"), run.errorNode},
@@ -88,6 +90,16 @@ int listRuns(RunDatabase &db, const Args &args, Io &io)
         printError(io, runs.error());
         return BadInput;
     }
+    // --tag TAG (repeatable): the runs with every one of them.
+    const QStringList wanted = args.lists.value(QStringLiteral("tag"));
+    if (!wanted.isEmpty())
+        runs.value().erase(std::remove_if(runs.value().begin(), runs.value().end(),
+                                          [&](const RunInfo &run) {
+                                              return std::any_of(wanted.begin(), wanted.end(), [&](const QString &tag) {
+                                                  return !run.tags.contains(tag.trimmed());
+                                              });
+                                          }),
+                           runs.value().end());
     const Result<QHash<qint64, QMap<QString, double>>> values = db.lastMetricValuesOfRuns();
     if (!values) {
         printError(io, values.error());
@@ -230,18 +242,25 @@ int showMetrics(RunDatabase &db, qint64 id, const Args &args, Io &io)
 
 int runsCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("metric")},
-                                {QStringLiteral("json"), QStringLiteral("csv")});
+    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("metric"), QStringLiteral("tag")},
+                                {QStringLiteral("json"), QStringLiteral("csv"), QStringLiteral("remove")});
     const QString sub = args.positionals.value(0);
-    const bool needsId = sub == QStringLiteral("show") || sub == QStringLiteral("metrics");
+    const bool needsId = sub == QStringLiteral("show") || sub == QStringLiteral("metrics") || sub == QStringLiteral("note")
+                         || sub == QStringLiteral("tag");
     bool idOk = false;
     const qint64 id = args.positionals.value(1).toLongLong(&idOk);
-    if (!args.error.isEmpty() || (sub != QStringLiteral("list") && !needsId) || (needsId && (!idOk || args.positionals.size() != 2))
-        || (sub == QStringLiteral("list") && args.positionals.size() != 1)) {
+    const qsizetype count = args.positionals.size();
+    const bool shapeOk = sub == QStringLiteral("list") ? count == 1
+                         : sub == QStringLiteral("note") ? count == 3
+                         : sub == QStringLiteral("tag")  ? count >= 3
+                                                         : count == 2;
+    if (!args.error.isEmpty() || (sub != QStringLiteral("list") && !needsId) || (needsId && !idOk) || !shapeOk) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
-               << "usage: trainyard-cli runs list [--db PATH] [--json]\n"
+               << "usage: trainyard-cli runs list [--tag TAG] [--db PATH] [--json]\n"
                   "       trainyard-cli runs show ID [--db PATH] [--json]\n"
-                  "       trainyard-cli runs metrics ID [--metric NAME] [--db PATH] [--csv|--json]\n";
+                  "       trainyard-cli runs metrics ID [--metric NAME] [--db PATH] [--csv|--json]\n"
+                  "       trainyard-cli runs note ID TEXT [--db PATH]          (\"\" clears the notes)\n"
+                  "       trainyard-cli runs tag ID TAG... [--remove] [--db PATH]\n";
         return BadInput;
     }
     Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath(args));
@@ -253,6 +272,10 @@ int runsCommand(const QStringList &arguments, Io &io)
         return listRuns(*db.value(), args, io);
     if (sub == QStringLiteral("show"))
         return showRun(*db.value(), id, args, io);
+    if (sub == QStringLiteral("note"))
+        return noteCommand(*db.value(), id, args, io);
+    if (sub == QStringLiteral("tag"))
+        return tagCommand(*db.value(), id, args, io);
     return showMetrics(*db.value(), id, args, io);
 }
 

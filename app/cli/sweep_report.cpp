@@ -49,6 +49,8 @@ QJsonObject sweepJson(const SweepRecord &sweep, const QList<SweepTrialRow> &rows
                                   {QStringLiteral("value"), row.value ? QJsonValue(*row.value) : QJsonValue()}});
     const auto time = [](const QDateTime &t) { return t.isValid() ? QJsonValue(t.toString(Qt::ISODateWithMs)) : QJsonValue(); };
     return QJsonObject{{QStringLiteral("id"), sweep.id},
+                       {QStringLiteral("uuid"), sweep.uuid},
+                       {QStringLiteral("host"), sweep.host},
                        {QStringLiteral("name"), sweep.name},
                        {QStringLiteral("status"), sweep.status},
                        {QStringLiteral("metric"), sweep.metric},

@@ -9,6 +9,7 @@
 #include "run_metric_summaries.h"
 #include "run_sqlite.h"
 
+#include <QUuid>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -145,8 +146,8 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
         QSqlQuery insert(m_db);
         insert.prepare(QStringLiteral(
             "INSERT INTO runs (name, status, preset_json, preset_hash, created_at, app_version, torch_version,"
-            " qt_version, device, seed, provenance_json, host, pid, sweep_id, sweep_trial)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+            " qt_version, device, seed, provenance_json, host, pid, sweep_id, sweep_trial, uuid)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         insert.addBindValue(nullIfEmpty(run.name));
         insert.addBindValue(runStatusName(RunStatus::Queued));
         insert.addBindValue(compactJson(run.preset));
@@ -163,6 +164,7 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
         insert.addBindValue(thisProcessId());
         insert.addBindValue(run.sweepId > 0 ? QVariant(run.sweepId) : QVariant());
         insert.addBindValue(run.sweepId > 0 ? QVariant(run.sweepTrial) : QVariant());
+        insert.addBindValue(QUuid::createUuid().toString(QUuid::WithoutBraces));
         if (!insert.exec()) {
             if (run.sweepId > 0 && insert.lastError().text().contains(QLatin1String("UNIQUE")))
                 return Error(QStringLiteral("trial %1 of sweep %2 already has a run in %3").arg(run.sweepTrial).arg(run.sweepId).arg(m_path));

@@ -5,6 +5,7 @@
 #include "run_liveness.h"
 #include "run_sqlite.h"
 
+#include <QUuid>
 #include <QJsonDocument>
 #include <QSqlQuery>
 
@@ -13,7 +14,7 @@ namespace ty {
 namespace {
 
 const char kSweepColumns[] = "id, name, status, spec_json, preset_json, preset_file, trials_json, metric, maximize,"
-                             " best_run, created_at, ended_at, host, pid";
+                             " best_run, created_at, ended_at, host, pid, uuid";
 
 
 SweepRecord sweepFromRow(const QSqlQuery &query)
@@ -33,6 +34,7 @@ SweepRecord sweepFromRow(const QSqlQuery &query)
     sweep.endedAt = fromRunDbTime(query.value(11));
     sweep.host = query.value(12).toString();
     sweep.pid = query.value(13).toLongLong();
+    sweep.uuid = query.value(14).toString();
     // A driver that died (kill -9, a crash) cannot have written its end.
     if (sweep.status == QLatin1String("running") && sweep.host == thisHostName() && !processMayBeAlive(sweep.pid))
         sweep.status = QStringLiteral("interrupted");
@@ -49,7 +51,7 @@ Result<qint64> RunDatabase::createSweep(const NewSweep &sweep)
     const Status status = inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery insert(m_db);
         insert.prepare(QStringLiteral("INSERT INTO sweeps (name, status, spec_json, preset_json, preset_file, trials_json, metric,"
-                                      " maximize, created_at, host, pid) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                                      " maximize, created_at, host, pid, uuid) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         insert.addBindValue(nullIfEmpty(sweep.name));
         insert.addBindValue(compactJson(sweep.spec));
         insert.addBindValue(compactJson(sweep.preset));
@@ -60,6 +62,7 @@ Result<qint64> RunDatabase::createSweep(const NewSweep &sweep)
         insert.addBindValue(runDbNow());
         insert.addBindValue(thisHostName());
         insert.addBindValue(thisProcessId());
+        insert.addBindValue(QUuid::createUuid().toString(QUuid::WithoutBraces));
         if (!insert.exec())
             return runDbError(QStringLiteral("cannot record the sweep"), m_path, insert.lastError());
         id = insert.lastInsertId().toLongLong();

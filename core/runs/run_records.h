@@ -58,6 +58,7 @@ struct RunInfo {
     QStringList tags;                // sorted
     qint64 sweepId = 0;              // 0 unless the run is a trial of a sweep
     int sweepTrial = -1;
+    QString uuid;                    // random, 128 bits: the run's identity across databases
 };
 
 // What a sweep driver records when it starts a sweep.
@@ -80,6 +81,7 @@ struct SweepRecord : NewSweep {
     QDateTime createdAt, endedAt;
     QString host;
     qint64 pid = 0;
+    QString uuid;                    // random, 128 bits: the sweep's identity across databases
 };
 
 // One metric sample. A NaN value is stored as SQL NULL and read back as NaN.

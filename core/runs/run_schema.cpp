@@ -213,11 +213,29 @@ RunSchemaStep version7()
     return step;
 }
 
+// Global identity: every run and sweep gets a random 128-bit uuid (version 4 form), so that runs from other
+// databases (bundles, the team store) can be merged without their local ids clashing. Existing rows get theirs
+// here.
+RunSchemaStep version8()
+{
+    const QString uuid = QStringLiteral("lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))");
+    RunSchemaStep step;
+    step.toVersion = 8;
+    step.description = QStringLiteral("uuids of runs and sweeps");
+    step.statements = {QStringLiteral("ALTER TABLE runs ADD COLUMN uuid TEXT"),
+                       QStringLiteral("UPDATE runs SET uuid = %1").arg(uuid),
+                       QStringLiteral("CREATE UNIQUE INDEX runs_by_uuid ON runs(uuid)"),
+                       QStringLiteral("ALTER TABLE sweeps ADD COLUMN uuid TEXT"),
+                       QStringLiteral("UPDATE sweeps SET uuid = %1").arg(uuid),
+                       QStringLiteral("CREATE UNIQUE INDEX sweeps_by_uuid ON sweeps(uuid)")};
+    return step;
+}
+
 } // namespace
 
 const QList<RunSchemaStep> &runSchemaSteps()
 {
-    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4(), version5(), version6(), version7()};
+    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4(), version5(), version6(), version7(), version8()};
     return steps;
 }
 

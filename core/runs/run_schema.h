@@ -16,7 +16,7 @@
 
 namespace ty {
 
-constexpr int kRunSchemaVersion = 7;
+constexpr int kRunSchemaVersion = 8;
 
 struct RunSchemaStep {
     int toVersion = 0;        // the user_version after this step

@@ -12,6 +12,8 @@
 #include "safetensors_file.h"
 #include "training_module.h"
 
+#include <QSysInfo>
+#include <QUuid>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
@@ -248,6 +250,51 @@ private Q_SLOTS:
     // class the data set lacks is an error on the dataset node's field.
     // What run refuses about the data's split, validate (and so the editor's issues, the same inspection) refuses
     // too, with the same message: a preset is never said to have no issues when run would refuse it.
+    // Notes and tags from the command line write the records the run browser edits: `run --tag --note`, `runs
+    // tag` adding and removing, `runs note`, `runs list --tag` filtering; a tag the browser could not edit back (a
+    // comma) is refused with exit 2, naming it, and a `run` with one records nothing.
+    void notesAndTagsFromTheCommandLine()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSyntheticPreset(dir);
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        auto cli = [&](QStringList arguments) { return trainyard(arguments << QStringLiteral("--db") << db); };
+        const Output refused = cli({QStringLiteral("run"), path, QStringLiteral("--tag"), QStringLiteral("a,b")});
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.contains(QStringLiteral("--tag \"a,b\": a tag cannot contain a comma")), qPrintable(refused.err));
+        QVERIFY(!QFileInfo::exists(db) || RunDatabase::open(db).value()->listRuns().value().isEmpty());
+
+        QCOMPARE(cli({QStringLiteral("run"), path, QStringLiteral("--tag"), QStringLiteral("baseline"), QStringLiteral("--tag"),
+                      QStringLiteral(" small "), QStringLiteral("--note"), QStringLiteral("first try")}).code, 0);
+        QCOMPARE(cli({QStringLiteral("run"), path, QStringLiteral("--set"), QStringLiteral("opt.lr=0.02")}).code, 0);
+        auto info = [&](qint64 id) { return RunDatabase::open(db).value()->run(id).value(); };
+        QCOMPARE(info(1).tags, (QStringList{"baseline", "small"}));
+        QCOMPARE(info(1).notes, QStringLiteral("first try"));
+        QCOMPARE(info(2).tags, QStringList());
+
+        const Output tagged = cli({QStringLiteral("runs"), QStringLiteral("tag"), QStringLiteral("2"), QStringLiteral("lr-test"),
+                                   QStringLiteral("baseline")});
+        QCOMPARE(tagged.code, 0);
+        QCOMPARE(tagged.out, QStringLiteral("run 2: tags baseline, lr-test\n"));
+        QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("tag"), QStringLiteral("1"), QStringLiteral("baseline"),
+                      QStringLiteral("--remove")}).code, 0);
+        QCOMPARE(info(1).tags, QStringList{QStringLiteral("small")});
+        QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("note"), QStringLiteral("2"), QStringLiteral("lr 0.02 diverges?")}).code, 0);
+        QCOMPARE(info(2).notes, QStringLiteral("lr 0.02 diverges?"));
+        const Output comma = cli({QStringLiteral("runs"), QStringLiteral("tag"), QStringLiteral("2"), QStringLiteral("x,y")});
+        QCOMPARE(comma.code, 2);
+        QCOMPARE(info(2).tags, (QStringList{"baseline", "lr-test"}));
+        QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("note"), QStringLiteral("9"), QStringLiteral("x")}).code, 2);
+
+        const QJsonArray listed = QJsonDocument::fromJson(cli({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--tag"),
+                                                              QStringLiteral("baseline"), QStringLiteral("--json")}).out.toUtf8()).array();
+        QCOMPARE(listed.size(), 1);
+        QCOMPARE(listed.first().toObject().value(QStringLiteral("id")).toInt(), 2);
+        QCOMPARE(QJsonDocument::fromJson(cli({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--tag"), QStringLiteral("baseline"),
+                                              QStringLiteral("--tag"), QStringLiteral("small"), QStringLiteral("--json")}).out.toUtf8()).array().size(),
+                 0);
+    }
+
     void validateRefusesWhatRunRefuses()
     {
         QTemporaryDir dir;
@@ -414,6 +461,9 @@ private Q_SLOTS:
         QCOMPARE(json.value(QStringLiteral("id")).toInt(), 1);
         QCOMPARE(json.value(QStringLiteral("name")).toString(), QStringLiteral("first"));
         QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+        // Its identity across databases, and the machine it ran on.
+        QCOMPARE(QUuid::fromString(json.value(QStringLiteral("uuid")).toString()).version(), QUuid::Random);
+        QCOMPARE(json.value(QStringLiteral("host")).toString(), QSysInfo::machineHostName());
         // The preset as run, with the override applied.
         const QJsonArray nodes = json.value(QStringLiteral("preset")).toObject().value(QStringLiteral("nodes")).toArray();
         QCOMPARE(nodes.at(6).toObject().value(QStringLiteral("params")).toObject().value(QStringLiteral("lr")).toDouble(), 0.02);

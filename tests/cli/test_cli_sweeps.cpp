@@ -9,6 +9,8 @@
 
 #include "run_database.h"
 
+#include <QSysInfo>
+#include <QUuid>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -67,6 +69,8 @@ private Q_SLOTS:
         const QJsonObject json = showSweep(db, 1);
         QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
         QCOMPARE(json.value(QStringLiteral("goal")).toString(), QStringLiteral("maximize"));
+        QCOMPARE(QUuid::fromString(json.value(QStringLiteral("uuid")).toString()).version(), QUuid::Random);
+        QCOMPARE(json.value(QStringLiteral("host")).toString(), QSysInfo::machineHostName());
         const QJsonArray trials = json.value(QStringLiteral("trials")).toArray();
         QCOMPARE(trials.size(), 4);
         QCOMPARE(json.value(QStringLiteral("best_run")).toInteger(), trials.first().toObject().value(QStringLiteral("run")).toInteger());

@@ -5,6 +5,8 @@
 #include "run_database.h"
 #include "test_runs_support.h"
 
+#include <QRegularExpression>
+#include <QSet>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -27,6 +29,7 @@ class TestRunSchema : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void migratesToUuids();
     void schemaVersionRecorded();
     void refusesNewerSchema_data();
     void refusesNewerSchema();
@@ -41,8 +44,18 @@ private Q_SLOTS:
 namespace {
 
 // Undoes schema step 7 in a file, as a version-6 file was.
+// What a version-7 file lacks: the uuids of runs and sweeps.
+void dropUuids(RawSqlite &raw)
+{
+    QCOMPARE(raw.exec(QStringLiteral("DROP INDEX runs_by_uuid")), QString());
+    QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN uuid")), QString());
+    QCOMPARE(raw.exec(QStringLiteral("DROP INDEX sweeps_by_uuid")), QString());
+    QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE sweeps DROP COLUMN uuid")), QString());
+}
+
 void dropSweeps(RawSqlite &raw)
 {
+    dropUuids(raw);
     QCOMPARE(raw.exec(QStringLiteral("DROP INDEX runs_by_sweep_trial")), QString());
     QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN sweep_trial")), QString());
     QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN sweep_id")), QString());
@@ -77,8 +90,51 @@ void TestRunSchema::migratesToSweeps()
     QCOMPARE(opened.value()->maxRunning().value(), 0);
     QVERIFY(opened.value()->queueEntries().value().isEmpty());
     RawSqlite raw(path);
-    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 7);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'sweep_id'")).toInt(), 1);
+}
+
+// A version-7 database's runs and sweeps get random uuids, all different, in the version 4 form; new ones too.
+void TestRunSchema::migratesToUuids()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
+    QList<qint64> ids;
+    qint64 sweepId = 0;
+    {
+        auto opened = RunDatabase::open(path);
+        QVERIFY(opened.ok());
+        for (int i = 0; i < 3; ++i)
+            ids << opened.value()->createRun(testing::sampleNewRun()).value();
+        NewSweep sweep;
+        sweep.name = QStringLiteral("s");
+        sweep.metric = QStringLiteral("val/loss");
+        sweepId = opened.value()->createSweep(sweep).value();
+    }
+    {
+        RawSqlite raw(path);
+        dropUuids(raw);
+        QCOMPARE(raw.exec(QStringLiteral("PRAGMA user_version = 7")), QString());
+    }
+    auto opened = RunDatabase::open(path);
+    QVERIFY2(opened.ok(), qPrintable(opened.error().toString()));
+    ids << opened.value()->createRun(testing::sampleNewRun()).value();
+    const QRegularExpression v4(QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"));
+    QSet<QString> seen;
+    for (qint64 id : ids) {
+        const QString uuid = opened.value()->run(id).value().uuid;
+        QVERIFY2(v4.match(uuid).hasMatch(), qPrintable(uuid));
+        seen.insert(uuid);
+    }
+    const QString sweepUuid = opened.value()->sweep(sweepId).value().uuid;
+    QVERIFY2(v4.match(sweepUuid).hasMatch(), qPrintable(sweepUuid));
+    seen.insert(sweepUuid);
+    QCOMPARE(seen.size(), ids.size() + 1);
+    RawSqlite raw(path);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
+    // Unique: a copied uuid is refused.
+    QVERIFY(!raw.exec(QStringLiteral("UPDATE runs SET uuid = (SELECT uuid FROM runs WHERE id = %1) WHERE id = %2")
+                          .arg(ids.first()).arg(ids.last())).isEmpty());
 }
 
 void TestRunSchema::schemaVersionRecorded()
@@ -87,7 +143,7 @@ void TestRunSchema::schemaVersionRecorded()
     const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
     QVERIFY(RunDatabase::open(path).ok());
     RawSqlite raw(path);
-    QCOMPARE(RunDatabase::kSchemaVersion, 7);
+    QCOMPARE(RunDatabase::kSchemaVersion, 8);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.tables(), (QStringList{"checkpoints", "evaluation_samples", "evaluations", "events", "metric_summaries",
                                         "metrics", "queue", "run_params", "run_tags", "runs", "settings", "stages", "sweeps"}));
@@ -101,7 +157,8 @@ void TestRunSchema::schemaVersionRecorded()
     QCOMPARE(raw.columns(QStringLiteral("runs")),
              (QStringList{"id", "name", "status", "status_message", "error_node", "preset_json", "preset_hash",
                           "created_at", "started_at", "ended_at", "heartbeat_at", "app_version", "torch_version",
-                          "qt_version", "device", "host", "pid", "seed", "provenance_json", "folder", "notes", "sweep_id", "sweep_trial"}));
+                          "qt_version", "device", "host", "pid", "seed", "provenance_json", "folder", "notes", "sweep_id", "sweep_trial",
+                          "uuid"}));
     QCOMPARE(raw.columns(QStringLiteral("metrics")), (QStringList{"run_id", "name", "step", "epoch", "time", "value"}));
     QCOMPARE(raw.columns(QStringLiteral("events")), (QStringList{"run_id", "step", "time", "kind", "message"}));
     QCOMPARE(raw.columns(QStringLiteral("checkpoints")), (QStringList{"run_id", "step", "epoch", "path", "created_at", "sha256", "kind"}));
