@@ -30,6 +30,8 @@ packages=(
 # The ONNX export tests run the model with onnxruntime-node from the npm registry. Debian's npm is installed
 # only when no npm is there yet: Node.js from elsewhere (NodeSource) brings its own and conflicts with it.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
+# The test job mounts a FUSE folder with bindfs to check that a run database there is never written.
+[ "$job" = "test" ] && packages+=(bindfs)
 # Only the fuzz job needs clang and libFuzzer; the default build and CI use gcc.
 [ "$job" = "fuzz" ] && packages+=(clang-14 libfuzzer-14-dev)
 

@@ -3,6 +3,8 @@
 
 #include "run_database.h"
 
+#include "shared_folder.h"
+
 #include "regular_file.h"
 #include "run_liveness.h"
 
@@ -33,12 +35,16 @@ Result<std::unique_ptr<RunDatabase>> RunDatabase::open(const QString &requestedP
         return Error(QStringLiteral("no path given for the run database"));
     const QString path = QFileInfo(requestedPath).absoluteFilePath();
     const QString folder = QFileInfo(path).absolutePath();
+    // On a shared folder (NFS, SMB, FUSE) the database is read, never written (shared_folder.h).
+    const QString shared = sharedFileSystemOf(path);
+    if (!shared.isEmpty() && !QFileInfo(path).isFile())
+        return Error(sharedFolderMessage(path, shared) + QStringLiteral("; there is no database there yet to read"));
     if (!QDir().mkpath(folder))
         return Error(QStringLiteral("cannot create the folder %1 for the run database %2").arg(folder, path));
 
     QSqlDatabase db;
     {
-        Result<QSqlDatabase> connection = openRunConnection(uniqueRunConnectionName(QStringLiteral("db")), path);
+        Result<QSqlDatabase> connection = openRunConnection(uniqueRunConnectionName(QStringLiteral("db")), path, !shared.isEmpty());
         if (!connection.ok())
             return connection.error();
         db = connection.value();
@@ -54,6 +60,13 @@ Result<std::unique_ptr<RunDatabase>> RunDatabase::open(const QString &requestedP
         return fail(version.error());
     if (version.value() > kSchemaVersion)
         return fail(Error(newerRunSchemaMessage(path, version.value())));
+    if (!shared.isEmpty()) {
+        if (version.value() < kSchemaVersion)
+            return fail(Error(sharedFolderMessage(path, shared)
+                              + QStringLiteral("; it was written by an older Trainyard (schema version %1) and reading it here "
+                                               "needs a migration, which is writing").arg(version.value())));
+        return Result<std::unique_ptr<RunDatabase>>(std::unique_ptr<RunDatabase>(new RunDatabase(path, db)));
+    }
     if (Status wal = enableWriteAheadLog(db, path); !wal.ok())
         return fail(wal.error());
     if (Status migrated = migrateRunSchema(db, path); !migrated.ok())

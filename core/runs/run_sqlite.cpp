@@ -1,5 +1,7 @@
 #include "run_sqlite.h"
 
+#include "shared_folder.h"
+
 #include <QJsonDocument>
 
 #include <QSqlQuery>
@@ -15,7 +17,7 @@ QString uniqueRunConnectionName(const QString &purpose)
     return QStringLiteral("ty_runs_%1_%2").arg(purpose).arg(++counter);
 }
 
-Result<QSqlDatabase> openRunConnection(const QString &connectionName, const QString &path)
+Result<QSqlDatabase> openRunConnection(const QString &connectionName, const QString &path, bool readOnly)
 {
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connectionName);
     if (!db.isValid()) {
@@ -24,7 +26,8 @@ Result<QSqlDatabase> openRunConnection(const QString &connectionName, const QStr
         return Error(QStringLiteral("cannot open %1: the Qt SQLite driver (QSQLITE) is not available").arg(path));
     }
     db.setDatabaseName(path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kRunDbBusyTimeoutMs));
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kRunDbBusyTimeoutMs)
+                         + (readOnly ? QStringLiteral(";QSQLITE_OPEN_READONLY") : QString()));
     if (!db.open()) {
         const Error error = runDbError(QStringLiteral("cannot open the run database"), path, db.lastError());
         closeRunConnection(db);
@@ -180,6 +183,8 @@ Status RunWriteTransaction::execRetrying(const QString &sql, const QString &what
 
 Status inRunWriteTransaction(const QSqlDatabase &db, const QString &path, const std::function<Status()> &body)
 {
+    if (db.connectOptions().contains(QLatin1String("QSQLITE_OPEN_READONLY")))
+        return Error(sharedFolderMessage(path, sharedFileSystemOf(path)));
     RunWriteTransaction transaction(db, path);
     if (Status begun = transaction.begin(); !begun.ok())
         return begun;

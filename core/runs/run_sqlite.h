@@ -35,7 +35,7 @@ QString uniqueRunConnectionName(const QString &purpose);
 // Adds a QSQLITE connection named `connectionName` for `path` on the calling thread and opens it with
 // busy_timeout, foreign_keys=ON and synchronous=NORMAL. Changes nothing in the file (journal_mode is set by
 // enableWriteAheadLog()). On failure the connection is already removed again.
-Result<QSqlDatabase> openRunConnection(const QString &connectionName, const QString &path);
+Result<QSqlDatabase> openRunConnection(const QString &connectionName, const QString &path, bool readOnly = false);
 // Closes `db` and removes its connection from Qt's registry; `db` is left invalid.
 void closeRunConnection(QSqlDatabase &db);
 // PRAGMA journal_mode=WAL (persistent in the file).

@@ -1,6 +1,7 @@
 #include "sqlite_connection.h"
 
 #include "run_sqlite.h"
+#include "shared_folder.h"
 
 #include <QThread>
 
@@ -14,6 +15,9 @@ Status SqliteConnection::open(const QString &path)
 {
     close();
     m_path = path;
+    // Only the run writer opens this way, to write: never on a shared folder (shared_folder.h).
+    if (const QString shared = sharedFileSystemOf(path); !shared.isEmpty())
+        return Error(sharedFolderMessage(path, shared));
     const int rc = sqlite3_open_v2(path.toUtf8().constData(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         const Error failed = m_db ? error(QStringLiteral("cannot open the run database"))
