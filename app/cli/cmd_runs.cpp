@@ -10,6 +10,7 @@
 #include "terminal_progress.h"
 
 #include <algorithm>
+#include <optional>
 #include <QJsonArray>
 #include <cmath>
 
@@ -238,6 +239,48 @@ int showMetrics(RunDatabase &db, qint64 id, const Args &args, Io &io)
     return Success;
 }
 
+// runs metrics ID ID...: every run's rows in long form, each row with its run's id and uuid. Every id is checked
+// before anything is printed; one run's rows are in memory at a time.
+int showMetricsOfRuns(RunDatabase &db, const QList<qint64> &ids, const Args &args, Io &io)
+{
+    QList<RunInfo> runs;
+    for (qint64 id : ids) {
+        Result<RunInfo> run = db.run(id);
+        if (!run) {
+            printError(io, run.error());
+            return BadInput;
+        }
+        runs << run.value();
+    }
+    const bool json = args.flag(QStringLiteral("json"));
+    const QString sep = args.flag(QStringLiteral("csv")) ? QStringLiteral(",") : QStringLiteral("\t");
+    std::optional<JsonArrayPrinter> printer;
+    if (json)
+        printer.emplace(io);
+    else
+        io.out << "run" << sep << "uuid" << sep << "name" << sep << "step" << sep << "epoch" << sep << "time" << sep << "value\n";
+    for (const RunInfo &run : runs) {
+        Result<QList<MetricPoint>> metrics = db.metrics(run.id, args.option(QStringLiteral("metric")));
+        if (!metrics) {
+            printError(io, metrics.error());
+            return RunFailed;
+        }
+        for (const MetricPoint &m : metrics.value()) {
+            if (json)
+                printer->add(QJsonObject{{QStringLiteral("run"), run.id}, {QStringLiteral("uuid"), run.uuid},
+                                         {QStringLiteral("name"), m.name}, {QStringLiteral("step"), m.step},
+                                         {QStringLiteral("epoch"), m.epoch}, {QStringLiteral("time"), m.time},
+                                         {QStringLiteral("value"), std::isfinite(m.value) ? QJsonValue(m.value) : QJsonValue()}});
+            else
+                io.out << run.id << sep << run.uuid << sep << m.name << sep << m.step << sep << m.epoch << sep
+                       << QString::number(m.time, 'f', 3) << sep << shortestNumberText(m.value) << "\n";
+        }
+    }
+    if (printer)
+        printer->finish();
+    return Success;
+}
+
 } // namespace
 
 int runsCommand(const QStringList &arguments, Io &io)
@@ -250,15 +293,23 @@ int runsCommand(const QStringList &arguments, Io &io)
     bool idOk = false;
     const qint64 id = args.positionals.value(1).toLongLong(&idOk);
     const qsizetype count = args.positionals.size();
-    const bool shapeOk = sub == QStringLiteral("list") ? count == 1
-                         : sub == QStringLiteral("note") ? count == 3
-                         : sub == QStringLiteral("tag")  ? count >= 3
-                                                         : count == 2;
+    QList<qint64> ids;  // runs metrics ID ID...
+    bool idsOk = true;
+    for (const QString &text : args.positionals.mid(1)) {
+        bool ok = false;
+        ids << text.toLongLong(&ok);
+        idsOk = idsOk && ok;
+    }
+    const bool shapeOk = sub == QStringLiteral("list")      ? count == 1
+                         : sub == QStringLiteral("note")    ? count == 3
+                         : sub == QStringLiteral("tag")     ? count >= 3
+                         : sub == QStringLiteral("metrics") ? count >= 2 && idsOk
+                                                            : count == 2;
     if (!args.error.isEmpty() || (sub != QStringLiteral("list") && !needsId) || (needsId && !idOk) || !shapeOk) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
                << "usage: trainyard-cli runs list [--tag TAG] [--db PATH] [--json]\n"
                   "       trainyard-cli runs show ID [--db PATH] [--json]\n"
-                  "       trainyard-cli runs metrics ID [--metric NAME] [--db PATH] [--csv|--json]\n"
+                  "       trainyard-cli runs metrics ID... [--metric NAME] [--db PATH] [--csv|--json]\n"
                   "       trainyard-cli runs note ID TEXT [--db PATH]          (\"\" clears the notes)\n"
                   "       trainyard-cli runs tag ID TAG... [--remove] [--db PATH]\n";
         return BadInput;
@@ -276,7 +327,7 @@ int runsCommand(const QStringList &arguments, Io &io)
         return noteCommand(*db.value(), id, args, io);
     if (sub == QStringLiteral("tag"))
         return tagCommand(*db.value(), id, args, io);
-    return showMetrics(*db.value(), id, args, io);
+    return ids.size() > 1 ? showMetricsOfRuns(*db.value(), ids, args, io) : showMetrics(*db.value(), id, args, io);
 }
 
 } // namespace ty::cli

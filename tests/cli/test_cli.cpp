@@ -295,6 +295,37 @@ private Q_SLOTS:
                  0);
     }
 
+    // `runs metrics ID ID...`: every run's rows in long form, each with its run's id and uuid, equal to the rows of
+    // each run alone; an unknown id anywhere prints nothing and exits 2.
+    void metricsOfManyRunsInLongForm()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSyntheticPreset(dir);
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        auto cli = [&](QStringList arguments) { return trainyard(arguments << QStringLiteral("--db") << db); };
+        QCOMPARE(cli({QStringLiteral("run"), path}).code, 0);
+        QCOMPARE(cli({QStringLiteral("run"), path, QStringLiteral("--set"), QStringLiteral("opt.lr=0.02")}).code, 0);
+        const Output both = cli({QStringLiteral("runs"), QStringLiteral("metrics"), QStringLiteral("2"), QStringLiteral("1"),
+                                 QStringLiteral("--metric"), QStringLiteral("val/loss"), QStringLiteral("--csv")});
+        QCOMPARE(both.code, 0);
+        const QStringList lines = both.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.first(), QStringLiteral("run,uuid,name,step,epoch,time,value"));
+        QStringList expected;
+        for (const qint64 id : {2, 1}) {
+            const QString uuid = RunDatabase::open(db).value()->run(id).value().uuid;
+            const Output alone = cli({QStringLiteral("runs"), QStringLiteral("metrics"), QString::number(id), QStringLiteral("--metric"),
+                                      QStringLiteral("val/loss"), QStringLiteral("--csv")});
+            for (const QString &row : alone.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).mid(1))
+                expected << QStringLiteral("%1,%2,%3").arg(id).arg(uuid, row);
+        }
+        QCOMPARE(expected.size(), 6);  // 3 epochs each
+        QCOMPARE(lines.mid(1), expected);
+        const Output unknown = cli({QStringLiteral("runs"), QStringLiteral("metrics"), QStringLiteral("1"), QStringLiteral("9"),
+                                    QStringLiteral("--csv")});
+        QCOMPARE(unknown.code, 2);
+        QCOMPARE(unknown.out, QString());
+    }
+
     void validateRefusesWhatRunRefuses()
     {
         QTemporaryDir dir;
