@@ -12,6 +12,7 @@
 #include "evaluation_view.h"
 #include "icons/icon_library.h"
 #include "runs/run_browser.h"
+#include "runs/run_database_watcher.h"
 #include "training/training_panel.h"
 
 #include <QAction>
@@ -62,6 +63,8 @@ void MainWindow::createModes()
 
     connect(m_evaluation, &EvaluationView::statusMessage, this, [this](const QString &message) { statusBar()->showMessage(message, 8000); });
     connect(m_training, &TrainingPanel::runFinished, m_evaluation, [this] { m_evaluation->refreshRuns(); });
+    // The Evaluate view reads through the watcher's connection too (it has no timer: nothing to follow).
+    connect(m_training->watcher(), &RunDatabaseWatcher::connectionReplaced, m_evaluation, &EvaluationView::setDatabase);
 }
 
 void MainWindow::createModeActions()

@@ -28,6 +28,7 @@ namespace ty {
 void MainWindow::createSweepPage()
 {
     m_sweepView = new SweepView(this);
+    m_sweepView->setWatcher(m_training->watcher());
     m_sweepLauncher = new SweepLauncher(this);
     m_sweepLauncher->setWorkerPath(m_training->workerPath());
     m_experiments = new QTabWidget(this);
@@ -36,6 +37,7 @@ void MainWindow::createSweepPage()
     m_experiments->addTab(m_training, tr("Runs"));
     m_experiments->addTab(m_sweepView, tr("Sweeps"));
     m_queueView = new RunQueueView(this);
+    m_queueView->setWatcher(m_training->watcher());
     m_experiments->addTab(m_queueView, tr("Queue"));
     connect(m_queueView, &RunQueueView::waitingCountChanged, this, [this](int waiting) {
         m_experiments->setTabText(m_experiments->indexOf(m_queueView), waiting > 0 ? tr("Queue (%1)").arg(waiting) : tr("Queue"));
@@ -43,6 +45,7 @@ void MainWindow::createSweepPage()
     connect(m_queueView, &RunQueueView::statusMessage, this, [this](const QString &message) { statusBar()->showMessage(message, 8000); });
     // Speed: the speed report of the runs selected in the Runs tab.
     m_speedView = new RunSpeedView(this);
+    m_speedView->setWatcher(m_training->watcher());
     m_experiments->addTab(m_speedView, tr("Speed"));
     connect(m_training->browser(), &RunBrowser::selectionChanged, m_speedView, &RunSpeedView::setRuns);
     connect(m_speedView, &RunSpeedView::statusMessage, this, [this](const QString &message) { statusBar()->showMessage(message, 8000); });
@@ -126,8 +129,6 @@ void MainWindow::showSweep(qint64 id)
 {
     setMode(WindowMode::Experiments);
     m_experiments->setCurrentWidget(m_sweepView);
-    if (m_sweepView->databasePath() != m_training->databasePath() && !m_training->databasePath().isEmpty())
-        m_sweepView->openDatabase(m_training->databasePath());
     m_sweepView->showSweep(id);
 }
 

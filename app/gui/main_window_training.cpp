@@ -7,10 +7,6 @@
 #include "init_from_check.h"
 #include "preset_inspection.h"
 
-#include "runs/run_queue_view.h"
-#include "training/run_speed_view.h"
-#include "sweeps/sweep_view.h"
-
 #include "canvas/canvas_view.h"
 #include "evaluation_view.h"
 #include "document/pipeline_document.h"
@@ -96,14 +92,11 @@ void MainWindow::createTrainingMenu()
 
 Status MainWindow::openRunDatabase(const QString &path)
 {
+    // Opened in the panel's watcher, the app's one read connection: the browser, plots, sweeps, queue, speed and
+    // Evaluate views follow it (createSweepPage, createModes).
     const Status opened = m_training->openDatabase(path);
     if (opened.ok())
         QSettings().setValue(QString::fromLatin1(kDatabaseSetting), m_training->databasePath());
-    if (opened.ok()) {
-        m_sweepView->openDatabase(m_training->databasePath());
-        m_queueView->openDatabase(m_training->databasePath());
-        m_speedView->openDatabase(m_training->databasePath());
-    }
     // training.init_from naming a run is checked against this database, as `run` will.
     m_document->setInspection([database = m_training->databasePath()](const Preset &preset) {
         return PipelineDocument::InspectionJob([preset, database] {
@@ -113,8 +106,6 @@ Status MainWindow::openRunDatabase(const QString &path)
         });
     });
     m_document->validateNow();
-    // The Evaluate view reads through the browser's connection (GUI thread, as both are).
-    m_evaluation->setDatabase(m_training->browser()->database());
     m_evaluation->setWorkerPath(m_training->workerPath());
     return opened;
 }

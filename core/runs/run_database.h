@@ -99,6 +99,8 @@ public:
     Result<QList<MetricSummary>> metricSummaries(qint64 id) const;
     // A cheap stamp to poll (one aggregate over the runs table): when it changes, reread what is shown.
     Result<RunsChangeStamp> changeStamp() const;
+    // Cheaper still, and for every table: moves with every commit to the file (see CommitStamp).
+    Result<CommitStamp> commitStamp() const;
 
     // Evaluations (run_database_evaluations.cpp). Stores an evaluation with its samples, replacing one of the
     // same run, split and checkpoint step; returns its id.

@@ -182,4 +182,12 @@ Result<RunsChangeStamp> RunDatabase::changeStamp() const
     return stamp;
 }
 
+Result<CommitStamp> RunDatabase::commitStamp() const
+{
+    QSqlQuery query(m_db);
+    if (!query.exec(QStringLiteral("SELECT data_version, total_changes() FROM pragma_data_version")) || !query.next())
+        return runDbError(QStringLiteral("cannot poll the database"), m_path, query.lastError());
+    return CommitStamp{query.value(0).toLongLong(), query.value(1).toLongLong()};
+}
+
 } // namespace ty

@@ -88,4 +88,16 @@ struct RunsChangeStamp {
     bool operator!=(const RunsChangeStamp &o) const { return !(*this == o); }
 };
 
+// Moves whenever anything is committed to the database file: SQLite's data_version (moves when another
+// connection, in this process or another, commits) and this connection's total_changes() (moves when it writes).
+// One query that reads no table, so it can be polled several times a second; equal stamps mean that nothing any
+// reader could see has changed. -1: not read yet.
+struct CommitStamp {
+    qint64 dataVersion = -1;
+    qint64 ownChanges = -1;
+
+    bool operator==(const CommitStamp &o) const { return dataVersion == o.dataVersion && ownChanges == o.ownChanges; }
+    bool operator!=(const CommitStamp &o) const { return !(*this == o); }
+};
+
 } // namespace ty

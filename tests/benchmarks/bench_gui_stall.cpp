@@ -1,12 +1,12 @@
 // Event-loop stall: a shown MetricPlot that already holds a long run (1,000,000 steps, smoothing on) receives
-// new rows as the run feed delivers them (every RunMetricsFeed::kDefaultPollMs, 4,000 steps a second) and
+// new rows as the run feed delivers them (every RunDatabaseWatcher::kDefaultPollMs, 4,000 steps a second) and
 // replots at its own timer; meanwhile a 5 ms timer measures the longest gap between its ticks.
 
 #include "bench_gui_sections.h"
 #include "bench_loss_curve.h"
 
 #include "plots/metric_plot.h"
-#include "plots/run_metrics_feed.h"
+#include "runs/run_database_watcher.h"
 
 #include <QEventLoop>
 #include <QTimer>
@@ -31,9 +31,9 @@ void benchEventLoopStall(const GuiOptions &options, Report &report)
     processPendingEvents();
 
     qint64 nextStep = kHistory + 1;
-    const int rowsPerPoll = kStepsPerSecond * RunMetricsFeed::kDefaultPollMs / 1000;
+    const int rowsPerPoll = kStepsPerSecond * RunDatabaseWatcher::kDefaultPollMs / 1000;
     QTimer feed;
-    feed.setInterval(RunMetricsFeed::kDefaultPollMs);
+    feed.setInterval(RunDatabaseWatcher::kDefaultPollMs);
     QObject::connect(&feed, &QTimer::timeout, [&] {
         plot.appendSamples(1, loss, noisyLossSamples(nextStep, rowsPerPoll, totalSteps, rng));
         nextStep += rowsPerPoll;

@@ -83,6 +83,7 @@ private Q_SLOTS:
     void metricsAfterIsIncremental();
     void metricsAfterFarBehindCursor();
     void changeStampFollowsRuns();
+    void commitStampFollowsEveryCommit();
     void renameRun();
     void migratesVersion1WithMetrics();
     void higherIsBetter_data();
@@ -338,6 +339,43 @@ void TestRunSummaries::changeStampFollowsRuns()
     QVERIFY(f.db->deleteRun(id).ok());
     QVERIFY(changed());
     QCOMPARE(stamp.count, qint64(0));
+}
+
+// The app's watcher polls it: it must move with a commit by another connection (a worker's RunWriter, another
+// RunDatabase) and by this one, to any table, and stay put while nothing is written.
+void TestRunSummaries::commitStampFollowsEveryCommit()
+{
+    Fixture f;
+    QVERIFY(f.open());
+    const qint64 id = f.newRun();
+    std::unique_ptr<RunDatabase> other = RunDatabase::open(f.path).value();
+    CommitStamp stamp = f.db->commitStamp().value();
+    auto moved = [&] {
+        const CommitStamp now = f.db->commitStamp().value();
+        const bool different = now != stamp;
+        stamp = now;
+        return different;
+    };
+    QVERIFY(!moved());
+    QVERIFY(f.db->listRuns().ok());  // reading is not committing
+    QVERIFY(other->run(id).ok());
+    QVERIFY(!moved());
+    QVERIFY(other->setNotes(id, QStringLiteral("written elsewhere")).ok());  // another connection
+    QVERIFY(moved());
+    QVERIFY(!moved());
+    QVERIFY(other->setMaxRunning(2).ok());  // not the runs table: the changeStamp cannot see it, this must
+    QVERIFY(moved());
+    RunWriter writer(f.path, id, kForever);  // the worker's own SQLite connection
+    QVERIFY(writer.start().ok());
+    QVERIFY(moved());
+    writer.appendMetric(point("train/loss", 1, 0.5));
+    QVERIFY(writer.flush().ok());
+    QVERIFY(moved());
+    QVERIFY(f.db->renameRun(id, QStringLiteral("renamed here")).ok());  // this connection
+    QVERIFY(moved());
+    QVERIFY(writer.finish(RunStatus::Finished).ok());
+    QVERIFY(moved());
+    QVERIFY(!moved());
 }
 
 void TestRunSummaries::renameRun()

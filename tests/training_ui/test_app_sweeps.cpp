@@ -2,16 +2,22 @@
 // (its trial count, a wrong key refused before anything starts, opened from a parameter's context menu), a sweep
 // started from the canvas and shown in Experiments ▸ Sweeps (trials table with the best highlighted, the three
 // charts), Stop and Resume from the view, and Open Best as Preset. And Experiments ▸ Queue: the limit on runs at
-// once, runs of the app waiting under it, reordered, cancelled and started now.
+// once, runs of the app waiting under it, reordered, cancelled and started now. And the window's one read
+// connection: every view reads through the run database watcher of the Runs tab.
 
 #include "training_ui_support.h"
 
 #include "main_window.h"
 
 #include "document/pipeline_document.h"
+#include "evaluation_view.h"
 #include "inspector/inspector_panel.h"
 #include "inspector/param_form.h"
+#include "plots/run_metrics_feed.h"
+#include "runs/run_browser.h"
+#include "runs/run_database_watcher.h"
 #include "runs/run_queue_view.h"
+#include "training/run_speed_view.h"
 #include "training/training_panel.h"
 #include "plots/qcustomplot_include.h"
 #include "sweeps/sweep_dialog.h"
@@ -20,6 +26,8 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -57,6 +65,16 @@ class TestAppSweeps : public QObject {
         return ended.first().at(1).toInt();
     }
 
+    // How many descriptors of the file at `path` this process holds: one per SQLite connection to it (Linux).
+    static int openDescriptors(const QString &path)
+    {
+        const QString file = QFileInfo(path).canonicalFilePath();
+        int count = 0;
+        for (const QFileInfo &fd : QDir(QStringLiteral("/proc/self/fd")).entryInfoList(QDir::System | QDir::Files))
+            count += !file.isEmpty() && fd.symLinkTarget() == file ? 1 : 0;
+        return count;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -76,6 +94,35 @@ private Q_SLOTS:
     }
 
     void cleanup() { window.reset(); }
+
+    // The Runs tab's browser and plots, Sweeps, Queue, Speed and Evaluate read through one connection, the run
+    // database watcher's: one descriptor of the file, however many views, and all of them move with the database.
+    void oneConnectionServesEveryView()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("one.sqlite"));
+        QVERIFY(window->openRunDatabase(path).ok());
+        QApplication::processEvents();
+        RunDatabaseWatcher *watcher = window->training()->watcher();
+        RunDatabase *db = watcher->database();
+        QVERIFY(db);
+        QCOMPARE(QFileInfo(db->path()).canonicalFilePath(), QFileInfo(path).canonicalFilePath());
+        QCOMPARE(window->training()->browser()->database(), db);
+        QCOMPARE(window->training()->feed()->database(), db);
+        QCOMPARE(window->evaluation()->database(), db);
+        QCOMPARE(window->sweepView()->watcher(), watcher);
+        QCOMPARE(window->queueView()->watcher(), watcher);
+        QCOMPARE(window->speedView()->watcher(), watcher);
+        for (int mode : {int(WindowMode::Experiments), int(WindowMode::Evaluate), int(WindowMode::Design)}) {
+            window->setMode(WindowMode(mode));
+            QTest::qWait(300);
+            QCOMPARE(openDescriptors(path), 1);
+        }
+        QVERIFY(window->openRunDatabase(runs.path).ok());
+        QCOMPARE(openDescriptors(path), 0);
+        QCOMPARE(window->evaluation()->database(), watcher->database());
+        QCOMPARE(window->training()->feed()->database(), watcher->database());
+    }
 
     void dialogCountsTrialsAndRefusesWrongKeys()
     {

@@ -7,6 +7,7 @@
 #include "plots/qcustomplot_include.h"
 #include "plots/run_metrics_feed.h"
 #include "runs/run_browser.h"
+#include "runs/run_database_watcher.h"
 #include "runs/run_comparison_view.h"
 #include "runs/runs_filter_proxy_model.h"
 #include "runs/runs_table_model.h"
@@ -214,7 +215,7 @@ void TestResultsBrowsing::pausedRunsReadPausedInTheBrowser()
     }
     QSqlDatabase::removeDatabase(QStringLiteral("suspended-run"));
     browser.model()->reload();
-    browser.setPollInterval(20);
+    browser.watcher()->setPollInterval(20);
     QCOMPARE(statusCell(&browser, running), QStringLiteral("running"));
     ::kill(static_cast<pid_t>(worker.processId()), SIGSTOP);
     QTRY_COMPARE(statusCell(&browser, running), QStringLiteral("paused"));

@@ -7,6 +7,7 @@
 #include "runs/preset_diff_view.h"
 #include "runs/run_browser.h"
 #include "runs/run_comparison_view.h"
+#include "runs/run_database_watcher.h"
 #include "runs/runs_filter_proxy_model.h"
 #include "runs/runs_table_model.h"
 #include "training_ui_support.h"
@@ -198,7 +199,7 @@ void TestRunBrowser::openPresetAndResume()
 
 void TestRunBrowser::pollShowsNewRuns()
 {
-    m_browser->setPollInterval(20);
+    m_browser->watcher()->setPollInterval(20);
     const qint64 id = m_f->addRun(QStringLiteral("from a terminal"), RunStatus::Running, 5);
     QTRY_VERIFY_WITH_TIMEOUT(m_browser->model()->rowOfRun(id) >= 0, 10000);
     QCOMPARE(m_browser->model()->rowCount(), 4);

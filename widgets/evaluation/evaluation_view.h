@@ -5,8 +5,8 @@
 // scores with. Dropping images, IDX or CSV files on the view (one or several at once) classifies them with the
 // run's weights in one worker process (`trainyard-cli predict`): every input's most probable classes as bars.
 //
-// Ownership and threads: the database connection is the caller's (the run browser's) and must outlive the view's
-// use of it; the view owns its widgets, its data loader and its prediction process. GUI thread only.
+// Ownership and threads: the database connection is the caller's (in the app, the run database watcher's) and must
+// outlive the view's use of it; the view owns its widgets, its data loader and its prediction process. GUI thread only.
 
 #include "error.h"
 #include "evaluation_report.h"
@@ -46,6 +46,7 @@ public:
     ~EvaluationView() override;
 
     void setDatabase(RunDatabase *database);  // nullptr: none; rereads the list of evaluated runs
+    RunDatabase *database() const { return m_db; }
     void setWorkerPath(const QString &path) { m_workerPath = path; }  // trainyard-cli, for predictions
     // Rereads which runs have evaluations (the run choosers), keeping the runs shown.
     void refreshRuns();

@@ -3,14 +3,10 @@
 #include "run_database.h"
 #include "run_epoch_length.h"
 
-#include <QTimer>
-
 namespace ty {
 
-RunMetricsFeed::RunMetricsFeed(QObject *parent) : QObject(parent), m_timer(new QTimer(this))
+RunMetricsFeed::RunMetricsFeed(QObject *parent) : QObject(parent)
 {
-    m_timer->setInterval(kDefaultPollMs);
-    connect(m_timer, &QTimer::timeout, this, &RunMetricsFeed::poll);
     m_isLive = [](qint64) { return true; };
 }
 
@@ -21,10 +17,7 @@ void RunMetricsFeed::setDatabase(RunDatabase *db)
     m_wasLive.clear();
     m_stagesSeen.clear();
     m_stepsPerEpoch.clear();
-    m_timer->stop();
 }
-
-void RunMetricsFeed::setPollInterval(int milliseconds) { m_timer->setInterval(std::max(10, milliseconds)); }
 
 void RunMetricsFeed::addRun(qint64 runId)
 {
@@ -33,8 +26,6 @@ void RunMetricsFeed::addRun(qint64 runId)
     m_cursors.insert(runId, 0);
     m_wasLive.insert(runId, true);
     read(runId);
-    if (!m_timer->isActive())
-        m_timer->start();
 }
 
 void RunMetricsFeed::removeRun(qint64 runId)
@@ -43,8 +34,6 @@ void RunMetricsFeed::removeRun(qint64 runId)
     m_wasLive.remove(runId);
     m_stagesSeen.remove(runId);
     m_stepsPerEpoch.remove(runId);
-    if (m_cursors.isEmpty())
-        m_timer->stop();
 }
 
 void RunMetricsFeed::reloadRun(qint64 runId)
@@ -60,6 +49,8 @@ void RunMetricsFeed::reloadRun(qint64 runId)
 
 void RunMetricsFeed::poll()
 {
+    if (!m_db)
+        return;
     const QList<qint64> ids = m_cursors.keys();
     for (qint64 id : ids) {
         const bool live = m_isLive(id);

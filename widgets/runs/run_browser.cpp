@@ -3,6 +3,7 @@
 #include "preset_diff_view.h"
 #include "run_comparison_view.h"
 #include "run_database.h"
+#include "run_database_watcher.h"
 #include "runs_filter_proxy_model.h"
 #include "runs_table_model.h"
 
@@ -48,8 +49,7 @@ QList<StatusChoice> statusChoices()
 } // namespace
 
 RunBrowser::RunBrowser(QWidget *parent)
-    : QWidget(parent), m_model(new RunsTableModel(this)), m_proxy(new RunsFilterProxyModel(this)), m_poll(new QTimer(this)),
-      m_pageLoader(new QTimer(this))
+    : QWidget(parent), m_model(new RunsTableModel(this)), m_proxy(new RunsFilterProxyModel(this)), m_pageLoader(new QTimer(this))
 {
     m_proxy->setRunsModel(m_model);
     m_confirm = [this](const QString &question) {
@@ -61,8 +61,6 @@ RunBrowser::RunBrowser(QWidget *parent)
     connect(m_model, &RunsTableModel::errorOccurred, this, &RunBrowser::setStatus);
     connect(m_model, &RunsTableModel::loadErrorChanged, this, &RunBrowser::showLoadProblem);
     connect(m_model, &RunsTableModel::modelReset, this, [this] { selectRuns(m_lastSelection); });
-    m_poll->setInterval(kDefaultPollMs);
-    connect(m_poll, &QTimer::timeout, this, &RunBrowser::refresh);
     m_pageLoader->setSingleShot(true);
     m_pageLoader->setInterval(0);
     connect(m_pageLoader, &QTimer::timeout, this, &RunBrowser::loadNextPage);
@@ -234,25 +232,48 @@ QString baselineSettingKey(const QString &databasePath)
 
 } // namespace
 
+void RunBrowser::setWatcher(RunDatabaseWatcher *watcher)
+{
+    if (watcher == m_watcher)
+        return;
+    if (m_watcher)
+        m_watcher->disconnect(this);
+    m_watcher = watcher;
+    if (watcher) {
+        connect(watcher, &RunDatabaseWatcher::connectionReplaced, this, &RunBrowser::showDatabase);
+        connect(watcher, &RunDatabaseWatcher::runsChanged, this, [this] { refreshRuns(true); });
+        // A run suspended in a terminal (Ctrl-Z) changes nothing in the database: looked at every second.
+        connect(watcher, &RunDatabaseWatcher::ticked, this, [this] { m_model->updateSuspendedRuns(); });
+    }
+    showDatabase(database());
+}
+
 Status RunBrowser::openDatabase(const QString &path)
 {
-    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(path);
-    if (!opened.ok()) {
+    if (!m_watcher)
+        setWatcher(new RunDatabaseWatcher(this));
+    const Status opened = m_watcher->open(path);
+    if (!opened.ok())
         setStatus(opened.error().toString());
-        return opened.error();
-    }
+    return opened;
+}
+
+RunDatabaseWatcher *RunBrowser::watcher() const { return m_watcher; }
+
+RunDatabase *RunBrowser::database() const { return m_watcher ? m_watcher->database() : nullptr; }
+
+void RunBrowser::showDatabase(RunDatabase *db)
+{
     setStatus(QString());
-    m_model->setDatabase(nullptr);
-    m_db = std::move(opened.value());
-    m_model->setDatabase(m_db.get());
+    m_model->setDatabase(db);
+    if (!db)
+        return;
     fitColumns();
     // The baseline pinned last time on this database, if its run is still there.
-    const qint64 pinned = QSettings().value(baselineSettingKey(m_db->path()), 0).toLongLong();
+    const qint64 pinned = QSettings().value(baselineSettingKey(db->path()), 0).toLongLong();
     m_baseline = -1;  // so that setBaseline() below always applies and announces
-    setBaseline(pinned > 0 && m_db->run(pinned).ok() ? pinned : 0);
-    m_poll->start();
+    setBaseline(pinned > 0 && db->run(pinned).ok() ? pinned : 0);
     m_pageLoader->start();
-    return Status::success();
 }
 
 void RunBrowser::loadNextPage()
@@ -264,21 +285,26 @@ void RunBrowser::loadNextPage()
         m_pageLoader->start();
 }
 
-QString RunBrowser::databasePath() const { return m_db ? m_db->path() : QString(); }
-
-void RunBrowser::setPollInterval(int milliseconds) { m_poll->setInterval(std::max(10, milliseconds)); }
+QString RunBrowser::databasePath() const { return database() ? database()->path() : QString(); }
 
 void RunBrowser::refresh()
 {
+    m_model->updateSuspendedRuns();
+    refreshRuns(false);
+}
+
+void RunBrowser::refreshRuns(bool withWatcherStamp)
+{
     const bool wasEmpty = m_model->rowCount() == 0;
-    m_model->updateSuspendedRuns();  // a run suspended in a terminal changes nothing in the database
-    if (!m_model->refresh())
+    // The stamp the watcher has just read, unless it could not (then the model reads it and shows why it cannot).
+    const bool stampRead = withWatcherStamp && m_watcher && m_watcher->hasCurrentRunsStamp();
+    if (!(stampRead ? m_model->refresh(m_watcher->runsStamp()) : m_model->refresh()))
         return;
     if (wasEmpty && m_model->rowCount() > 0)
         fitColumns();
     updateActions();
     if (!m_lastSelection.isEmpty() || m_baseline > 0)
-        m_comparison->setRuns(m_db.get(), m_lastSelection, m_baseline);  // a running run's numbers move
+        m_comparison->setRuns(database(), m_lastSelection, m_baseline);  // a running run's numbers move
 }
 
 QList<qint64> RunBrowser::selectedRunIds() const
@@ -312,8 +338,8 @@ void RunBrowser::setBaseline(qint64 runId)
     if (runId == m_baseline)
         return;
     m_baseline = runId;
-    if (m_db)
-        QSettings().setValue(baselineSettingKey(m_db->path()), runId);  // survives a restart
+    if (database())
+        QSettings().setValue(baselineSettingKey(database()->path()), runId);  // survives a restart
     m_pin->setText(m_baseline > 0 ? tr("Unpin baseline #%1").arg(m_baseline) : tr("Pin baseline"));
     updateActions();
     updateDetails();

@@ -1,6 +1,7 @@
 #pragma once
-// The run browser: every run of a run database in a sortable, filterable table (text, status, tag), polled
-// about once a second so runs started anywhere (a terminal, another app) appear and update live. The first
+// The run browser: every run of a run database in a sortable, filterable table (text, status, tag), following the
+// run database watcher (its runsChanged, at most once a second) so runs started anywhere (a terminal, another app)
+// appear and update live. The first
 // page of runs shows at once; the rest load in the background, a page per event-loop turn, so a filter or a
 // sort typed a moment later finds every run loaded. Below the table: runs side by side (best, min, max, last
 // of every metric, against a pinned baseline), the notes and tags of the selected run, and the preset diff of
@@ -13,17 +14,17 @@
 //
 // The selection (plus the baseline) is what the plots overlay: selectionChanged() / baselineChanged().
 //
-// Ownership and threads: owns its RunDatabase connection (opened by openDatabase()), the model and every
-// child widget; GUI thread only.
+// Ownership and threads: reads through the watcher's connection (setWatcher; openDatabase() without one makes one
+// of its own); owns the model and every child widget; GUI thread only.
 
 #include "error.h"
 #include "preset.h"
 
 #include <QList>
+#include <QPointer>
 #include <QWidget>
 
 #include <functional>
-#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -42,22 +43,24 @@ namespace ty {
 class PresetDiffView;
 class RunComparisonView;
 class RunDatabase;
+class RunDatabaseWatcher;
 class RunsFilterProxyModel;
 class RunsTableModel;
 
 class RunBrowser : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kDefaultPollMs = 1000;
-
     explicit RunBrowser(QWidget *parent = nullptr);
     ~RunBrowser() override;
 
-    // Opens (creating it if needed) and shows a run database; replaces the one shown.
+    // Shows the database of `watcher` (not owned), and whatever it opens later, refreshed on its signals.
+    void setWatcher(RunDatabaseWatcher *watcher);
+    RunDatabaseWatcher *watcher() const;
+    // Opens (creating it if needed) and shows a run database, in the watcher (one of its own when none was set):
+    // every view of that watcher moves to it.
     Status openDatabase(const QString &path);
-    RunDatabase *database() const { return m_db.get(); }
+    RunDatabase *database() const;  // the watcher's connection
     QString databasePath() const;
-    void setPollInterval(int milliseconds);
 
     QList<qint64> selectedRunIds() const;   // in table order
     void selectRuns(const QList<qint64> &ids);
@@ -104,7 +107,7 @@ public:
     QLabel *loadProblemBanner() const { return m_loadProblem; }
 
 public Q_SLOTS:
-    void refresh();  // what the poll timer does
+    void refresh();  // at once, what the watcher's signals do (suspended processes, then the runs)
 
 Q_SIGNALS:
     void selectionChanged(const QList<qint64> &runIds);
@@ -119,6 +122,8 @@ Q_SIGNALS:
     void exportFinished(qint64 runId, bool ok, const QString &message);
 
 private:
+    void showDatabase(RunDatabase *db);  // the watcher's connectionReplaced
+    void refreshRuns(bool withWatcherStamp);  // its runsChanged (true), or refresh()
     void buildUi();
     void buildActions(QWidget *bar);
     void onSelectionChanged();
@@ -136,7 +141,7 @@ private:
     void showContextMenu(const QPoint &pos);
     void activateCell(const QModelIndex &proxyIndex);
 
-    std::unique_ptr<RunDatabase> m_db;
+    QPointer<RunDatabaseWatcher> m_watcher;
     RunsTableModel *m_model;
     RunsFilterProxyModel *m_proxy;
     QTableView *m_view = nullptr;
@@ -157,7 +162,6 @@ private:
                 *m_diffButton = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_loadProblem = nullptr;
-    QTimer *m_poll;
     QTimer *m_pageLoader;
     qint64 m_baseline = 0;
     QList<qint64> m_lastSelection;

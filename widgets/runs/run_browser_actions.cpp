@@ -56,7 +56,7 @@ void RunBrowser::updateActions()
 
 void RunBrowser::updateDetails()
 {
-    m_comparison->setRuns(m_db.get(), m_lastSelection, m_baseline);
+    m_comparison->setRuns(database(), m_lastSelection, m_baseline);
     const int row = m_lastSelection.size() == 1 ? m_model->rowOfRun(m_lastSelection.first()) : -1;
     m_notes->setPlainText(row >= 0 ? m_model->runAt(row).notes : QString());
     m_tags->setText(row >= 0 ? m_model->runAt(row).tags.join(QStringLiteral(", ")) : QString());
@@ -69,7 +69,7 @@ void RunBrowser::updateDetails()
 
 bool RunBrowser::exportRun(qint64 id, const QString &format, const QString &path)
 {
-    if (m_workerPath.isEmpty() || !m_db) {
+    if (m_workerPath.isEmpty() || !database()) {
         setStatus(tr("Cannot export: no trainyard-cli to run"));
         return false;
     }
@@ -92,7 +92,7 @@ bool RunBrowser::exportRun(qint64 id, const QString &format, const QString &path
     });
     setStatus(tr("Exporting run #%1…").arg(id));
     process->start(m_workerPath, {QStringLiteral("export"), QString::number(id), QStringLiteral("--format"), format,
-                                  QStringLiteral("--output"), path, QStringLiteral("--db"), m_db->path()});
+                                  QStringLiteral("--output"), path, QStringLiteral("--db"), database()->path()});
     return true;
 }
 
@@ -144,7 +144,7 @@ Status RunBrowser::saveNotesAndTags(qint64 id, const QString &notes, const QStri
 
 int RunBrowser::deleteRuns(const QList<qint64> &ids)
 {
-    if (ids.isEmpty() || !m_db)
+    if (ids.isEmpty() || !database())
         return 0;
     const QString question = ids.size() == 1
         ? tr("Delete run #%1, its metrics and its folder (checkpoints)? This cannot be undone.").arg(ids.first())
@@ -170,9 +170,9 @@ int RunBrowser::deleteRuns(const QList<qint64> &ids)
 
 void RunBrowser::requestOpenPreset(qint64 id)
 {
-    if (!m_db || id <= 0)
+    if (!database() || id <= 0)
         return;
-    const Result<RunInfo> info = m_db->run(id);
+    const Result<RunInfo> info = database()->run(id);
     if (!info.ok())
         return setStatus(info.error().toString());
     const Result<Preset> preset = presetFromJson(info.value().preset, QString());
@@ -219,8 +219,8 @@ void RunBrowser::showDiff()
     } else {
         return;
     }
-    const Result<RunInfo> runA = m_db->run(a);
-    const Result<RunInfo> runB = m_db->run(b);
+    const Result<RunInfo> runA = database()->run(a);
+    const Result<RunInfo> runB = database()->run(b);
     if (!runA.ok() || !runB.ok())
         return m_diff->showMessage((runA.ok() ? runB : runA).error().toString());
     const Result<Preset> presetA = presetFromJson(runA.value().preset, QString());

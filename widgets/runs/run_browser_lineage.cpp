@@ -75,15 +75,15 @@ Status RunBrowser::requestFineTune(qint64 id)
         setStatus(error.message);
         return Status(error);
     };
-    if (!m_db || id <= 0)
+    if (!database() || id <= 0)
         return fail(tr("no run database is open"));
-    const Result<RunInfo> info = m_db->run(id);
+    const Result<RunInfo> info = database()->run(id);
     if (!info.ok())
         return fail(info.error().message);
     const Result<Preset> preset = presetFromJson(info.value().preset, QString());
     if (!preset.ok())
         return fail(tr("its preset cannot be read: %1").arg(preset.error().toString()));
-    const Result<QList<CheckpointRecord>> checkpoints = m_db->checkpoints(id);
+    const Result<QList<CheckpointRecord>> checkpoints = database()->checkpoints(id);
     if (!checkpoints.ok())
         return fail(checkpoints.error().message);
     if (checkpoints.value().isEmpty())

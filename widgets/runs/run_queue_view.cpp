@@ -1,6 +1,7 @@
 #include "run_queue_view.h"
 
 #include "run_database.h"
+#include "run_database_watcher.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -8,13 +9,11 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace ty {
 
 namespace {
-constexpr int kRefreshMs = 1000;
 enum Column { PlaceColumn, StateColumn, KindColumn, NameColumn, SweepColumn, ProcessColumn, SinceColumn, ColumnCount };
 }
 
@@ -56,40 +55,46 @@ RunQueueView::RunQueueView(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_table, 1);
 
     connect(m_limit, &QSpinBox::editingFinished, this, [this] {
-        if (m_db)
-            apply(m_db->setMaxRunning(m_limit->value()));
+        if (database())
+            apply(database()->setMaxRunning(m_limit->value()));
     });
     connect(m_up, &QPushButton::clicked, this, [this] { moveSelected(-1); });
     connect(m_down, &QPushButton::clicked, this, [this] { moveSelected(1); });
     connect(m_startNow, &QPushButton::clicked, this, [this] { startSelectedNow(); });
     connect(m_cancel, &QPushButton::clicked, this, [this] { cancelSelected(); });
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &RunQueueView::updateButtons);
-    auto *timer = new QTimer(this);
-    timer->setInterval(kRefreshMs);
-    // Hidden too, so that the tab's count stays true (one small query a second).
-    connect(timer, &QTimer::timeout, this, &RunQueueView::refresh);
-    timer->start();
     updateButtons();
 }
 
 RunQueueView::~RunQueueView() = default;
 
-Status RunQueueView::openDatabase(const QString &path)
+void RunQueueView::setWatcher(RunDatabaseWatcher *watcher)
 {
-    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(path);
-    if (!opened)
-        return opened.error();
-    m_db = std::move(opened).value();
+    if (m_watcher)
+        m_watcher->disconnect(this);
+    m_watcher = watcher;
+    if (!watcher)
+        return;
+    connect(watcher, &RunDatabaseWatcher::connectionReplaced, this, &RunQueueView::refresh);
+    // Entries come and go with commits; a listed one also goes when its process dies, which commits nothing.
+    connect(watcher, &RunDatabaseWatcher::ticked, this, [this] {
+        if (m_watcher->generation() != m_readAt || !m_entries.isEmpty())
+            refresh();
+    });
     refresh();
-    return Status::success();
 }
+
+RunDatabaseWatcher *RunQueueView::watcher() const { return m_watcher; }
+
+RunDatabase *RunQueueView::database() const { return m_watcher ? m_watcher->database() : nullptr; }
 
 void RunQueueView::refresh()
 {
-    if (!m_db)
+    if (!database())
         return;
-    const Result<int> limit = m_db->maxRunning();
-    const Result<QList<QueueEntry>> entries = limit ? m_db->queueEntries() : Result<QList<QueueEntry>>(limit.error());
+    m_readAt = m_watcher->generation();
+    const Result<int> limit = database()->maxRunning();
+    const Result<QList<QueueEntry>> entries = limit ? database()->queueEntries() : Result<QList<QueueEntry>>(limit.error());
     if (!entries) {
         m_summary->setText(entries.error().toString());
         return;
@@ -153,9 +158,9 @@ bool RunQueueView::apply(const Status &status)
     return status.ok();
 }
 
-bool RunQueueView::moveSelected(int steps) { return m_db && selectedEntry() && apply(m_db->moveQueued(selectedEntry(), steps)); }
-bool RunQueueView::startSelectedNow() { return m_db && selectedEntry() && apply(m_db->startQueuedNow(selectedEntry())); }
-bool RunQueueView::cancelSelected() { return m_db && selectedEntry() && apply(m_db->cancelQueued(selectedEntry())); }
+bool RunQueueView::moveSelected(int steps) { return database() && selectedEntry() && apply(database()->moveQueued(selectedEntry(), steps)); }
+bool RunQueueView::startSelectedNow() { return database() && selectedEntry() && apply(database()->startQueuedNow(selectedEntry())); }
+bool RunQueueView::cancelSelected() { return database() && selectedEntry() && apply(database()->cancelQueued(selectedEntry())); }
 
 void RunQueueView::updateButtons()
 {

@@ -2,16 +2,17 @@
 // Experiments ▸ Queue: the run database's limit on runs trained at once, and the runs, resumes and sweep trials
 // waiting for a slot, in order, with Move Up, Move Down, Start Now and Cancel (docs/sweeps.md#the-run-queue).
 // The processes that wait read these requests from the database, so a run queued in a terminal is reordered,
-// started or cancelled from here the same way. Reread every second.
+// started or cancelled from here the same way. Reread, shown or not (the tab's count stays true), on the run database
+// watcher's second when something was committed since, or while entries are listed (one may have lost its process).
 //
-// Ownership: owns its widgets and its own database connection. Thread affinity: the GUI thread.
+// Ownership: owns its widgets; reads and writes through the watcher's connection (not owned). Thread affinity: the
+// GUI thread.
 
 #include "error.h"
 #include "run_records.h"
 
+#include <QPointer>
 #include <QWidget>
-
-#include <memory>
 
 class QLabel;
 class QPushButton;
@@ -21,6 +22,7 @@ class QTableWidget;
 namespace ty {
 
 class RunDatabase;
+class RunDatabaseWatcher;
 
 class RunQueueView : public QWidget {
     Q_OBJECT
@@ -28,7 +30,9 @@ public:
     explicit RunQueueView(QWidget *parent = nullptr);
     ~RunQueueView() override;
 
-    Status openDatabase(const QString &path);
+    // Shows the queue of the watcher's database (not owned), and of whatever it opens later.
+    void setWatcher(RunDatabaseWatcher *watcher);
+    RunDatabaseWatcher *watcher() const;
     void refresh();
     QList<QueueEntry> entries() const { return m_entries; }
 
@@ -49,8 +53,10 @@ Q_SIGNALS:
 private:
     bool apply(const Status &status);
     void updateButtons();
+    RunDatabase *database() const;
 
-    std::unique_ptr<RunDatabase> m_db;
+    QPointer<RunDatabaseWatcher> m_watcher;
+    qint64 m_readAt = -1;  // the watcher's generation at the last reread
     QList<QueueEntry> m_entries;
     int m_waiting = -1;
     QSpinBox *m_limit;

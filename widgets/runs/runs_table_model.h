@@ -54,6 +54,8 @@ public:
 
     // The poll (call about once a second). Returns true when rows were added, changed or removed.
     bool refresh();
+    // The same with the stamp read just now by the caller (the run database watcher's), instead of reading it.
+    bool refresh(const RunsChangeStamp &current);
     // Everything again (as many rows as were loaded, at least a page).
     void reload();
 

@@ -103,10 +103,15 @@ bool RunsTableModel::refresh()
         fail(stamp.error());
         return false;
     }
-    if (stamp.value() == m_stamp)
+    return refresh(stamp.value());
+}
+
+bool RunsTableModel::refresh(const RunsChangeStamp &current)
+{
+    if (!m_db || current == m_stamp)
         return false;
     const RunsChangeStamp before = m_stamp;
-    m_stamp = stamp.value();
+    m_stamp = current;
 
     // New runs go on top (newest first).
     RunSummaryQuery newer;

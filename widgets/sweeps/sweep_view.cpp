@@ -4,6 +4,7 @@
 #include "preset_format.h"
 #include "preset_overrides.h"
 #include "run_database.h"
+#include "runs/run_database_watcher.h"
 #include "sweep_plots.h"
 
 #include <QComboBox>
@@ -13,15 +14,13 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace ty {
 
 namespace {
 
-constexpr int kRefreshMs = 1000;
-constexpr int kRecordRefreshTicks = 5;
+constexpr int kRecordRefreshTicks = 5;  // seconds
 
 QCustomPlot *makePlot(QWidget *parent, const QString &name, const QString &title)
 {
@@ -97,22 +96,6 @@ SweepView::SweepView(QWidget *parent) : QWidget(parent)
     split->setStretchFactor(1, 3);
     layout->addWidget(split, 1);
 
-    m_timer = new QTimer(this);
-    m_timer->setInterval(kRefreshMs);
-    connect(m_timer, &QTimer::timeout, this, [this] {
-        if (!m_db || !isVisible() || (m_sweep.status != QLatin1String("running") && m_runningHere.isEmpty()))
-            return;
-        // Reread (every trial's curve included) only when the runs changed, or every few seconds for the sweep's
-        // own record (its status and best run change without a run changing at the same moment).
-        const Result<RunsChangeStamp> stamp = m_db->changeStamp();
-        if (++m_quietTicks < kRecordRefreshTicks && stamp && stamp.value() == m_stamp)
-            return;
-        m_quietTicks = 0;
-        if (stamp)
-            m_stamp = stamp.value();
-        refresh();
-    });
-    m_timer->start();
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this] { reloadSweep(); });
     connect(m_scatterKey, &QComboBox::currentTextChanged, this, [this](const QString &key) {
         if (!key.isEmpty())
@@ -132,24 +115,49 @@ SweepView::SweepView(QWidget *parent) : QWidget(parent)
 
 SweepView::~SweepView() = default;
 
-Status SweepView::openDatabase(const QString &path)
+void SweepView::setWatcher(RunDatabaseWatcher *watcher)
 {
-    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(path);
-    if (!opened)
-        return opened.error();
-    m_db = std::move(opened).value();
+    if (m_watcher)
+        m_watcher->disconnect(this);
+    m_watcher = watcher;
+    if (!watcher)
+        return;
+    connect(watcher, &RunDatabaseWatcher::connectionReplaced, this, [this] {
+        m_sweep = SweepRecord();
+        refresh();
+    });
+    // Reread (every trial's curve included) when the runs changed, or every few seconds for the sweep's own
+    // record (its status and best run change without a run changing at the same moment).
+    connect(watcher, &RunDatabaseWatcher::runsChanged, this, [this] {
+        if (!followsLiveSweep())
+            return;
+        m_quietTicks = 0;
+        refresh();
+    });
+    connect(watcher, &RunDatabaseWatcher::ticked, this, [this] {
+        if (!followsLiveSweep() || ++m_quietTicks < kRecordRefreshTicks)
+            return;
+        m_quietTicks = 0;
+        refresh();
+    });
     m_sweep = SweepRecord();
     refresh();
-    return Status::success();
 }
 
-QString SweepView::databasePath() const { return m_db ? m_db->path() : QString(); }
+RunDatabaseWatcher *SweepView::watcher() const { return m_watcher; }
+
+RunDatabase *SweepView::database() const { return m_watcher ? m_watcher->database() : nullptr; }
+
+bool SweepView::followsLiveSweep() const
+{
+    return database() && isVisible() && (m_sweep.status == QLatin1String("running") || !m_runningHere.isEmpty());
+}
 
 void SweepView::refresh()
 {
-    if (!m_db)
+    if (!database())
         return;
-    Result<QList<SweepRecord>> sweeps = m_db->listSweeps();
+    Result<QList<SweepRecord>> sweeps = database()->listSweeps();
     if (!sweeps) {
         m_summary->setText(sweeps.error().toString().toHtmlEscaped());
         return;
@@ -194,8 +202,8 @@ void SweepView::reloadSweep()
     for (const SweepRecord &sweep : m_sweeps)
         if (sweep.id == id)
             m_sweep = sweep;
-    if (m_sweep.id != 0 && m_db) {
-        Result<QList<SweepTrialRow>> rows = sweepTrialRows(*m_db, m_sweep);
+    if (m_sweep.id != 0 && database()) {
+        Result<QList<SweepTrialRow>> rows = sweepTrialRows(*database(), m_sweep);
         if (rows)
             m_rows = rows.value();
     }
@@ -210,8 +218,8 @@ void SweepView::reloadSweep()
     }
     drawParallelCoordinates(m_parallel, m_sweep, m_rows);
     drawMetricAgainstKey(m_scatter, m_sweep, m_rows, m_scatterKey->currentText());
-    if (m_db)
-        drawTrialCurves(m_curves, *m_db, m_sweep, m_rows);
+    if (database())
+        drawTrialCurves(m_curves, *database(), m_sweep, m_rows);
     if (m_sweep.id == 0) {
         m_summary->setText(m_sweeps.isEmpty() ? tr("No sweeps in this run database yet: Training ▸ Sweep… starts one.") : QString());
     } else {

@@ -2,10 +2,11 @@
 // Experiments ▸ Sweeps: the sweeps of the run database and, for the one chosen, its trials table (parameters,
 // status and metric, sortable, the best row highlighted), a parallel coordinates chart, the metric against a
 // chosen parameter, the trials' curves overlaid, and Open Best as Preset, Stop and Resume (of a stopped, failed or
-// interrupted sweep). A running sweep is reread when its runs change (checked every second) and every 5 s for its
-// own record; everything comes from the run database, so a sweep started in a terminal shows the same.
+// interrupted sweep). While shown, a running sweep is reread when its runs change (the run database watcher's
+// runsChanged, at most once a second) and every 5 s for its own record (its status, best run, a driver that died);
+// everything comes from the run database, so a sweep started in a terminal shows the same.
 //
-// Ownership: owns its widgets and its own database connection. Thread affinity: the GUI thread.
+// Ownership: owns its widgets; reads through the watcher's connection (not owned). Thread affinity: the GUI thread.
 
 #include "error.h"
 #include "preset.h"
@@ -13,20 +14,19 @@
 #include "run_summaries.h"
 #include "sweep_trial_rows.h"
 
+#include <QPointer>
 #include <QWidget>
-
-#include <memory>
 
 class QComboBox;
 class QCustomPlot;
 class QLabel;
 class QPushButton;
 class QTableWidget;
-class QTimer;
 
 namespace ty {
 
 class RunDatabase;
+class RunDatabaseWatcher;
 
 class SweepView : public QWidget {
     Q_OBJECT
@@ -34,8 +34,9 @@ public:
     explicit SweepView(QWidget *parent = nullptr);
     ~SweepView() override;
 
-    Status openDatabase(const QString &path);
-    QString databasePath() const;
+    // Shows the sweeps of the watcher's database (not owned), and of whatever it opens later.
+    void setWatcher(RunDatabaseWatcher *watcher);
+    RunDatabaseWatcher *watcher() const;
     // Rereads the list of sweeps and the chosen sweep.
     void refresh();
     // Shows sweep `id` (after refresh() when it is new).
@@ -65,8 +66,10 @@ private:
     void reloadSweep();
     void fillTable();
     void updateButtons();
+    RunDatabase *database() const;
+    bool followsLiveSweep() const;  // shown, and the sweep is running (or driven from here)
 
-    std::unique_ptr<RunDatabase> m_db;
+    QPointer<RunDatabaseWatcher> m_watcher;
     QList<SweepRecord> m_sweeps;
     SweepRecord m_sweep;
     QList<SweepTrialRow> m_rows;
@@ -81,9 +84,7 @@ private:
     QCustomPlot *m_scatter;
     QCustomPlot *m_curves;
     QComboBox *m_scatterKey;
-    QTimer *m_timer;
-    RunsChangeStamp m_stamp;         // the runs as last read: a tick rereads only when they changed
-    int m_quietTicks = 0;
+    int m_quietTicks = 0;  // the watcher's seconds since the last reread
 };
 
 } // namespace ty

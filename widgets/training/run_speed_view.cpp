@@ -3,6 +3,7 @@
 #include "common/run_colors.h"
 #include "plots/qcustomplot_include.h"
 #include "run_database.h"
+#include "runs/run_database_watcher.h"
 
 #include <QDesktopServices>
 #include <QDir>
@@ -13,13 +14,14 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 
 namespace ty {
 
 namespace {
+
+constexpr int kRereadTicks = 2;  // seconds
 
 // The phases' colours in the stacked bars: data, forward, backward, all-reduce, optimizer, logging.
 QColor phaseColor(int index)
@@ -96,23 +98,31 @@ RunSpeedView::RunSpeedView(QWidget *parent) : QWidget(parent)
     layout->addLayout(top);
     layout->addWidget(split, 1);
 
-    m_timer = new QTimer(this);
-    m_timer->setInterval(2000);
-    connect(m_timer, &QTimer::timeout, this, &RunSpeedView::refresh);
     refresh();
 }
 
 RunSpeedView::~RunSpeedView() = default;
 
-Status RunSpeedView::openDatabase(const QString &path)
+void RunSpeedView::setWatcher(RunDatabaseWatcher *watcher)
 {
-    Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(path);
-    if (!opened)
-        return opened.error();
-    m_db = std::move(opened).value();
+    if (m_watcher)
+        m_watcher->disconnect(this);
+    m_watcher = watcher;
+    if (!watcher)
+        return;
+    connect(watcher, &RunDatabaseWatcher::connectionReplaced, this, &RunSpeedView::refresh);
+    connect(watcher, &RunDatabaseWatcher::ticked, this, [this] {
+        if (++m_ticks < kRereadTicks || !isVisible() || m_watcher->generation() == m_readAt)
+            return;
+        m_ticks = 0;
+        refresh();
+    });
     refresh();
-    return Status::success();
 }
+
+RunDatabaseWatcher *RunSpeedView::watcher() const { return m_watcher; }
+
+RunDatabase *RunSpeedView::database() const { return m_watcher ? m_watcher->database() : nullptr; }
 
 void RunSpeedView::setRuns(const QList<qint64> &runIds)
 {
@@ -124,13 +134,6 @@ void RunSpeedView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     refresh();
-    m_timer->start();
-}
-
-void RunSpeedView::hideEvent(QHideEvent *event)
-{
-    QWidget::hideEvent(event);
-    m_timer->stop();
 }
 
 QString RunSpeedView::currentFolder() const
@@ -142,12 +145,13 @@ QString RunSpeedView::currentFolder() const
 void RunSpeedView::refresh()
 {
     m_shown.clear();
+    m_readAt = m_watcher ? m_watcher->generation() : -1;
     QString problem;
     for (qint64 id : std::as_const(m_runIds)) {
-        if (!m_db)
+        if (!database())
             break;
-        const Result<RunInfo> run = m_db->run(id);
-        const Result<RunSpeed> speed = run ? runSpeed(*m_db, id) : Result<RunSpeed>(run.error());
+        const Result<RunInfo> run = database()->run(id);
+        const Result<RunSpeed> speed = run ? runSpeed(*database(), id) : Result<RunSpeed>(run.error());
         if (!speed) {
             problem = speed.error().toString();
             continue;

@@ -2,27 +2,26 @@
 // Experiments ▸ Speed: the speed report of the runs selected in the run browser (speed/* metrics, docs/training-ui.md
 // "Speed"). A table of each run's medians (samples per second, the step and each of its phases, peak memory,
 // processes), the samples per second over the steps, and each run's step cut into its phases as stacked bars.
-// Open Run Folder shows the run's files, profiler traces (training.profile_steps) among them. Reread every
-// 2 s while shown, so a live run's figures come in.
+// Open Run Folder shows the run's files, profiler traces (training.profile_steps) among them. While shown, reread
+// every 2 s of the run database watcher when something was committed meanwhile, so a live run's figures come in.
 //
-// Ownership: owns its widgets and its own database connection. Thread affinity: the GUI thread.
+// Ownership: owns its widgets; reads through the watcher's connection (not owned). Thread affinity: the GUI thread.
 
 #include "error.h"
 #include "run_speed.h"
 
+#include <QPointer>
 #include <QWidget>
-
-#include <memory>
 
 class QCustomPlot;
 class QLabel;
 class QPushButton;
 class QTableWidget;
-class QTimer;
 
 namespace ty {
 
 class RunDatabase;
+class RunDatabaseWatcher;
 
 class RunSpeedView : public QWidget {
     Q_OBJECT
@@ -30,7 +29,9 @@ public:
     explicit RunSpeedView(QWidget *parent = nullptr);
     ~RunSpeedView() override;
 
-    Status openDatabase(const QString &path);
+    // Reads the watcher's database (not owned), and whatever it opens later.
+    void setWatcher(RunDatabaseWatcher *watcher);
+    RunDatabaseWatcher *watcher() const;
     // The runs shown (the run browser's selection), in its order.
     void setRuns(const QList<qint64> &runIds);
     void refresh();
@@ -46,7 +47,6 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent *event) override;
-    void hideEvent(QHideEvent *event) override;
 
 private:
     struct Shown {
@@ -59,8 +59,11 @@ private:
     void fillTable();
     void plotRate();
     void plotPhases();
+    RunDatabase *database() const;
 
-    std::unique_ptr<RunDatabase> m_db;
+    QPointer<RunDatabaseWatcher> m_watcher;
+    qint64 m_readAt = -1;  // the watcher's generation at the last reread
+    int m_ticks = 0;
     QList<qint64> m_runIds;
     QList<Shown> m_shown;
     QLabel *m_summary;
@@ -68,7 +71,6 @@ private:
     QCustomPlot *m_rate;
     QCustomPlot *m_phases;
     QPushButton *m_openFolder;
-    QTimer *m_timer;
 };
 
 } // namespace ty

@@ -8,6 +8,7 @@
 #include "run_database.h"
 #include "run_liveness.h"
 #include "runs/run_browser.h"
+#include "runs/run_database_watcher.h"
 #include "runs/runs_table_model.h"
 
 #include <QFileInfo>
@@ -20,7 +21,8 @@
 namespace ty {
 
 TrainingPanel::TrainingPanel(QWidget *parent)
-    : QWidget(parent), m_workerPath(TrainingRunController::defaultWorkerPath()), m_feed(new RunMetricsFeed(this))
+    : QWidget(parent), m_workerPath(TrainingRunController::defaultWorkerPath()), m_watcher(new RunDatabaseWatcher(this)),
+      m_feed(new RunMetricsFeed(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -33,6 +35,20 @@ TrainingPanel::TrainingPanel(QWidget *parent)
     m_active = new ActiveRunsView(runs);
     m_browser = new RunBrowser(runs);
     m_browser->setWorkerPath(m_workerPath);
+    // The plots follow the database the watcher opens: emptied before the browser shows the new file (it announces
+    // the baseline pinned there), plotted again from what the browser then shows. Slots run in connection order.
+    connect(m_watcher, &RunDatabaseWatcher::connectionReplaced, this, [this] {
+        m_feed->setDatabase(nullptr);
+        unplotAll();
+    });
+    m_browser->setWatcher(m_watcher);
+    connect(m_watcher, &RunDatabaseWatcher::connectionReplaced, this, [this](RunDatabase *db) {
+        m_feed->setDatabase(db);
+        unplotAll();
+        updatePlottedRuns();
+    });
+    // New metric rows are read as soon as the watcher sees a commit (within 250 ms while runs are active).
+    connect(m_watcher, &RunDatabaseWatcher::changed, m_feed, &RunMetricsFeed::poll);
     runs->setStretchFactor(0, 1);
     runs->setStretchFactor(1, 4);
     runs->setSizes({80, 420});
@@ -97,6 +113,7 @@ TrainingPanel::~TrainingPanel()
 {
     stopAll();  // every worker gets its SIGINT now; each controller then waits for its own as it is destroyed
     m_feed->setDatabase(nullptr);
+    m_browser->setWatcher(nullptr);  // the watcher, created first, goes first among the children
     // While this object's members still exist (children die after them, and their signals reach us).
     const QList<TrainingRunController *> controllers = m_controllers;
     m_controllers.clear();
@@ -136,22 +153,13 @@ MetricPlot *TrainingPanel::metricPlot() const { return m_metricPanel->plot(); }
 
 Status TrainingPanel::openDatabase(const QString &path)
 {
-    m_feed->setDatabase(nullptr);
-    for (qint64 id : QList<qint64>(m_plotted))
-        unplotRun(id);
-    const Status opened = m_browser->openDatabase(path);
-    m_feed->setDatabase(m_browser->database());
-    // The browser announces the baseline pinned on this database as it opens it, before the feed has the
-    // database: that run was plotted with nothing to read. Plotted again below, it is read now.
-    for (qint64 id : QList<qint64>(m_plotted))
-        unplotRun(id);
-    updatePlottedRuns();
+    const Status opened = m_browser->openDatabase(path);  // in m_watcher: the plots follow (see the constructor)
     if (!opened.ok())
         Q_EMIT messageChanged(opened.error().toString());
     return opened;
 }
 
-QString TrainingPanel::databasePath() const { return m_browser->databasePath(); }
+QString TrainingPanel::databasePath() const { return m_watcher->path(); }
 
 TrainingRunController *TrainingPanel::newController()
 {
@@ -236,7 +244,7 @@ void TrainingPanel::adopt(TrainingRunController *controller)
     m_controllers.append(controller);
     m_active->addController(controller);
     connect(controller, &TrainingRunController::runStarted, this, [this, controller](qint64 id) {
-        m_browser->refresh();  // the new run shows at once, not at the next poll
+        m_watcher->checkNow();  // the new run shows at once, and its rows are looked for every 250 ms from now
         // Selected beside whatever was selected: it stays plotted after it ends, until it is deselected.
         QList<qint64> selected = m_browser->selectedRunIds();
         if (!selected.contains(id)) {
@@ -398,6 +406,12 @@ void TrainingPanel::unplotRun(qint64 runId)
     lossPlot()->removeRun(runId);
     metricPlot()->removeRun(runId);
     m_plotted.removeAll(runId);
+}
+
+void TrainingPanel::unplotAll()
+{
+    for (qint64 id : QList<qint64>(m_plotted))
+        unplotRun(id);
 }
 
 void TrainingPanel::setWorkerPath(const QString &path)

@@ -13,7 +13,8 @@
 //   panel signals: runFinished(id, status), openPresetRequested(preset), nodeErrorReported(node, message)
 //   closeEvent: if (panel->hasActiveRuns()) ask, then panel->stopAll()
 //
-// Ownership and threads: owns its controllers (one per run), widgets and the browser's database; GUI thread.
+// Ownership and threads: owns its controllers (one per run), widgets and the run database watcher, the app's one read
+// connection (watcher(): the other views of the window take it too); GUI thread.
 // Destroying the panel stops every worker it started (each gets SIGINT and writes a checkpoint).
 
 #include "error.h"
@@ -32,6 +33,7 @@ class ActiveRunsView;
 class MetricPlot;
 class MetricPlotPanel;
 class RunBrowser;
+class RunDatabaseWatcher;
 class RunMetricsFeed;
 
 class TrainingPanel : public QWidget {
@@ -40,9 +42,11 @@ public:
     explicit TrainingPanel(QWidget *parent = nullptr);
     ~TrainingPanel() override;
 
-    // The run database the browser shows and new runs are recorded in.
+    // The run database the browser shows and new runs are recorded in, opened in the watcher: every view that
+    // follows it moves to it.
     Status openDatabase(const QString &path);
     QString databasePath() const;
+    RunDatabaseWatcher *watcher() const { return m_watcher; }
 
     // Trains a snapshot of `preset` in a new worker process. `dbPath` empty: the open database (opened first
     // with RunDatabase::defaultPath() if none is open); another path is opened in the browser.
@@ -93,6 +97,7 @@ private:
     void updatePlottedRuns();
     void plotRun(qint64 runId);
     void unplotRun(qint64 runId);
+    void unplotAll();
     bool isLive(qint64 runId) const;
     QString runLabel(qint64 runId) const;
     // Ended runs stay in the active list with their outcome until the next run starts here.
@@ -107,6 +112,7 @@ private:
     ActiveRunsView *m_active;
     MetricPlotPanel *m_lossPanel;
     MetricPlotPanel *m_metricPanel;
+    RunDatabaseWatcher *m_watcher;
     RunBrowser *m_browser;
     RunMetricsFeed *m_feed;
     QList<TrainingRunController *> m_controllers;
