@@ -42,6 +42,8 @@ const char *const kUsage =
     "  runs note ID TEXT [--db PATH]            set a run's notes (\"\" clears them)\n"
     "  runs tag ID TAG... [--remove] [--db PATH]\n"
     "                                           add tags to a run, or remove them\n"
+    "  runs export ID... --tensorboard DIR [--db PATH]\n"
+    "                                           each run's metrics as a TensorBoard event file in DIR/ID-NAME/\n"
     "  devices [--json]                         what the training engine can use: cpu, cuda (loads LibTorch)\n"
     "  sweep PRESET|SWEEP_FILE [--grid K=V1,V2,...]... [--random K=DIST]... [--trials N] [--parallel P]\n"
     "      [--metric NAME] [--maximize|--minimize] [--early-stop none|median|asha] [--seed S] [--db PATH] [--json]\n"

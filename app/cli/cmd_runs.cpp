@@ -2,6 +2,7 @@
 
 #include "commands.h"
 #include "run_annotations.h"
+#include "runs_export.h"
 #include "number_text.h"
 #include "printable_text.h"
 #include "run_database.h"
@@ -285,11 +286,11 @@ int showMetricsOfRuns(RunDatabase &db, const QList<qint64> &ids, const Args &arg
 
 int runsCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("metric"), QStringLiteral("tag")},
+    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("metric"), QStringLiteral("tag"), QStringLiteral("tensorboard")},
                                 {QStringLiteral("json"), QStringLiteral("csv"), QStringLiteral("remove")});
     const QString sub = args.positionals.value(0);
     const bool needsId = sub == QStringLiteral("show") || sub == QStringLiteral("metrics") || sub == QStringLiteral("note")
-                         || sub == QStringLiteral("tag");
+                         || sub == QStringLiteral("tag") || sub == QStringLiteral("export");
     bool idOk = false;
     const qint64 id = args.positionals.value(1).toLongLong(&idOk);
     const qsizetype count = args.positionals.size();
@@ -304,6 +305,7 @@ int runsCommand(const QStringList &arguments, Io &io)
                          : sub == QStringLiteral("note")    ? count == 3
                          : sub == QStringLiteral("tag")     ? count >= 3
                          : sub == QStringLiteral("metrics") ? count >= 2 && idsOk
+                         : sub == QStringLiteral("export")  ? count >= 2 && idsOk && !args.option(QStringLiteral("tensorboard")).isEmpty()
                                                             : count == 2;
     if (!args.error.isEmpty() || (sub != QStringLiteral("list") && !needsId) || (needsId && !idOk) || !shapeOk) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
@@ -311,7 +313,8 @@ int runsCommand(const QStringList &arguments, Io &io)
                   "       trainyard-cli runs show ID [--db PATH] [--json]\n"
                   "       trainyard-cli runs metrics ID... [--metric NAME] [--db PATH] [--csv|--json]\n"
                   "       trainyard-cli runs note ID TEXT [--db PATH]          (\"\" clears the notes)\n"
-                  "       trainyard-cli runs tag ID TAG... [--remove] [--db PATH]\n";
+                  "       trainyard-cli runs tag ID TAG... [--remove] [--db PATH]\n"
+                  "       trainyard-cli runs export ID... --tensorboard DIR [--db PATH]\n";
         return BadInput;
     }
     Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath(args));
@@ -327,6 +330,8 @@ int runsCommand(const QStringList &arguments, Io &io)
         return noteCommand(*db.value(), id, args, io);
     if (sub == QStringLiteral("tag"))
         return tagCommand(*db.value(), id, args, io);
+    if (sub == QStringLiteral("export"))
+        return exportRunsToTensorBoard(*db.value(), ids, args.option(QStringLiteral("tensorboard")), io);
     return ids.size() > 1 ? showMetricsOfRuns(*db.value(), ids, args, io) : showMetrics(*db.value(), id, args, io);
 }
 

@@ -326,6 +326,33 @@ private Q_SLOTS:
         QCOMPARE(unknown.out, QString());
     }
 
+    // `runs export ID... --tensorboard DIR`: one event file per run, in DIR/ID-NAME/, holding every metric row (the
+    // file's contents are checked by TestTensorBoardEvents); an unknown id writes nothing and exits 2.
+    void runsExportToTensorBoard()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSyntheticPreset(dir);
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        auto cli = [&](QStringList arguments) { return trainyard(arguments << QStringLiteral("--db") << db); };
+        QCOMPARE(cli({QStringLiteral("run"), path, QStringLiteral("--name"), QStringLiteral("blobs a")}).code, 0);
+        QCOMPARE(cli({QStringLiteral("run"), path, QStringLiteral("--name"), QStringLiteral("blobs/b")}).code, 0);
+        const QString board = dir.filePath(QStringLiteral("board"));
+        const Output unknown = cli({QStringLiteral("runs"), QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("5"),
+                                    QStringLiteral("--tensorboard"), board});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY(!QFileInfo::exists(board));
+        const Output exported = cli({QStringLiteral("runs"), QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("2"),
+                                     QStringLiteral("--tensorboard"), board});
+        QCOMPARE(exported.code, 0);
+        QCOMPARE(QDir(board).entryList(QDir::Dirs | QDir::NoDotAndDotDot), (QStringList{"1-blobs_a", "2-blobs_b"}));
+        const qsizetype rows = RunDatabase::open(db).value()->metrics(2, QString()).value().size();
+        QVERIFY2(exported.out.contains(QStringLiteral("run 2: %1 rows -> ").arg(rows)), qPrintable(exported.out));
+        const QStringList files = QDir(board + QStringLiteral("/2-blobs_b")).entryList(QDir::Files);
+        QCOMPARE(files.size(), 1);
+        QVERIFY(files.first().startsWith(QStringLiteral("events.out.tfevents.")));
+        QVERIFY(QFileInfo(board + QStringLiteral("/2-blobs_b/") + files.first()).size() > rows * 30);
+    }
+
     void validateRefusesWhatRunRefuses()
     {
         QTemporaryDir dir;
