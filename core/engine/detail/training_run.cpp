@@ -7,6 +7,7 @@
 #include "detail/batch_stream.h"
 #include "detail/split_evaluation.h"
 #include "memory_estimate.h"
+#include "preset_sections.h"
 
 #include <QDir>
 #include <algorithm>
@@ -17,7 +18,7 @@ namespace ty::detail {
 
 TrainingRun::TrainingRun(const Preset &preset, const TrainOptions &options)
     : m_preset(preset), m_options(options),
-      m_settings(TrainingSettings::fromJson(preset.training)), m_presetHash(presetHash(preset))
+      m_settings(trainingSettings(preset)), m_presetHash(presetHash(preset))
 {
     if (!options.device.isEmpty())
         m_settings.device = options.device;

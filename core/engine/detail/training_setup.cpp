@@ -10,6 +10,7 @@
 #include "memory_estimate.h"
 #include "preset_dataset.h"
 #include "preset_inspection.h"
+#include "preset_sections.h"
 #include "stage_inspection.h"
 
 #include <algorithm>
@@ -93,7 +94,7 @@ void TrainingRun::noteSettingsThatDoNotApply()
                              .arg(QString::fromStdString(m_device.str()));
     }
     if (!m_group && std::any_of(m_stages.begin(), m_stages.end(), [](const StagePlan &stage) {
-            return TrainingSettings::fromJson(stage.preset.training).syncBatchNorm;
+            return trainingSettings(stage.preset).syncBatchNorm;
         }))
         m_notices << QStringLiteral("training.sync_batch_norm applies to distributed runs: one process normalises each batch as a whole");
 }
@@ -141,7 +142,7 @@ CheckpointExpectations TrainingRun::planSteps()
     CheckpointExpectations expected{m_presetHash, m_train.size(), {}, m_options.runId};
     m_totalSteps = 0;
     for (const StagePlan &stage : m_stages) {
-        const int64_t batch = TrainingSettings::fromJson(stage.preset.training).batchSize;
+        const int64_t batch = trainingSettings(stage.preset).batchSize;
         expected.stages.push_back(StageLength{stage.epochs, (m_train.size() + batch - 1) / batch});
         m_totalSteps += expected.stages.back().epochs * expected.stages.back().stepsPerEpoch;
     }
