@@ -9,7 +9,7 @@
 #include "run_queue.h"
 #include "run_session.h"
 
-#include "training_settings.h"
+#include "preset_sections.h"
 
 #include <QFileInfo>
 #include <QJsonObject>
@@ -87,7 +87,7 @@ int resumeCommand(const QStringList &arguments, Io &io)
     const qint64 step = newest.value() ? newest.value()->step : 0;
     if (checkpoint.isEmpty() && !args.flag(QStringLiteral("json")))
         io.err << "run " << id << " has no checkpoint: training again from the start\n";
-    const TrainingSettings settings = TrainingSettings::fromJson(preset.value().training);
+    const TrainingSettings settings = trainingSettings(preset.value());
     // Every rank, before anything starts or waits for a turn in the queue.
     if (const int checked = launch->checkBackend(settings, args, io); checked != Success)
         return checked;

@@ -17,7 +17,7 @@
 #include "run_session.h"
 #include "shape_inference.h"
 #include "sweep_trials.h"
-#include "training_settings.h"
+#include "preset_sections.h"
 #include "version.h"
 
 #include <QFileInfo>
@@ -49,7 +49,7 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
                    const QStringList &arguments, const QStringList &overlays, const QStringList &overlaySha256,
                    const std::optional<InitFromSource> &initFrom)
 {
-    const TrainingSettings settings = TrainingSettings::fromJson(preset.training);
+    const TrainingSettings settings = trainingSettings(preset);
     NewRun run;
     run.name = name;
     run.preset = presetToJson(preset);
@@ -139,7 +139,7 @@ int runCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
 
-    const TrainingSettings settings = TrainingSettings::fromJson(preset.training);
+    const TrainingSettings settings = trainingSettings(preset);
     const QString dbPath = databasePath(args);
     const Result<std::optional<InitFromSource>> initFrom = resolveInitFrom(preset, dbPath);
     if (!initFrom) {

@@ -126,4 +126,25 @@ QJsonObject BlockDescriptor::toJson() const
                        {QStringLiteral("params"), paramArray}};
 }
 
+BlockDescriptor BlockDescriptor::withNodeIdPrefix(const QString &prefix) const
+{
+    BlockDescriptor out = *this;
+    out.nodeIdPrefix = prefix;
+    return out;
+}
+
+BlockDescriptor BlockDescriptor::yieldingTextWindows() const
+{
+    BlockDescriptor out = *this;
+    out.yieldsTextWindows = true;
+    return out;
+}
+
+BlockDescriptor BlockDescriptor::takingDataStatistics() const
+{
+    BlockDescriptor out = *this;
+    out.takesDataStatistics = true;
+    return out;
+}
+
 } // namespace ty

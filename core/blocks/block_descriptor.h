@@ -57,6 +57,13 @@ struct BlockDescriptor {
     QList<PortSpec> outputs;
     QList<ParamSpec> params;
     bool higherIsBetter = false;  // metrics: whether a larger value is a better model (accuracy) or not (error)
+    // Capabilities: what the views and tools that offer something for some kinds read here, so that none of them
+    // compares type ids.
+    QString nodeIdPrefix;            // the id a new node starts from ("fc", "conv"); empty: from the category or type id
+    bool yieldsTextWindows = false;  // a dataset of character windows (ids into its class names, which are the
+                                     // characters), each labelled with the character that follows
+    bool takesDataStatistics = false;  // a transform whose float lists `mean` and `std` can be set to the training
+                                       // split's per-channel statistics
 
     const ParamSpec *param(const QString &name) const;
     const PortSpec *input(const QString &name) const;
@@ -66,6 +73,11 @@ struct BlockDescriptor {
     // Every parameter with its effective value.
     QJsonObject effectiveParams(const QJsonObject &values) const;
     QJsonObject toJson() const;
+
+    // A copy with a capability, for declaring a block: registry.add(layer(...).withNodeIdPrefix(QStringLiteral("fc"))).
+    BlockDescriptor withNodeIdPrefix(const QString &prefix) const;
+    BlockDescriptor yieldingTextWindows() const;
+    BlockDescriptor takingDataStatistics() const;
 };
 
 } // namespace ty

@@ -140,7 +140,7 @@ void addDatasetBlocks(BlockRegistry &registry)
             boolParam(QStringLiteral("lowercase"), false, QStringLiteral("Lower-case the text first (a smaller character set)")),
             floatParam(QStringLiteral("test_fraction"), 0.1, 0.0, 0.9,
                        QStringLiteral("Share of the windows held out as the test split"))}
-            + splitParams()));
+            + splitParams()).yieldingTextWindows());
 
     registry.add(dataset(
         QStringLiteral("dataset.cifar"), QStringLiteral("CIFAR-10 / CIFAR-100"),
@@ -203,16 +203,20 @@ void addTransformBlocks(BlockRegistry &registry)
                            QStringLiteral("Subtracts a mean and divides by a standard deviation, per channel"),
                            {floatListParam(QStringLiteral("mean"), {0.0}, QStringLiteral("Mean, one value or one per channel")),
                             floatListParam(QStringLiteral("std"), {1.0},
-                                           QStringLiteral("Standard deviation, one value or one per channel"))}));
+                                           QStringLiteral("Standard deviation, one value or one per channel"))})
+        .withNodeIdPrefix(QStringLiteral("norm")).takingDataStatistics());
     registry.add(transform(QStringLiteral("transform.random_hflip"), QStringLiteral("Random horizontal flip"),
                            QStringLiteral("Mirrors each training image left to right with probability p"),
-                           {floatParam(QStringLiteral("p"), 0.5, 0.0, 1.0, QStringLiteral("Probability of a flip"))}));
+                           {floatParam(QStringLiteral("p"), 0.5, 0.0, 1.0, QStringLiteral("Probability of a flip"))})
+        .withNodeIdPrefix(QStringLiteral("flip")));
     registry.add(transform(QStringLiteral("transform.random_crop"), QStringLiteral("Random crop"),
                            QStringLiteral("Pads each training image with zeros, then crops it back at a random offset"),
-                           {intParam(QStringLiteral("padding"), 4, 0, 1024, QStringLiteral("Zero padding on every side, in pixels"))}));
+                           {intParam(QStringLiteral("padding"), 4, 0, 1024, QStringLiteral("Zero padding on every side, in pixels"))})
+        .withNodeIdPrefix(QStringLiteral("crop")));
     registry.add(transform(QStringLiteral("transform.gaussian_noise"), QStringLiteral("Gaussian noise"),
                            QStringLiteral("Adds zero-mean gaussian noise to training samples"),
-                           {floatParam(QStringLiteral("std"), 0.1, 0.0, kInf, QStringLiteral("Standard deviation of the noise"))}));
+                           {floatParam(QStringLiteral("std"), 0.1, 0.0, kInf, QStringLiteral("Standard deviation of the noise"))})
+        .withNodeIdPrefix(QStringLiteral("noise")));
     registry.add(transform(
         QStringLiteral("transform.random_affine"), QStringLiteral("Random rotation, scale, shift"),
         QStringLiteral("Rotates, scales and shifts each training image by random amounts (0 fills what moves in); "

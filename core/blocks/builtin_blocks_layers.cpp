@@ -58,28 +58,34 @@ void addLayerBlocks(BlockRegistry &registry)
     registry.add(layer(QStringLiteral("layer.linear"), QStringLiteral("Linear"),
                        QStringLiteral("Fully connected layer: y = x W^T + b over the last dimension"),
                        {intParam(QStringLiteral("out_features"), 64, 1, 1e7, QStringLiteral("Number of output features")),
-                        boolParam(QStringLiteral("bias"), true, QStringLiteral("Learn an additive bias"))}));
+                        boolParam(QStringLiteral("bias"), true, QStringLiteral("Learn an additive bias"))})
+        .withNodeIdPrefix(QStringLiteral("fc")));
     registry.add(layer(QStringLiteral("layer.conv2d"), QStringLiteral("Conv 2D"),
                        QStringLiteral("2-D convolution over [channels, height, width] samples"),
                        {intParam(QStringLiteral("out_channels"), 32, 1, 1e6, QStringLiteral("Number of output channels")),
                         intParam(QStringLiteral("kernel_size"), 3, 1, 1024, QStringLiteral("Kernel side in pixels")),
                         intParam(QStringLiteral("stride"), 1, 1, 1024, QStringLiteral("Step between kernel positions")),
                         intParam(QStringLiteral("padding"), 0, 0, 1024, QStringLiteral("Zero padding on every side")),
-                        boolParam(QStringLiteral("bias"), true, QStringLiteral("Learn an additive bias"))}));
+                        boolParam(QStringLiteral("bias"), true, QStringLiteral("Learn an additive bias"))})
+        .withNodeIdPrefix(QStringLiteral("conv")));
     registry.add(layer(QStringLiteral("layer.batchnorm1d"), QStringLiteral("Batch norm 1D"),
-                       QStringLiteral("Batch normalisation over the features of [features] samples"), batchNormParams()));
+                       QStringLiteral("Batch normalisation over the features of [features] samples"), batchNormParams())
+        .withNodeIdPrefix(QStringLiteral("bn")));
     registry.add(layer(QStringLiteral("layer.batchnorm2d"), QStringLiteral("Batch norm 2D"),
                        QStringLiteral("Batch normalisation over the channels of [channels, height, width] samples"),
-                       batchNormParams()));
+                       batchNormParams()).withNodeIdPrefix(QStringLiteral("bn")));
     registry.add(layer(QStringLiteral("layer.dropout"), QStringLiteral("Dropout"),
                        QStringLiteral("Zeroes each element with probability p while training"),
                        {floatParam(QStringLiteral("p"), 0.5, 0.0, 0.999, QStringLiteral("Probability of dropping an element"))}));
     registry.add(layer(QStringLiteral("layer.maxpool2d"), QStringLiteral("Max pool 2D"),
-                       QStringLiteral("Maximum over sliding windows of each channel"), poolParams()));
+                       QStringLiteral("Maximum over sliding windows of each channel"), poolParams())
+        .withNodeIdPrefix(QStringLiteral("pool")));
     registry.add(layer(QStringLiteral("layer.avgpool2d"), QStringLiteral("Average pool 2D"),
-                       QStringLiteral("Average over sliding windows of each channel"), poolParams()));
+                       QStringLiteral("Average over sliding windows of each channel"), poolParams())
+        .withNodeIdPrefix(QStringLiteral("avgpool")));
     registry.add(layer(QStringLiteral("layer.global_avgpool"), QStringLiteral("Global average pool"),
-                       QStringLiteral("Averages each channel over height and width: [C, H, W] to [C]")));
+                       QStringLiteral("Averages each channel over height and width: [C, H, W] to [C]"))
+        .withNodeIdPrefix(QStringLiteral("gap")));
     registry.add(layer(QStringLiteral("layer.flatten"), QStringLiteral("Flatten"),
                        QStringLiteral("Flattens each sample into one feature vector")));
     registry.add(layer(QStringLiteral("layer.relu"), QStringLiteral("ReLU"), QStringLiteral("max(0, x), element-wise")));
@@ -117,7 +123,8 @@ void addLayerBlocks(BlockRegistry &registry)
                                       "words, categories)"),
                        {intParam(QStringLiteral("num_embeddings"), 256, 1, 1e7,
                                  QStringLiteral("Number of distinct ids (0 to this minus 1), e.g. the data set's classes")),
-                        intParam(QStringLiteral("dim"), 32, 1, 1e5, QStringLiteral("Values per id"))}));
+                        intParam(QStringLiteral("dim"), 32, 1, 1e5, QStringLiteral("Values per id"))})
+        .withNodeIdPrefix(QStringLiteral("embed")));
     for (const auto &[id, name, doc] : {std::tuple{"layer.lstm", "LSTM", "Long short-term memory over [steps, features] samples"},
                                         std::tuple{"layer.gru", "GRU", "Gated recurrent unit over [steps, features] samples"}})
         registry.add(layer(QString::fromLatin1(id), QString::fromLatin1(name), QString::fromLatin1(doc),

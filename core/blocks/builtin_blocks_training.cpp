@@ -178,7 +178,8 @@ void addMetricBlocks(BlockRegistry &registry)
                         QStringLiteral("Share of samples whose highest logit is the label"), true));
     registry.add(metric(QStringLiteral("metric.top_k_accuracy"), QStringLiteral("Top-k accuracy"),
                         QStringLiteral("Share of samples whose label is among the k highest logits"), true,
-                        {intParam(QStringLiteral("k"), 5, 1, 1000, QStringLiteral("How many of the highest logits count"))}));
+                        {intParam(QStringLiteral("k"), 5, 1, 1000, QStringLiteral("How many of the highest logits count"))})
+        .withNodeIdPrefix(QStringLiteral("topk")));
     registry.add(metric(QStringLiteral("metric.mae"), QStringLiteral("Mean absolute error"),
                         QStringLiteral("Mean absolute difference between predictions and targets"), false));
     registry.add(metric(QStringLiteral("metric.precision"), QStringLiteral("Precision (macro)"),

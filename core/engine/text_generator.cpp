@@ -1,6 +1,7 @@
 #include "text_generator.h"
 
 #include "detail/trained_model.h"
+#include "block_registry.h"
 #include "portable_random.h"
 #include "text_dataset.h"
 
@@ -53,7 +54,8 @@ Result<TextGeneration> generate(const Preset &preset, const TextGenerationOption
         return loaded.error();
     const detail::TrainedModel &model = *loaded.value();
     const Node *data = preset.graph.node(model.datasetNode);
-    if (!data || data->block != QStringLiteral("dataset.text"))
+    const BlockDescriptor *dataBlock = data ? BlockRegistry::builtin().find(data->block) : nullptr;
+    if (!dataBlock || !dataBlock->yieldsTextWindows)
         return Error::atField(QStringLiteral("--text"), QStringLiteral("needs a model trained on text (dataset.text); this one reads %1")
                                                             .arg(data ? data->block : QStringLiteral("no data set")));
     const detail::LossHead *scored = nullptr;

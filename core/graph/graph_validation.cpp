@@ -191,7 +191,12 @@ Issues validateTraining(const QJsonObject &training)
 
 Issues validateTraining(const QJsonObject &training, const PipelineGraph &graph, const BlockRegistry &registry)
 {
-    Issues issues = validateTraining(training);
+    return validateTraining(training) + validateTrainingMetrics(training, graph, registry);
+}
+
+Issues validateTrainingMetrics(const QJsonObject &training, const PipelineGraph &graph, const BlockRegistry &registry)
+{
+    Issues issues;
     QStringList known{QStringLiteral("val/loss"), QStringLiteral("train/loss")};
     for (const Node &node : graph.nodes)
         if (const BlockDescriptor *block = registry.find(node.block); block && block->category == BlockCategory::Metric)

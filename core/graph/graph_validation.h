@@ -22,6 +22,9 @@ Issues validateTraining(const QJsonObject &training);
 // parameter that names a metric (ParamSpec::namesMetric), whose issue names its node and parameter.
 Issues validateTraining(const QJsonObject &training, const PipelineGraph &graph,
                         const BlockRegistry &registry = BlockRegistry::builtin());
+// Only what depends on the graph, for a section whose keys and values were checked when it was parsed.
+Issues validateTrainingMetrics(const QJsonObject &training, const PipelineGraph &graph,
+                               const BlockRegistry &registry = BlockRegistry::builtin());
 
 // Whether a larger value of `metric` ("val/acc") is better: true for a metric node whose block says so
 // (accuracies), false for losses and errors.

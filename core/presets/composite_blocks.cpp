@@ -3,6 +3,7 @@
 #include "json_io.h"
 #include "param_values.h"
 #include "preset_format.h"
+#include "preset_sections.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -275,13 +276,7 @@ BlockDescriptor compositeDescriptor(const CompositeDefinition &definition)
 
 BlockRegistry presetBlockRegistry(const Preset &preset)
 {
-    BlockRegistry registry = BlockRegistry::builtin();
-    for (auto it = preset.blocks.constBegin(); it != preset.blocks.constEnd(); ++it) {
-        const Result<CompositeDefinition> definition = compositeFromJson(it.key(), it.value().toObject());
-        if (definition && !BlockRegistry::builtin().find(it.key()))
-            registry.add(compositeDescriptor(definition.value()));
-    }
-    return registry;
+    return blocksSection(preset)->registry;
 }
 
 bool isCompositeBlock(const Preset &preset, const QString &blockType)

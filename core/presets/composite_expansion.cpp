@@ -2,6 +2,7 @@
 
 #include "block_registry.h"
 #include "composite_blocks.h"
+#include "preset_sections.h"
 #include "param_values.h"
 
 #include <QSet>
@@ -50,7 +51,7 @@ public:
                                             QStringLiteral("blocks.") + it.key()));
                 continue;
             }
-            Result<CompositeDefinition> definition = compositeFromJson(it.key(), it.value().toObject(), preset.sourcePath);
+            Result<CompositeDefinition> definition = compositeDefinition(preset, it.key());
             if (definition)
                 m_definitions.insert(it.key(), definition.value());
             else

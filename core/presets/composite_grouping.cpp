@@ -2,6 +2,7 @@
 
 #include "block_registry.h"
 #include "composite_blocks.h"
+#include "preset_sections.h"
 
 #include <QHash>
 #include <QSet>
@@ -113,7 +114,7 @@ Result<Ungrouping> ungroupComposite(const Preset &preset, const QString &nodeId)
     if (node->repeat != 1)
         return Error::atNode(nodeId, QStringLiteral("%1 repeats %2 times: set repeat to 1 to ungroup it").arg(nodeId).arg(node->repeat),
                              QStringLiteral("repeat"));
-    const Result<CompositeDefinition> parsed = compositeFromJson(node->block, preset.blocks.value(node->block).toObject());
+    const Result<CompositeDefinition> parsed = compositeDefinition(preset, node->block);
     if (!parsed)
         return parsed.error();
     const CompositeDefinition &definition = parsed.value();
@@ -153,7 +154,7 @@ Result<Ungrouping> ungroupComposite(const Preset &preset, const QString &nodeId)
 QList<InnerParam> innerParams(const Preset &preset, const QString &block)
 {
     QList<InnerParam> out;
-    const Result<CompositeDefinition> definition = compositeFromJson(block, preset.blocks.value(block).toObject());
+    const Result<CompositeDefinition> definition = compositeDefinition(preset, block);
     if (!definition)
         return out;
     const BlockRegistry registry = presetBlockRegistry(preset);

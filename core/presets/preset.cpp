@@ -21,9 +21,9 @@ QString Preset::baseDir() const
 QMap<QString, QString> flattenParams(const Preset &preset)
 {
     QMap<QString, QString> out;
-    const BlockRegistry registry = preset.blocks.isEmpty() ? BlockRegistry() : presetBlockRegistry(preset);
+    const BlockRegistry registry = presetBlockRegistry(preset);
     for (const Node &node : preset.graph.nodes) {
-        const BlockDescriptor *block = (preset.blocks.isEmpty() ? BlockRegistry::builtin() : registry).find(node.block);
+        const BlockDescriptor *block = registry.find(node.block);
         if (!block)
             continue;
         QJsonObject values = block->effectiveParams(node.params);

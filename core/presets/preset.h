@@ -7,7 +7,32 @@
 #include <QMap>
 #include <QString>
 
+#include <memory>
+
 namespace ty {
+
+struct TrainingSection;
+struct BlocksSection;
+
+// The parsed `training` and `blocks` of a preset (preset_sections.h), carried with it and copied with it, so that
+// each version of a section is parsed once however many copies read it. Not part of the preset's value: set by
+// trainingSection() and blocksSection() alone, which check it against the JSON before they use it. Safe to read
+// and set from several threads.
+class ParsedSections {
+public:
+    ParsedSections() = default;
+    ParsedSections(const ParsedSections &other);
+    ParsedSections &operator=(const ParsedSections &other);
+
+    std::shared_ptr<const TrainingSection> training() const;
+    std::shared_ptr<const BlocksSection> blocks() const;
+    void setTraining(std::shared_ptr<const TrainingSection> section) const;
+    void setBlocks(std::shared_ptr<const BlocksSection> section) const;
+
+private:
+    mutable std::shared_ptr<const TrainingSection> m_training;
+    mutable std::shared_ptr<const BlocksSection> m_blocks;
+};
 
 struct Preset {
     static constexpr int kFormatVersion = 1;
@@ -18,6 +43,7 @@ struct Preset {
     QJsonObject training;   // explicit training settings; missing keys take trainingSpecs() defaults
     QJsonObject blocks;     // composite block definitions by name (composite_blocks.h), as written
     QString sourcePath;     // where it was loaded from (not saved); relative data paths resolve against it
+    ParsedSections sections;  // `training` and `blocks` parsed (not saved, not compared): read through preset_sections.h
 
     QString baseDir() const;  // folder of sourcePath, or the current directory
 

@@ -1,6 +1,7 @@
 #include "preset_format.h"
 
 #include "composite_blocks.h"
+#include "preset_sections.h"
 #include "json_io.h"
 #include "param_values.h"
 
@@ -184,17 +185,17 @@ Result<Preset> presetFromJson(const QJsonObject &input, const QString &fileName)
     if (!blocks.isUndefined() && !blocks.isObject())
         return fieldError(fileName, QStringLiteral("blocks"), typeProblem(blocks, "an object of block definitions"));
     preset.blocks = blocks.toObject();
-    for (auto it = preset.blocks.constBegin(); it != preset.blocks.constEnd(); ++it) {
+    for (auto it = preset.blocks.constBegin(); it != preset.blocks.constEnd(); ++it)
         if (!it.value().isObject())
             return fieldError(fileName, QStringLiteral("blocks.") + it.key(), typeProblem(it.value(), "an object"));
-        Result<CompositeDefinition> definition = compositeFromJson(it.key(), it.value().toObject(), fileName);
-        if (!definition)
-            return definition.error();
-    }
+    // Both sections are parsed here, once: the preset and its copies carry the parse (preset_sections.h).
+    if (const auto parsed = blocksSection(preset); !parsed->problems.isEmpty())
+        return parsed->problems.first();
     const QJsonValue training = json.value(QStringLiteral("training"));
     if (!training.isUndefined() && !training.isObject())
         return fieldError(fileName, QStringLiteral("training"), typeProblem(training, "an object"));
     preset.training = training.toObject();
+    trainingSection(preset);
     return preset;
 }
 

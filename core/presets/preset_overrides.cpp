@@ -4,6 +4,7 @@
 
 #include "block_registry.h"
 #include "composite_blocks.h"
+#include "preset_sections.h"
 #include "param_values.h"
 #include "training_settings.h"
 
@@ -38,7 +39,7 @@ int ownerEnd(const QString &path)
 Result<ParamSpec> nodeParamSpec(const Preset &preset, const QString &block, const QString &key, int depth = 0)
 {
     if (preset.blocks.contains(block) && depth < 16) {
-        const Result<CompositeDefinition> definition = compositeFromJson(block, preset.blocks.value(block).toObject());
+        const Result<CompositeDefinition> definition = compositeDefinition(preset, block);
         if (!definition)
             return definition.error();
         const int dot = key.indexOf(QLatin1Char('.'));
@@ -218,6 +219,9 @@ Status applyOverrides(Preset *preset, const QStringList &assignments)
         if (!status)
             return status;
     }
+    // The sections the overrides changed are parsed here, once, before the preset is copied around.
+    trainingSection(copy);
+    blocksSection(copy);
     *preset = copy;
     return Status::success();
 }

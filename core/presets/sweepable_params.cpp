@@ -37,8 +37,7 @@ QString boundText(double value)
 QList<SweepableParam> sweepableParams(const Preset &preset)
 {
     QList<SweepableParam> out;
-    const BlockRegistry composites = preset.blocks.isEmpty() ? BlockRegistry() : presetBlockRegistry(preset);
-    const BlockRegistry &registry = preset.blocks.isEmpty() ? BlockRegistry::builtin() : composites;
+    const BlockRegistry registry = presetBlockRegistry(preset);
     for (const Node &node : preset.graph.nodes) {
         const BlockDescriptor *block = registry.find(node.block);
         if (!block)

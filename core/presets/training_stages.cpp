@@ -3,8 +3,8 @@
 #include "block_registry.h"
 #include "param_values.h"
 #include "preset_overrides.h"
+#include "preset_sections.h"
 #include "regular_file.h"
-#include "training_settings.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -25,22 +25,27 @@ public:
     explicit IssueSink(Issues *issues) : m_issues(issues) {}
     void error(const QString &field, const QString &message, const QString &node = {})
     {
-        add(Severity::Error, field, message, node);
+        add({Issue{Severity::Error, message, node, {}, field}});
     }
-    void warning(const QString &field, const QString &message) { add(Severity::Warning, field, message, {}); }
-    void info(const QString &field, const QString &message) { add(Severity::Info, field, message, {}); }
+    void add(const Issues &issues)
+    {
+        for (const Issue &issue : issues) {
+            m_failed = m_failed || issue.severity == Severity::Error;
+            if (m_issues)
+                m_issues->append(issue);
+        }
+    }
     bool failed() const { return m_failed; }
 
 private:
-    void add(Severity severity, const QString &field, const QString &message, const QString &node)
-    {
-        m_failed = m_failed || severity == Severity::Error;
-        if (m_issues)
-            m_issues->append(Issue{severity, message, node, {}, field});
-    }
     Issues *m_issues;
     bool m_failed = false;
 };
+
+Issue errorAt(const QString &field, const QString &message)
+{
+    return Issue{Severity::Error, message, {}, {}, field};
+}
 
 bool isWholeNumber(const QJsonValue &v, double min, double max)
 {
@@ -144,34 +149,13 @@ bool isRunWideTrainingKey(const QString &key)
     return runWide.contains(key);
 }
 
-QList<TrainingStage> trainingStages(const QJsonObject &training)
-{
-    QList<TrainingStage> out;
-    const QJsonArray stages = training.value(kStages).toArray();
-    for (int i = 0; i < stages.size(); ++i) {
-        const QJsonObject s = stages.at(i).toObject();
-        TrainingStage stage;
-        stage.name = s.value(QStringLiteral("name")).toString(QStringLiteral("stage %1").arg(i + 1));
-        stage.epochs = s.value(QStringLiteral("epochs")).toInt();
-        stage.set = s.value(QStringLiteral("set")).toObject();
-        for (const QJsonValue &v : s.value(QStringLiteral("freeze")).toArray())
-            stage.freeze << v.toString();
-        for (const QJsonValue &v : s.value(QStringLiteral("unfreeze")).toArray())
-            stage.unfreeze << v.toString();
-        if (s.contains(QStringLiteral("reset_optimizer")))
-            stage.resetOptimizer = s.value(QStringLiteral("reset_optimizer")).toBool();
-        out << stage;
-    }
-    return out;
-}
-
 namespace {
 
 // A preset without stages (or with a stages list too broken to plan) trains as one stage of training.epochs.
-StagePlan implicitStage(const Preset &preset)
+StagePlan implicitStage(const Preset &preset, const TrainingSettings &settings)
 {
     StagePlan only;
-    only.epochs = TrainingSettings::fromJson(preset.training).epochs;
+    only.epochs = settings.epochs;
     only.preset = preset;
     only.resetOptimizer = true;
     only.implicit = true;
@@ -180,65 +164,106 @@ StagePlan implicitStage(const Preset &preset)
 
 } // namespace
 
-QList<StagePlan> planStages(const Preset &preset, Issues *issues)
+ParsedStages parseStages(const QJsonObject &training)
 {
-    IssueSink sink(issues);
-    const QJsonValue stagesValue = preset.training.value(kStages);
-    if (stagesValue.isUndefined())
-        return {implicitStage(preset)};
+    ParsedStages out;
+    const QJsonValue stagesValue = training.value(kStages);
+    out.given = !stagesValue.isUndefined();
+    if (!out.given)
+        return out;
     const QString field = QStringLiteral("training.stages");
     const QJsonArray stages = stagesValue.toArray();
     if (!stagesValue.isArray() || stages.isEmpty() || stages.size() > 1000) {
-        sink.error(field, QStringLiteral("expected a list of 1 to 1000 stages, each like {\"name\": \"head\", \"epochs\": 2, \"freeze\": [\"conv1\"]}"));
-        return {implicitStage(preset)};
+        out.issues.append(errorAt(field, QStringLiteral("expected a list of 1 to 1000 stages, each like {\"name\": \"head\", \"epochs\": 2, \"freeze\": [\"conv1\"]}")));
+        return out;
     }
-    if (preset.training.contains(QStringLiteral("epochs")))
-        sink.warning(QStringLiteral("training.epochs"), QStringLiteral("not used: the stages give the epochs"));
+    out.usable = true;
+    if (training.contains(QStringLiteral("epochs")))
+        out.issues.append(Issue{Severity::Warning, QStringLiteral("not used: the stages give the epochs"), {}, {},
+                                QStringLiteral("training.epochs")});
 
     static const QSet<QString> keys{QStringLiteral("name"), QStringLiteral("epochs"), QStringLiteral("set"),
                                     QStringLiteral("freeze"), QStringLiteral("unfreeze"), QStringLiteral("reset_optimizer")};
-    QList<StagePlan> out;
-    Preset current = preset;
-    QStringList frozen;
     QSet<QString> names;
     for (int i = 0; i < stages.size(); ++i) {
         const QString at = QStringLiteral("%1[%2]").arg(field).arg(i);
-        const QJsonObject s = stages.at(i).toObject();
+        TrainingStage stage;
         if (!stages.at(i).isObject()) {
-            sink.error(at, QStringLiteral("expected an object such as {\"name\": \"head\", \"epochs\": 2}"));
+            stage.isObject = false;
+            stage.issues.append(errorAt(at, QStringLiteral("expected an object such as {\"name\": \"head\", \"epochs\": 2}")));
+            out.stages << stage;
             continue;
         }
+        const QJsonObject s = stages.at(i).toObject();
         for (auto it = s.constBegin(); it != s.constEnd(); ++it)
             if (!keys.contains(it.key()))
-                sink.error(at + QLatin1Char('.') + it.key().left(60),
-                           QStringLiteral("unknown stage key (known: name, epochs, set, freeze, unfreeze, reset_optimizer)"));
-        StagePlan plan;
-        plan.index = i;
-        plan.name = s.value(QStringLiteral("name")).toString(QStringLiteral("stage %1").arg(i + 1));
-        if (s.contains(QStringLiteral("name")) && (!s.value(QStringLiteral("name")).isString() || plan.name.trimmed().isEmpty()
-                                                   || plan.name.size() > 60))
-            sink.error(at + QStringLiteral(".name"), QStringLiteral("expected a name of 1 to 60 characters"));
-        else if (names.contains(plan.name))
-            sink.error(at + QStringLiteral(".name"), QStringLiteral("another stage is already called \"%1\"").arg(plan.name));
-        names.insert(plan.name);
+                stage.issues.append(errorAt(at + QLatin1Char('.') + it.key().left(60),
+                                          QStringLiteral("unknown stage key (known: name, epochs, set, freeze, unfreeze, reset_optimizer)")));
+        stage.name = s.value(QStringLiteral("name")).toString(QStringLiteral("stage %1").arg(i + 1));
+        if (s.contains(QStringLiteral("name")) && (!s.value(QStringLiteral("name")).isString() || stage.name.trimmed().isEmpty()
+                                                   || stage.name.size() > 60))
+            stage.issues.append(errorAt(at + QStringLiteral(".name"), QStringLiteral("expected a name of 1 to 60 characters")));
+        else if (names.contains(stage.name))
+            stage.issues.append(errorAt(at + QStringLiteral(".name"), QStringLiteral("another stage is already called \"%1\"").arg(stage.name)));
+        names.insert(stage.name);
         const QJsonValue epochs = s.value(QStringLiteral("epochs"));
         if (!isWholeNumber(epochs, 1, 1e6))
-            sink.error(at + QStringLiteral(".epochs"), QStringLiteral("expected a whole number of epochs from 1 to 1000000"));
-        plan.epochs = std::max(1, epochs.toInt());
-        plan.overrides = applyStageOverrides(s.value(QStringLiteral("set")), at + QStringLiteral(".set"), &current, sink);
+            stage.issues.append(errorAt(at + QStringLiteral(".epochs"), QStringLiteral("expected a whole number of epochs from 1 to 1000000")));
+        stage.epochs = std::max(1, epochs.toInt());
+        stage.set = s.value(QStringLiteral("set"));
+        stage.freeze = s.value(QStringLiteral("freeze"));
+        stage.unfreeze = s.value(QStringLiteral("unfreeze"));
+        const QJsonValue reset = s.value(QStringLiteral("reset_optimizer"));
+        if (reset.isBool())
+            stage.resetOptimizer = reset.toBool();
+        else if (!reset.isUndefined())
+            stage.resetIssues.append(errorAt(at + QStringLiteral(".reset_optimizer"), QStringLiteral("expected true or false")));
+        out.stages << stage;
+    }
+    return out;
+}
+
+QList<StagePlan> planStages(const Preset &preset, Issues *issues)
+{
+    IssueSink sink(issues);
+    const std::shared_ptr<const TrainingSection> section = trainingSection(preset);
+    const ParsedStages &parsed = section->stages;
+    if (!parsed.given)
+        return {implicitStage(preset, section->settings)};
+    sink.add(parsed.issues);
+    if (!parsed.usable)
+        return {implicitStage(preset, section->settings)};
+
+    const QString field = QStringLiteral("training.stages");
+    QList<StagePlan> out;
+    Preset current = preset;
+    QStringList frozen;
+    for (int i = 0; i < parsed.stages.size(); ++i) {
+        const TrainingStage &stage = parsed.stages.at(i);
+        sink.add(stage.issues);
+        if (!stage.isObject)
+            continue;
+        const QString at = QStringLiteral("%1[%2]").arg(field).arg(i);
+        StagePlan plan;
+        plan.index = i;
+        plan.name = stage.name;
+        plan.epochs = stage.epochs;
+        const QJsonObject trainingBefore = current.training;
+        plan.overrides = applyStageOverrides(stage.set, at + QStringLiteral(".set"), &current, sink);
+        // A stage that changes training keys has a section of its own, parsed once while the section stays the same.
+        if (current.training != trainingBefore)
+            current.sections.setTraining(section->stageSection(i, current.training));
         const QStringList previous = frozen;
-        if (s.contains(QStringLiteral("freeze")))
-            for (const QString &id : nodeIds(s.value(QStringLiteral("freeze")), at + QStringLiteral(".freeze"), preset.graph, sink, true))
+        if (!stage.freeze.isUndefined())
+            for (const QString &id : nodeIds(stage.freeze, at + QStringLiteral(".freeze"), preset.graph, sink, true))
                 if (!frozen.contains(id))
                     frozen << id;
-        if (s.contains(QStringLiteral("unfreeze")))
-            for (const QString &id : nodeIds(s.value(QStringLiteral("unfreeze")), at + QStringLiteral(".unfreeze"), preset.graph, sink, true))
+        if (!stage.unfreeze.isUndefined())
+            for (const QString &id : nodeIds(stage.unfreeze, at + QStringLiteral(".unfreeze"), preset.graph, sink, true))
                 frozen.removeAll(id);
-        const QJsonValue reset = s.value(QStringLiteral("reset_optimizer"));
-        if (!reset.isUndefined() && !reset.isBool())
-            sink.error(at + QStringLiteral(".reset_optimizer"), QStringLiteral("expected true or false"));
+        sink.add(stage.resetIssues);
         QSet<QString> before(previous.begin(), previous.end()), after(frozen.begin(), frozen.end());
-        plan.resetOptimizer = i == 0 || (reset.isBool() ? reset.toBool() : before != after);
+        plan.resetOptimizer = i == 0 || (stage.resetOptimizer ? *stage.resetOptimizer : before != after);
         // Graph order, so reports and the engine see the same list whatever order the stages named them in.
         for (const Node &node : preset.graph.nodes)
             if (frozen.contains(node.id))
@@ -249,66 +274,85 @@ QList<StagePlan> planStages(const Preset &preset, Issues *issues)
     return out;
 }
 
-std::optional<InitFrom> initFrom(const Preset &preset, Issues *issues)
+ParsedInitFrom parseInitFrom(const QJsonObject &training)
 {
-    IssueSink sink(issues);
-    const QJsonValue value = preset.training.value(kInitFrom);
-    if (value.isUndefined())
-        return std::nullopt;
+    ParsedInitFrom out;
+    const QJsonValue value = training.value(kInitFrom);
+    out.given = !value.isUndefined();
+    if (!out.given)
+        return out;
     const QString field = QStringLiteral("training.init_from");
     if (!value.isObject()) {
-        sink.error(field, QStringLiteral("expected {\"run\": ID, \"checkpoint\": \"best\"} or {\"file\": \"weights.safetensors\"}"));
-        return std::nullopt;
+        out.issues.append(errorAt(field, QStringLiteral("expected {\"run\": ID, \"checkpoint\": \"best\"} or {\"file\": \"weights.safetensors\"}")));
+        return out;
     }
     const QJsonObject o = value.toObject();
     static const QSet<QString> keys{QStringLiteral("run"), QStringLiteral("checkpoint"), QStringLiteral("file"),
                                     QStringLiteral("nodes"), QStringLiteral("strict")};
     for (auto it = o.constBegin(); it != o.constEnd(); ++it)
         if (!keys.contains(it.key()))
-            sink.error(field + QLatin1Char('.') + it.key().left(60), QStringLiteral("unknown key (known: run, checkpoint, file, nodes, strict)"));
-    InitFrom init;
-    const bool hasRun = o.contains(QStringLiteral("run")), hasFile = o.contains(QStringLiteral("file"));
-    if (hasRun && hasFile)
-        sink.error(field, QStringLiteral("give either \"run\" (a run id of the database) or \"file\" (a weights file), not both"));
-    if (!hasRun && !hasFile) {
+            out.issues.append(errorAt(field + QLatin1Char('.') + it.key().left(60), QStringLiteral("unknown key (known: run, checkpoint, file, nodes, strict)")));
+    const bool hasRun = o.contains(QStringLiteral("run"));
+    out.hasFile = o.contains(QStringLiteral("file"));
+    if (hasRun && out.hasFile)
+        out.issues.append(errorAt(field, QStringLiteral("give either \"run\" (a run id of the database) or \"file\" (a weights file), not both")));
+    if (!hasRun && !out.hasFile) {
         // A preset may say which nodes carry over and leave the source to the command line or the app.
-        sink.info(field, QStringLiteral("no \"run\" or \"file\": the run starts from its own initial weights unless "
-                                           "--init-from RUN (or the app's \"Fine-tune from this run\") gives it one"));
-        return std::nullopt;
+        out.issues.append(Issue{Severity::Info,
+                                QStringLiteral("no \"run\" or \"file\": the run starts from its own initial weights unless "
+                                               "--init-from RUN (or the app's \"Fine-tune from this run\") gives it one"),
+                                {}, {}, field});
+        return out;
     }
+    out.usable = true;
+    InitFrom &init = out.init;
     if (hasRun) {
         if (isWholeNumber(o.value(QStringLiteral("run")), 1, 9007199254740991.0))
             init.run = qint64(o.value(QStringLiteral("run")).toDouble());
         else
-            sink.error(field + QStringLiteral(".run"), QStringLiteral("expected a run id (a whole number from 1)"));
+            out.issues.append(errorAt(field + QStringLiteral(".run"), QStringLiteral("expected a run id (a whole number from 1)")));
     }
     const QJsonValue checkpoint = o.value(QStringLiteral("checkpoint"));
     if (!checkpoint.isUndefined()) {
-        if (hasFile)
-            sink.error(field + QStringLiteral(".checkpoint"), QStringLiteral("only a run has checkpoints to choose from"));
+        if (out.hasFile)
+            out.issues.append(errorAt(field + QStringLiteral(".checkpoint"), QStringLiteral("only a run has checkpoints to choose from")));
         if (checkpoint.isString() && (checkpoint.toString() == QStringLiteral("last") || checkpoint.toString() == QStringLiteral("best")))
             init.checkpoint = checkpoint.toString();
         else if (isWholeNumber(checkpoint, 0, 9007199254740991.0))
             init.checkpoint = QString::number(qint64(checkpoint.toDouble()));
         else
-            sink.error(field + QStringLiteral(".checkpoint"), QStringLiteral("expected \"last\", \"best\" or a step number"));
+            out.issues.append(errorAt(field + QStringLiteral(".checkpoint"), QStringLiteral("expected \"last\", \"best\" or a step number")));
     }
-    if (hasFile) {
-        const QString file = o.value(QStringLiteral("file")).toString();
-        if (file.isEmpty()) {
+    init.file = o.value(QStringLiteral("file")).toString();
+    out.nodes = o.value(QStringLiteral("nodes"));
+    const QJsonValue strict = o.value(QStringLiteral("strict"));
+    if (!strict.isUndefined() && !strict.isBool())
+        out.strictIssues.append(errorAt(field + QStringLiteral(".strict"), QStringLiteral("expected true or false")));
+    init.strict = strict.toBool(true);
+    return out;
+}
+
+std::optional<InitFrom> initFrom(const Preset &preset, Issues *issues)
+{
+    IssueSink sink(issues);
+    const ParsedInitFrom &parsed = trainingSection(preset)->initFrom;
+    sink.add(parsed.issues);
+    if (!parsed.usable)
+        return std::nullopt;
+    const QString field = QStringLiteral("training.init_from");
+    InitFrom init = parsed.init;
+    if (parsed.hasFile) {
+        if (init.file.isEmpty()) {
             sink.error(field + QStringLiteral(".file"), QStringLiteral("expected the path of a weights file"));
         } else {
-            init.file = QDir::cleanPath(QDir(preset.baseDir()).absoluteFilePath(file));
+            init.file = QDir::cleanPath(QDir(preset.baseDir()).absoluteFilePath(init.file));
             if (const Status regular = requireRegularFile(init.file); !regular)
                 sink.error(field + QStringLiteral(".file"), QStringLiteral("%1: %2").arg(init.file, regular.error().message));
         }
     }
-    if (o.contains(QStringLiteral("nodes")))
-        init.nodes = nodeIds(o.value(QStringLiteral("nodes")), field + QStringLiteral(".nodes"), preset.graph, sink, true);
-    const QJsonValue strict = o.value(QStringLiteral("strict"));
-    if (!strict.isUndefined() && !strict.isBool())
-        sink.error(field + QStringLiteral(".strict"), QStringLiteral("expected true or false"));
-    init.strict = strict.toBool(true);
+    if (!parsed.nodes.isUndefined())
+        init.nodes = nodeIds(parsed.nodes, field + QStringLiteral(".nodes"), preset.graph, sink, true);
+    sink.add(parsed.strictIssues);
     if (sink.failed())
         return std::nullopt;
     return init;

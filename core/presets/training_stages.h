@@ -6,24 +6,39 @@
 //   init_from  where the run's first weights come from: a run's checkpoint or a weights file, all matching
 //              nodes or a chosen list.
 // Parsing and checking only (no shapes, no LibTorch): every problem is an Issue pinned to the stage and key,
-// e.g. `training.stages[1].set.opt.lr`.
+// e.g. `training.stages[1].set.opt.lr`. The parse (parseStages, parseInitFrom) reads the section alone, once per
+// version of it (preset_sections.h); planStages and initFrom apply that parse to the preset's graph and files.
 
 #include "issue.h"
 #include "preset.h"
 
+#include <QJsonValue>
 #include <QStringList>
 
 #include <optional>
 
 namespace ty {
 
+// One entry of `stages` as written.
 struct TrainingStage {
     QString name;
-    int epochs = 0;
-    QJsonObject set;                      // "opt.lr" -> 1e-4, "training.batch_size" -> 256
-    QStringList freeze, unfreeze;         // node ids
+    int epochs = 1;                       // at least 1
+    QJsonValue set;                       // {"opt.lr": 1e-4, "training.batch_size": 256}; undefined when not given
+    QJsonValue freeze, unfreeze;          // lists of node ids; undefined when not given
     std::optional<bool> resetOptimizer;   // unset: reset when the trainable set changes
+    bool isObject = true;                 // false: not a stage at all (its one problem is in `issues`)
+    Issues issues;                        // what the entry itself gets wrong: its keys, name and epochs
+    Issues resetIssues;                   // and its reset_optimizer (reported after those of set, freeze, unfreeze)
 };
+
+// The `stages` list as written.
+struct ParsedStages {
+    bool given = false;   // the section has `stages`
+    bool usable = false;  // a list of 1 to 1000 entries; else the run trains one implicit stage
+    Issues issues;        // of the list as a whole
+    QList<TrainingStage> stages;
+};
+ParsedStages parseStages(const QJsonObject &training);
 
 // One stage as the trainer runs it.
 struct StagePlan {
@@ -46,11 +61,20 @@ struct InitFrom {
     bool fromRun() const { return run >= 0; }
 };
 
+// `init_from` as written.
+struct ParsedInitFrom {
+    bool given = false;   // the section has `init_from`
+    bool usable = false;  // an object naming a run or a file
+    InitFrom init;        // its file as written; its nodes still to be checked against the graph
+    bool hasFile = false;
+    QJsonValue nodes;     // undefined when not given
+    Issues issues;        // up to its file: keys, the source, run and checkpoint
+    Issues strictIssues;  // its `strict`, reported after the file's and the nodes' problems
+};
+ParsedInitFrom parseInitFrom(const QJsonObject &training);
+
 // Training keys a stage may not change: they hold for the whole run.
 bool isRunWideTrainingKey(const QString &key);
-
-// The parsed stages, or an empty list when the preset has none. Assumes checkStages() found no error.
-QList<TrainingStage> trainingStages(const QJsonObject &training);
 
 // Every stage of `preset` with its effective preset, frozen nodes and optimizer reset: one implicit stage
 // (training.epochs, nothing frozen) without `stages`. Problems go to `issues` (when not null); a stage with

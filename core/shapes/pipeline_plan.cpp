@@ -6,6 +6,7 @@
 #include "graph_order.h"
 #include "graph_validation.h"
 #include "memory_estimate.h"
+#include "preset_sections.h"
 #include "stage_inspection.h"
 
 #include <QSet>
@@ -161,7 +162,7 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
         plan.report.nodes.insert(id, nodeShape);
         plan.report.totalParams += nodeShape.paramCount;
     }
-    estimatePlanMemory(plan, TrainingSettings::fromJson(preset.training));
+    estimatePlanMemory(plan, trainingSettings(preset));
     return plan;
 }
 

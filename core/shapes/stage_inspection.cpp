@@ -4,13 +4,15 @@
 #include "dataset_arrays.h"
 #include "graph_validation.h"
 #include "pipeline_plan.h"
+#include "preset_sections.h"
 #include "safetensors_file.h"
 
 namespace ty {
 
 Issues trainingSectionIssues(const Preset &preset)
 {
-    Issues issues = validateTraining(preset.training, preset.graph);
+    // The section's own keys and values were checked when it was parsed; the metrics it names, against the graph.
+    Issues issues = trainingSection(preset)->valueIssues + validateTrainingMetrics(preset.training, preset.graph);
     planStages(preset, &issues);
     // A warm start's file is checked as the run will read it, header only (cheap whatever its size).
     if (const std::optional<InitFrom> init = initFrom(preset, &issues); init && !init->file.isEmpty())

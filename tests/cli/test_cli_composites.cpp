@@ -1,10 +1,11 @@
 // Composite blocks at the command line: a preset whose network is a repeated composite trains and learns, its
 // checkpoints and exported weights name tensors by path (body.0.fc.weight), --set reaches the exposed and the
 // inner parameters, validate pins an error inside a composite to its inner path, and a stage freezes a
-// composite as a whole.
+// composite as a whole; starting a run parses the preset's sections once per load.
 
 #include "cli.h"
 #include "cli_in_process.h"
+#include "preset_sections.h"
 #include "run_database.h"
 #include "safetensors_file.h"
 #include "training_module.h"
@@ -171,6 +172,27 @@ private Q_SLOTS:
             QCOMPARE(epochs.at(0).find(QString::fromLatin1(name))->data, epochs.at(1).find(QString::fromLatin1(name))->data);
         QVERIFY(epochs.at(0).find(QStringLiteral("fc2.weight"))->data != epochs.at(1).find(QStringLiteral("fc2.weight"))->data);
         QVERIFY(epochs.at(1).find(QStringLiteral("body.1.fc.weight"))->data != epochs.at(2).find(QStringLiteral("body.1.fc.weight"))->data);
+    }
+    // Starting a run parses each section of the preset once per load (core/presets/preset_sections.h), and once
+    // more for each version made from it (a --set of a training key, a stage that overrides one), however many
+    // steps read them: the checks, the plan, the memory estimate, the engine's set-up and the run's record. `run`
+    // loads the file twice: for the run, and on the thread that decodes the data set while LibTorch loads. Before
+    // the parse travelled with the preset, this run read the training section 46 times and parsed the composite
+    // 16 times.
+    void aRunParsesEachSectionOncePerLoad()
+    {
+        QTemporaryDir dir;
+        const QString staged = writeCompositePreset(dir, R"(, "stages": [
+            {"name": "head", "epochs": 1, "freeze": ["body"], "set": {"opt.lr": 0.02}},
+            {"name": "all", "epochs": 1, "unfreeze": ["body"], "set": {"training.batch_size": 64}}])");
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const SectionParses before = sectionParses();
+        const Output run = trainyard({QStringLiteral("run"), staged, QStringLiteral("--db"), db, QStringLiteral("--quiet"),
+                                      QStringLiteral("--set"), QStringLiteral("training.seed=3")});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        // Per load: the file's section, the one --set made, the one of stage "all"; the blocks once.
+        QCOMPARE(sectionParses().training - before.training, 2 * 3);
+        QCOMPARE(sectionParses().blocks - before.blocks, 2 * 1);
     }
 };
 

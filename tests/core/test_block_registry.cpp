@@ -6,6 +6,7 @@
 
 #include "block_registry.h"
 #include "param_values.h"
+#include "pipeline_graph.h"
 #include "training_settings.h"
 
 #include <QJsonArray>
@@ -70,6 +71,7 @@ private Q_SLOTS:
     void toJsonHasTheKeys();
     void toJsonOfConv2d();
     void addReplacesABlockWithTheSameId();
+    void capabilitiesAreDeclaredWithTheBlocks();
     void valueAndEffectiveParams();
     void trainingSpecsAreSoundAndDocumented();
     void trainingSettingsDefaultsMatchTheSpecs();
@@ -340,6 +342,40 @@ void TestBlockRegistry::toJsonOfConv2d()
     const QJsonObject schedulePort = sgd.value(QStringLiteral("inputs")).toArray().at(1).toObject();
     QCOMPARE(schedulePort.value(QStringLiteral("kind")).toString(), QStringLiteral("schedule"));
     QCOMPARE(schedulePort.value(QStringLiteral("required")).toBool(), false);
+}
+
+void TestBlockRegistry::capabilitiesAreDeclaredWithTheBlocks()
+{
+    // What the views offer for some kinds, read from the descriptors (tests/architecture's
+    // check_block_type_ids.sh fails for a type id named in widgets/).
+    const QHash<QString, QString> prefixes{
+        {QStringLiteral("layer.linear"), QStringLiteral("fc")},          {QStringLiteral("layer.conv2d"), QStringLiteral("conv")},
+        {QStringLiteral("layer.batchnorm1d"), QStringLiteral("bn")},     {QStringLiteral("layer.batchnorm2d"), QStringLiteral("bn")},
+        {QStringLiteral("layer.maxpool2d"), QStringLiteral("pool")},     {QStringLiteral("layer.avgpool2d"), QStringLiteral("avgpool")},
+        {QStringLiteral("layer.global_avgpool"), QStringLiteral("gap")}, {QStringLiteral("layer.embedding"), QStringLiteral("embed")},
+        {QStringLiteral("transform.normalize"), QStringLiteral("norm")}, {QStringLiteral("transform.random_hflip"), QStringLiteral("flip")},
+        {QStringLiteral("transform.random_crop"), QStringLiteral("crop")},
+        {QStringLiteral("transform.gaussian_noise"), QStringLiteral("noise")},
+        {QStringLiteral("metric.top_k_accuracy"), QStringLiteral("topk")}};
+    QStringList textWindows, dataStatistics;
+    for (const BlockDescriptor &block : BlockRegistry::builtin().all()) {
+        QCOMPARE(block.nodeIdPrefix, prefixes.value(block.typeId));
+        QVERIFY2(block.nodeIdPrefix.isEmpty() || isValidNodeId(block.nodeIdPrefix), qPrintable(block.typeId));
+        if (block.yieldsTextWindows) {
+            textWindows << block.typeId;
+            QCOMPARE(block.category, BlockCategory::Dataset);
+        }
+        if (block.takesDataStatistics) {
+            dataStatistics << block.typeId;
+            QCOMPARE(block.category, BlockCategory::Transform);
+            for (const char *name : {"mean", "std"}) {
+                const ParamSpec *param = block.param(QString::fromLatin1(name));
+                QVERIFY2(param && param->type == ParamType::FloatList, name);
+            }
+        }
+    }
+    QCOMPARE(textWindows, QStringList{QStringLiteral("dataset.text")});
+    QCOMPARE(dataStatistics, QStringList{QStringLiteral("transform.normalize")});
 }
 
 void TestBlockRegistry::addReplacesABlockWithTheSameId()

@@ -6,6 +6,7 @@
 #include "pipeline_scene.h"
 
 #include "composite_blocks.h"
+#include "preset_sections.h"
 #include "preset_format.h"
 #include "preset_inspection.h"
 
@@ -118,8 +119,7 @@ bool CompositeView::open(const QString &nodeId)
         return false;
     if (!m_levels.empty())
         commit(*m_levels.back());  // the pipeline sees this level's edits before the next one is inspected
-    const Result<CompositeDefinition> definition =
-        compositeFromJson(node->block, m_document->preset().blocks.value(node->block).toObject());
+    const Result<CompositeDefinition> definition = compositeDefinition(m_document->preset(), node->block);
     if (!definition)
         return false;
 
@@ -132,6 +132,7 @@ bool CompositeView::open(const QString &nodeId)
     inner.name = node->block;
     inner.graph = definition.value().graph;
     inner.blocks = m_document->preset().blocks;
+    inner.sections = m_document->preset().sections;  // the same blocks: their parse too
     inner.sourcePath = m_document->preset().sourcePath;
     level->document = std::make_unique<PipelineDocument>();
     level->document->setBlockLibraryFolder(m_document->blockLibraryFolder());

@@ -234,23 +234,8 @@ QString suggestedNodeId(const BlockDescriptor &block)
     case BlockCategory::Schedule: return QStringLiteral("schedule");
     default: break;
     }
-    static const QHash<QString, QString> shortNames{
-        {QStringLiteral("layer.linear"), QStringLiteral("fc")},
-        {QStringLiteral("layer.conv2d"), QStringLiteral("conv")},
-        {QStringLiteral("layer.batchnorm1d"), QStringLiteral("bn")},
-        {QStringLiteral("layer.batchnorm2d"), QStringLiteral("bn")},
-        {QStringLiteral("layer.maxpool2d"), QStringLiteral("pool")},
-        {QStringLiteral("layer.avgpool2d"), QStringLiteral("avgpool")},
-        {QStringLiteral("layer.global_avgpool"), QStringLiteral("gap")},
-        {QStringLiteral("layer.embedding"), QStringLiteral("embed")},
-        {QStringLiteral("transform.normalize"), QStringLiteral("norm")},
-        {QStringLiteral("transform.random_hflip"), QStringLiteral("flip")},
-        {QStringLiteral("transform.random_crop"), QStringLiteral("crop")},
-        {QStringLiteral("transform.gaussian_noise"), QStringLiteral("noise")},
-        {QStringLiteral("metric.top_k_accuracy"), QStringLiteral("topk")},
-    };
-    if (shortNames.contains(block.typeId))
-        return shortNames.value(block.typeId);
+    if (!block.nodeIdPrefix.isEmpty())
+        return block.nodeIdPrefix;
     const QString last = block.typeId.section(QLatin1Char('.'), -1);
     return isValidNodeId(last) ? last : QStringLiteral("node");
 }

@@ -4,6 +4,7 @@
 
 #include "composite_blocks.h"
 #include "composite_expansion.h"
+#include "preset_sections.h"
 
 #include <QJsonDocument>
 
@@ -59,6 +60,7 @@ void PipelineDocument::resetTo(const Preset &preset)
     const bool wasModified = isModified();
     m_undoStack->clear();
     m_preset = preset;
+    trainingSection(m_preset);  // parsed here, once: the views and every validation job share it
     refreshCompositeBlocks();
     m_selection.clear();
     m_shownStage = stage_edits::stagesOf(preset.training).isEmpty() ? -1 : 0;
@@ -148,18 +150,20 @@ void PipelineDocument::setBlocks(const QJsonObject &blocks)
 
 void PipelineDocument::refreshCompositeBlocks()
 {
+    // The section is parsed here, once per version of it: the views and every validation job share the parse.
+    const std::shared_ptr<const BlocksSection> section = blocksSection(m_preset);
     m_composites.clear();
-    for (auto it = m_preset.blocks.constBegin(); it != m_preset.blocks.constEnd(); ++it) {
+    for (auto it = section->definitions.constBegin(); it != section->definitions.constEnd(); ++it) {
+        const BlockDescriptor *descriptor = section->registry.find(it.key());
+        if (!descriptor || BlockRegistry::builtin().find(it.key()))
+            continue;
         // A definition seen before (undo and redo bring the same ones back) keeps its descriptor.
-        const QByteArray key = it.key().toUtf8() + '\0' + QJsonDocument(it.value().toObject()).toJson(QJsonDocument::Compact);
+        const QByteArray key = it.key().toUtf8() + '\0' + QJsonDocument(m_preset.blocks.value(it.key()).toObject()).toJson(QJsonDocument::Compact);
         if (const BlockDescriptor *known = m_descriptorsMade.value(key)) {
             m_composites.insert(it.key(), known);
             continue;
         }
-        const Result<CompositeDefinition> definition = compositeFromJson(it.key(), it.value().toObject());
-        if (!definition)
-            continue;
-        m_compositeStore.push_back(std::make_unique<BlockDescriptor>(compositeDescriptor(definition.value())));
+        m_compositeStore.push_back(std::make_unique<BlockDescriptor>(*descriptor));
         m_descriptorsMade.insert(key, m_compositeStore.back().get());
         m_composites.insert(it.key(), m_compositeStore.back().get());
     }
@@ -323,6 +327,7 @@ void PipelineDocument::setNodeId(const QString &oldId, const QString &newId)
 void PipelineDocument::setTraining(const QJsonObject &training)
 {
     m_preset.training = training;
+    trainingSection(m_preset);  // parsed here, once: the views and every validation job share it
     const int stages = int(stage_edits::stagesOf(training).size());
     m_shownStage = std::min(m_shownStage, stages - 1);  // a removed stage: the one before it is shown
     Q_EMIT trainingChanged();

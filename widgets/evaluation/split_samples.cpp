@@ -61,7 +61,7 @@ Result<std::shared_ptr<const SplitSamples>> readSplitSamples(const QJsonObject &
         LoadedDataset &data = loaded.value();
         out->samples = std::move(split == QStringLiteral("val") ? data.val.x : split == QStringLiteral("train") ? data.train.x : data.test.x);
         out->featureNames = data.featureNames;
-        if (node.block == QStringLiteral("dataset.text"))
+        if (block->yieldsTextWindows)
             out->characters = data.classNames;
         return std::shared_ptr<const SplitSamples>(std::move(out));
     }

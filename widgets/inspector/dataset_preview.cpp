@@ -172,7 +172,8 @@ void DatasetPreview::show(const LoadedDataset &data)
     m_sampleCount = int(std::min<int64_t>(kPreviewSamples, data.train.size()));
     const bool images = !sampleImage(data.train.x, 0).isNull();
     const Node *node = m_document->graph().node(m_nodeId);
-    const bool textWindows = node && node->block == QStringLiteral("dataset.text");
+    const BlockDescriptor *block = node ? m_document->block(node->block) : nullptr;
+    const bool textWindows = block && block->yieldsTextWindows;
     for (int shown = 0; shown < m_sampleCount; ++shown) {
         const int64_t i = shown * data.train.size() / std::max(1, m_sampleCount);
         const QString label = data.train.y.classification ? data.classNames.value(int(data.train.y.classes[size_t(i)]))

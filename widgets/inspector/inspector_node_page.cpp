@@ -108,7 +108,7 @@ void InspectorPanel::buildNodePage(const QString &id)
     if (block && block->category == BlockCategory::Dataset) {
         layout->addWidget(sectionLabel(tr("Data"), content));
         layout->addWidget(new DatasetPreview(m_document, id, content));
-    } else if (node->block == QStringLiteral("transform.normalize")) {
+    } else if (block && block->takesDataStatistics) {
         layout->addWidget(new NormalizeFromData(m_document, id, content));
     }
     layout->addStretch(1);

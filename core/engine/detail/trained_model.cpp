@@ -2,6 +2,7 @@
 
 #include "dataset_loader.h"
 #include "preset_dataset.h"
+#include "preset_sections.h"
 #include "detail/checkpoint.h"
 
 namespace ty::detail {
@@ -14,7 +15,7 @@ Result<std::unique_ptr<TrainedModel>> loadTrainedModel(const Preset &preset, con
                                                        bool checkPresetHash)
 {
     auto model = std::make_unique<TrainedModel>();
-    model->settings = TrainingSettings::fromJson(preset.training);
+    model->settings = trainingSettings(preset);
     const Node *datasetNode = firstDatasetNode(preset);
     if (!datasetNode)
         return Error(QStringLiteral("the pipeline has no dataset node"));

@@ -1,7 +1,8 @@
 #pragma once
-// Internal to ty_engine (includes LibTorch). One training run: set-up, the epoch loop, evaluation and
-// checkpoints (training_run.cpp); its stages, warm start, best and early-stopping metrics and the checkpoints
-// kept (training_stage.cpp). Lives on the thread that calls Trainer::train.
+// Internal to ty_engine (includes LibTorch). One training run: its set-up (prepare's steps: training_setup.cpp),
+// the epoch loop, evaluation and checkpoints (training_run.cpp), each training step (training_step.cpp); its
+// stages, warm start, best and early-stopping metrics and the checkpoints kept (training_stage.cpp). Lives on the
+// thread that calls Trainer::train.
 
 #include "detail/checkpoint.h"
 #include "detail/collectives.h"
@@ -49,6 +50,24 @@ public:
 
 private:
     TrainResult fail(const QString &message, const QString &node = {});
+    // The set-up (training_setup.cpp), in the order prepare() runs it. Each returns false with `failure` set when
+    // the run cannot start.
+    bool planRun(Error *failure);     // the training section's errors, the stages, the dataset node
+    bool chooseDevice(Error *failure);  // the device (one GPU per local rank), threads, determinism, cuDNN autotuning
+    // Whether the data set streams from disk (training.streaming; auto weighs the memory estimate against the device
+    // and the host): sets m_streaming and fills `estimate`.
+    bool decideStreaming(ShapeReport *estimate, Error *failure);
+    // Mixed precision (set up on CUDA, a notice elsewhere) and a notice for sync batch norm in a run of one process.
+    void noteSettingsThatDoNotApply();
+    bool checkMemory(ShapeReport *estimate, Error *failure);  // the estimate against the device, before allocating
+    bool loadData(Error *failure);      // the splits, onto the device; the start's data fingerprint and load time
+    CheckpointExpectations planSteps();  // every stage's steps, and what a resumed checkpoint must match
+    bool resumedStage(int *stage, Error *failure);  // the stage the resume checkpoint is in; 0 for a new run
+    bool compileStage(int stage, Error *failure);   // the model and optimizer of the first stage to run, its checks
+    // Resuming: the checkpoint's weights, optimizer state, position and loss scale. Else training.init_from's weights.
+    bool restoreOrWarmStart(const CheckpointExpectations &expected, Error *failure);
+    void describeStart();  // m_start, for the observer
+    const Node *m_datasetNode = nullptr;  // of m_preset
     bool trainEpoch(TrainResult *ending);  // false when the run ends inside the epoch
     // One training step (training_step.cpp), in the order trainEpoch runs them.
     struct StepBatch {

@@ -8,6 +8,7 @@
 #include "event_kinds.h"
 #include "file_fingerprint.h"
 #include "graph_validation.h"
+#include "preset_sections.h"
 #include "regular_file.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -45,7 +46,7 @@ private:
 bool TrainingRun::buildStage(int index, Error *failure)
 {
     const StagePlan &stage = m_stages.at(index);
-    TrainingSettings settings = TrainingSettings::fromJson(stage.preset.training);
+    TrainingSettings settings = trainingSettings(stage.preset);
     settings.device = m_settings.device;
     std::optional<GeneratorStateGuard> keepStream;
     if (m_builtStage >= 0)
