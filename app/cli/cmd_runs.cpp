@@ -58,6 +58,7 @@ QJsonObject runJson(const RunInfo &run, const QMap<QString, double> &summary)
                        {QStringLiteral("host"), run.host}, {QStringLiteral("pid"), run.pid}, {QStringLiteral("seed"), run.seed},
                        {QStringLiteral("provenance"), run.provenance}, {QStringLiteral("folder"), run.folder},
                        {QStringLiteral("notes"), run.notes}, {QStringLiteral("tags"), QJsonArray::fromStringList(run.tags)},
+                       {QStringLiteral("hypothesis"), run.preset.value(QStringLiteral("hypothesis")).toString()},
                        {QStringLiteral("summary"), summaryJson},
                        {QStringLiteral("sweep"), run.sweepId > 0 ? QJsonValue(run.sweepId) : QJsonValue()},
                        {QStringLiteral("sweep_trial"), run.sweepId > 0 ? QJsonValue(run.sweepTrial) : QJsonValue()}};
@@ -112,6 +113,7 @@ int listRuns(RunDatabase &db, const Args &args, Io &io)
         for (const RunInfo &run : runs.value()) {
             QJsonObject o = runJson(run, values.value().value(run.id));
             o.remove(QStringLiteral("preset"));  // listRuns() reads none
+            o.remove(QStringLiteral("hypothesis"));  // it is the preset's
             printer.add(o);
         }
         printer.finish();
@@ -188,6 +190,12 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
            << "  folder     " << r.folder << "\n";
     if (!r.errorNode.isEmpty())
         io.out << "  error at   node " << r.errorNode << "\n";
+    if (const QString hypothesis = r.preset.value(QStringLiteral("hypothesis")).toString(); !hypothesis.isEmpty())
+        io.out << "  hypothesis " << printableExcerpt(hypothesis, 1000) << "\n";
+    if (!r.tags.isEmpty())
+        io.out << "  tags       " << r.tags.join(QStringLiteral(", ")) << "\n";
+    if (!r.notes.isEmpty())
+        io.out << "  notes      " << printableExcerpt(r.notes, 1000) << "\n";
     if (r.sweepId > 0)
         io.out << "  sweep      " << r.sweepId << ", trial " << r.sweepTrial << " (trainyard-cli sweeps show " << r.sweepId << ")\n";
     if (const QJsonObject parent = r.provenance.value(QStringLiteral("init_from")).toObject(); !parent.isEmpty())

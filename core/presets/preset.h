@@ -39,6 +39,7 @@ struct Preset {
 
     QString name;
     QString description;
+    QString hypothesis;     // what the experiment is expected to show; recorded with each run of it
     PipelineGraph graph;
     QJsonObject training;   // explicit training settings; missing keys take trainingSpecs() defaults
     QJsonObject blocks;     // composite block definitions by name (composite_blocks.h), as written
@@ -49,7 +50,7 @@ struct Preset {
 
     bool operator==(const Preset &other) const
     {
-        return name == other.name && description == other.description && graph == other.graph
+        return name == other.name && description == other.description && hypothesis == other.hypothesis && graph == other.graph
             && training == other.training && blocks == other.blocks;
     }
 };

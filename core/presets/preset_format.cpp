@@ -161,21 +161,22 @@ Result<Preset> presetFromJson(const QJsonObject &input, const QString &fileName)
     const QJsonObject &json = migrated.value();
 
     static const QStringList known{QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("name"),
-                                   QStringLiteral("description"), QStringLiteral("nodes"), QStringLiteral("edges"),
-                                   QStringLiteral("training"), QStringLiteral("blocks")};
+                                   QStringLiteral("description"), QStringLiteral("hypothesis"), QStringLiteral("nodes"),
+                                   QStringLiteral("edges"), QStringLiteral("training"), QStringLiteral("blocks")};
     for (auto it = json.constBegin(); it != json.constEnd(); ++it)
         if (!known.contains(it.key()))
             return fieldError(fileName, it.key(), QStringLiteral("unknown top-level field \"%1\"").arg(it.key()));
 
     Preset preset;
     preset.sourcePath = fileName;
-    for (const char *key : {"name", "description"}) {
+    for (const char *key : {"name", "description", "hypothesis"}) {
         const QJsonValue v = json.value(QString::fromLatin1(key));
         if (!v.isUndefined() && !v.isString())
             return fieldError(fileName, QString::fromLatin1(key), typeProblem(v, "a string"));
     }
     preset.name = json.value(QStringLiteral("name")).toString();
     preset.description = json.value(QStringLiteral("description")).toString();
+    preset.hypothesis = json.value(QStringLiteral("hypothesis")).toString();
 
     Result<PipelineGraph> graph = graphFromJson(json, fileName);
     if (!graph)
@@ -219,6 +220,8 @@ QJsonObject presetToJson(const Preset &preset)
                      {QStringLiteral("training"), preset.training}};
     if (!preset.description.isEmpty())
         json.insert(QStringLiteral("description"), preset.description);
+    if (!preset.hypothesis.isEmpty())
+        json.insert(QStringLiteral("hypothesis"), preset.hypothesis);
     if (!preset.blocks.isEmpty())
         json.insert(QStringLiteral("blocks"), preset.blocks);
     return json;
@@ -229,7 +232,7 @@ Status savePreset(const Preset &preset, const QString &path)
     // People read and diff presets: the header first, then the settings, the nodes and the edges.
     static const QStringList order = {
         QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("name"),   QStringLiteral("description"),
-        QStringLiteral("training"), QStringLiteral("blocks"), QStringLiteral("inputs"), QStringLiteral("outputs"),
+        QStringLiteral("hypothesis"), QStringLiteral("training"), QStringLiteral("blocks"), QStringLiteral("inputs"), QStringLiteral("outputs"),
         QStringLiteral("nodes"), QStringLiteral("edges"), QStringLiteral("id"), QStringLiteral("block"),
         QStringLiteral("params"), QStringLiteral("repeat"), QStringLiteral("pos"), QStringLiteral("from"),
         QStringLiteral("to")};

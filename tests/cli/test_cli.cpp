@@ -286,6 +286,23 @@ private Q_SLOTS:
         QCOMPARE(info(2).tags, (QStringList{"baseline", "lr-test"}));
         QCOMPARE(cli({QStringLiteral("runs"), QStringLiteral("note"), QStringLiteral("9"), QStringLiteral("x")}).code, 2);
 
+        // A preset's hypothesis is shown with its runs.
+        QFile source(path);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QJsonObject withHypothesis = QJsonDocument::fromJson(source.readAll()).object();
+        withHypothesis.insert(QStringLiteral("hypothesis"), QStringLiteral("blobs separate within 3 epochs"));
+        const QString hypothesisPath = dir.filePath(QStringLiteral("hypothesis.trainyard.json"));
+        QFile target(hypothesisPath);
+        QVERIFY(target.open(QIODevice::WriteOnly));
+        target.write(QJsonDocument(withHypothesis).toJson());
+        target.close();
+        QCOMPARE(cli({QStringLiteral("run"), hypothesisPath}).code, 0);
+        QCOMPARE(jsonObject(cli({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("3"), QStringLiteral("--json")}).out)
+                     .value(QStringLiteral("hypothesis")).toString(),
+                 QStringLiteral("blobs separate within 3 epochs"));
+        QVERIFY(cli({QStringLiteral("runs"), QStringLiteral("show"), QStringLiteral("3")}).out.contains(
+            QStringLiteral("  hypothesis blobs separate within 3 epochs\n")));
+
         const QJsonArray listed = QJsonDocument::fromJson(cli({QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--tag"),
                                                               QStringLiteral("baseline"), QStringLiteral("--json")}).out.toUtf8()).array();
         QCOMPARE(listed.size(), 1);

@@ -85,6 +85,7 @@ private Q_SLOTS:
     void bundledPresetSavesAndLoads_data() { bundledPresetRoundTrip_data(); }
     void bundledPresetSavesAndLoads();
     void richPresetSavesAndLoads();
+    void hypothesisIsKeptAndChecked();
     void savingIsIdempotent();
     void minimalFileLoads();
     void toJsonLayout();
@@ -174,6 +175,27 @@ void TestPresetFormat::richPresetSavesAndLoads()
     QCOMPARE(p.graph.node(QStringLiteral("fc"))->params.value(QStringLiteral("bias")), QJsonValue(false));
     QCOMPARE(p.training.value(QStringLiteral("seed")).toDouble(), 9007199254740991.0);
     QVERIFY2(p.graph.node(QStringLiteral("loss"))->params.isEmpty(), "no explicit params stay none");
+}
+
+// A preset's "hypothesis" (what the experiment should show) saves, loads and counts in the preset's identity; a
+// value that is not a string is refused, naming the field.
+void TestPresetFormat::hypothesisIsKeptAndChecked()
+{
+    Preset preset = richPreset();
+    preset.hypothesis = QStringLiteral("Adam at 3e-4 beats SGD at 0.1 by 2 points of val/accuracy");
+    const QJsonObject json = presetToJson(preset);
+    QCOMPARE(json.value(QStringLiteral("hypothesis")).toString(), preset.hypothesis);
+    const Result<Preset> again = presetFromJson(json, QStringLiteral("h.json"));
+    QVERIFY2(again.ok(), again.ok() ? "" : qPrintable(again.error().toString()));
+    QCOMPARE(again.value().hypothesis, preset.hypothesis);
+    QVERIFY(again.value() == preset);
+    QVERIFY(presetHash(again.value()) != presetHash(richPreset()));
+    QVERIFY(!presetToJson(richPreset()).contains(QStringLiteral("hypothesis")));  // none: no field
+    QJsonObject wrong = json;
+    wrong.insert(QStringLiteral("hypothesis"), 3);
+    const Result<Preset> refused = presetFromJson(wrong, QStringLiteral("h.json"));
+    QVERIFY(!refused.ok());
+    QCOMPARE(refused.error().field, QStringLiteral("hypothesis"));
 }
 
 void TestPresetFormat::savingIsIdempotent()

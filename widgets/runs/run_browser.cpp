@@ -146,6 +146,11 @@ void RunBrowser::buildUi()
     m_details->addTab(m_comparison, tr("Compare"));
     auto *notesPage = new QWidget(m_details);
     auto *notesLayout = new QFormLayout(notesPage);
+    m_hypothesis = new QLabel(notesPage);
+    m_hypothesis->setWordWrap(true);
+    m_hypothesis->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hypothesis->setToolTip(tr("The preset's \"hypothesis\": what the experiment is expected to show"));
+    notesLayout->addRow(tr("Hypothesis"), m_hypothesis);
     m_notes = new QPlainTextEdit(notesPage);
     m_notes->setPlaceholderText(tr("Notes about the selected run"));
     m_tags = new QLineEdit(notesPage);

@@ -151,6 +151,7 @@ private:
     QTabWidget *m_details = nullptr;
     RunComparisonView *m_comparison = nullptr;
     PresetDiffView *m_diff = nullptr;
+    QLabel *m_hypothesis = nullptr;  // the selected run's preset's, read only
     QPlainTextEdit *m_notes = nullptr;
     QLineEdit *m_tags = nullptr;
     QPushButton *m_saveNotes = nullptr;

@@ -10,6 +10,7 @@
 #include "runs_filter_proxy_model.h"
 #include "runs_table_model.h"
 
+#include <QLabel>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -60,6 +61,12 @@ void RunBrowser::updateDetails()
     const int row = m_lastSelection.size() == 1 ? m_model->rowOfRun(m_lastSelection.first()) : -1;
     m_notes->setPlainText(row >= 0 ? m_model->runAt(row).notes : QString());
     m_tags->setText(row >= 0 ? m_model->runAt(row).tags.join(QStringLiteral(", ")) : QString());
+    // The list reads no presets: the hypothesis comes with the one run's record.
+    QString hypothesis;
+    if (row >= 0 && database())
+        if (const Result<RunInfo> run = database()->run(m_lastSelection.first()); run.ok())
+            hypothesis = run.value().preset.value(QStringLiteral("hypothesis")).toString();
+    m_hypothesis->setText(hypothesis.isEmpty() ? tr("(none: a preset's \"hypothesis\" field)") : hypothesis);
     updateLineage();
     if (m_diffButton->isEnabled())
         showDiff();
