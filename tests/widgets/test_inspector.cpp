@@ -11,6 +11,7 @@
 #include "inspector/param_form.h"
 #include "common/collapsible_section.h"
 
+#include "preset_format.h"
 #include "training_settings.h"
 
 
@@ -291,6 +292,17 @@ private Q_SLOTS:
         QCOMPARE(doc->undoStack()->count(), 2);  // three keystrokes, one step
         doc->undoStack()->undo();
         QCOMPARE(panel->presetNameEditor()->text(), QStringLiteral("Fashion-MNIST ResNet"));
+        // The hypothesis is edited beside them, one undo step for the typing, and saved with the preset.
+        QTest::keyClicks(panel->hypothesisEditor(), QStringLiteral("wider is better"));
+        QCOMPARE(doc->preset().hypothesis, QStringLiteral("wider is better"));
+        QCOMPARE(presetToJson(doc->preset()).value(QStringLiteral("hypothesis")).toString(), QStringLiteral("wider is better"));
+        const int steps = doc->undoStack()->count();
+        doc->undoStack()->undo();
+        QCOMPARE(doc->preset().hypothesis, QString());
+        QCOMPARE(panel->hypothesisEditor()->text(), QString());
+        doc->undoStack()->redo();
+        QCOMPARE(panel->hypothesisEditor()->text(), QStringLiteral("wider is better"));
+        QCOMPARE(doc->undoStack()->count(), steps);
         // Training issues show beside their field.
         doc->setTrainingValue(QStringLiteral("early_stop_metric"), QStringLiteral("val/loss"));
         QCOMPARE(panel->trainingForm()->editor(QStringLiteral("early_stop_metric"))->value().toString(), QStringLiteral("val/loss"));

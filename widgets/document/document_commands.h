@@ -32,9 +32,9 @@ protected:
     void setNodeId(const QString &oldId, const QString &newId) { m_document->setNodeId(oldId, newId); }
     void setTraining(const QJsonObject &training) { m_document->setTraining(training); }
     void setBlocks(const QJsonObject &blocks) { m_document->setBlocks(blocks); }
-    void setNameAndDescription(const QString &name, const QString &description)
+    void setPresetInfoFields(const PresetInfo &info)
     {
-        m_document->setNameAndDescription(name, description);
+        m_document->setPresetInfoFields(info);
     }
     void select(const QStringList &ids) { m_document->setSelectedNodes(ids); }
 
@@ -161,14 +161,14 @@ private:
 // Sets the preset's name and description; merges within one edit session.
 class SetPresetInfoCommand : public DocumentCommand {
 public:
-    SetPresetInfoCommand(PipelineDocument *document, const QString &name, const QString &description, int session);
+    SetPresetInfoCommand(PipelineDocument *document, const PresetInfo &info, int session);
     int id() const override;
     bool mergeWith(const QUndoCommand *other) override;
     void redo() override;
     void undo() override;
 
 private:
-    QString m_oldName, m_oldDescription, m_newName, m_newDescription;
+    PresetInfo m_old, m_new;
     int m_session;
 };
 

@@ -197,9 +197,14 @@ bool PipelineDocument::resetTrainingValue(const QString &key)
 
 bool PipelineDocument::setPresetInfo(const QString &name, const QString &description, int session)
 {
-    if (name == m_preset.name && description == m_preset.description)
+    return setPresetInfo(PresetInfo{name, description, m_preset.hypothesis}, session);
+}
+
+bool PipelineDocument::setPresetInfo(const PresetInfo &info, int session)
+{
+    if (info == PresetInfo{m_preset.name, m_preset.description, m_preset.hypothesis})
         return false;
-    m_undoStack->push(new SetPresetInfoCommand(this, name, description, session));
+    m_undoStack->push(new SetPresetInfoCommand(this, info, session));
     return true;
 }
 

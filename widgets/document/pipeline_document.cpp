@@ -358,10 +358,11 @@ QStringList PipelineDocument::shownStageFrozenNodes() const
     return m_shownStage < plans.size() ? plans.at(m_shownStage).frozen : QStringList();
 }
 
-void PipelineDocument::setNameAndDescription(const QString &name, const QString &description)
+void PipelineDocument::setPresetInfoFields(const PresetInfo &info)
 {
-    m_preset.name = name;
-    m_preset.description = description;
+    m_preset.name = info.name;
+    m_preset.description = info.description;
+    m_preset.hypothesis = info.hypothesis;
     Q_EMIT presetInfoChanged();
 }
 

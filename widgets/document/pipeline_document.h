@@ -28,6 +28,14 @@
 
 class QThreadPool;
 
+namespace ty {
+// The preset's texts that are not the pipeline: edited together in the inspector, one undo step per field typed in.
+struct PresetInfo {
+    QString name, description, hypothesis;
+    bool operator==(const PresetInfo &o) const { return name == o.name && description == o.description && hypothesis == o.hypothesis; }
+};
+} // namespace ty
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -122,6 +130,7 @@ public:
     QString setTrainingValue(const QString &key, const QJsonValue &value, int session = 0);
     bool resetTrainingValue(const QString &key);
     bool setPresetInfo(const QString &name, const QString &description, int session = 0);
+    bool setPresetInfo(const PresetInfo &info, int session = 0);  // with the hypothesis
     // Replaces the whole training section as one undo step called `text`: the stages editor, which changes the
     // stages and the epochs they make unused together (training_stage_edits.h). Consecutive calls with the same
     // `mergeKey` and non-zero session merge (typing in one stage's field).
@@ -167,7 +176,7 @@ private:
     void setBlocks(const QJsonObject &blocks);
     void setNodeId(const QString &oldId, const QString &newId);
     void setTraining(const QJsonObject &training);
-    void setNameAndDescription(const QString &name, const QString &description);
+    void setPresetInfoFields(const PresetInfo &info);
 
     void scheduleValidation();
     void startValidation();  // on the validation thread

@@ -1,4 +1,4 @@
-// Undo commands that change values: node positions, parameters, training settings, name and description.
+// Undo commands that change values: node positions, parameters, training settings, name, description and hypothesis.
 
 #include "document_commands.h"
 
@@ -154,11 +154,10 @@ void SetTrainingCommand::undo()
 
 // --- SetPresetInfoCommand
 
-SetPresetInfoCommand::SetPresetInfoCommand(PipelineDocument *document, const QString &name,
-                                           const QString &description, int session)
-    : DocumentCommand(document, QObject::tr("Edit preset name and description")),
-      m_oldName(document->preset().name), m_oldDescription(document->preset().description), m_newName(name),
-      m_newDescription(description), m_session(session)
+SetPresetInfoCommand::SetPresetInfoCommand(PipelineDocument *document, const PresetInfo &info, int session)
+    : DocumentCommand(document, QObject::tr("Edit preset name, description and hypothesis")),
+      m_old{document->preset().name, document->preset().description, document->preset().hypothesis}, m_new(info),
+      m_session(session)
 {
 }
 
@@ -172,21 +171,20 @@ bool SetPresetInfoCommand::mergeWith(const QUndoCommand *other)
     const auto *set = static_cast<const SetPresetInfoCommand *>(other);
     if (m_session == 0 || set->m_session != m_session)
         return false;
-    m_newName = set->m_newName;
-    m_newDescription = set->m_newDescription;
-    setObsolete(m_newName == m_oldName && m_newDescription == m_oldDescription);
+    m_new = set->m_new;
+    setObsolete(m_new == m_old);
     return true;
 }
 
 void SetPresetInfoCommand::redo()
 {
-    setNameAndDescription(m_newName, m_newDescription);
+    setPresetInfoFields(m_new);
     select({});
 }
 
 void SetPresetInfoCommand::undo()
 {
-    setNameAndDescription(m_oldName, m_oldDescription);
+    setPresetInfoFields(m_old);
     select(m_selectionBefore);
 }
 

@@ -79,6 +79,10 @@ QWidget *InspectorPanel::buildTrainingPage()
     m_descriptionEdit->setFixedHeight(m_descriptionEdit->fontMetrics().lineSpacing() * 4 + 12);
     m_descriptionEdit->installEventFilter(this);
     form->addRow(tr("Description"), m_descriptionEdit);
+    m_hypothesisEdit = new QLineEdit(page);
+    m_hypothesisEdit->setPlaceholderText(tr("What this experiment should show"));
+    m_hypothesisEdit->setToolTip(tr("Recorded with each run of this preset and shown with it in the run browser"));
+    form->addRow(tr("Hypothesis"), m_hypothesisEdit);
     layout->addLayout(form);
     m_summary = mutedLabel(QString(), page);
     layout->addWidget(m_summary);
@@ -92,6 +96,8 @@ QWidget *InspectorPanel::buildTrainingPage()
 
     connect(m_nameEdit, &QLineEdit::textEdited, this, &InspectorPanel::presetInfoEdited);
     connect(m_nameEdit, &QLineEdit::editingFinished, this, [this] { m_infoSession = 0; });
+    connect(m_hypothesisEdit, &QLineEdit::textEdited, this, &InspectorPanel::presetInfoEdited);
+    connect(m_hypothesisEdit, &QLineEdit::editingFinished, this, [this] { m_infoSession = 0; });
     connect(m_descriptionEdit, &QPlainTextEdit::textChanged, this, &InspectorPanel::presetInfoEdited);
     connect(m_trainingForm, &ParamForm::valueEdited, this,
             [this](const QString &key, const QJsonValue &value, int session) {
@@ -150,12 +156,12 @@ bool InspectorPanel::eventFilter(QObject *watched, QEvent *event)
 
 void InspectorPanel::presetInfoEdited()
 {
-    if (m_nameEdit->text() == m_document->preset().name
-        && m_descriptionEdit->toPlainText() == m_document->preset().description)
+    const PresetInfo info{m_nameEdit->text(), m_descriptionEdit->toPlainText(), m_hypothesisEdit->text()};
+    if (info == PresetInfo{m_document->preset().name, m_document->preset().description, m_document->preset().hypothesis})
         return;
     if (m_infoSession == 0)
         m_infoSession = nextEditSession();
-    m_document->setPresetInfo(m_nameEdit->text(), m_descriptionEdit->toPlainText(), m_infoSession);
+    m_document->setPresetInfo(info, m_infoSession);
 }
 
 void InspectorPanel::showSelection()
@@ -189,6 +195,10 @@ void InspectorPanel::refreshTraining()
     if (m_nameEdit->text() != preset.name) {
         const QSignalBlocker blocker(m_nameEdit);
         m_nameEdit->setText(preset.name);
+    }
+    if (m_hypothesisEdit->text() != preset.hypothesis) {
+        const QSignalBlocker blocker(m_hypothesisEdit);
+        m_hypothesisEdit->setText(preset.hypothesis);
     }
     if (m_descriptionEdit->toPlainText() != preset.description) {
         const QSignalBlocker blocker(m_descriptionEdit);

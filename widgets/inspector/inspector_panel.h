@@ -39,6 +39,7 @@ public:
     QString idProblem() const;
     QLineEdit *presetNameEditor() const { return m_nameEdit; }
     QPlainTextEdit *descriptionEditor() const { return m_descriptionEdit; }
+    QLineEdit *hypothesisEditor() const { return m_hypothesisEdit; }
     // Puts the keyboard focus in a parameter's editor (or a training setting's, for "training.KEY").
     void focusParam(const QString &name);
 
@@ -67,6 +68,7 @@ private:
     // Training page
     QLineEdit *m_nameEdit = nullptr;
     QPlainTextEdit *m_descriptionEdit = nullptr;
+    QLineEdit *m_hypothesisEdit = nullptr;
     QLabel *m_summary = nullptr;
     ParamForm *m_trainingForm = nullptr;
     StagesEditor *m_stages = nullptr;
