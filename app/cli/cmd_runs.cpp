@@ -253,14 +253,8 @@ int showMetrics(RunDatabase &db, qint64 id, const Args &args, Io &io)
 int showMetricsOfRuns(RunDatabase &db, const QList<qint64> &ids, const Args &args, Io &io)
 {
     QList<RunInfo> runs;
-    for (qint64 id : ids) {
-        Result<RunInfo> run = db.run(id);
-        if (!run) {
-            printError(io, run.error());
-            return BadInput;
-        }
-        runs << run.value();
-    }
+    if (!readRuns(db, ids, &runs, io))
+        return BadInput;
     const bool json = args.flag(QStringLiteral("json"));
     const QString sep = args.flag(QStringLiteral("csv")) ? QStringLiteral(",") : QStringLiteral("\t");
     std::optional<JsonArrayPrinter> printer;

@@ -21,17 +21,24 @@ QString runFolderName(const RunInfo &run)
 
 } // namespace
 
-int exportRunsToTensorBoard(RunDatabase &db, const QList<qint64> &ids, const QString &folder, Io &io)
+bool readRuns(RunDatabase &db, const QList<qint64> &ids, QList<RunInfo> *runs, Io &io)
 {
-    QList<RunInfo> runs;
     for (qint64 id : ids) {
         Result<RunInfo> run = db.run(id);
         if (!run) {
             printError(io, run.error());
-            return BadInput;
+            return false;
         }
-        runs << run.value();
+        *runs << run.value();
     }
+    return true;
+}
+
+int exportRunsToTensorBoard(RunDatabase &db, const QList<qint64> &ids, const QString &folder, Io &io)
+{
+    QList<RunInfo> runs;
+    if (!readRuns(db, ids, &runs, io))
+        return BadInput;
     for (const RunInfo &run : runs) {
         Result<QList<MetricPoint>> rows = db.metrics(run.id, QString());
         if (!rows) {

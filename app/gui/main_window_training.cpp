@@ -105,7 +105,7 @@ Status MainWindow::openRunDatabase(const QString &path)
             return report;
         });
     });
-    m_document->validateNow();
+    m_document->revalidate();
     m_evaluation->setWorkerPath(m_training->workerPath());
     return opened;
 }

@@ -48,25 +48,21 @@ void lengthDelimited(QByteArray *out, int field, const QByteArray &bytes)
     out->append(bytes);
 }
 
-void doubleField(QByteArray *out, int field, double value)
+// A fixed-width field: double (wire type 1, 8 bytes) or float (wire type 5, 4 bytes), little-endian.
+template <typename Real, typename Bits>
+void fixedField(QByteArray *out, int field, int wireType, Real value)
 {
-    key(out, field, 1);
-    uint64_t bits = 0;
+    static_assert(sizeof(Real) == sizeof(Bits));
+    key(out, field, wireType);
+    Bits bits = 0;
     std::memcpy(&bits, &value, sizeof bits);
-    char bytes[8];
+    char bytes[sizeof bits];
     qToLittleEndian(bits, bytes);
-    out->append(bytes, 8);
+    out->append(bytes, sizeof bits);
 }
 
-void floatField(QByteArray *out, int field, float value)
-{
-    key(out, field, 5);
-    uint32_t bits = 0;
-    std::memcpy(&bits, &value, sizeof bits);
-    char bytes[4];
-    qToLittleEndian(bits, bytes);
-    out->append(bytes, 4);
-}
+void doubleField(QByteArray *out, int field, double value) { fixedField<double, uint64_t>(out, field, 1, value); }
+void floatField(QByteArray *out, int field, float value) { fixedField<float, uint32_t>(out, field, 5, value); }
 
 } // namespace
 

@@ -49,10 +49,10 @@ bool CollapsibleSection::isOpen() const
 
 void CollapsibleSection::setOpen(bool open)
 {
-    if (!m_settingsKey.isEmpty())
-        QSettings().setValue(m_settingsKey, open);
     if (open == m_open)
         return;
+    if (!m_settingsKey.isEmpty())
+        QSettings().setValue(m_settingsKey, open);
     apply(open);
     Q_EMIT toggled(open);
 }

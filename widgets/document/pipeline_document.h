@@ -86,6 +86,7 @@ public:
     Issues issuesOf(const QString &nodeId) const;
     bool validationPending() const;  // an edit not yet validated, or a validation still running
     void validateNow();  // validates at once on this thread and publishes the report (also a benchmark hook)
+    void revalidate() { scheduleValidation(); }  // on the validation thread, as after an edit (what it reads changed)
     // One validation, with everything it reads copied in, so that it can run on the validation thread.
     using InspectionJob = std::function<ShapeReport()>;
     // How the job is made from the preset, on the GUI thread: inspectPresetShapes of a copy unless set (a
