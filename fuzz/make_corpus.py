@@ -128,4 +128,61 @@ def checkpoints():
     put("fuzz_checkpoint", "format-2-boundary.safetensors", safetensors_file([], boundary))
 
 
-presets(); overrides(); idx_files(); csv_files(); images(); safetensors(); checkpoints()
+def bundles():
+    # fuzz_bundle's input is a bundle without its header and footer (the harness frames it and computes the
+    # sha256, so that mutations reach the manifest's checks): u32 length of the blocks, the blocks, the manifest.
+    import hashlib
+    blocks = bytearray()
+
+    def block(data):
+        offset = 16 + len(blocks)
+        blocks.extend(data)
+        return offset
+
+    def run(uuid, ident, names, rows, sweep=None, trial=None, parent=None, checkpoint=None, evaluation=False):
+        packed = b"".join(struct.pack("<iiqdd", n % len(names), step // 10, step, step * 0.01, 1.0 / (step + 1))
+                          for step in range(rows) for n in [step])
+        record = {"uuid": uuid, "name": "run %d" % ident, "status": "finished", "status_message": None,
+                  "error_node": None, "preset_json": json.dumps({"name": "p"}), "preset_hash": None,
+                  "created_at": "2026-11-28T01:00:00.000Z", "started_at": None, "ended_at": None,
+                  "heartbeat_at": None, "app_version": "0.1", "torch_version": None, "qt_version": None,
+                  "device": "cpu", "host": "laptop", "seed": 3, "provenance_json": json.dumps(
+                      {"init_from": {"run": 1, "checkpoint": "last"}} if parent else {}),
+                  "notes": "n", "sweep_trial": trial, "id": ident, "sweep_uuid": sweep, "parent_uuid": parent,
+                  "params": {"opt.lr": "0.01"}, "tags": ["a"],
+                  "events": [{"step": 1, "time": 0.5, "kind": "warning", "message": "m"}],
+                  "stages": [{"idx": 0, "name": "s", "start_step": 0, "end_step": None, "start_epoch": 0,
+                              "epochs": 2, "frozen_json": "[]"}],
+                  "metrics": {"names": names, "offset": block(packed), "rows": rows},
+                  "checkpoints": [], "evaluations": []}
+        if checkpoint:
+            record["checkpoints"].append({"step": 4, "epoch": 1, "created_at": None,
+                                          "sha256": hashlib.sha256(checkpoint).hexdigest(), "kind": "best",
+                                          "file": "step-00000004.safetensors", "offset": block(checkpoint),
+                                          "length": len(checkpoint)})
+        if evaluation:
+            samples = b"".join(struct.pack("<qddd", i, i % 3, (i + 1) % 3, 0.5) for i in range(4))
+            record["evaluations"].append({"split": "test", "checkpoint_step": 4, "created_at": None,
+                                          "task": "classification", "sample_count": 4, "accuracy": 0.25,
+                                          "summary_json": "{}", "samples": {"offset": block(samples), "rows": 4}})
+        return record
+
+    sweep_uuid = "5a1b2c3d-0000-4000-8000-00000000000a"
+    runs = [run("11111111-1111-4111-8111-111111111111", 1, ["train/loss", "val/accuracy"], 6,
+                checkpoint=b"weights", evaluation=True),
+            run("22222222-2222-4222-8222-222222222222", 2, ["train/loss"], 3, sweep=sweep_uuid, trial=0),
+            run("33333333-3333-4333-8333-333333333333", 5, ["train/loss"], 2,
+                parent="11111111-1111-4111-8111-111111111111")]
+    sweeps = [{"uuid": sweep_uuid, "name": "s", "status": "finished", "spec_json": "{}", "preset_json": "{}",
+               "preset_file": None, "trials_json": "[]", "metric": "val/accuracy", "maximize": 1,
+               "created_at": None, "ended_at": None, "host": "laptop", "id": 1,
+               "best_run_uuid": "22222222-2222-4222-8222-222222222222"}]
+    manifest = {"format": "trainyard-run-bundle", "version": 1, "created_at": "2026-11-28T01:00:00.000Z",
+                "app_version": "0.1", "host": "laptop", "sweeps": sweeps, "runs": runs}
+    text = json.dumps(manifest, sort_keys=True).encode()
+    put("fuzz_bundle", "two-runs-and-a-sweep", struct.pack("<I", len(blocks)) + bytes(blocks) + text)
+    empty = dict(manifest, sweeps=[], runs=[])
+    put("fuzz_bundle", "empty", struct.pack("<I", 0) + json.dumps(empty).encode())
+
+
+presets(); overrides(); idx_files(); csv_files(); images(); safetensors(); checkpoints(); bundles()

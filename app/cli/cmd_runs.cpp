@@ -2,6 +2,7 @@
 
 #include "commands.h"
 #include "run_annotations.h"
+#include "runs_bundle.h"
 #include "runs_export.h"
 #include "number_text.h"
 #include "printable_text.h"
@@ -288,9 +289,13 @@ int showMetricsOfRuns(RunDatabase &db, const QList<qint64> &ids, const Args &arg
 
 int runsCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("metric"), QStringLiteral("tag"), QStringLiteral("tensorboard")},
-                                {QStringLiteral("json"), QStringLiteral("csv"), QStringLiteral("remove")});
+    const Args args = parseArgs(arguments,
+                                {QStringLiteral("db"), QStringLiteral("metric"), QStringLiteral("tag"), QStringLiteral("tensorboard"),
+                                 QStringLiteral("bundle")},
+                                {QStringLiteral("json"), QStringLiteral("csv"), QStringLiteral("remove"), QStringLiteral("without-checkpoints")});
     const QString sub = args.positionals.value(0);
+    const QString tensorboard = args.option(QStringLiteral("tensorboard"));
+    const QString bundle = args.option(QStringLiteral("bundle"));
     const bool needsId = sub == QStringLiteral("show") || sub == QStringLiteral("metrics") || sub == QStringLiteral("note")
                          || sub == QStringLiteral("tag") || sub == QStringLiteral("export");
     bool idOk = false;
@@ -307,17 +312,32 @@ int runsCommand(const QStringList &arguments, Io &io)
                          : sub == QStringLiteral("note")    ? count == 3
                          : sub == QStringLiteral("tag")     ? count >= 3
                          : sub == QStringLiteral("metrics") ? count >= 2 && idsOk
-                         : sub == QStringLiteral("export")  ? count >= 2 && idsOk && !args.option(QStringLiteral("tensorboard")).isEmpty()
+                         : sub == QStringLiteral("export")  ? count >= 2 && idsOk && tensorboard.isEmpty() != bundle.isEmpty()
+                         : sub == QStringLiteral("import")  ? count == 2
                                                             : count == 2;
-    if (!args.error.isEmpty() || (sub != QStringLiteral("list") && !needsId) || (needsId && !idOk) || !shapeOk) {
+    const bool knownSub = sub == QStringLiteral("list") || sub == QStringLiteral("import") || needsId;
+    if (!args.error.isEmpty() || !knownSub || (needsId && !idOk) || !shapeOk) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
                << "usage: trainyard-cli runs list [--tag TAG] [--db PATH] [--json]\n"
                   "       trainyard-cli runs show ID [--db PATH] [--json]\n"
                   "       trainyard-cli runs metrics ID... [--metric NAME] [--db PATH] [--csv|--json]\n"
                   "       trainyard-cli runs note ID TEXT [--db PATH]          (\"\" clears the notes)\n"
                   "       trainyard-cli runs tag ID TAG... [--remove] [--db PATH]\n"
-                  "       trainyard-cli runs export ID... --tensorboard DIR [--db PATH]\n";
+                  "       trainyard-cli runs export ID... --tensorboard DIR [--db PATH]\n"
+                  "       trainyard-cli runs export ID... --bundle FILE [--without-checkpoints] [--db PATH]\n"
+                  "       trainyard-cli runs import FILE [--db PATH] [--json]\n";
         return BadInput;
+    }
+    // Bundles read and write the database themselves: an import checks the whole bundle before the database is
+    // even created, an export reads it without opening it for writing.
+    if (sub == QStringLiteral("import"))
+        return importBundle(databasePath(args), args.positionals.value(1), args.flag(QStringLiteral("json")), io);
+    if (sub == QStringLiteral("export") && !bundle.isEmpty()) {
+        if (Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath(args)); !db) {  // marks dead runs interrupted
+            printError(io, db.error());
+            return BadInput;
+        }
+        return exportBundle(databasePath(args), ids, {}, bundle, !args.flag(QStringLiteral("without-checkpoints")), io);
     }
     Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath(args));
     if (!db) {
@@ -333,7 +353,7 @@ int runsCommand(const QStringList &arguments, Io &io)
     if (sub == QStringLiteral("tag"))
         return tagCommand(*db.value(), id, args, io);
     if (sub == QStringLiteral("export"))
-        return exportRunsToTensorBoard(*db.value(), ids, args.option(QStringLiteral("tensorboard")), io);
+        return exportRunsToTensorBoard(*db.value(), ids, tensorboard, io);
     return ids.size() > 1 ? showMetricsOfRuns(*db.value(), ids, args, io) : showMetrics(*db.value(), id, args, io);
 }
 

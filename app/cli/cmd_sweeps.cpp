@@ -1,9 +1,11 @@
 // trainyard-cli sweeps list [--db PATH] [--json]
 // trainyard-cli sweeps show ID [--db PATH] [--json]
+// trainyard-cli sweeps export ID... --bundle FILE [--without-checkpoints] [--db PATH]
 
 #include "commands.h"
 #include "printable_text.h"
 #include "run_database.h"
+#include "runs_bundle.h"
 #include "sweep_report.h"
 
 #include <QJsonArray>
@@ -15,7 +17,8 @@ namespace ty::cli {
 namespace {
 
 const char kSweepsUsage[] = "usage: trainyard-cli sweeps list [--db PATH] [--json]\n"
-                            "       trainyard-cli sweeps show ID [--db PATH] [--json]\n";
+                            "       trainyard-cli sweeps show ID [--db PATH] [--json]\n"
+                            "       trainyard-cli sweeps export ID... --bundle FILE [--without-checkpoints] [--db PATH]\n";
 
 int listSweeps(RunDatabase &db, const Args &args, Io &io)
 {
@@ -87,10 +90,17 @@ int showSweep(RunDatabase &db, const Args &args, Io &io)
 
 int sweepsCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments, {QStringLiteral("db")}, {QStringLiteral("json")});
+    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("bundle")}, {QStringLiteral("json"), QStringLiteral("without-checkpoints")});
     const QString what = args.positionals.value(0);
-    if (!args.error.isEmpty() || (what != QLatin1String("list") && what != QLatin1String("show"))
-        || (what == QLatin1String("list") && args.positionals.size() != 1)) {
+    QList<qint64> exportIds;
+    bool exportIdsOk = what == QLatin1String("export") && args.positionals.size() >= 2 && !args.option(QStringLiteral("bundle")).isEmpty();
+    for (const QString &text : args.positionals.mid(1)) {
+        bool ok = false;
+        exportIds << text.toLongLong(&ok);
+        exportIdsOk = exportIdsOk && ok;
+    }
+    if (!args.error.isEmpty() || (what != QLatin1String("list") && what != QLatin1String("show") && what != QLatin1String("export"))
+        || (what == QLatin1String("list") && args.positionals.size() != 1) || (what == QLatin1String("export") && !exportIdsOk)) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n")) << kSweepsUsage;
         return BadInput;
     }
@@ -99,6 +109,9 @@ int sweepsCommand(const QStringList &arguments, Io &io)
         reportError(db.error(), args, io);
         return BadInput;
     }
+    if (what == QLatin1String("export"))
+        return exportBundle(databasePath(args), {}, exportIds, args.option(QStringLiteral("bundle")),
+                            !args.flag(QStringLiteral("without-checkpoints")), io);
     return what == QLatin1String("list") ? listSweeps(*db.value(), args, io) : showSweep(*db.value(), args, io);
 }
 

@@ -18,20 +18,34 @@ Status SqliteConnection::open(const QString &path)
     // Only the run writer opens this way, to write: never on a shared folder (shared_folder.h).
     if (const QString shared = sharedFileSystemOf(path); !shared.isEmpty())
         return Error(sharedFolderMessage(path, shared));
-    const int rc = sqlite3_open_v2(path.toUtf8().constData(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
-    if (rc != SQLITE_OK) {
-        const Error failed = m_db ? error(QStringLiteral("cannot open the run database"))
-                                  : Error(QStringLiteral("cannot open the run database in %1: out of memory").arg(path));
-        close();
-        return failed;
-    }
-    sqlite3_busy_timeout(m_db, kRunDbBusyTimeoutMs);
+    if (Status opened = openWithFlags(SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX); !opened)
+        return opened;
     for (const char *pragma : {"PRAGMA foreign_keys=ON", "PRAGMA synchronous=NORMAL"}) {
         if (Status status = exec(pragma, QStringLiteral("cannot execute '%1'").arg(QLatin1String(pragma))); !status.ok()) {
             close();
             return status;
         }
     }
+    return Status::success();
+}
+
+Status SqliteConnection::openReadOnly(const QString &path)
+{
+    close();
+    m_path = path;
+    return openWithFlags(SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
+}
+
+Status SqliteConnection::openWithFlags(int flags)
+{
+    const int rc = sqlite3_open_v2(m_path.toUtf8().constData(), &m_db, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        const Error failed = m_db ? error(QStringLiteral("cannot open the run database"))
+                                  : Error(QStringLiteral("cannot open the run database in %1: out of memory").arg(m_path));
+        close();
+        return failed;
+    }
+    sqlite3_busy_timeout(m_db, kRunDbBusyTimeoutMs);
     return Status::success();
 }
 
@@ -68,6 +82,8 @@ Result<QString> SqliteConnection::queryText(const char *sql, const QString &what
 }
 
 int SqliteConnection::changes() const { return sqlite3_changes(m_db); }
+
+qint64 SqliteConnection::lastInsertRowId() const { return sqlite3_last_insert_rowid(m_db); }
 
 Error SqliteConnection::error(const QString &what) const
 {
@@ -139,6 +155,49 @@ Status SqliteStatement::run(const QString &what)
     const Status result = rc == SQLITE_DONE ? Status::success() : Status(m_db->error(what));
     sqlite3_reset(m_stmt);
     return result;
+}
+
+Result<bool> SqliteStatement::next(const QString &what)
+{
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    const Status result = rc == SQLITE_DONE ? Status::success() : Status(m_db->error(what));
+    sqlite3_reset(m_stmt);
+    if (!result)
+        return result.error();
+    return false;
+}
+
+bool SqliteStatement::isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+
+qint64 SqliteStatement::intColumn(int column) const { return sqlite3_column_int64(m_stmt, column); }
+
+double SqliteStatement::doubleColumn(int column) const
+{
+    return isNull(column) ? std::nan("") : sqlite3_column_double(m_stmt, column);
+}
+
+QString SqliteStatement::textColumn(int column) const
+{
+    const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, column));
+    if (!text)
+        return {};
+    return QString::fromUtf8(text, sqlite3_column_bytes(m_stmt, column));
+}
+
+QVariant SqliteStatement::valueColumn(int column) const
+{
+    switch (sqlite3_column_type(m_stmt, column)) {
+    case SQLITE_INTEGER:
+        return QVariant(qint64(sqlite3_column_int64(m_stmt, column)));
+    case SQLITE_FLOAT:
+        return QVariant(sqlite3_column_double(m_stmt, column));
+    case SQLITE_NULL:
+        return {};
+    default:
+        return QVariant(textColumn(column));
+    }
 }
 
 SqliteWriteTransaction::~SqliteWriteTransaction()

@@ -11,6 +11,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QVariant>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -27,6 +28,9 @@ public:
     // Opens an EXISTING file read-write (never creates one) with busy_timeout, foreign_keys=ON and
     // synchronous=NORMAL, like openRunConnection(). Errors name `path`.
     Status open(const QString &path);
+    // Opens an EXISTING file for reading only (allowed on shared folders, where writing is refused): for
+    // exporting runs in bulk (run bundles).
+    Status openReadOnly(const QString &path);
     void close();
     bool isOpen() const { return m_db != nullptr; }
     const QString &path() const { return m_path; }
@@ -38,6 +42,8 @@ public:
     Result<QString> queryText(const char *sql, const QString &what);
     // Rows changed by the last INSERT, UPDATE or DELETE.
     int changes() const;
+    // The rowid of the last row inserted on this connection.
+    qint64 lastInsertRowId() const;
 
     // "<what> in <path>: <SQLite's message>", like runDbError(). Also notes whether that error may pass by itself
     // (lastErrorMayPass()).
@@ -50,6 +56,8 @@ public:
     void clearLastError() { m_lastErrorMayPass = false; }
 
 private:
+    Status openWithFlags(int flags);  // m_path with sqlite3_open_v2's flags, and the busy timeout
+
     sqlite3 *m_db = nullptr;
     QString m_path;
     mutable bool m_lastErrorMayPass = false;
@@ -75,6 +83,16 @@ public:
 
     // Runs the statement to completion and resets it for the next binding (bindings are kept).
     Status run(const QString &what);
+
+    // Reading rows: next() steps to the next row (true) or past the last (false, the statement reset for the next
+    // binding); an error resets it too. Columns are 0-based, read while next() is true.
+    Result<bool> next(const QString &what);
+    bool isNull(int column) const;
+    qint64 intColumn(int column) const;
+    double doubleColumn(int column) const;  // NULL reads as NaN
+    QString textColumn(int column) const;   // NULL reads as a null QString
+    // The column's value as SQLite holds it: an integer (qint64), a real, text, or invalid for NULL (blobs as text).
+    QVariant valueColumn(int column) const;
 
 private:
     SqliteConnection *m_db = nullptr;

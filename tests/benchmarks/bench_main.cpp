@@ -1,5 +1,5 @@
 // trainyard-bench [--quick] [--markdown] [--device cpu|cuda]
-//                 [--only training|data|streaming|logging|editing|startup|process|plots|runs|stall|evaluate]
+//                 [--only training|data|streaming|logging|editing|startup|process|plots|runs|bundles|stall|evaluate]
 // Prints every figure of docs/benchmarks.md as one table, the desktop app's too unless the project is built
 // headless (those run on the offscreen platform unless QT_QPA_PLATFORM says otherwise); exits 1 when a target
 // is missed.
@@ -61,6 +61,8 @@ int main(int argc, char **argv)
     }
     if (section.isEmpty() || section == QStringLiteral("runs"))
         ty::bench::benchRunList(options, report);
+    if (section.isEmpty() || section == QStringLiteral("runs") || section == QStringLiteral("bundles"))
+        ty::bench::benchBundles(options, report);
 #ifdef TRAINYARD_BENCH_GUI
     ty::bench::GuiOptions gui;
     gui.quick = options.quick;

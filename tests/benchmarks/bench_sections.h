@@ -19,6 +19,7 @@ void benchStreaming(const Options &options, Report &report);
 void benchStartup(const Options &options, Report &report);
 void benchWholeProcess(const Options &options, Report &report);
 void benchRunList(const Options &options, Report &report);
+void benchBundles(const Options &options, Report &report);  // bench_bundles.cpp, in "runs" and "bundles"
 void benchPredictMemory(const Options &options, Report &report);  // bench_predict_memory.cpp, in "process"
 
 } // namespace ty::bench

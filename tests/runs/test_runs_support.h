@@ -120,6 +120,20 @@ inline NewRun sampleNewRun(const QString &name = QStringLiteral("mnist small"))
     return run;
 }
 
+// A sweep of two trials over val/accuracy (higher is better), as a sweep driver records one.
+inline NewSweep sampleNewSweep()
+{
+    NewSweep sweep;
+    sweep.name = QStringLiteral("lr search");
+    sweep.spec = QJsonObject{{QStringLiteral("parallel"), 2}};
+    sweep.preset = QJsonObject{{QStringLiteral("format"), QStringLiteral("trainyard-preset")}};
+    sweep.presetFile = QStringLiteral("/data/mlp.trainyard.json");
+    sweep.trials = QJsonArray{QJsonObject{{QStringLiteral("index"), 0}}, QJsonObject{{QStringLiteral("index"), 1}}};
+    sweep.metric = QStringLiteral("val/accuracy");
+    sweep.maximize = true;
+    return sweep;
+}
+
 // A fresh database in a temporary folder.
 inline constexpr int kForever = 3600 * 1000;  // a flush interval no test waits for: only flush()/finish() write
 

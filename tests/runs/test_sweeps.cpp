@@ -33,18 +33,7 @@ PruningSettings rule(PruningRule which, bool maximize = false)
     return settings;
 }
 
-NewSweep sampleSweep()
-{
-    NewSweep sweep;
-    sweep.name = QStringLiteral("lr search");
-    sweep.spec = QJsonObject{{QStringLiteral("parallel"), 2}};
-    sweep.preset = QJsonObject{{QStringLiteral("format"), QStringLiteral("trainyard-preset")}};
-    sweep.presetFile = QStringLiteral("/data/mlp.trainyard.json");
-    sweep.trials = QJsonArray{QJsonObject{{QStringLiteral("index"), 0}}, QJsonObject{{QStringLiteral("index"), 1}}};
-    sweep.metric = QStringLiteral("val/accuracy");
-    sweep.maximize = true;
-    return sweep;
-}
+NewSweep sampleSweep() { return testing::sampleNewSweep(); }
 
 } // namespace
 
