@@ -1,6 +1,7 @@
 // trainyard-cli runs list|show ID|metrics ID [--metric NAME] [--db PATH] [--json] [--csv]
 
 #include "commands.h"
+#include "long_form_metrics.h"
 #include "run_annotations.h"
 #include "runs_bundle.h"
 #include "runs_export.h"
@@ -12,7 +13,6 @@
 #include "terminal_progress.h"
 
 #include <algorithm>
-#include <optional>
 #include <QJsonArray>
 #include <cmath>
 
@@ -244,44 +244,41 @@ int showMetrics(RunDatabase &db, qint64 id, const Args &args, Io &io)
     const QString sep = csv ? QStringLiteral(",") : QStringLiteral("\t");
     io.out << "name" << sep << "step" << sep << "epoch" << sep << "time" << sep << "value\n";
     for (const MetricPoint &m : metrics.value())
-        io.out << m.name << sep << m.step << sep << m.epoch << sep << QString::number(m.time, 'f', 3) << sep
+        io.out << delimitedField(m.name, sep.front()) << sep << m.step << sep << m.epoch << sep << QString::number(m.time, 'f', 3) << sep
                << shortestNumberText(m.value) << "\n";
     return Success;
 }
 
-// runs metrics ID ID...: every run's rows in long form, each row with its run's id and uuid. Every id is checked
-// before anything is printed; one run's rows are in memory at a time.
+// runs metrics ID ID...: every run's rows in long form (long_form_metrics.h), each row with its run's id and uuid.
+// Every id is checked before anything is printed; one run's rows are in memory at a time.
 int showMetricsOfRuns(RunDatabase &db, const QList<qint64> &ids, const Args &args, Io &io)
 {
     QList<RunInfo> runs;
     if (!readRuns(db, ids, &runs, io))
         return BadInput;
-    const bool json = args.flag(QStringLiteral("json"));
-    const QString sep = args.flag(QStringLiteral("csv")) ? QStringLiteral(",") : QStringLiteral("\t");
-    std::optional<JsonArrayPrinter> printer;
-    if (json)
-        printer.emplace(io);
-    else
-        io.out << "run" << sep << "uuid" << sep << "name" << sep << "step" << sep << "epoch" << sep << "time" << sep << "value\n";
+    const QString metric = args.option(QStringLiteral("metric"));
+    if (!args.flag(QStringLiteral("json"))) {
+        const LongFormOptions options{args.flag(QStringLiteral("csv")) ? QLatin1Char(',') : QLatin1Char('\t'), metric};
+        if (const Result<qint64> written = writeLongFormMetrics(db, runs, io.out, options); !written) {
+            printError(io, written.error());
+            return RunFailed;
+        }
+        return Success;
+    }
+    JsonArrayPrinter printer(io);
     for (const RunInfo &run : runs) {
-        Result<QList<MetricPoint>> metrics = db.metrics(run.id, args.option(QStringLiteral("metric")));
+        Result<QList<MetricPoint>> metrics = db.metrics(run.id, metric);
         if (!metrics) {
             printError(io, metrics.error());
             return RunFailed;
         }
-        for (const MetricPoint &m : metrics.value()) {
-            if (json)
-                printer->add(QJsonObject{{QStringLiteral("run"), run.id}, {QStringLiteral("uuid"), run.uuid},
-                                         {QStringLiteral("name"), m.name}, {QStringLiteral("step"), m.step},
-                                         {QStringLiteral("epoch"), m.epoch}, {QStringLiteral("time"), m.time},
-                                         {QStringLiteral("value"), std::isfinite(m.value) ? QJsonValue(m.value) : QJsonValue()}});
-            else
-                io.out << run.id << sep << run.uuid << sep << m.name << sep << m.step << sep << m.epoch << sep
-                       << QString::number(m.time, 'f', 3) << sep << shortestNumberText(m.value) << "\n";
-        }
+        for (const MetricPoint &m : metrics.value())
+            printer.add(QJsonObject{{QStringLiteral("run"), run.id}, {QStringLiteral("uuid"), run.uuid},
+                                    {QStringLiteral("name"), m.name}, {QStringLiteral("step"), m.step},
+                                    {QStringLiteral("epoch"), m.epoch}, {QStringLiteral("time"), m.time},
+                                    {QStringLiteral("value"), std::isfinite(m.value) ? QJsonValue(m.value) : QJsonValue()}});
     }
-    if (printer)
-        printer->finish();
+    printer.finish();
     return Success;
 }
 

@@ -2,7 +2,8 @@
 // `trainyard FILE` opens FILE; --db PATH chooses the run database and --train starts training at once; --mode and --evaluate RUN open a mode.
 // --preview-data previews the selected dataset node's data in the inspector. --baseline RUN pins a baseline;
 // --sweep-dialog KEY opens Training ▸ Sweep… on KEY ("default": the dialog's own first key), shown in a screenshot;
-// --classify FILES classifies files in the Evaluate view as a drop would.
+// --classify FILES classifies files in the Evaluate view as a drop would; --runs-menu opens the run browser's context
+// menu on the runs --runs selects, drawn over the window in a screenshot.
 // --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
 // under Xvfb or QT_QPA_PLATFORM=offscreen).
 
@@ -24,9 +25,11 @@
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QMenu>
 #include <QPainter>
 #include <QPointer>
 #include <QScrollArea>
+#include <QTableView>
 #include <QTimer>
 
 #include <cstdio>
@@ -91,10 +94,12 @@ int main(int argc, char **argv)
     const QCommandLineOption classify(QStringLiteral("classify"),
                                       QStringLiteral("With --evaluate: classify these files (comma-separated) as if dropped on the view."),
                                       QStringLiteral("files"));
+    const QCommandLineOption runsMenu(QStringLiteral("runs-menu"),
+                                      QStringLiteral("With --runs: open the run browser's context menu on them (shown in a screenshot)."));
     const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
                                    QStringLiteral("Wait this long before the screenshot (e.g. for --train)."), QStringLiteral("ms"));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
-                       sweep, queue, speed, baseline, sweepDialog, classify, delay});
+                       sweep, queue, speed, baseline, sweepDialog, classify, runsMenu, delay});
     parser.process(app);
 
     // View ▸ Theme's choice, unless --color-scheme forces one for this start.
@@ -206,6 +211,20 @@ int main(int argc, char **argv)
         });
     }
 
+    // Where a right click on the first selected run would open it, once the window has laid out.
+    QPointer<QMenu> runsContextMenu;
+    const auto openRunsMenu = [&window, &runsContextMenu] {
+        ty::RunBrowser *browser = window.training()->browser();
+        QTableView *table = browser->view();
+        const QModelIndexList rows = table->selectionModel()->selectedRows();
+        const QRect cell = rows.isEmpty() ? QRect() : table->visualRect(rows.first());
+        runsContextMenu = browser->createContextMenu(&window);
+        runsContextMenu->setAttribute(Qt::WA_DeleteOnClose);
+        runsContextMenu->popup(table->viewport()->mapToGlobal(cell.isValid() ? cell.center() : QPoint(40, 20)));
+    };
+    if (parser.isSet(runsMenu) && !shooting)
+        QTimer::singleShot(600, &window, openRunsMenu);
+
     if (shooting) {
         // Let the window lay out, validate and paint (and the data preview load), then render it.
         const int wait = parser.isSet(delay) ? parser.value(delay).toInt() : parser.isSet(evaluate) ? 2500 : 600;
@@ -217,12 +236,15 @@ int main(int argc, char **argv)
                 if ((previewing && !window.property("previewDone").toBool()) || (classifying && !window.property("classified").toBool()))
                     return;
                 poll->stop();
+                if (parser.isSet(runsMenu))
+                    openRunsMenu();
                 QTimer::singleShot(200, &window, [&] {
                     QPixmap shot = window.grab();
-                    if (sweepBox) {  // where it is on the screen, over the window
-                        QPainter painter(&shot);
-                        painter.drawPixmap(sweepBox->geometry().topLeft() - window.geometry().topLeft(), sweepBox->grab());
-                    }
+                    QPainter painter(&shot);
+                    for (QWidget *over : {static_cast<QWidget *>(sweepBox.data()), static_cast<QWidget *>(runsContextMenu.data())})
+                        if (over)  // where it is on the screen, over the window
+                            painter.drawPixmap(over->geometry().topLeft() - window.geometry().topLeft(), over->grab());
+                    painter.end();
                     const bool ok = shot.save(parser.value(screenshot));
                     std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "cannot write",
                                  qPrintable(parser.value(screenshot)));

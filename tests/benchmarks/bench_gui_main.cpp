@@ -24,8 +24,10 @@ int main(int argc, char **argv)
     ty::bench::Report report;
     if (section.isEmpty() || section == QStringLiteral("plots"))
         ty::bench::benchPlots(options, report);
-    if (section.isEmpty() || section == QStringLiteral("runs"))
+    if (section.isEmpty() || section == QStringLiteral("runs")) {
         ty::bench::benchRunBrowser(options, report);
+        ty::bench::benchMetricsCsvExport(options, report);
+    }
     if (section.isEmpty() || section == QStringLiteral("editing"))
         ty::bench::benchDocumentEditing(options, report);
     if (section.isEmpty() || section == QStringLiteral("stall"))

@@ -12,6 +12,7 @@ struct GuiOptions {
 
 void benchPlots(const GuiOptions &options, Report &report);        // MetricPlot replots, 1M and 10M points
 void benchRunBrowser(const GuiOptions &options, Report &report);   // RunBrowser on 10,000 runs
+void benchMetricsCsvExport(const GuiOptions &options, Report &report);  // Export Metrics as CSV, 20 x 10,000 rows
 void benchDocumentEditing(const GuiOptions &options, Report &report);  // edit to report, 200 nodes
 void benchEventLoopStall(const GuiOptions &options, Report &report);   // a live plot and the event loop
 void benchEvaluateView(const GuiOptions &options, Report &report);    // EvaluationView on 10,000 samples

@@ -68,8 +68,10 @@ int main(int argc, char **argv)
     gui.quick = options.quick;
     if (section.isEmpty() || section == QStringLiteral("plots"))
         ty::bench::benchPlots(gui, report);
-    if (section.isEmpty() || section == QStringLiteral("runs"))
+    if (section.isEmpty() || section == QStringLiteral("runs")) {
         ty::bench::benchRunBrowser(gui, report);
+        ty::bench::benchMetricsCsvExport(gui, report);
+    }
     if (section.isEmpty() || section == QStringLiteral("editing"))
         ty::bench::benchDocumentEditing(gui, report);
     if (section.isEmpty() || section == QStringLiteral("stall"))

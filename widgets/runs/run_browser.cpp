@@ -10,6 +10,7 @@
 #include "common/flow_layout.h"
 
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -23,6 +24,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -49,12 +51,17 @@ QList<StatusChoice> statusChoices()
 } // namespace
 
 RunBrowser::RunBrowser(QWidget *parent)
-    : QWidget(parent), m_model(new RunsTableModel(this)), m_proxy(new RunsFilterProxyModel(this)), m_pageLoader(new QTimer(this))
+    : QWidget(parent), m_model(new RunsTableModel(this)), m_proxy(new RunsFilterProxyModel(this)), m_pageLoader(new QTimer(this)),
+      m_exportThread(std::make_unique<QThreadPool>())
 {
+    m_exportThread->setMaxThreadCount(1);
     m_proxy->setRunsModel(m_model);
     m_confirm = [this](const QString &question) {
         return QMessageBox::question(this, tr("Delete runs"), question, QMessageBox::Yes | QMessageBox::Cancel,
                                      QMessageBox::Cancel) == QMessageBox::Yes;
+    };
+    m_chooseSaveFile = [this](const QString &title, const QString &suggestion, const QString &filter) {
+        return QFileDialog::getSaveFileName(this, title, suggestion, filter);
     };
     buildUi();
     connect(m_model, &RunsTableModel::tagsChanged, this, &RunBrowser::updateTagChoices);
@@ -68,6 +75,7 @@ RunBrowser::RunBrowser(QWidget *parent)
 
 RunBrowser::~RunBrowser()
 {
+    m_exportThread->waitForDone();  // a metrics export finishes writing its file; its report is dropped
     m_model->setDatabase(nullptr);  // the model must not outlive its database's use
 }
 
@@ -199,6 +207,9 @@ void RunBrowser::buildActions(QWidget *bar)
     m_evaluate = add(tr("Evaluate"), tr("Confusion matrix, per-class scores and mistakes of the selected run (with a second "
                                         "selected run: side by side)"));
     m_export = add(tr("Export…"), tr("Write the selected run's trained model as ONNX or its weights as safetensors"));
+    m_metricsCsv = add(tr("Export CSV…"), tr("Write every metric row of the selected runs into one CSV file in long form "
+                                             "(run, uuid, name, step, epoch, time, value), as `trainyard-cli runs metrics "
+                                             "ID... --csv` prints them"));
     m_diffButton = add(tr("Diff"), tr("What differs between the presets of two runs"));
     m_rename = add(tr("Rename"), tr("Edit the selected run's name in its cell (F2; Escape cancels)"));
     m_delete = add(tr("Delete…"), tr("Delete the selected runs, their metrics and their files"));
@@ -222,6 +233,7 @@ void RunBrowser::buildActions(QWidget *bar)
             Q_EMIT evaluateRequested(ids.first(), ids.value(1, m_baseline != ids.first() ? m_baseline : 0));
     });
     connect(m_export, &QPushButton::clicked, this, &RunBrowser::exportInteractively);
+    connect(m_metricsCsv, &QPushButton::clicked, this, &RunBrowser::exportMetricsCsvInteractively);
     connect(m_diffButton, &QPushButton::clicked, this, &RunBrowser::showDiff);
     connect(m_rename, &QPushButton::clicked, this, &RunBrowser::renameInteractively);
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteRuns(selectedRunIds()); });

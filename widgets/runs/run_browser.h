@@ -8,7 +8,8 @@
 // two runs. Actions: pin a baseline, open a run's preset, fine-tune from a run (a new staged preset that starts
 // from its weights), evaluate (the Evaluate view), export (ONNX or safetensors, by a worker process), resume an
 // interrupted, stopped or failed run, stop a running one (wherever on this host it was started: the app, a
-// terminal), rename, delete (after confirmation, with its folder); the same in the table's context menu.
+// terminal), export the metric rows of the selected runs as CSV (on a worker thread), rename, delete (after
+// confirmation, with its folder); the same in the table's context menu.
 // Lineage: the "From" column names the run (or weights file) a run started from; the line under the actions links
 // to it and to the runs fine-tuned from the selected one; a double click on "From" selects the parent.
 //
@@ -25,6 +26,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -36,6 +38,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QTabWidget;
 class QTableView;
+class QThreadPool;
 class QTimer;
 
 namespace ty {
@@ -89,9 +92,22 @@ public:
     bool exportRun(qint64 id, const QString &format, const QString &path);
     void exportInteractively();             // asks for the file (the filter chooses the format), then exportRun
     void setWorkerPath(const QString &path) { m_workerPath = path; }
+    // Writes the metric rows of the runs `ids` into `path` as CSV in long form, the runs by ascending id: the bytes
+    // `trainyard-cli runs metrics ID ID... --csv` prints for those ids in that order (long_form_metrics.h). Runs on
+    // a worker thread with a connection of its own; metricsExported reports the outcome (and the status line).
+    // False, reported in the status line, when it cannot start: no database, no run, or an export still running.
+    bool exportMetricsCsv(const QList<qint64> &ids, const QString &path);
+    // Asks for the file (see setSaveFileChooser; suggested: runs-3-7-12.csv in the last export folder), then
+    // exportMetricsCsv; a failure is also shown in a message box.
+    void exportMetricsCsvInteractively();
+    bool isExportingMetrics() const { return m_exportingMetrics; }
 
     // How deletion is confirmed; the default asks with a message box. Tests pass a function.
     void setConfirmation(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
+    // How the file of an export is chosen (empty: cancelled); the default is QFileDialog::getSaveFileName. Tests pass
+    // a function.
+    using SaveFileChooser = std::function<QString(const QString &title, const QString &suggestion, const QString &filter)>;
+    void setSaveFileChooser(SaveFileChooser choose) { m_chooseSaveFile = std::move(choose); }
 
     RunsTableModel *model() const { return m_model; }
     RunsFilterProxyModel *proxy() const { return m_proxy; }
@@ -101,6 +117,7 @@ public:
     QLineEdit *filterField() const { return m_filter; }
     QLabel *lineageLabel() const { return m_lineage; }
     QPushButton *fineTuneButton() const { return m_fineTune; }
+    QPushButton *metricsCsvButton() const { return m_metricsCsv; }
     QString statusText() const;
     // The banner above the table, shown while the run list cannot be read (a damaged database): the table may
     // then be missing runs, and an empty list must not pass for "no runs yet".
@@ -120,6 +137,8 @@ Q_SIGNALS:
     void stopRequested(qint64 runId);
     void runsDeleted(const QList<qint64> &runIds);
     void exportFinished(qint64 runId, bool ok, const QString &message);
+    // The end of exportMetricsCsv: `rows` written into `path`, or the error in `message`.
+    void metricsExported(const QString &path, bool ok, qint64 rows, const QString &message);
 
 private:
     void showDatabase(RunDatabase *db);  // the watcher's connectionReplaced
@@ -135,6 +154,7 @@ private:
     void showLoadProblem(const QString &message);
     void fitColumns();
     void renameInteractively();
+    bool startMetricsExport(QList<qint64> ids, const QString &path, bool interactive);  // (run_browser_csv.cpp)
     void loadNextPage();  // the background loading of the remaining pages
     // Lineage and the context menu (run_browser_lineage.cpp)
     void updateLineage();
@@ -156,7 +176,7 @@ private:
     QLineEdit *m_tags = nullptr;
     QPushButton *m_saveNotes = nullptr;
     // m_resume reads "Stop" while the selected run is running.
-    QPushButton *m_evaluate = nullptr, *m_export = nullptr, *m_fineTune = nullptr;
+    QPushButton *m_evaluate = nullptr, *m_export = nullptr, *m_fineTune = nullptr, *m_metricsCsv = nullptr;
     QLabel *m_lineage = nullptr;
     QString m_workerPath;
     QPushButton *m_pin = nullptr, *m_open = nullptr, *m_resume = nullptr, *m_rename = nullptr, *m_delete = nullptr,
@@ -167,6 +187,10 @@ private:
     qint64 m_baseline = 0;
     QList<qint64> m_lastSelection;
     std::function<bool(const QString &)> m_confirm;
+    SaveFileChooser m_chooseSaveFile;
+    // The metrics export (run_browser_csv.cpp): one at a time, on one worker thread that the destructor waits for.
+    bool m_exportingMetrics = false;
+    std::unique_ptr<QThreadPool> m_exportThread;
 };
 
 } // namespace ty

@@ -48,6 +48,7 @@ void RunBrowser::updateActions()
     m_rename->setEnabled(one);
     m_evaluate->setEnabled(ids.size() == 1 || ids.size() == 2);
     m_export->setEnabled(one && !m_workerPath.isEmpty());
+    m_metricsCsv->setEnabled(!ids.isEmpty() && !m_exportingMetrics);
     m_delete->setEnabled(!ids.isEmpty());
     m_diffButton->setEnabled(ids.size() == 2 || (ids.size() == 1 && m_baseline > 0 && ids.first() != m_baseline));
     m_notes->setEnabled(one);

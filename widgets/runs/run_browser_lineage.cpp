@@ -127,6 +127,7 @@ QMenu *RunBrowser::createContextMenu(QWidget *menuParent)
     menu->addSeparator();
     mirror(m_evaluate, tr("Evaluate"));
     mirror(m_export, tr("Export…"));
+    mirror(m_metricsCsv, tr("Export Metrics as CSV…"))->setObjectName(QStringLiteral("export-metrics-csv"));
     mirror(m_pin, m_pin->text());
     mirror(m_resume, m_resume->text());
     menu->addSeparator();

@@ -1,0 +1,114 @@
+// RunBrowser: the metric rows of the selected runs as one CSV file in long form (long_form_metrics.h), written on a
+// worker thread so that a large selection (tens of runs of 10,000 rows) leaves the window responsive.
+
+#include "run_browser.h"
+
+#include "long_form_metrics.h"
+#include "run_database.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPromise>
+#include <QPushButton>
+#include <QSettings>
+#include <QThreadPool>
+
+#include <algorithm>
+
+namespace ty {
+
+namespace {
+
+constexpr int kIdsInFileName = 5;
+
+// runs-3-7-12.csv; past five runs, runs-3-7-12-15-20-and-4-more.csv.
+QString suggestedFileName(const QList<qint64> &ids)
+{
+    QStringList parts;
+    for (qint64 id : ids.mid(0, kIdsInFileName))
+        parts << QString::number(id);
+    const QString more = ids.size() > kIdsInFileName ? QStringLiteral("-and-%1-more").arg(ids.size() - kIdsInFileName) : QString();
+    return QStringLiteral("runs-%1%2.csv").arg(parts.join(QLatin1Char('-')), more);
+}
+
+// On the export thread: a connection of its own (a connection belongs to the thread that opened it).
+Result<qint64> writeMetricsFile(const QString &databasePath, const QList<qint64> &ids, const QString &path)
+{
+    Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath);
+    if (!db)
+        return db.error();
+    return writeLongFormMetricsCsv(*db.value(), ids, path);
+}
+
+} // namespace
+
+bool RunBrowser::exportMetricsCsv(const QList<qint64> &ids, const QString &path) { return startMetricsExport(ids, path, false); }
+
+void RunBrowser::exportMetricsCsvInteractively()
+{
+    QList<qint64> ids = selectedRunIds();
+    std::sort(ids.begin(), ids.end());
+    if (ids.isEmpty() || m_exportingMetrics)
+        return;
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("runs/exportFolder"), QDir::homePath()).toString();
+    QString path = m_chooseSaveFile(tr("Export the metrics of %n run(s) as CSV", nullptr, int(ids.size())),
+                                    QDir(folder).filePath(suggestedFileName(ids)), tr("CSV files (*.csv);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".csv");
+    settings.setValue(QStringLiteral("runs/exportFolder"), QFileInfo(path).absolutePath());  // the dialog remembers its folder
+    startMetricsExport(ids, path, true);
+}
+
+bool RunBrowser::startMetricsExport(QList<qint64> ids, const QString &path, bool interactive)
+{
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    const QString refusal = !database()         ? tr("Cannot export metrics: no run database is open.")
+                            : ids.isEmpty()      ? tr("Cannot export metrics: no run is selected.")
+                            : m_exportingMetrics ? tr("Cannot export metrics: the previous export is still being written.")
+                                                 : QString();
+    if (!refusal.isEmpty()) {
+        setStatus(refusal);
+        return false;
+    }
+    m_exportingMetrics = true;
+    updateActions();
+    setStatus(tr("Exporting the metrics of %n run(s)…", nullptr, int(ids.size())));
+
+    auto promise = std::make_shared<QPromise<Result<qint64>>>();
+    auto *watcher = new QFutureWatcher<Result<qint64>>(this);
+    const int runs = int(ids.size());
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, runs, interactive] {
+        watcher->deleteLater();
+        m_exportingMetrics = false;
+        updateActions();
+        const Result<qint64> rows = watcher->future().resultCount() > 0 ? watcher->future().result()
+                                                                        : Result<qint64>(Error(tr("the export stopped")));
+        const QString shown = QDir::toNativeSeparators(path);
+        const QString message = rows ? tr("Metrics of %n run(s) exported to %1 (%2 rows).", nullptr, runs)
+                                           .arg(shown, QLocale().toString(rows.value()))
+                                     : tr("The metrics were not exported: %1").arg(rows.error().toString());
+        setStatus(message);
+        if (!rows && interactive) {  // not modal: the window goes on
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Export Metrics as CSV"), message, QMessageBox::Ok, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+        Q_EMIT metricsExported(path, rows.ok(), rows ? rows.value() : 0, message);
+    });
+    watcher->setFuture(promise->future());
+    m_exportThread->start([promise, databasePath = database()->path(), ids, path] {
+        promise->start();
+        promise->addResult(writeMetricsFile(databasePath, ids, path));
+        promise->finish();
+    });
+    return true;
+}
+
+} // namespace ty
