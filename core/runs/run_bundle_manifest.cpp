@@ -10,6 +10,8 @@
 #include <QSet>
 
 #include <cmath>
+#include <iterator>
+#include <map>
 
 namespace ty {
 
@@ -47,6 +49,7 @@ private:
     Status runEvaluations(const QJsonObject &object, const QString &where, BundleRun &run) const;
 
     const RunBundleFile &m_file;
+    mutable std::map<qint64, std::pair<qint64, QString>> m_blocks;  // blocks read: offset -> end, whose
 };
 
 Result<qint64> ManifestReader::integer(const QJsonObject &object, const QString &key, const QString &where, qint64 minimum) const
@@ -113,6 +116,16 @@ Result<QByteArray> ManifestReader::blockOf(const QJsonObject &object, const QStr
     Result<QByteArray> bytes = m_file.block(offset.value(), qint64(length), where);
     if (!bytes)
         return located(bytes.error());
+    // Every block is used once: a bundle cannot make a few bytes of its own into many checkpoint files or rows.
+    if (length > 0) {
+        const qint64 begin = offset.value(), end = begin + qint64(length);
+        auto next = m_blocks.lower_bound(begin);
+        if (next != m_blocks.end() && next->first < end)
+            return fail(where, QStringLiteral("its block overlaps the block of %1").arg(next->second.second));
+        if (next != m_blocks.begin() && std::prev(next)->second.first > begin)
+            return fail(where, QStringLiteral("its block overlaps the block of %1").arg(std::prev(next)->second.second));
+        m_blocks.emplace(begin, std::make_pair(end, where));
+    }
     return bytes;
 }
 

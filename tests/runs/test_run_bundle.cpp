@@ -352,6 +352,7 @@ private Q_SLOTS:
         QTest::newRow("unknown field") << QStringLiteral("runs[0].folder");
         QTest::newRow("preset not JSON") << QStringLiteral("runs[0].preset_json");
         QTest::newRow("dangling sweep") << QStringLiteral("runs[0].sweep_uuid");
+        QTest::newRow("a block used twice") << QStringLiteral("runs[1].checkpoints[0]");
     }
 
     void forgedBundleIsRefusedNamingTheField()
@@ -386,7 +387,11 @@ private Q_SLOTS:
                 first.insert(QStringLiteral("folder"), QStringLiteral("/tmp/elsewhere"));
             else if (field == QLatin1String("runs[0].preset_json"))
                 first.insert(QStringLiteral("preset_json"), QStringLiteral("{not json"));
-            else if (field == QLatin1String("runs[0].sweep_uuid")) {
+            else if (field == QLatin1String("runs[1].checkpoints[0]")) {
+                // The second run's checkpoint points at the first's bytes (sha256 and all): one block, two files.
+                QJsonArray copied{checkpoint};
+                second.insert(QStringLiteral("checkpoints"), copied);
+            } else if (field == QLatin1String("runs[0].sweep_uuid")) {
                 first.insert(QStringLiteral("sweep_uuid"), QStringLiteral("00000000-0000-4000-8000-000000000000"));
                 first.insert(QStringLiteral("sweep_trial"), 0);
             }
