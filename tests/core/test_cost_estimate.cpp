@@ -1,8 +1,8 @@
 // The cost estimate of core/shapes (cost_estimate.h): multiply-accumulates per node, per composite and in total,
 // forward and per training step, and the receptive field after each convolution or pooling. The bundled CNN and
-// ResNet presets are checked against figures worked out by hand below (the arithmetic is written out, so that a
-// reader can check it), the other blocks' rules against small cases, and the field through a known stack and a
-// branch.
+// ResNet presets (and the image-folder CNN, on the same images) are checked against figures worked out by hand
+// below, the arithmetic written out so that a reader can check it; the other blocks' rules against small cases,
+// and the field through a known stack and a branch.
 
 #include "test_suite.h"
 #include "core_test_support.h"
@@ -150,6 +150,29 @@ private Q_SLOTS:
         QVERIFY(!costOf(report, "relu2").window);
         QCOMPARE(costOf(report, "relu2").receptiveField.size, field(14, 2).size);  // carried, not shown
         QVERIFY(!costOf(report, "flatten").receptiveField.known());  // a linear layer's output has no field
+    }
+
+    // The image-folder CNN reads PNG files written from Fashion-MNIST (28x28 grey): the same samples from the IDX
+    // files here. conv1 3x3 1 -> 32 at 28x28: 28*28*32 = 25,088 outputs of 9 products; conv2 3x3 32 -> 64 at
+    // 14x14: 12,544 outputs of 3*3*32 = 288; fc1 3,136 -> 128; fc2 128 -> 10.
+    void imageFolderCnnByHand()
+    {
+        if (!fashionMnistInstalled())
+            TY_SKIP_WITHOUT_DATA("dataset-fashion-mnist is not installed");
+        Preset preset = bundled(QStringLiteral("image-folder-cnn"));
+        Node *data = preset.graph.node(QStringLiteral("data"));
+        data->block = QStringLiteral("dataset.fashion_mnist");  // the same ports: images, labels
+        data->params = QJsonObject{{QStringLiteral("val_count"), 5000}};
+        const ShapeReport report = inspectedPreset(preset);
+        QVERIFY(report.ok());
+        QCOMPARE(costOf(report, "conv1").forwardMacs, qint64(25088) * 9);   // 225,792
+        QCOMPARE(costOf(report, "conv2").forwardMacs, qint64(12544) * 288); // 3,612,672
+        QCOMPARE(costOf(report, "fc1").forwardMacs, qint64(3136) * 128);    // 401,408
+        QCOMPARE(costOf(report, "fc2").forwardMacs, qint64(128) * 10);      // 1,280
+        QCOMPARE(report.cost.forwardMacs, qint64(225792 + 3612672 + 401408 + 1280));  // 4,241,152
+        // Fields: conv1 (3, 1), pool1 (3 + 1, 2) = (4, 2), conv2 (4 + 2*2, 2) = (8, 2), pool2 (8 + 1*2, 4) = (10, 4).
+        QCOMPARE(costOf(report, "pool2").receptiveField.size, field(10, 4).size);
+        QCOMPARE(costOf(report, "pool2").receptiveField.stride, field(10, 4).stride);
     }
 
     void fashionMnistResnetByHand()
