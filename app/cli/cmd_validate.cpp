@@ -3,6 +3,7 @@
 #include "available_memory.h"
 #include "block_registry.h"
 #include "commands.h"
+#include "cost_estimate.h"
 #include "memory_estimate.h"
 #include "preset_inspection.h"
 #include "training_commands.h"
@@ -57,6 +58,36 @@ QJsonObject nodeMemoryJson(const NodeMemory &m)
                        {QStringLiteral("data"), m.data}, {QStringLiteral("total"), m.total()}};
 }
 
+// Per sample forward and per training step; a node that computes nothing countable (a dataset, a loss) or has
+// no shape yet has none.
+QJsonValue nodeMacsJson(const NodeCost &cost)
+{
+    if (!cost.known)
+        return QJsonValue();
+    return QJsonObject{{QStringLiteral("forward"), cost.forwardMacs}, {QStringLiteral("training_step"), cost.trainingStepMacs}};
+}
+
+// After a convolution or pooling (or a composite holding one): per spatial axis, in the input's positions.
+QJsonValue receptiveFieldJson(const NodeCost &cost)
+{
+    if (!cost.window || !cost.receptiveField.known())
+        return QJsonValue();
+    QJsonArray size, stride;
+    for (const qint64 v : cost.receptiveField.size)
+        size.append(v);
+    for (const qint64 v : cost.receptiveField.stride)
+        stride.append(v);
+    return QJsonObject{{QStringLiteral("size"), size}, {QStringLiteral("stride"), stride}};
+}
+
+QJsonObject macsJson(const CostEstimate &cost)
+{
+    if (!cost.known)
+        return QJsonObject{{QStringLiteral("known"), false}};
+    return QJsonObject{{QStringLiteral("known"), true}, {QStringLiteral("forward"), cost.forwardMacs},
+                       {QStringLiteral("training_step"), cost.trainingStepMacs}, {QStringLiteral("batch_size"), cost.batchSize}};
+}
+
 QJsonObject memoryJson(const MemoryEstimate &m, qint64 available)
 {
     if (!m.known)
@@ -86,12 +117,15 @@ void printJsonReport(const QString &path, const QStringList &overlays, const Pre
         nodes.append(QJsonObject{{QStringLiteral("id"), node.id}, {QStringLiteral("block"), node.block},
                                  {QStringLiteral("output_shape"), shape.known ? QJsonValue(dims) : QJsonValue()},
                                  {QStringLiteral("params"), shape.paramCount},
+                                 {QStringLiteral("macs"), nodeMacsJson(shape.cost)},
+                                 {QStringLiteral("receptive_field"), receptiveFieldJson(shape.cost)},
                                  {QStringLiteral("memory"), nodeMemoryJson(shape.memory)}});
     }
     printJson(io, QJsonObject{{QStringLiteral("file"), path}, {QStringLiteral("overlays"), QJsonArray::fromStringList(overlays)},
                               {QStringLiteral("ok"), report.ok()},
                               {QStringLiteral("issues"), issues}, {QStringLiteral("nodes"), nodes},
                               {QStringLiteral("total_params"), report.totalParams},
+                              {QStringLiteral("macs"), macsJson(report.cost)},
                               {QStringLiteral("memory"), memoryJson(report.memory, available)},
                               {QStringLiteral("stages"), stagesJson(report.stages)}});
 }
@@ -100,13 +134,16 @@ void printTextReport(const QString &path, const Preset &preset, const ShapeRepor
 {
     io.out << path << (preset.name.isEmpty() ? QString() : QStringLiteral(": ") + preset.name) << "\n";
     int idWidth = 4, blockWidth = 5;
+    bool windows = false;  // a receptive field column, for pipelines with a convolution or pooling
     for (const Node &node : preset.graph.nodes) {
         idWidth = std::max(idWidth, int(node.id.size()));
         blockWidth = std::max(blockWidth, int(node.block.size()));
+        windows = windows || report.nodes.value(node.id).cost.window;
     }
     io.out << "  " << QStringLiteral("node").leftJustified(idWidth) << "  " << QStringLiteral("block").leftJustified(blockWidth)
            << "  " << QStringLiteral("output").leftJustified(16) << "  " << QStringLiteral("params").rightJustified(10)
-           << "  memory\n";
+           << "  " << QStringLiteral("MACs/sample").rightJustified(11) << "  " << QStringLiteral("MACs/step").rightJustified(9)
+           << "  " << (windows ? QStringLiteral("receptive field").leftJustified(16) + QStringLiteral("  ") : QString()) << "memory\n";
     QLocale locale(QLocale::English);
     for (const Node &node : preset.graph.nodes) {
         const NodeShape shape = report.nodes.value(node.id);
@@ -116,9 +153,17 @@ void printTextReport(const QString &path, const Preset &preset, const ShapeRepor
         const qint64 bytes = shape.memory.total();
         io.out << "  " << node.id.leftJustified(idWidth) << "  " << node.block.leftJustified(blockWidth) << "  "
                << output.leftJustified(16) << "  " << locale.toString(shape.paramCount).rightJustified(10) << "  "
+               << (shape.cost.known ? macCountText(shape.cost.forwardMacs) : QStringLiteral("-")).rightJustified(11) << "  "
+               << (shape.cost.known ? macCountText(shape.cost.trainingStepMacs) : QStringLiteral("-")).rightJustified(9) << "  "
+               << (windows ? (shape.cost.window ? receptiveFieldText(shape.cost.receptiveField) : QString()).leftJustified(16) + QStringLiteral("  ")
+                           : QString())
                << (bytes > 0 ? byteSizeText(bytes) : QStringLiteral("-")) << "\n";
     }
     io.out << "  total trainable parameters: " << locale.toString(report.totalParams) << "\n";
+    if (report.cost.known)
+        io.out << "  multiply-accumulates (MACs; 1 MAC = 2 FLOPs): " << locale.toString(report.cost.forwardMacs)
+               << " a sample forward, " << locale.toString(report.cost.trainingStepMacs) << " a training step (3 x forward x a batch of "
+               << report.cost.batchSize << ")\n";
     printStages(report.stages, locale, io);
     if (report.memory.known) {
         io.out << "  memory on the training device: about " << memorySummary(report.memory) << " for "

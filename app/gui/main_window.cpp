@@ -15,6 +15,7 @@
 #include "issues/issues_panel.h"
 #include "palette/block_palette.h"
 
+#include "cost_estimate.h"
 #include "memory_estimate.h"
 
 #include <QAction>
@@ -141,6 +142,8 @@ void MainWindow::updateStatistics()
                                       style::counted(report.totalParams, tr("param"), tr("params")));
     if (report.memory.known)
         stats += tr(" · %1 to train").arg(byteSizeText(report.memory.total()));
+    if (report.cost.known)
+        stats += tr(" · %1 MACs a sample").arg(macCountText(report.cost.forwardMacs));
     m_statsLabel->setText(m_issues->summary() + QStringLiteral("    ") + stats);
 }
 

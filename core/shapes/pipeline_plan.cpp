@@ -4,6 +4,7 @@
 
 #include "block_registry.h"
 #include "graph_order.h"
+#include "cost_estimate.h"
 #include "graph_validation.h"
 #include "memory_estimate.h"
 #include "preset_sections.h"
@@ -162,7 +163,9 @@ PipelinePlan planPipeline(const Preset &preset, const DatasetShape &datasetShape
         plan.report.nodes.insert(id, nodeShape);
         plan.report.totalParams += nodeShape.paramCount;
     }
-    estimatePlanMemory(plan, trainingSettings(preset));
+    const TrainingSettings settings = trainingSettings(preset);
+    estimatePlanMemory(plan, settings);
+    estimatePlanCost(plan, settings);
     return plan;
 }
 

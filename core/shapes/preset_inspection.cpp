@@ -11,8 +11,9 @@ namespace ty {
 
 namespace {
 
-// Each composite node's shape and parameter count: its first output's, and the sum of its inner nodes'. Each
-// inner node adds itself to the composites on its path, so this is linear in nodes times nesting depth.
+// Each composite node's shape, parameter count, memory and MACs: its first output's shape and receptive field,
+// and the sum of its inner nodes' figures (its field shown when one of them is a window). Each inner node adds
+// itself to the composites on its path, so this is linear in nodes times nesting depth.
 void summarizeComposites(const QList<CompositeUse> &uses, ShapeReport *report)
 {
     QHash<QString, NodeShape> summaries;
@@ -20,6 +21,7 @@ void summarizeComposites(const QList<CompositeUse> &uses, ShapeReport *report)
         NodeShape summary = report->nodes.value(use.outputNode);
         summary.paramCount = 0;
         summary.memory = NodeMemory();
+        summary.cost = NodeCost{summary.known, 0, 0, summary.cost.receptiveField, false};
         summaries.insert(use.path, summary);
     }
     for (auto it = report->nodes.constBegin(); it != report->nodes.constEnd(); ++it)
@@ -32,7 +34,11 @@ void summarizeComposites(const QList<CompositeUse> &uses, ShapeReport *report)
             found->memory.gradients += it->memory.gradients;
             found->memory.optimizer += it->memory.optimizer;
             found->memory.activations += it->memory.activations;
+            found->cost.forwardMacs += it->cost.forwardMacs;
+            found->cost.trainingStepMacs += it->cost.trainingStepMacs;
+            found->cost.window = found->cost.window || it->cost.window;
             found->known = found->known && it->known;
+            found->cost.known = found->cost.known && it->cost.known;
         }
     for (auto it = summaries.constBegin(); it != summaries.constEnd(); ++it)
         report->nodes.insert(it.key(), it.value());

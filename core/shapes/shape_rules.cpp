@@ -14,6 +14,7 @@ const ShapeRules &ShapeRules::builtin()
         addAttentionShapeRules(r);
         addHeadShapeRules(r);
         addOptimizerStateRules(r);
+        addCostRules(r);
         return r;
     }();
     return rules;

@@ -1,7 +1,8 @@
 #pragma once
 // The shape rules of every block kind, one registration per kind keyed by its type id: what a transform or
-// layer node outputs and how many parameters it trains, whether a loss or metric head can compare the
-// predictions it is given with the dataset's targets, and how much state an optimizer keeps. The rules
+// layer node outputs and how many parameters it trains, what it computes (multiply-accumulates, receptive field),
+// whether a loss or metric head can compare the predictions it is given with the dataset's targets, and how much
+// state an optimizer keeps. The rules
 // themselves live in shape_rules_*.cpp, one file per family; inferOpShape and headProblem (block_shapes.h)
 // look a node's rule up once when the pipeline is planned.
 
@@ -23,8 +24,30 @@ using HeadShapeRule = QString (*)(const SampleShape &prediction, const DatasetSh
 // (memory_estimate.h) reads it; tests/engine checks it against the state LibTorch keeps.
 using OptimizerStateRule = int (*)(const QJsonObject &params);
 
+// How a transform or layer changes the receptive field of what flows through it (cost_estimate.h).
+struct FieldStep {
+    enum Kind {
+        Keep,    // position by position (activations, normalisation per channel, joins): the inputs' field, the largest
+        Window,  // a sliding window of `kernel` and `stride` positions per spatial axis (convolution, pooling)
+        End,     // mixes positions otherwise or leaves the grid (linear, flatten, attention): no field after it
+    };
+    Kind kind = End;
+    std::vector<int64_t> kernel, stride;  // Window: one per spatial axis
+};
+
+// A transform or layer's cost for one sample in a forward pass.
+struct OpCost {
+    double macs = 0;  // multiply-accumulates: products with a weight, or of two activations in a matrix product
+    FieldStep field;
+};
+
+// A transform.* or layer.* cost rule, from the node's effective parameters and the shapes inferOpShape found
+// (called only for nodes whose shape rule succeeded).
+using OpCostRule = OpCost (*)(const QJsonObject &params, const std::vector<SampleShape> &inputs, const SampleShape &output);
+
 struct ShapeRules {
     KindTable<OpShapeRule> ops;      // transforms and layers
+    KindTable<OpCostRule> costs;     // transforms and layers
     KindTable<HeadShapeRule> heads;  // losses and metrics
     KindTable<OptimizerStateRule> optimizers;
 
@@ -41,5 +64,6 @@ void addDimensionShapeRules(ShapeRules &rules);
 void addAttentionShapeRules(ShapeRules &rules);
 void addHeadShapeRules(ShapeRules &rules);
 void addOptimizerStateRules(ShapeRules &rules);
+void addCostRules(ShapeRules &rules);  // shape_rules_costs.cpp
 
 } // namespace ty

@@ -1,6 +1,6 @@
 #pragma once
-// Plain types of shape inference: per-sample shapes, a node's output shape, parameter count and memory, the
-// report of a whole preset.
+// Plain types of shape inference: per-sample shapes, a node's output shape, parameter count, memory and compute
+// cost, the report of a whole preset.
 
 #include "issue.h"
 
@@ -41,10 +41,37 @@ struct MemoryEstimate {
     qint64 total() const { return parameters + gradients + optimizer + activations + data; }
 };
 
+// The receptive field of a node's output along each spatial axis (height and width of [channels, height, width]
+// samples, the length of [channels, length] ones): how many positions of the input one output value sees (size)
+// and how many positions apart the fields of two neighbouring output values are (stride). Positions are those of
+// the input where the chain of windows starts (cost_estimate.h). Empty when not tracked.
+struct ReceptiveField {
+    std::vector<qint64> size, stride;
+    bool known() const { return !size.empty(); }
+};
+
+// What a node computes, in multiply-accumulates (1 MAC = 2 FLOPs), as cost_estimate.h counts them.
+struct NodeCost {
+    bool known = false;           // a transform or layer with a shape (a composite: all of its inner ones)
+    qint64 forwardMacs = 0;       // per sample, one forward pass
+    qint64 trainingStepMacs = 0;  // one training step: 3 x forward x training.batch_size
+    ReceptiveField receptiveField;
+    bool window = false;          // a convolution or pooling, or a composite holding one: where the field is shown
+};
+
+// The whole pipeline's multiply-accumulates (cost_estimate.h).
+struct CostEstimate {
+    bool known = false;           // false until the whole preset plans without errors
+    qint64 forwardMacs = 0;       // per sample
+    qint64 trainingStepMacs = 0;  // per training step, of batchSize samples
+    qint64 batchSize = 0;
+};
+
 struct NodeShape {
     std::vector<qint64> outputShape;  // per sample, without the batch dimension; empty when not known
     qint64 paramCount = 0;            // trainable parameters of this node
     NodeMemory memory;
+    NodeCost cost;
     bool known = false;
 };
 
@@ -63,6 +90,7 @@ struct ShapeReport {
     qint64 totalParams = 0;
     QList<StageSummary> stages;       // empty for a preset without training.stages
     MemoryEstimate memory;
+    CostEstimate cost;
     Issues issues;                    // structural and shape issues together
     bool ok() const { return !hasErrors(issues); }
 };

@@ -1,5 +1,5 @@
-// The memory estimate at the command line: `validate` prints it per node and in total (text and JSON) and warns
-// when this machine has too little memory; `run` refuses a run that cannot fit its device before it allocates
+// The memory and cost estimates at the command line: `validate` prints each per node and in total (text and JSON:
+// bytes, multiply-accumulates and the receptive field) and warns when this machine has too little memory; `run` refuses a run that cannot fit its device before it allocates
 // (exit 2, the largest nodes named, nothing recorded). TRAINYARD_MEMORY_LIMIT_BYTES stands for a small device,
 // so the tests do not depend on this machine's memory.
 
@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -81,6 +82,41 @@ QString writeHugeConvolutionPreset(const QTemporaryDir &dir)
   ],
   "training": {"epochs": 1, "batch_size": 4096, "device": "cpu"}
 })");
+}
+
+// 28x28 grey images through a composite `unit` (a 3x3 convolution to 4 channels, padding 1, then ReLU), a 2x2 max
+// pool, flatten and a linear layer to 4 classes, in batches of 16.
+QString writeSmallCnnPreset(const QTemporaryDir &dir)
+{
+    return writeFile(dir, QStringLiteral("small-cnn.trainyard.json"), R"({"format": "trainyard-preset", "version": 1, "name": "small cnn",
+  "blocks": {"conv_relu": {"inputs": {"in": "conv.in"}, "outputs": {"out": "relu.out"},
+    "nodes": [{"id": "conv", "block": "layer.conv2d", "params": {"out_channels": 4, "kernel_size": 3, "padding": 1}},
+              {"id": "relu", "block": "layer.relu"}],
+    "edges": [{"from": "conv.out", "to": "relu.in"}]}},
+  "nodes": [
+    {"id": "data", "block": "dataset.synthetic", "params": {"kind": "images", "features": 28, "samples": 200, "test_samples": 50}},
+    {"id": "unit", "block": "conv_relu"},
+    {"id": "pool", "block": "layer.maxpool2d", "params": {"kernel_size": 2}},
+    {"id": "flat", "block": "layer.flatten"},
+    {"id": "fc", "block": "layer.linear", "params": {"out_features": 4}},
+    {"id": "loss", "block": "loss.cross_entropy"},
+    {"id": "opt", "block": "optimizer.sgd"}
+  ],
+  "edges": [
+    {"from": "data.features", "to": "unit.in"}, {"from": "unit.out", "to": "pool.in"}, {"from": "pool.out", "to": "flat.in"},
+    {"from": "flat.out", "to": "fc.in"}, {"from": "fc.out", "to": "loss.input"}, {"from": "data.target", "to": "loss.target"},
+    {"from": "loss.loss", "to": "opt.loss"}
+  ],
+  "training": {"epochs": 1, "batch_size": 16, "device": "cpu"}
+})");
+}
+
+QJsonObject nodeById(const QJsonObject &report, const QString &id)
+{
+    for (const QJsonValue &node : report.value(QStringLiteral("nodes")).toArray())
+        if (node.toObject().value(QStringLiteral("id")).toString() == id)
+            return node.toObject();
+    return QJsonObject();
 }
 
 } // namespace
@@ -205,6 +241,47 @@ private Q_SLOTS:
                  qPrintable(text.out));
         QVERIFY2(text.out.contains(QStringLiteral("4.4 kB\n")), qPrintable(text.out));  // fc1's row
         QVERIFY(text.out.contains(QStringLiteral("no issues")));
+    }
+
+    // The composite's conv: 28*28*4 = 3,136 outputs of 3*3*1 = 9 products, 28,224 MACs; the pool 0; fc 784 -> 4,
+    // 3,136. In all 31,360 a sample, and 3 x 31,360 x 16 = 1,505,280 a training step. Receptive field: the
+    // convolution (3, 1), the 2x2 pool (3 + 1, 2) = (4, 2).
+    void validatePrintsTheCost()
+    {
+        QTemporaryDir dir;
+        const QString path = writeSmallCnnPreset(dir);
+        const Output json = trainyard({QStringLiteral("validate"), path, QStringLiteral("--json")});
+        QCOMPARE(json.code, 0);
+        const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        const QJsonObject total = report.value(QStringLiteral("macs")).toObject();
+        QCOMPARE(total.value(QStringLiteral("known")).toBool(), true);
+        QCOMPARE(total.value(QStringLiteral("forward")).toInteger(), 31360);
+        QCOMPARE(total.value(QStringLiteral("training_step")).toInteger(), 1505280);
+        QCOMPARE(total.value(QStringLiteral("batch_size")).toInteger(), 16);
+
+        const QJsonObject unit = nodeById(report, QStringLiteral("unit"));  // the composite: its conv and relu summed
+        QCOMPARE(unit.value(QStringLiteral("macs")).toObject().value(QStringLiteral("forward")).toInteger(), 28224);
+        QCOMPARE(unit.value(QStringLiteral("macs")).toObject().value(QStringLiteral("training_step")).toInteger(), 3 * 16 * 28224);
+        QCOMPARE(unit.value(QStringLiteral("receptive_field")).toObject().value(QStringLiteral("size")).toArray(), (QJsonArray{3, 3}));
+        const QJsonObject pool = nodeById(report, QStringLiteral("pool"));
+        QCOMPARE(pool.value(QStringLiteral("macs")).toObject().value(QStringLiteral("forward")).toInteger(), 0);
+        QCOMPARE(pool.value(QStringLiteral("receptive_field")).toObject().value(QStringLiteral("size")).toArray(), (QJsonArray{4, 4}));
+        QCOMPARE(pool.value(QStringLiteral("receptive_field")).toObject().value(QStringLiteral("stride")).toArray(), (QJsonArray{2, 2}));
+        const QJsonObject fc = nodeById(report, QStringLiteral("fc"));
+        QCOMPARE(fc.value(QStringLiteral("macs")).toObject().value(QStringLiteral("forward")).toInteger(), 3136);
+        QVERIFY(fc.value(QStringLiteral("receptive_field")).isNull());  // no window: no field shown
+        QVERIFY(nodeById(report, QStringLiteral("data")).value(QStringLiteral("macs")).isNull());
+        QVERIFY(nodeById(report, QStringLiteral("loss")).value(QStringLiteral("macs")).isNull());
+
+        const Output text = trainyard({QStringLiteral("validate"), path});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("MACs/sample  MACs/step  receptive field")), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QRegularExpression(QStringLiteral("\\n  unit +conv_relu +\\[4, 28, 28\\] +40 +28\\.2k +1\\.35M +3x3, stride 1 "))),
+                 qPrintable(text.out));
+        QVERIFY2(text.out.contains(QRegularExpression(QStringLiteral("\\n  pool .* 0 +0 +4x4, stride 2 "))), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("multiply-accumulates (MACs; 1 MAC = 2 FLOPs): 31,360 a sample forward, "
+                                                  "1,505,280 a training step (3 x forward x a batch of 16)")),
+                 qPrintable(text.out));
     }
 
     void validateWarnsWhenTheMachineIsTooSmall()

@@ -1,5 +1,5 @@
 // One place per block kind, torch-free layers: every block of the registry has its part in core/shapes (a shape
-// rule for transforms and layers, a head rule for losses and metrics, a state rule for optimizers) and core/data
+// rule and a cost rule for transforms and layers, a head rule for losses and metrics, a state rule for optimizers) and core/data
 // (a reader for datasets), and every registration there belongs to a block of the right category. tests/engine's
 // registration test does the same for the engine's builders, loss and metric functions, optimizers and schedules.
 
@@ -65,6 +65,8 @@ private Q_SLOTS:
     {
         const QStringList ops = missingFrom(ShapeRules::builtin().ops, {BlockCategory::Transform, BlockCategory::Layer});
         QVERIFY2(ops.isEmpty(), qPrintable(QStringLiteral("no shape rule (core/shapes/shape_rules_*.cpp) for: ") + list(ops)));
+        const QStringList costs = missingFrom(ShapeRules::builtin().costs, {BlockCategory::Transform, BlockCategory::Layer});
+        QVERIFY2(costs.isEmpty(), qPrintable(QStringLiteral("no cost rule (core/shapes/shape_rules_costs.cpp) for: ") + list(costs)));
         const QStringList heads = missingFrom(ShapeRules::builtin().heads, {BlockCategory::Loss, BlockCategory::Metric});
         QVERIFY2(heads.isEmpty(), qPrintable(QStringLiteral("no head rule (core/shapes/shape_rules_heads.cpp) for: ") + list(heads)));
         const QStringList optimizers = missingFrom(ShapeRules::builtin().optimizers, {BlockCategory::Optimizer});
@@ -86,6 +88,8 @@ private Q_SLOTS:
     {
         const QStringList ops = strayIn(ShapeRules::builtin().ops, {BlockCategory::Transform, BlockCategory::Layer});
         QVERIFY2(ops.isEmpty(), qPrintable(QStringLiteral("shape rules for no transform or layer block: ") + list(ops)));
+        const QStringList costs = strayIn(ShapeRules::builtin().costs, {BlockCategory::Transform, BlockCategory::Layer});
+        QVERIFY2(costs.isEmpty(), qPrintable(QStringLiteral("cost rules for no transform or layer block: ") + list(costs)));
         const QStringList heads = strayIn(ShapeRules::builtin().heads, {BlockCategory::Loss, BlockCategory::Metric});
         QVERIFY2(heads.isEmpty(), qPrintable(QStringLiteral("head rules for no loss or metric block: ") + list(heads)));
         const QStringList optimizers = strayIn(ShapeRules::builtin().optimizers, {BlockCategory::Optimizer});

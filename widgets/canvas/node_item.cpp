@@ -7,6 +7,7 @@
 #include "port_item.h"
 
 #include "block_descriptor.h"
+#include "cost_estimate.h"
 #include "memory_estimate.h"
 
 #include <QFontMetricsF>
@@ -87,12 +88,13 @@ void NodeItem::layoutPorts()
 }
 
 void NodeItem::setReport(const NodeShape &shape, const QList<std::vector<qint64>> &inputShapes, qint64 totalParams,
-                         const MemoryEstimate &runMemory, const Issues &issues)
+                         const MemoryEstimate &runMemory, const CostEstimate &runCost, const Issues &issues)
 {
     m_shape = shape;
     m_inputShapes = inputShapes;
     m_totalParams = totalParams;
     m_runMemory = runMemory;
+    m_runCost = runCost;
     m_issues = issues;
     for (PortItem *port : m_ports) {
         QStringList messages;
@@ -151,6 +153,13 @@ QString NodeItem::countText() const
 {
     const QString params = paramCountText(), memory = memoryText();
     return params.isEmpty() || memory.isEmpty() ? params + memory : params + QStringLiteral(" · ") + memory;
+}
+
+QString NodeItem::macsText() const
+{
+    if (m_block && m_block->category == BlockCategory::Optimizer)
+        return m_runCost.known && m_runCost.forwardMacs > 0 ? QObject::tr("%1 MACs").arg(macCountText(m_runCost.forwardMacs)) : QString();
+    return m_shape.cost.forwardMacs > 0 ? QObject::tr("%1 MACs").arg(macCountText(m_shape.cost.forwardMacs)) : QString();
 }
 
 PortItem *NodeItem::port(const QString &name, bool output) const
@@ -229,6 +238,16 @@ void NodeItem::refreshToolTip()
                    .arg(byteSizeText(m.total()), byteSizeText(m.parameters + m.gradients + m.optimizer),
                         byteSizeText(m.activations),
                         m.data > 0 ? QObject::tr(", data on the device %1").arg(byteSizeText(m.data)) : QString());
+    if (m_block && m_block->category == BlockCategory::Optimizer && m_runCost.known)
+        tip += QObject::tr("<br>The pipeline computes %1 multiply-accumulates (MACs; 1 MAC = 2 FLOPs) a sample forward, "
+                           "%2 a training step (3 × forward × a batch of %3)")
+                   .arg(groupedCount(m_runCost.forwardMacs), groupedCount(m_runCost.trainingStepMacs))
+                   .arg(m_runCost.batchSize);
+    else if (m_shape.cost.known && m_shape.cost.forwardMacs > 0)
+        tip += QObject::tr("<br>Multiply-accumulates (MACs; 1 MAC = 2 FLOPs): %1 a sample forward, %2 a training step")
+                   .arg(groupedCount(m_shape.cost.forwardMacs), groupedCount(m_shape.cost.trainingStepMacs));
+    if (m_shape.cost.window && m_shape.cost.receptiveField.known())
+        tip += QObject::tr("<br>Receptive field: %1 (in positions of the input)").arg(receptiveFieldText(m_shape.cost.receptiveField));
     for (const Issue &issue : m_issues) {
         const QColor color = issue.severity == Severity::Error ? errorColor() : warningColor();
         QString where = issue.port.isEmpty() ? issue.param : issue.port;
@@ -292,6 +311,11 @@ void NodeItem::paintHeader(QPainter *painter, const QRectF &header, const QColor
     if (m_block)
         icons::paintCategoryGlyph(painter, m_block->category, QRectF(8, header.center().y() - 7, 14, 14), Qt::white);
     painter->setPen(Qt::white);
+    if (const QString macs = macsText(); !macs.isEmpty()) {
+        painter->setFont(smallFont());
+        painter->drawText(QRectF(28, header.top(), right - 28, header.height()), Qt::AlignVCenter | Qt::AlignRight, macs);
+        right -= QFontMetricsF(smallFont()).horizontalAdvance(macs) + 6;
+    }
     painter->setFont(titleFont());
     const QRectF text(28, header.top(), right - 28, header.height());
     painter->drawText(text, Qt::AlignVCenter | Qt::AlignLeft,

@@ -1,6 +1,6 @@
 #pragma once
-// A node on the canvas: a header in its category's colour with the category glyph and the node id, the
-// block's name, parameter count and memory estimate, and one row per port with the live output shape beside the tensor
+// A node on the canvas: a header in its category's colour with the category glyph, the node id and the
+// multiply-accumulates it computes per sample, the block's name, parameter count and memory estimate, and one row per port with the live output shape beside the tensor
 // output. Issues pinned to the node mark it (red or amber outline and badge) and show on hover. A node frozen in
 // the training stage the inspector shows carries a lock badge.
 //
@@ -34,14 +34,17 @@ public:
     const BlockDescriptor *block() const { return m_block; }
 
     // Live validation results: the node's shape, the shapes feeding its tensor inputs (for losses and
-    // metrics, which have no tensor output), the optimizer's totals (parameters, the run's memory), and the
-    // issues pinned to it.
+    // metrics, which have no tensor output), the optimizer's totals (parameters, the run's memory and MACs), and
+    // the issues pinned to it.
     void setReport(const NodeShape &shape, const QList<std::vector<qint64>> &inputShapes, qint64 totalParams,
-                   const MemoryEstimate &runMemory, const Issues &issues);
+                   const MemoryEstimate &runMemory, const CostEstimate &runCost, const Issues &issues);
     QString shapeText() const;       // what the node shows as its shape: "[256]", "in [10]", "" when unknown
     QString paramCountText() const;  // "201k params", "" when none
     QString memoryText() const;      // its memory estimate while training (the optimizer: the run's), "1.6 MB"
     QString countText() const;       // both: "201k params · 1.6 MB" (drawn apart when the port row has room)
+    // Its forward multiply-accumulates per sample (the optimizer: the whole pipeline's), drawn in the header:
+    // "10.0M MACs", "" when none.
+    QString macsText() const;
     const Issues &issues() const { return m_issues; }
     bool hasErrors() const;
     // The training stage this node is frozen in (the one shown; PipelineDocument::shownStage), empty when none.
@@ -85,6 +88,7 @@ private:
     QList<std::vector<qint64>> m_inputShapes;
     qint64 m_totalParams = 0;
     MemoryEstimate m_runMemory;
+    CostEstimate m_runCost;
     Issues m_issues;
     QString m_frozenInStage;
 };

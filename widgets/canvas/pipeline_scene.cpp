@@ -238,7 +238,7 @@ void PipelineScene::applyReport()
                                                 : report.nodes.value(in.first().from.node).outputShape);
             }
         }
-        item->setReport(report.nodes.value(it.key()), inputShapes, report.totalParams, report.memory,
+        item->setReport(report.nodes.value(it.key()), inputShapes, report.totalParams, report.memory, report.cost,
                         issuesByNode.value(it.key()));
     }
     for (EdgeItem *edge : std::as_const(m_edges)) {

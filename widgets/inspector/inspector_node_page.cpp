@@ -74,7 +74,7 @@ void InspectorPanel::buildNodePage(const QString &id)
     connect(m_idEdit, &QLineEdit::editingFinished, this, &InspectorPanel::commitId);
 
     m_shapeLabel = new QLabel(content);
-    m_shapeLabel->setWordWrap(true);  // shape, parameters and memory: wraps in a narrow inspector
+    m_shapeLabel->setWordWrap(true);  // shape, parameters, memory, MACs and receptive field: wraps in a narrow inspector
     layout->addWidget(m_shapeLabel);
     m_issuesLabel = errorLabel(content);
     layout->addWidget(m_issuesLabel);

@@ -11,6 +11,7 @@
 #include "stages_editor.h"
 
 #include "block_registry.h"
+#include "cost_estimate.h"
 #include "memory_estimate.h"
 #include "training_settings.h"
 
@@ -225,9 +226,18 @@ void InspectorPanel::refreshReport()
                                                        tr("trainable parameters")));
     if (report.memory.known)
         summary += tr(" · about %1 to train").arg(byteSizeText(report.memory.total()));
+    if (report.cost.known)
+        summary += tr(" · %1 MACs a sample").arg(macCountText(report.cost.forwardMacs));
     m_summary->setText(summary);
-    m_summary->setToolTip(report.memory.known ? tr("The run needs about %1 on its device").arg(memorySummary(report.memory))
-                                              : QString());
+    QStringList summaryTips;
+    if (report.memory.known)
+        summaryTips << tr("The run needs about %1 on its device.").arg(memorySummary(report.memory));
+    if (report.cost.known)
+        summaryTips << tr("It computes %1 multiply-accumulates (MACs; 1 MAC = 2 FLOPs) a sample forward, %2 a training step "
+                          "(3 × forward × a batch of %3).")
+                           .arg(style::groupedCount(report.cost.forwardMacs), style::groupedCount(report.cost.trainingStepMacs))
+                           .arg(report.cost.batchSize);
+    m_summary->setToolTip(summaryTips.join(QLatin1Char(' ')));
     QHash<QString, QString> trainingIssues;
     for (const Issue &issue : report.issues)
         if (issue.node.isEmpty() && issue.param.startsWith(QStringLiteral("training.")))
@@ -244,6 +254,10 @@ void InspectorPanel::refreshReport()
         facts << tr("%1 parameters").arg(style::groupedCount(shape.paramCount));
     if (shape.memory.total() > 0)
         facts << tr("%1 while training").arg(byteSizeText(shape.memory.total()));
+    if (shape.cost.known)
+        facts << tr("%1 MACs a sample, %2 a training step").arg(macCountText(shape.cost.forwardMacs), macCountText(shape.cost.trainingStepMacs));
+    if (shape.cost.window && shape.cost.receptiveField.known())
+        facts << tr("receptive field %1").arg(receptiveFieldText(shape.cost.receptiveField));
     m_shapeLabel->setText(facts.join(QStringLiteral("  ·  ")));
     m_shapeLabel->setVisible(!facts.isEmpty());
 
