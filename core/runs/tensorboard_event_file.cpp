@@ -45,8 +45,13 @@ Status TensorBoardEventFile::append(double startSeconds, const MetricPoint *rows
         return Status::success();
     m_buffer.resize(0);  // keeps its capacity
     appendScalarRecords(&m_buffer, startSeconds, rows, count);
-    if (m_file.write(m_buffer) != m_buffer.size())
-        return Error::inFile(m_file.fileName(), QStringLiteral("cannot write: %1").arg(m_file.errorString()));
+    // A short write (the disk filled up during it) is followed by one for the rest, which fails with the reason.
+    for (qsizetype written = 0; written < m_buffer.size();) {
+        const qint64 wrote = m_file.write(m_buffer.constData() + written, m_buffer.size() - written);
+        if (wrote <= 0)
+            return Error::inFile(m_file.fileName(), QStringLiteral("cannot write: %1").arg(m_file.errorString()));
+        written += qsizetype(wrote);
+    }
     return Status::success();
 }
 
