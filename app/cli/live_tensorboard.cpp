@@ -32,16 +32,25 @@ void applyTensorBoardOption(Args *args)
 
 Status checkTensorBoardDir(const QString &dir, const QString &presetFile)
 {
+    // Nothing is created yet (bad input found later changes nothing): the nearest folder of `dir` that exists must be
+    // a folder that can be written; the run's own folder is made with its event file, once the run is recorded.
     const QString field = QString::fromLatin1(kTensorBoardField);
-    if (QFileInfo(dir).exists() && !QFileInfo(dir).isDir())
-        return Error::inFile(presetFile, QStringLiteral("%1 is not a folder: it cannot hold TensorBoard's event files "
-                                                        "(--tensorboard sets this field too)").arg(dir), field);
-    if (!QDir().mkpath(dir))
-        return Error::inFile(presetFile, QStringLiteral("cannot create the folder %1 for TensorBoard's event files "
-                                                        "(--tensorboard sets this field too)").arg(dir), field);
-    if (!QFileInfo(dir).isWritable())
-        return Error::inFile(presetFile, QStringLiteral("the folder %1 for TensorBoard's event files cannot be written "
-                                                        "(--tensorboard sets this field too)").arg(dir), field);
+    QFileInfo nearest(dir);
+    while (!nearest.exists() && nearest.absolutePath() != nearest.absoluteFilePath())
+        nearest = QFileInfo(nearest.absolutePath());
+    const bool itself = nearest.absoluteFilePath() == QFileInfo(dir).absoluteFilePath();
+    if (!nearest.isDir())
+        return Error::inFile(presetFile, itself ? QStringLiteral("%1 is not a folder: it cannot hold TensorBoard's event files "
+                                                                 "(--tensorboard sets this field too)").arg(dir)
+                                                : QStringLiteral("cannot create the folder %1 for TensorBoard's event files: %2 is "
+                                                                 "not a folder (--tensorboard sets this field too)")
+                                                      .arg(dir, nearest.absoluteFilePath()),
+                             field);
+    if (!nearest.isWritable())
+        return Error::inFile(presetFile, QStringLiteral("cannot create or write the folder %1 for TensorBoard's event files: %2 "
+                                                        "cannot be written (--tensorboard sets this field too)")
+                                             .arg(dir, nearest.absoluteFilePath()),
+                             field);
     return Status::success();
 }
 

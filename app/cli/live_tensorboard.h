@@ -38,8 +38,8 @@ QString absoluteTensorBoardDir(const QString &dir);
 // empty DIR turns a preset's field off), so that the run's recorded preset says where it is logged.
 void applyTensorBoardOption(Args *args);
 
-// Creates `dir` when it is not there and checks that it can be written: else the error, naming `presetFile` and
-// the field, for exit code 2 before anything is recorded.
+// Checks, creating nothing, that `dir` is or can be made a folder that can be written: else the error, naming
+// `presetFile` and the field, for exit code 2 before anything is recorded.
 Status checkTensorBoardDir(const QString &dir, const QString &presetFile);
 
 // A new event file for run `runId` in dir/<id>-<name>/; `restartStep` >= 0 for a resumed run (the first step it

@@ -220,6 +220,33 @@ private Q_SLOTS:
         QVERIFY2(fromField.out.contains(QStringLiteral("\"event\":\"error\"")), qPrintable(fromField.out));
         QVERIFY(!QFile::exists(db));
         QCOMPARE(QFileInfo(blocker.fileName()).size(), 0);
+
+        // A folder that can be made is made only once the run is recorded: bad input found later (a truncated data
+        // file, read when the data loads) leaves none behind.
+        QFile images(dir.filePath(QStringLiteral("images.idx")));
+        QVERIFY(images.open(QIODevice::WriteOnly));
+        images.write(QByteArray::fromHex("00000803" "0000000a" "00000004" "00000004") + QByteArray(5 * 16, '\x7f'));
+        images.close();
+        QFile labels(dir.filePath(QStringLiteral("labels.idx")));
+        QVERIFY(labels.open(QIODevice::WriteOnly));
+        labels.write(QByteArray::fromHex("00000801" "0000000a" "00010001000100010001"));
+        labels.close();
+        const QString truncated = dir.filePath(QStringLiteral("truncated.trainyard.json"));
+        QFile file(truncated);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format":"trainyard-preset","version":1,"nodes":[
+            {"id":"data","block":"dataset.idx","params":{"train_images":"images.idx","train_labels":"labels.idx"}},
+            {"id":"flat","block":"layer.flatten"},{"id":"fc","block":"layer.linear","params":{"out_features":2}},
+            {"id":"loss","block":"loss.cross_entropy"},{"id":"opt","block":"optimizer.sgd"}],
+            "edges":[{"from":"data.images","to":"flat.in"},{"from":"flat.out","to":"fc.in"},{"from":"fc.out","to":"loss.input"},
+            {"from":"data.labels","to":"loss.target"},{"from":"loss.loss","to":"opt.loss"}]})");
+        file.close();
+        const QString fresh = dir.filePath(QStringLiteral("fresh/board"));
+        const Output late = trainyard({QStringLiteral("run"), truncated, QStringLiteral("--db"), db, QStringLiteral("--tensorboard"), fresh});
+        QCOMPARE(late.code, 2);
+        QVERIFY2(late.err.contains(QStringLiteral("images.idx: truncated")), qPrintable(late.err));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("fresh"))));
+        QVERIFY(!QFile::exists(db));
     }
 
     // A resumed run writes a new file into the same folder, beginning with TensorBoard's restart mark at the first
