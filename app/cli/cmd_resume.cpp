@@ -1,8 +1,9 @@
-// trainyard-cli resume RUN_ID [--db PATH] [--nproc N] [--json|--events] [--quiet]
+// trainyard-cli resume RUN_ID [--db PATH] [--nproc N] [--tensorboard DIR] [--json|--events] [--quiet]
 // A distributed run resumes with as many processes as it trained with (distributed_launch.h).
 
 #include "commands.h"
 #include "training_module.h"
+#include "live_tensorboard.h"
 #include "preset_format.h"
 #include "run_checkpoints.h"
 #include "run_database.h"
@@ -11,6 +12,7 @@
 
 #include "preset_sections.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonObject>
 
@@ -18,13 +20,13 @@ namespace ty::cli {
 
 int resumeCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("nproc")}, {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
+    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("nproc"), QStringLiteral("tensorboard")}, {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
     bool idOk = false;
     const qint64 id = args.positionals.value(0).toLongLong(&idOk);
     if (!args.error.isEmpty() || args.positionals.size() != 1 || !idOk || !args.sets.isEmpty()) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
                << (args.sets.isEmpty() ? QString() : QStringLiteral("resume continues the run with the preset it was started with: --set is not accepted\n"))
-               << "usage: trainyard-cli resume RUN_ID [--db PATH] [--nproc N] [--json|--events] [--quiet]\n";
+               << "usage: trainyard-cli resume RUN_ID [--db PATH] [--nproc N] [--tensorboard DIR] [--json|--events] [--quiet]\n";
         return BadInput;
     }
     // A rank of a launcher's run that fails from here on tells the others as it leaves (distributed_launch.h).
@@ -97,6 +99,16 @@ int resumeCommand(const QStringList &arguments, Io &io)
         std::unique_ptr<PreparedTraining> training = prepareTraining(preset.value(), checkpoint, id, args, io, std::nullopt, launch.get());
         return training ? trainWorkerRank(*training, *launch, io) : BadInput;
     }
+    // The live TensorBoard file goes on in a new file of the run's folder: --tensorboard, else the recorded preset's field.
+    const QString presetFile = run.value().provenance.value(QStringLiteral("preset_file")).toString();
+    const QString tensorBoardDir = args.options.contains(QStringLiteral("tensorboard"))
+                                       ? absoluteTensorBoardDir(args.option(QStringLiteral("tensorboard")))
+                                       : tensorBoardDirOf(preset.value());
+    if (!tensorBoardDir.isEmpty())
+        if (const Status writable = checkTensorBoardDir(tensorBoardDir, presetFile); !writable) {
+            reportError(writable.error(), args, io);
+            return BadInput;
+        }
     NewQueueEntry entry;
     entry.name = run.value().name;
     entry.kind = QStringLiteral("resume");
@@ -113,10 +125,22 @@ int resumeCommand(const QStringList &arguments, Io &io)
         return BadInput;
     if (stoppedBeforeTraining(args, io))
         return Stopped;
+    // Its new event file starts with TensorBoard's restart mark at the first step trained again.
+    std::shared_ptr<TensorBoardEventFile> tensorBoard;
+    if (!tensorBoardDir.isEmpty()) {
+        Result<std::shared_ptr<TensorBoardEventFile>> file = createRunEventFile(tensorBoardDir, id, run.value().name, step + 1);
+        if (!file) {
+            reportError(file.error(), args, io);
+            return BadInput;
+        }
+        tensorBoard = file.value();
+    }
     // Only one process resumes a run: whoever claims it first (the other may have waited in the queue meanwhile).
     // Claimed, the run is queued and holds its slot in the run queue from here.
     // Its rows after the checkpoint go in the same transaction, so curves never overlap or repeat.
     if (const Status claimed = db.claimRunForResume(id, step); !claimed) {
+        if (tensorBoard)
+            QFile::remove(tensorBoard->path());  // holds no row: another process resumes the run, or none
         reportError(claimed.error(), args, io);
         return BadInput;
     }
@@ -124,7 +148,7 @@ int resumeCommand(const QStringList &arguments, Io &io)
     QList<TrainOptions::OwnedCheckpoint> owned;
     for (const CheckpointRecord &c : checkpoints.value())
         owned.append(TrainOptions::OwnedCheckpoint{c.path, c.sha256, c.step, c.best});
-    return trainAndRecord(*training, dbPath, id, folder.value(), args, io, owned);
+    return trainAndRecord(*training, dbPath, id, folder.value(), args, io, owned, tensorBoard);
 }
 
 } // namespace ty::cli

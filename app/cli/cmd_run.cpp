@@ -1,5 +1,5 @@
 // trainyard-cli run PRESET [--overlay FILE]... [--set K=V]... [--init-from RUN[:CHECKPOINT]|FILE] [--db PATH] [--name NAME]
-//                  [--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--json] [--quiet]
+//                  [--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--tensorboard DIR] [--json] [--quiet]
 // With --nproc N, or under a launcher's environment (torchrun, srun), a data-parallel run (distributed_launch.h).
 // trainyard-cli run --sweep ID --trial N [--set K=V]... [--db PATH] [--events]: one trial of a sweep, started by
 // the sweep driver (sweep_driver.h), its preset built from the sweep's record.
@@ -9,6 +9,7 @@
 #include "event_stream.h"
 #include "init_from_source.h"
 #include "json_io.h"
+#include "live_tensorboard.h"
 #include "preset_format.h"
 #include "preset_overrides.h"
 #include "run_annotations.h"
@@ -92,7 +93,7 @@ int runCommand(const QStringList &arguments, Io &io)
     if (!args.error.isEmpty() || args.positionals.size() != (isTrial ? 0 : 1)) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
                << "usage: trainyard-cli run PRESET [--overlay FILE]... [--set KEY=VALUE]... [--init-from RUN[:last|best|STEP]|FILE] [--db PATH] [--name NAME] "
-                  "[--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--json|--events] [--quiet]\n";
+                  "[--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--tensorboard DIR] [--json|--events] [--quiet]\n";
         return BadInput;
     }
     if (!checkRunAnnotations(args, io))
@@ -103,6 +104,7 @@ int runCommand(const QStringList &arguments, Io &io)
         return BadInput;
     if (args.options.contains(QStringLiteral("device")))
         args.sets << QStringLiteral("training.device=") + args.option(QStringLiteral("device"));
+    applyTensorBoardOption(&args);
     Preset preset;
     SweepRecord sweep;
     int trial = -1;
@@ -159,6 +161,13 @@ int runCommand(const QStringList &arguments, Io &io)
         std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io, weights, launch.get());
         return training ? trainWorkerRank(*training, *launch, io) : BadInput;
     }
+    // Where its live TensorBoard file goes must be writable before anything is recorded or trained.
+    const QString tensorBoardDir = tensorBoardDirOf(preset);
+    if (!tensorBoardDir.isEmpty())
+        if (const Status writable = checkTensorBoardDir(tensorBoardDir, path); !writable) {
+            reportError(writable.error(), args, io);
+            return BadInput;
+        }
     // Under the database's limit on runs at once, wait for a slot before loading anything (run_queue.h).
     NewQueueEntry entry;
     name = runName(name, preset, path);
@@ -206,7 +215,17 @@ int runCommand(const QStringList &arguments, Io &io)
         reportError(folder.error(), args, io);
         return BadInput;
     }
-    return trainAndRecord(*training, dbPath, created.value(), folder.value(), args, io);
+    std::shared_ptr<TensorBoardEventFile> tensorBoard;
+    if (!tensorBoardDir.isEmpty()) {
+        Result<std::shared_ptr<TensorBoardEventFile>> file = createRunEventFile(tensorBoardDir, created.value(), name);
+        if (!file) {
+            db.value()->setStatus(created.value(), RunStatus::Failed, file.error().toString());
+            reportError(file.error(), args, io);
+            return BadInput;
+        }
+        tensorBoard = file.value();
+    }
+    return trainAndRecord(*training, dbPath, created.value(), folder.value(), args, io, {}, tensorBoard);
 }
 
 } // namespace ty::cli

@@ -1,10 +1,11 @@
 // trainyard-cli sweep PRESET|SWEEP_FILE [--overlay FILE]... [--set K=V]... [--grid K=V1,V2,...]... [--random K=DIST]...
 //                    [--trials N] [--parallel P] [--metric NAME] [--maximize|--minimize] [--early-stop none|median|asha]
-//                    [--seed S] [--name NAME] [--db PATH] [--json] [--quiet]
+//                    [--seed S] [--name NAME] [--db PATH] [--tensorboard DIR] [--json] [--quiet]
 // trainyard-cli sweep resume ID [--db PATH] [--json] [--quiet]
 
 #include "commands.h"
 #include "json_io.h"
+#include "live_tensorboard.h"
 #include "preset_format.h"
 #include "preset_overlay.h"
 #include "preset_overrides.h"
@@ -26,7 +27,7 @@ namespace {
 const char kSweepUsage[] =
     "usage: trainyard-cli sweep PRESET|SWEEP_FILE [--overlay FILE]... [--set KEY=VALUE]... [--grid KEY=V1,V2,...]...\n"
     "           [--random KEY=DIST]... [--trials N] [--parallel P] [--metric NAME] [--maximize|--minimize]\n"
-    "           [--early-stop none|median|asha] [--seed S] [--name NAME] [--db PATH] [--json] [--quiet]\n"
+    "           [--early-stop none|median|asha] [--seed S] [--name NAME] [--db PATH] [--tensorboard DIR] [--json] [--quiet]\n"
     "       trainyard-cli sweep resume ID [--db PATH] [--json] [--quiet]\n"
     "DIST: uniform(a,b), loguniform(a,b), int(a,b) or choice(x,y,...)\n";
 
@@ -185,11 +186,11 @@ int resumeSweep(const Args &args, Io &io)
 
 int sweepCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments,
-                                {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("overlay"), QStringLiteral("grid"),
-                                 QStringLiteral("random"), QStringLiteral("trials"), QStringLiteral("parallel"), QStringLiteral("metric"),
-                                 QStringLiteral("early-stop"), QStringLiteral("seed")},
-                                {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("maximize"), QStringLiteral("minimize")});
+    Args args = parseArgs(arguments,
+                          {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("overlay"), QStringLiteral("grid"),
+                           QStringLiteral("random"), QStringLiteral("trials"), QStringLiteral("parallel"), QStringLiteral("metric"),
+                           QStringLiteral("early-stop"), QStringLiteral("seed"), QStringLiteral("tensorboard")},
+                          {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("maximize"), QStringLiteral("minimize")});
     if (!args.error.isEmpty() || args.positionals.isEmpty()) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n")) << kSweepUsage;
         return BadInput;
@@ -200,6 +201,8 @@ int sweepCommand(const QStringList &arguments, Io &io)
         io.err << kSweepUsage;
         return BadInput;
     }
+    // Every trial logs to TensorBoard: a fixed --set of the sweep, recorded with it (sweep resume goes on with it).
+    applyTensorBoardOption(&args);
     // Everything is checked before anything is recorded: the spec, the base preset, every trial's preset.
     Result<SweepSpec> spec = specFromArguments(args);
     if (!spec) {
@@ -212,8 +215,10 @@ int sweepCommand(const QStringList &arguments, Io &io)
     Result<Preset> base = basePreset(spec.value());
     Result<QList<SweepTrial>> trials = base ? expandSweep(spec.value()) : Result<QList<SweepTrial>>(base.error());
     const Status checked = trials ? checkTrialPresets(base.value(), trials.value(), spec.value().presetFile) : Status(trials.error());
-    if (!checked) {
-        reportError(checked.error(), args, io);
+    const QString tensorBoardDir = checked ? tensorBoardDirOf(base.value()) : QString();
+    const Status writable = tensorBoardDir.isEmpty() ? Status::success() : checkTensorBoardDir(tensorBoardDir, spec.value().presetFile);
+    if (!checked || !writable) {
+        reportError(!checked ? checked.error() : writable.error(), args, io);
         io.err << "nothing was run or recorded\n";
         return BadInput;
     }

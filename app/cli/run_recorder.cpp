@@ -147,6 +147,7 @@ void RunRecorder::onEvent(const QString &kind, const QString &message, qint64 st
 void RunRecorder::onProgress(qint64 step, qint64 totalSteps, int epoch, double loss)
 {
     reportWriteFault(m_writer.currentFault());
+    reportSinkError(step);
     if (m_progress)
         m_progress->update(step, totalSteps, epoch, m_start.epochs, loss);
 }
@@ -159,6 +160,24 @@ void RunRecorder::reportWriteFault(const Status &fault)
     if (m_progress)
         m_progress->clear();
     m_io.err << "warning: " << fault.error().message << "; the rows are kept in memory and written again every second\n";
+    m_io.err.flush();
+}
+
+void RunRecorder::reportSinkError(qint64 step)
+{
+    if (m_sinkErrorReported)
+        return;
+    const Status stopped = m_writer.sinkError();
+    if (stopped.ok())
+        return;
+    m_sinkErrorReported = true;  // the writer recorded it as the run's `warning` event already
+    if (m_events)
+        m_events->note(eventKindName(EventKind::Warning), stopped.error().toString(), step);
+    if (m_quiet)
+        return;
+    if (m_progress)
+        m_progress->clear();
+    m_io.err << "warning: " << stopped.error().toString() << "\n";
     m_io.err.flush();
 }
 

@@ -38,6 +38,7 @@ public:
 
 private:
     void reportWriteFault(const Status &fault);  // warns once on stderr while the writer retries rows it could not commit
+    void reportSinkError(qint64 step);  // warns once (stderr, the event stream) when the live TensorBoard file stopped
 
     RunWriter &m_writer;
     Io &m_io;
@@ -49,6 +50,7 @@ private:
     EventStream *m_events = nullptr;
     qint64 m_runId = 0;
     bool m_faultReported = false;
+    bool m_sinkErrorReported = false;
     QString m_dbPath;
 };
 

@@ -5,6 +5,7 @@
 #include "run_recorder.h"
 #include "run_writer.h"
 #include "event_stream.h"
+#include "live_tensorboard.h"
 #include "evaluation_store.h"
 
 #include <QDir>
@@ -104,7 +105,7 @@ bool stoppedBeforeTraining(const Args &args, Io &io)
 }
 
 int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const QString &folder, const Args &args,
-                   Io &io, const QList<TrainOptions::OwnedCheckpoint> &owned)
+                   Io &io, const QList<TrainOptions::OwnedCheckpoint> &owned, std::shared_ptr<TensorBoardEventFile> tensorBoard)
 {
     RunWriter writer(dbPath, runId, 1000, databaseRetryMs());
     const Status started = writer.start();
@@ -114,8 +115,16 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
     }
     const bool json = args.flag(QStringLiteral("json"));
     const bool events = args.flag(QStringLiteral("events"));
-    if (!json && !events && !args.flag(QStringLiteral("quiet")))
+    const bool chatty = !json && !events && !args.flag(QStringLiteral("quiet"));
+    if (chatty)
         io.err << "run " << runId << " recorded in " << dbPath << "\n";
+    if (tensorBoard) {
+        const QString eventFile = tensorBoard->path();
+        if (const Status fed = feedTensorBoard(writer, std::move(tensorBoard), dbPath, runId); !fed)
+            io.err << "warning: the run trains without its TensorBoard file " << eventFile << ": " << fed.error().toString() << "\n";
+        else if (chatty)
+            io.err << "TensorBoard event file " << eventFile << "\n";
+    }
     io.err.flush();
     RunRecorder recorder(writer, io, args.flag(QStringLiteral("quiet")) || events);
     EventStream stream(io.out);

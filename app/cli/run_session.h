@@ -5,6 +5,7 @@
 #include "cli_args.h"
 #include "preset.h"
 #include "distributed_launch.h"
+#include "tensorboard_event_file.h"
 #include "trainer.h"
 
 namespace ty::cli {
@@ -24,8 +25,10 @@ bool stoppedBeforeTraining(const Args &args, Io &io);
 
 // Starts the run's writer, trains, ends the record with a truthful status, prints the summary (text or
 // --json) and returns the exit code. `folder` is RunDatabase::writableRunFolder()'s; `owned` the checkpoints the
-// run recorded before (a resume), the only older files it may delete.
+// run recorded before (a resume), the only older files it may delete; `tensorBoard` the run's live TensorBoard file
+// (live_tensorboard.h), if any.
 int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 runId, const QString &folder, const Args &args,
-                   Io &io, const QList<TrainOptions::OwnedCheckpoint> &owned = {});
+                   Io &io, const QList<TrainOptions::OwnedCheckpoint> &owned = {},
+                   std::shared_ptr<TensorBoardEventFile> tensorBoard = nullptr);
 
 } // namespace ty::cli

@@ -7,20 +7,6 @@
 
 namespace ty::cli {
 
-namespace {
-
-// "3-Fashion-MNIST_MLP": the id keeps folders apart, the name says which run it is.
-QString runFolderName(const RunInfo &run)
-{
-    QString name = run.name.left(60);
-    for (QChar &c : name)
-        if (!c.isLetterOrNumber() && c != QLatin1Char('-') && c != QLatin1Char('.'))
-            c = QLatin1Char('_');
-    return name.isEmpty() ? QString::number(run.id) : QStringLiteral("%1-%2").arg(run.id).arg(name);
-}
-
-} // namespace
-
 bool readRuns(RunDatabase &db, const QList<qint64> &ids, QList<RunInfo> *runs, Io &io)
 {
     for (qint64 id : ids) {
@@ -46,7 +32,7 @@ int exportRunsToTensorBoard(RunDatabase &db, const QList<qint64> &ids, const QSt
             return RunFailed;
         }
         const QDateTime started = run.startedAt.isValid() ? run.startedAt : run.createdAt;
-        const Result<QString> written = writeTensorBoardEvents(QDir(folder).filePath(runFolderName(run)), started, run.host, rows.value());
+        const Result<QString> written = writeTensorBoardEvents(QDir(folder).filePath(tensorBoardRunFolderName(run.id, run.name)), started, run.host, rows.value());
         if (!written) {
             printError(io, written.error());
             return RunFailed;

@@ -5,40 +5,16 @@
 
 #include "default_preset.h"
 
-#include "block_registry.h"
 #include "canvas/canvas_view.h"
 #include "document/pipeline_document.h"
 #include "preset_overlay.h"
 
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QStatusBar>
 #include <QTimer>
 
 namespace ty {
-
-namespace {
-
-// Relative data paths made absolute against the base preset's folder: the merged document has no file of its
-// own, so they would otherwise resolve against wherever the app was started.
-void makeDataPathsAbsolute(Preset *preset)
-{
-    const QDir base(preset->baseDir());
-    for (Node &node : preset->graph.nodes) {
-        const BlockDescriptor *block = BlockRegistry::builtin().find(node.block);
-        if (!block)
-            continue;
-        for (const ParamSpec &spec : block->params) {
-            const QJsonValue value = node.params.value(spec.name);
-            if (spec.type == ParamType::Path && value.isString() && !value.toString().isEmpty()
-                && QDir::isRelativePath(value.toString()))
-                node.params.insert(spec.name, QDir::cleanPath(base.absoluteFilePath(value.toString())));
-        }
-    }
-}
-
-} // namespace
 
 bool MainWindow::openWithOverlays(const QString &base, const QStringList &overlays)
 {
@@ -50,7 +26,9 @@ bool MainWindow::openWithOverlays(const QString &base, const QStringList &overla
         return false;
     }
     Preset preset = merged.value();
-    makeDataPathsAbsolute(&preset);
+    // Relative paths made absolute against the base preset's folder: the merged document has no file of its own,
+    // so they would otherwise resolve against wherever the app was started.
+    makePathsAbsolute(&preset);
     m_document->setUnsavedPreset(preset);
     m_document->validateNow();
     QTimer::singleShot(0, m_view, &CanvasView::fitAll);

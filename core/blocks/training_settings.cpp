@@ -52,6 +52,9 @@ const QList<ParamSpec> &trainingSpecs()
         choiceParam(QStringLiteral("best_mode"), QStringLiteral("auto"),
                     {QStringLiteral("auto"), QStringLiteral("min"), QStringLiteral("max")},
                     QStringLiteral("Whether lower or higher values of best_metric are better (auto: higher for accuracies, lower otherwise)")),
+        pathParam(QStringLiteral("tensorboard_dir"), QString(),
+                  QStringLiteral("While the run trains, also write its metric rows into a TensorBoard event file in "
+                                 "DIR/<run id>-<run name>/ (relative to the preset's folder; empty: off)")),
         floatListParam(QStringLiteral("profile_steps"), {},
                        QStringLiteral("[FROM, TO]: record these training steps (1-based, both included) with LibTorch's profiler "
                                       "into a Chrome trace in the run's folder (empty: off)")),

@@ -18,6 +18,23 @@ QString Preset::baseDir() const
     return sourcePath.isEmpty() ? QDir::currentPath() : QFileInfo(sourcePath).absolutePath();
 }
 
+void makePathsAbsolute(Preset *preset)
+{
+    const QDir base(preset->baseDir());
+    const auto absolute = [&base](QJsonObject *values, const QList<ParamSpec> &specs) {
+        for (const ParamSpec &spec : specs) {
+            const QJsonValue value = values->value(spec.name);
+            if (spec.type == ParamType::Path && value.isString() && !value.toString().isEmpty()
+                && QDir::isRelativePath(value.toString()))
+                values->insert(spec.name, QDir::cleanPath(base.absoluteFilePath(value.toString())));
+        }
+    };
+    for (Node &node : preset->graph.nodes)
+        if (const BlockDescriptor *block = BlockRegistry::builtin().find(node.block))
+            absolute(&node.params, block->params);
+    absolute(&preset->training, trainingSpecs());
+}
+
 QMap<QString, QString> flattenParams(const Preset &preset)
 {
     QMap<QString, QString> out;

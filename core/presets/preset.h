@@ -55,6 +55,11 @@ struct Preset {
     }
 };
 
+// Relative, non-empty paths made absolute against preset->baseDir(): the built-in blocks' Path parameters (data
+// files) and the training section's (training.tensorboard_dir). For a copy of the preset that lives elsewhere (the
+// app's worker snapshot, a document merged from overlays): it reads and writes the same files.
+void makePathsAbsolute(Preset *preset);
+
 // Every effective parameter, flattened: "conv1.out_channels" -> "32", "training.epochs" -> "10".
 QMap<QString, QString> flattenParams(const Preset &preset);
 

@@ -143,7 +143,7 @@ bool isRunWideTrainingKey(const QString &key)
         QStringLiteral("epochs"),          QStringLiteral("seed"),      QStringLiteral("device"),
         QStringLiteral("deterministic"),   QStringLiteral("threads"),   QStringLiteral("checkpoint_keep"),
         QStringLiteral("best_metric"),     QStringLiteral("best_mode"), kStages, kInitFrom,
-        QStringLiteral("mixed_precision"), QStringLiteral("streaming"),
+        QStringLiteral("mixed_precision"), QStringLiteral("streaming"), QStringLiteral("tensorboard_dir"),
         QStringLiteral("dist_backend"),    QStringLiteral("dist_timeout"),  // the process group is made once
     };
     return runWide.contains(key);

@@ -1,5 +1,6 @@
 #include "run_writer.h"
 
+#include "event_kinds.h"
 #include "run_sqlite.h"
 #include "run_writer_sql.h"
 
@@ -50,6 +51,9 @@ struct RunWriter::State {
     bool faultReported = false;
     std::atomic<qint64> written{0};
     std::atomic<qint64> dropped{0};
+    MetricSink metricSink;          // setMetricSink()'s; released when it fails or the writer finishes
+    Status sinkFailure;
+    std::atomic<bool> sinkFailed{false};
     std::thread thread;
 
     // Writer thread only: batches taken from `pending` that are not committed yet, oldest first, and since when
@@ -57,6 +61,8 @@ struct RunWriter::State {
     // the removal of an older one).
     std::vector<RunWriterBatch> unwritten;
     std::optional<Clock::time_point> failingSince;
+    std::vector<RunWriterBatch> committed;  // the batches of the last commit, until the sink has their metric rows
+    MetricSink committedSink;                // the sink set when they were committed: theirs
 
     void recordError(const Status &status)  // with mutex held
     {
@@ -74,6 +80,9 @@ struct RunWriter::State {
     // One attempt to commit `unwritten`: written, kept for another try, or dropped with everything after (gave up).
     enum class Attempt { Written, Kept, GaveUp };
     Attempt writeOrKeep(SqliteConnection &db, quint64 ticket);
+    // Hands the metric rows of `committed` to the sink; true when it failed just now (its warning event then waits in
+    // `pending`).
+    bool feedSink();
     Status writeFinalStatus(SqliteConnection &db);
 };
 
@@ -86,7 +95,8 @@ RunWriter::State::Attempt RunWriter::State::writeOrKeep(SqliteConnection &db, qu
     std::lock_guard<std::mutex> lock(mutex);
     if (batchStatus.ok()) {
         written += qint64(rows);
-        unwritten.clear();
+        committed.swap(unwritten);  // `committed` was empty
+        committedSink = metricSink;
         failingSince.reset();
         fault = Status::success();
         retrying = false;
@@ -113,6 +123,32 @@ RunWriter::State::Attempt RunWriter::State::writeOrKeep(SqliteConnection &db, qu
     pending.clear();
     flushCompleted = flushRequested;
     return Attempt::GaveUp;
+}
+
+bool RunWriter::State::feedSink()
+{
+    MetricSink sink;
+    sink.swap(committedSink);
+    bool failed = false;
+    for (const RunWriterBatch &batch : committed) {
+        if (!sink || batch.metrics.empty())
+            continue;
+        const Status fed = sink(batch.metrics);
+        if (fed.ok())
+            continue;
+        std::lock_guard<std::mutex> lock(mutex);
+        metricSink = nullptr;
+        sinkFailure = fed;
+        sinkFailed = true;
+        // Recorded with the next batch, at the last row the sink was given.
+        if (!gaveUp)
+            pending.events.push_back(RunEvent{batch.metrics.back().step, batch.metrics.back().time,
+                                              eventKindName(EventKind::Warning), fed.error().toString()});
+        failed = true;
+        break;
+    }
+    committed.clear();
+    return failed;
 }
 
 // The final status is worth a few tries: without it the run says "running" until a reader finds its process gone.
@@ -194,20 +230,23 @@ void RunWriter::State::threadMain()
         }
         const Attempt attempt = writeOrKeep(db, ticket);
         done.notify_all();
+        const bool sinkFailedNow = feedSink();
         if (attempt == Attempt::GaveUp) {  // nothing more is written: wait for finish()
             std::unique_lock<std::mutex> lock(mutex);
             wake.wait(lock, [this] { return stopRequested; });
             break;  // what was appended meanwhile is counted as dropped below
         }
-        if (stop && attempt == Attempt::Written)
+        if (stop && attempt == Attempt::Written && !sinkFailedNow)  // else once more, for the sink's warning
             break;
         deadline = Clock::now() + (attempt == Attempt::Written ? interval : retryPause);
     }
 
     const Status ended = writeFinalStatus(db);
     db.close();
+    MetricSink released;  // closes what it writes, outside the lock
     {
         std::lock_guard<std::mutex> lock(mutex);
+        released.swap(metricSink);
         recordError(ended);
         dropped += qint64(pending.size());  // appended while finishing, after the last batch was taken
         pending.clear();
@@ -369,6 +408,21 @@ Status RunWriter::finish(RunStatus status, const QString &message, const QString
         d->thread.join();
     std::lock_guard<std::mutex> lock(d->mutex);
     return d->finishResult;
+}
+
+void RunWriter::setMetricSink(MetricSink sink)
+{
+    std::lock_guard<std::mutex> lock(d->mutex);
+    if (d->phase != State::Phase::Finished)  // finished, nothing more is committed
+        d->metricSink = std::move(sink);
+}
+
+Status RunWriter::sinkError() const
+{
+    if (!d->sinkFailed.load(std::memory_order_relaxed))
+        return Status::success();
+    std::lock_guard<std::mutex> lock(d->mutex);
+    return d->sinkFailure;
 }
 
 Status RunWriter::lastError() const

@@ -2,8 +2,8 @@
 // RunWriter: writes ONE run's metrics, events and checkpoint records into the run database, from any thread,
 // through one writer thread.
 //
-// Threads: appendMetric(s), appendEvent, recordCheckpoint, rowsWritten() and lastError() may be called from any
-// thread at any time; they only push to (or read) mutex-guarded state. start(), flush() and finish() may also be
+// Threads: appendMetric(s), appendEvent, recordCheckpoint, setMetricSink, sinkError(), rowsWritten() and
+// lastError() may be called from any thread at any time; they only push to (or read) mutex-guarded state. start(), flush() and finish() may also be
 // called from any thread but not concurrently with each other. All database work happens on the writer thread
 // (a std::thread started by start() and joined by finish()), which owns its own raw SQLite connection
 // (sqlite_connection.h; QtSql's per-value binding would cost more than SQLite's own work); no Qt event loop is
@@ -24,6 +24,11 @@
 // flush() and finish() return that first error. So a checkpoint record is committed only together with or after
 // every row appended before it. Nothing throws.
 //
+// Metric sink: setMetricSink() hands the metric rows of every batch committed from then on to a function, on the
+// writer thread, right after the commit and in order (the run's live TensorBoard file, app/cli/live_tensorboard.h),
+// so that what it writes is what the database holds, at the database's cadence. A sink that fails is called no more:
+// its error is recorded once as a `warning` event of the run, and sinkError() returns it; the run goes on.
+//
 // Ownership: the RunWriter owns its thread and connection; the destructor finishes an unfinished writer with
 // status interrupted ("the run writer was destroyed before finish() was called").
 
@@ -37,6 +42,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace ty {
 
@@ -78,6 +84,13 @@ public:
     // Called once a run, on the thread waiting in flush() or finish(), when that wait meets a fault being retried:
     // to tell the user why it waits. Set it before start().
     void setFaultReporter(std::function<void(const Status &fault)> reporter);
+
+    // From now on, the metric rows of each committed batch also go to `sink` (called on the writer thread; it returns
+    // an error to be called no more). Rows committed before the call are not passed to it, so set it before the rows
+    // it should have are appended. The sink is released when the writer finishes.
+    using MetricSink = std::function<Status(const std::vector<MetricPoint> &rows)>;
+    void setMetricSink(MetricSink sink);
+    Status sinkError() const;     // why the sink was stopped, or success
 
     Status lastError() const;     // the error the writer gave up on (rows were lost), or success
     Status currentFault() const;  // the failure being retried while rows wait, or success

@@ -4,6 +4,7 @@
 #include <QSaveFile>
 #include <QtEndian>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -118,6 +119,25 @@ QByteArray scalarEvent(double wallTime, int64_t step, const QString &tag, float 
     return event;
 }
 
+QByteArray sessionStartEvent(double wallTime, int64_t step)
+{
+    QByteArray sessionLog;
+    key(&sessionLog, 1, 0);
+    varint(&sessionLog, 1);  // SessionLog.status START
+    QByteArray event;
+    doubleField(&event, 1, wallTime);
+    key(&event, 2, 0);
+    varint(&event, uint64_t(step));
+    lengthDelimited(&event, 7, sessionLog);
+    return event;
+}
+
+void appendScalarRecords(QByteArray *out, double startSeconds, const MetricPoint *rows, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+        out->append(tfRecord(scalarEvent(startSeconds + rows[i].time, rows[i].step, rows[i].name, float(rows[i].value))));
+}
+
 QString eventFileName(const QDateTime &created, const QString &host)
 {
     QString safeHost = host.isEmpty() ? QStringLiteral("localhost") : host;
@@ -125,6 +145,15 @@ QString eventFileName(const QDateTime &created, const QString &host)
         if (!c.isLetterOrNumber() && c != QLatin1Char('-') && c != QLatin1Char('.'))
             c = QLatin1Char('_');
     return QStringLiteral("events.out.tfevents.%1.%2").arg(created.toSecsSinceEpoch()).arg(safeHost);
+}
+
+QString tensorBoardRunFolderName(qint64 runId, const QString &runName)
+{
+    QString name = runName.left(60);
+    for (QChar &c : name)
+        if (!c.isLetterOrNumber() && c != QLatin1Char('-') && c != QLatin1Char('.'))
+            c = QLatin1Char('_');
+    return name.isEmpty() ? QString::number(runId) : QStringLiteral("%1-%2").arg(runId).arg(name);
 }
 
 Result<QString> writeTensorBoardEvents(const QString &folder, const QDateTime &started, const QString &host,
@@ -139,8 +168,8 @@ Result<QString> writeTensorBoardEvents(const QString &folder, const QDateTime &s
     if (!file.open(QIODevice::WriteOnly))
         return Error::inFile(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
     QByteArray buffer = tfRecord(fileVersionEvent(startSeconds));
-    for (const MetricPoint &row : rows) {
-        buffer += tfRecord(scalarEvent(startSeconds + row.time, row.step, row.name, float(row.value)));
+    for (qsizetype at = 0; at < rows.size(); at += 4096) {
+        appendScalarRecords(&buffer, startSeconds, rows.constData() + at, size_t(std::min<qsizetype>(4096, rows.size() - at)));
         if (buffer.size() > (1 << 20)) {
             if (file.write(buffer) != buffer.size())
                 return Error::inFile(path, QStringLiteral("cannot write: %1").arg(file.errorString()));

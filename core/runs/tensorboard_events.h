@@ -1,8 +1,8 @@
 #pragma once
 // TensorBoard's event files, written without TensorFlow: TFRecord framing (a little-endian 64-bit length, its
 // masked CRC-32C, the record, its masked CRC-32C) around `Event` protocol buffers, encoded by hand for the few
-// fields used: wall_time, step, file_version, and a Summary of scalar values (tag, simple_value). What
-// TensorBoard, the Hugging Face Hub's metrics tab, W&B and Aim read.
+// fields used: wall_time, step, file_version, a Summary of scalar values (tag, simple_value) and a SessionLog's
+// status. What TensorBoard, the Hugging Face Hub's metrics tab, W&B and Aim read.
 
 #include "error.h"
 #include "run_records.h"
@@ -26,9 +26,19 @@ QByteArray tfRecord(const QByteArray &record);
 // The serialised Event protos.
 QByteArray fileVersionEvent(double wallTime);  // the first record of every file: file_version "brain.Event:2"
 QByteArray scalarEvent(double wallTime, int64_t step, const QString &tag, float value);
+// SessionLog START at `step`: TensorBoard drops the events it read before with a step of `step` or later (a run that
+// went back to a checkpoint: what it had written after it is orphaned).
+QByteArray sessionStartEvent(double wallTime, int64_t step);
+
+// Appends the TFRecords of `count` rows' scalar events to `out`, the wall time of each `startSeconds` plus its time.
+void appendScalarRecords(QByteArray *out, double startSeconds, const MetricPoint *rows, size_t count);
 
 // The event file name TensorBoard looks for in a run's folder: events.out.tfevents.<seconds>.<host>.
 QString eventFileName(const QDateTime &created, const QString &host);
+
+// The folder of a run in a TensorBoard log folder, "3-Fashion-MNIST_MLP": the id keeps runs apart, the name (its
+// first 60 characters, anything but letters, digits, '-' and '.' made '_') says which run it is.
+QString tensorBoardRunFolderName(qint64 runId, const QString &runName);
 
 // Writes `rows` (a run's metric rows, by step) into FOLDER/<event file name>, the wall time of each row being
 // `started` plus its time; the folder is created. Returns the file's path.

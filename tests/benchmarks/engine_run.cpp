@@ -1,6 +1,7 @@
 #include "engine_run.h"
 
 #include "cli.h"
+#include "live_tensorboard.h"
 #include "preset_format.h"
 #include "preset_overrides.h"
 #include "run_database.h"
@@ -39,7 +40,8 @@ private:
 
 } // namespace
 
-double engineSamplesPerSecond(const QString &presetName, int batch, int warmup, int steps, bool record, const QString &device)
+double engineSamplesPerSecond(const QString &presetName, int batch, int warmup, int steps, bool record, const QString &device,
+                              const QString &tensorBoardDir)
 {
     Result<Preset> loaded = loadPreset(QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/%1.trainyard.json").arg(presetName));
     if (!loaded)
@@ -71,6 +73,12 @@ double engineSamplesPerSecond(const QString &presetName, int batch, int warmup, 
     prepared.value()->setRunFolder(db.value()->runFolder(id));
     RunWriter writer(dbPath, id);
     writer.start();
+    if (!tensorBoardDir.isEmpty()) {
+        Result<std::shared_ptr<TensorBoardEventFile>> file = cli::createRunEventFile(tensorBoardDir, id, presetName);
+        const Status fed = file ? cli::feedTensorBoard(writer, file.value(), dbPath, id) : Status(file.error());
+        if (!fed)
+            qFatal("%s", qPrintable(fed.error().toString()));
+    }
     QString out, err;
     QTextStream outStream(&out), errStream(&err);
     cli::Io io{outStream, errStream, false};

@@ -446,8 +446,12 @@ void TestGraphValidation::validateTrainingUnknownKey()
                    err(QStringLiteral("unknown training setting \"epoch\" (known: epochs, batch_size, eval_batch_size, seed, "
                                       "device, deterministic, checkpoint_every, log_every, early_stop_metric, "
                                       "early_stop_mode, early_stop_patience, threads, mixed_precision, streaming, clip_grad_value, clip_grad_norm, accumulate_steps, checkpoint_keep, "
-                                      "best_metric, best_mode, profile_steps, sync_batch_norm, dist_backend, dist_timeout, stages, init_from)"),
+                                      "best_metric, best_mode, tensorboard_dir, profile_steps, sync_batch_norm, dist_backend, dist_timeout, stages, init_from)"),
                        {}, {}, QStringLiteral("training.epoch")));
+    // A folder is a string; anything else is refused at its field.
+    COMPARE_ISSUES(validateTraining({{QStringLiteral("tensorboard_dir"), 3}}),
+                   err(QStringLiteral("expected a string, got integer 3"), {}, {}, QStringLiteral("training.tensorboard_dir")));
+    QVERIFY(validateTraining({{QStringLiteral("tensorboard_dir"), QStringLiteral("logs")}}).isEmpty());
 }
 
 // What the trainer refuses, validation reports first: an early-stopping metric the run never records.

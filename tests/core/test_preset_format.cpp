@@ -102,6 +102,7 @@ private Q_SLOTS:
     void flattenParamsIncludesDefaults();
     void flattenParamsOfBundledMlp();
     void baseDir();
+    void pathsMadeAbsolute();
 };
 
 void TestPresetFormat::bundledPresetRoundTrip_data()
@@ -503,6 +504,7 @@ void TestPresetFormat::flattenParamsIncludesDefaults()
         {QStringLiteral("training.dist_timeout"), QStringLiteral("300")},
         {QStringLiteral("training.sync_batch_norm"), QStringLiteral("false")},
         {QStringLiteral("training.profile_steps"), QString()},
+        {QStringLiteral("training.tensorboard_dir"), QString()},
         {QStringLiteral("training.mixed_precision"), QStringLiteral("false")},
         {QStringLiteral("training.streaming"), QStringLiteral("auto")},
         {QStringLiteral("training.clip_grad_value"), QStringLiteral("0")},
@@ -542,6 +544,26 @@ void TestPresetFormat::baseDir()
     QCOMPARE(p.baseDir(), QStringLiteral("/srv/presets"));
     p.sourcePath.clear();
     QCOMPARE(p.baseDir(), QDir::currentPath());
+}
+
+// A copy of the preset that lives elsewhere (the app's worker snapshot) reads and writes the same files: relative
+// data paths and training.tensorboard_dir resolve against the preset's folder; absolute and empty ones stay.
+void TestPresetFormat::pathsMadeAbsolute()
+{
+    Preset p;
+    p.sourcePath = QStringLiteral("/srv/presets/wine.trainyard.json");
+    p.graph = tytest::graph({node(QStringLiteral("data"), QStringLiteral("dataset.csv"), {{QStringLiteral("path"), QStringLiteral("../data/wine.csv")}}),
+                             node(QStringLiteral("other"), QStringLiteral("dataset.csv"), {{QStringLiteral("path"), QStringLiteral("/abs/x.csv")}})},
+                            {});
+    p.training = QJsonObject{{QStringLiteral("tensorboard_dir"), QStringLiteral("logs/board")}, {QStringLiteral("epochs"), 2}};
+    makePathsAbsolute(&p);
+    QCOMPARE(p.graph.node(QStringLiteral("data"))->params.value(QStringLiteral("path")).toString(), QStringLiteral("/srv/data/wine.csv"));
+    QCOMPARE(p.graph.node(QStringLiteral("other"))->params.value(QStringLiteral("path")).toString(), QStringLiteral("/abs/x.csv"));
+    QCOMPARE(p.training.value(QStringLiteral("tensorboard_dir")).toString(), QStringLiteral("/srv/presets/logs/board"));
+    QCOMPARE(p.training.value(QStringLiteral("epochs")).toInt(), 2);
+    p.training.insert(QStringLiteral("tensorboard_dir"), QString());
+    makePathsAbsolute(&p);
+    QCOMPARE(p.training.value(QStringLiteral("tensorboard_dir")).toString(), QString());
 }
 
 } // namespace

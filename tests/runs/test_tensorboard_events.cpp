@@ -1,10 +1,13 @@
-// TensorBoard event files read back by an independent reader written here: the TFRecord framing, both CRC-32C
-// checksums (computed bit by bit, not with the writer's table), and every Event decoded from its protocol buffer
-// bytes: the first says file_version "brain.Event:2", then one per metric row with its step, tag, value and wall
-// time. And the CRC against the standard check value.
+// TensorBoard event files read back by an independent reader (tests/common/tensorboard_reader.h): the TFRecord
+// framing, both CRC-32C checksums (computed bit by bit, not with the writer's table), and every Event decoded from
+// its protocol buffer bytes: the first says file_version "brain.Event:2", then one per metric row with its step,
+// tag, value and wall time. And the CRC against the standard check value. The live file a run appends to while it
+// trains (tensorboard_event_file.h): its batches, its restart mark, names that are never written over.
 
 #include "test_suite.h"
+#include "tensorboard_event_file.h"
 #include "tensorboard_events.h"
+#include "tensorboard_reader.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,106 +18,8 @@
 #include <cstring>
 
 using namespace ty;
-
-namespace {
-
-uint32_t crc32cBitwise(const QByteArray &data)
-{
-    uint32_t crc = 0xFFFFFFFFu;
-    for (const char byte : data) {
-        crc ^= uint8_t(byte);
-        for (int bit = 0; bit < 8; ++bit)
-            crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
-
-uint32_t masked(uint32_t crc) { return ((crc >> 15) | (crc << 17)) + 0xA282EAD8u; }
-
-struct DecodedEvent {
-    double wallTime = 0;
-    qint64 step = 0;
-    QString fileVersion;
-    QString tag;
-    float value = 0;
-    bool hasValue = false;
-};
-
-// A minimal protocol buffer reader: varints, fixed 32/64-bit fields and length-delimited fields.
-class Reader {
-public:
-    explicit Reader(const QByteArray &bytes) : m_bytes(bytes) {}
-    bool atEnd() const { return m_at >= m_bytes.size(); }
-    quint64 varint()
-    {
-        quint64 value = 0;
-        for (int shift = 0; m_at < m_bytes.size() && shift < 64; shift += 7) {
-            const uchar byte = uchar(m_bytes.at(m_at++));
-            value |= quint64(byte & 0x7F) << shift;
-            if (!(byte & 0x80))
-                return value;
-        }
-        m_failed = true;
-        return 0;
-    }
-    QByteArray take(qsizetype n)
-    {
-        if (n < 0 || m_at + n > m_bytes.size()) {
-            m_failed = true;
-            return {};
-        }
-        const QByteArray out = m_bytes.mid(m_at, n);
-        m_at += n;
-        return out;
-    }
-    bool failed() const { return m_failed; }
-
-private:
-    QByteArray m_bytes;
-    qsizetype m_at = 0;
-    bool m_failed = false;
-};
-
-bool decodeEvent(const QByteArray &bytes, DecodedEvent *event)
-{
-    Reader reader(bytes);
-    while (!reader.atEnd()) {
-        const quint64 key = reader.varint();
-        const int field = int(key >> 3), wire = int(key & 7);
-        if (field == 1 && wire == 1) {
-            const quint64 bits = qFromLittleEndian<quint64>(reader.take(8).constData());
-            std::memcpy(&event->wallTime, &bits, 8);
-        } else if (field == 2 && wire == 0) {
-            event->step = qint64(reader.varint());
-        } else if (field == 3 && wire == 2) {
-            event->fileVersion = QString::fromUtf8(reader.take(qsizetype(reader.varint())));
-        } else if (field == 5 && wire == 2) {
-            Reader summary(reader.take(qsizetype(reader.varint())));
-            if (summary.varint() != (1 << 3 | 2))
-                return false;
-            Reader value(summary.take(qsizetype(summary.varint())));
-            while (!value.atEnd()) {
-                const quint64 valueKey = value.varint();
-                if (valueKey == (1 << 3 | 2)) {
-                    event->tag = QString::fromUtf8(value.take(qsizetype(value.varint())));
-                } else if (valueKey == (2 << 3 | 5)) {
-                    const quint32 bits = qFromLittleEndian<quint32>(value.take(4).constData());
-                    std::memcpy(&event->value, &bits, 4);
-                    event->hasValue = true;
-                } else {
-                    return false;
-                }
-            }
-            if (value.failed() || !summary.atEnd())
-                return false;
-        } else {
-            return false;
-        }
-    }
-    return !reader.failed();
-}
-
-} // namespace
+using tytest::crc32cBitwise;
+using tytest::TensorBoardEvent;
 
 class TestTensorBoardEvents : public QObject {
     Q_OBJECT
@@ -144,29 +49,14 @@ private Q_SLOTS:
         QVERIFY2(written.ok(), written.ok() ? "" : qPrintable(written.error().toString()));
         QCOMPARE(QFileInfo(written.value()).fileName(), QStringLiteral("events.out.tfevents.1795000000.host_one"));
 
-        QFile file(written.value());
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QByteArray bytes = file.readAll();
-        QList<DecodedEvent> events;
-        qsizetype at = 0;
-        while (at < bytes.size()) {
-            QVERIFY(at + 12 <= bytes.size());
-            const QByteArray length = bytes.mid(at, 8);
-            const quint64 size = qFromLittleEndian<quint64>(length.constData());
-            QCOMPARE(qFromLittleEndian<quint32>(bytes.constData() + at + 8), masked(crc32cBitwise(length)));
-            QVERIFY(at + 12 + qsizetype(size) + 4 <= bytes.size());
-            const QByteArray record = bytes.mid(at + 12, qsizetype(size));
-            QCOMPARE(qFromLittleEndian<quint32>(bytes.constData() + at + 12 + size), masked(crc32cBitwise(record)));
-            DecodedEvent event;
-            QVERIFY(decodeEvent(record, &event));
-            events << event;
-            at += 12 + qsizetype(size) + 4;
-        }
+        QList<TensorBoardEvent> events;
+        QString problem;
+        QVERIFY2(tytest::readTensorBoardFile(written.value(), &events, &problem), qPrintable(problem));
         QCOMPARE(events.size(), rows.size() + 1);
         QCOMPARE(events.first().fileVersion, QStringLiteral("brain.Event:2"));
         QCOMPARE(events.first().wallTime, 1795000000.25);
         for (int i = 0; i < rows.size(); ++i) {
-            const DecodedEvent &event = events.at(i + 1);
+            const TensorBoardEvent &event = events.at(i + 1);
             QCOMPARE(event.step, rows[i].step);
             QCOMPARE(event.tag, rows[i].name);
             QVERIFY(event.hasValue);
@@ -176,6 +66,76 @@ private Q_SLOTS:
                 QCOMPARE(event.value, float(rows[i].value));
             QVERIFY(std::abs(event.wallTime - (1795000000.25 + rows[i].time)) < 1e-6);
         }
+    }
+
+    // The live file: rows appended batch by batch read back as written, after file_version; a second file of the
+    // same second (a resume) gets a name of its own, never the first one's, and begins with the restart mark.
+    void liveFileAppendsBatchesUnderANameOfItsOwn()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("board/7-blobs"));
+        const QDateTime created = QDateTime::fromSecsSinceEpoch(1795000100, Qt::UTC).addMSecs(500);
+        Result<std::unique_ptr<TensorBoardEventFile>> first = TensorBoardEventFile::create(folder, created, QStringLiteral("h"));
+        QVERIFY2(first.ok(), first.ok() ? "" : qPrintable(first.error().toString()));
+        QCOMPARE(first.value()->path(), QDir(folder).filePath(QStringLiteral("events.out.tfevents.1795000100.h")));
+        std::vector<MetricPoint> rows;
+        for (int step = 1; step <= 50; ++step)
+            rows.push_back({step % 10 == 0 ? QStringLiteral("val/préc") : QStringLiteral("train/loss"), step, 1, step * 0.1, 1.0 / step});
+        const double start = 1795000000.0;
+        for (size_t at = 0; at < rows.size(); at += 20)
+            QVERIFY(first.value()->append(start, rows.data() + at, std::min<size_t>(20, rows.size() - at)).ok());
+        QVERIFY(first.value()->append(start, rows.data(), 0).ok());
+
+        Result<std::unique_ptr<TensorBoardEventFile>> second = TensorBoardEventFile::create(folder, created, QStringLiteral("h"), 41);
+        QVERIFY2(second.ok(), second.ok() ? "" : qPrintable(second.error().toString()));
+        QCOMPARE(second.value()->path(), first.value()->path() + QStringLiteral(".2"));
+        QVERIFY(second.value()->append(start, rows.data() + 40, 10).ok());
+
+        QList<TensorBoardEvent> events;
+        QString problem;
+        QVERIFY2(tytest::readTensorBoardFile(first.value()->path(), &events, &problem), qPrintable(problem));
+        QCOMPARE(events.size(), int(rows.size()) + 1);
+        QCOMPARE(events.first().fileVersion, QStringLiteral("brain.Event:2"));
+        QCOMPARE(events.first().wallTime, 1795000100.5);
+        for (size_t i = 0; i < rows.size(); ++i) {
+            QCOMPARE(events.at(int(i) + 1).tag, rows[i].name);
+            QCOMPARE(events.at(int(i) + 1).step, rows[i].step);
+            QCOMPARE(events.at(int(i) + 1).value, float(rows[i].value));
+            QCOMPARE(events.at(int(i) + 1).wallTime, start + rows[i].time);
+        }
+        QList<TensorBoardEvent> resumed;
+        QVERIFY2(tytest::readTensorBoardFile(second.value()->path(), &resumed, &problem), qPrintable(problem));
+        QCOMPARE(resumed.size(), 12);
+        QCOMPARE(resumed.at(0).fileVersion, QStringLiteral("brain.Event:2"));
+        QCOMPARE(resumed.at(1).sessionStatus, 1);  // START
+        QCOMPARE(resumed.at(1).step, qint64(41));
+        QVERIFY(!resumed.at(1).hasValue);
+        QCOMPARE(resumed.at(2).step, qint64(41));
+        QCOMPARE(resumed.at(11).step, qint64(50));
+        QCOMPARE(resumed.at(11).tag, QStringLiteral("val/préc"));
+    }
+
+    // A folder that cannot be made (a file is in the way) is an error naming it, and nothing is written.
+    void liveFileInAFolderThatCannotBeMade()
+    {
+        QTemporaryDir dir;
+        QFile blocker(dir.filePath(QStringLiteral("board")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const Result<std::unique_ptr<TensorBoardEventFile>> file =
+            TensorBoardEventFile::create(dir.filePath(QStringLiteral("board/1-run")), QDateTime::currentDateTimeUtc(), QStringLiteral("h"));
+        QVERIFY(!file.ok());
+        QVERIFY2(file.error().file.endsWith(QStringLiteral("board/1-run")), qPrintable(file.error().toString()));
+        QCOMPARE(QFileInfo(blocker.fileName()).size(), 0);
+    }
+
+    // The folder `runs export --tensorboard` and the live file share: the id, then the name made safe.
+    void runFolderNames()
+    {
+        QCOMPARE(tensorBoardRunFolderName(3, QStringLiteral("Fashion-MNIST MLP")), QStringLiteral("3-Fashion-MNIST_MLP"));
+        QCOMPARE(tensorBoardRunFolderName(4, QStringLiteral("a/../b")), QStringLiteral("4-a_.._b"));
+        QCOMPARE(tensorBoardRunFolderName(5, QString()), QStringLiteral("5"));
+        QCOMPARE(tensorBoardRunFolderName(6, QString(70, QLatin1Char('x'))).size(), 2 + 60);
     }
 };
 

@@ -129,7 +129,8 @@ QList<ParamGroup> InspectorPanel::trainingGroups()
         {tr("Gradients and precision"), names({"accumulate_steps", "clip_grad_norm", "clip_grad_value", "mixed_precision"}),
          false},
         {tr("Speed and reproducibility"),
-         names({"eval_batch_size", "threads", "streaming", "log_every", "deterministic", "profile_steps"}), false},
+         names({"eval_batch_size", "threads", "streaming", "deterministic", "profile_steps"}), false},
+        {tr("Logging"), names({"log_every", "tensorboard_dir"}), false},
         {tr("Distributed"), names({"dist_backend", "dist_timeout", "sync_batch_norm"}), false},
     };
 }

@@ -1,6 +1,5 @@
 #include "worker_snapshot.h"
 
-#include "block_registry.h"
 #include "preset_format.h"
 
 #include <QDateTime>
@@ -13,19 +12,7 @@ namespace ty {
 Preset presetForWorker(const Preset &preset)
 {
     Preset out = preset;
-    const QDir base(preset.baseDir());
-    for (Node &node : out.graph.nodes) {
-        const BlockDescriptor *block = BlockRegistry::builtin().find(node.block);
-        if (!block)
-            continue;
-        for (const ParamSpec &spec : block->params) {
-            if (spec.type != ParamType::Path || !node.params.value(spec.name).isString())
-                continue;
-            const QString path = node.params.value(spec.name).toString();
-            if (!path.isEmpty() && QDir::isRelativePath(path))
-                node.params.insert(spec.name, QDir::cleanPath(base.absoluteFilePath(path)));
-        }
-    }
+    makePathsAbsolute(&out);
     return out;
 }
 

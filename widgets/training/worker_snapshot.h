@@ -12,7 +12,8 @@
 
 namespace ty {
 
-// `preset` with every relative, non-empty Path parameter resolved against preset.baseDir().
+// `preset` with every relative, non-empty Path parameter (of its nodes and of `training`) resolved against
+// preset.baseDir() (makePathsAbsolute).
 Preset presetForWorker(const Preset &preset);
 
 // Writes presetForWorker(preset) to <dir of dbPath>/snapshots/snapshot-<UTC time>-<random>.trainyard.json and
