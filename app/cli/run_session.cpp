@@ -6,6 +6,8 @@
 #include "run_writer.h"
 #include "event_stream.h"
 #include "evaluation_store.h"
+#include "team_replicator.h"
+#include "team_store.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -117,6 +119,8 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
     if (!json && !events && !args.flag(QStringLiteral("quiet")))
         io.err << "run " << runId << " recorded in " << dbPath << "\n";
     io.err.flush();
+    // The team store's replicator, on its own thread: training never waits on the network (docs/team.md).
+    std::unique_ptr<TeamReplicator> replicator = startTeamReplication(args, dbPath, runId);
     RunRecorder recorder(writer, io, args.flag(QStringLiteral("quiet")) || events);
     EventStream stream(io.out);
     if (events)
@@ -145,6 +149,8 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
             printError(io, warning);
         }
     }
+    if (replicator)
+        replicator->stop();  // a last pass with the final status, unless the store was down
     if (events)
         stream.finished(runId, runStatusName(statusOf(ending.outcome)), ending);
     else

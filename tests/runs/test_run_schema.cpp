@@ -143,10 +143,13 @@ void TestRunSchema::schemaVersionRecorded()
     const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
     QVERIFY(RunDatabase::open(path).ok());
     RawSqlite raw(path);
-    QCOMPARE(RunDatabase::kSchemaVersion, 8);
+    QCOMPARE(RunDatabase::kSchemaVersion, 9);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.tables(), (QStringList{"checkpoints", "evaluation_samples", "evaluations", "events", "metric_summaries",
-                                        "metrics", "queue", "run_params", "run_tags", "runs", "settings", "stages", "sweeps"}));
+                                        "metrics", "queue", "run_params", "run_tags", "runs", "settings", "stages", "sweeps",
+                                        "team_replication"}));
+    QCOMPARE(raw.columns(QStringLiteral("team_replication")),
+             (QStringList{"server", "run_id", "metrics_rowid", "truncate_after", "generation", "records_digest"}));
     QCOMPARE(raw.columns(QStringLiteral("evaluations")),
              (QStringList{"id", "run_id", "split", "checkpoint_step", "created_at", "task", "sample_count", "accuracy",
                           "summary_json"}));
