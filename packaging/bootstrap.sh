@@ -23,7 +23,7 @@ headless=${TRAINYARD_HEADLESS:-OFF}
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-svg-dev qt6-qpa-plugins libqt6sql6-sqlite libqcustomplot-dev
-  libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev libsqlite3-dev
+  libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev libsqlite3-dev libpq-dev
   dataset-fashion-mnist wamerican sqlite3 xvfb xauth
   libonnx-dev libprotobuf-dev python3-onnx nodejs
 )
@@ -32,6 +32,8 @@ packages=(
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 # The test job mounts a FUSE folder with bindfs to check that a run database there is never written.
 [ "$job" = "test" ] && packages+=(bindfs)
+# The team store's tests start a throw-away PostgreSQL cluster (tests/team/pg_cluster.sh); building needs only libpq.
+[ "$job" = "test" ] && packages+=(postgresql-15)
 # Only the fuzz job needs clang and libFuzzer; the default build and CI use gcc.
 [ "$job" = "fuzz" ] && packages+=(clang-14 libfuzzer-14-dev)
 

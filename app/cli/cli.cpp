@@ -6,6 +6,7 @@
 #include "preset_overlay.h"
 #include "preset_overrides.h"
 #include "run_database.h"
+#include "team_store.h"
 #include "training_commands.h"
 
 #include <QJsonArray>
@@ -23,8 +24,8 @@ const char *const kUsage =
     "  validate PRESET [--overlay FILE]... [--set K=V]... [--json]\n"
     "                                           check a preset: issues, shapes, parameter counts\n"
     "  run PRESET [--overlay FILE]... [--set K=V]... [--init-from RUN[:last|best|STEP]|FILE] [--db PATH]\n"
-    "      [--name NAME] [--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--json|--events] [--quiet]\n"
-    "                                           train a preset and record the run\n"
+    "      [--name NAME] [--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--team URL] [--json|--events] [--quiet]\n"
+    "                                           train a preset and record the run (and replicate it to a team store)\n"
     "  resume RUN_ID [--db PATH] [--nproc N] [--json|--events] [--quiet]\n"
     "                                           continue an interrupted, stopped or failed run from its last checkpoint\n"
     "  evaluate RUN_ID [--split test|val|train] [--checkpoint last|best|STEP] [--top K] [--mistakes N] [--db PATH] [--json]\n"
@@ -34,10 +35,11 @@ const char *const kUsage =
     "                                           classify images (PNG, JPEG, BMP), IDX files or CSV rows with a run's weights\n"
     "  predict RUN_ID --text TEXT [--generate N] [--temperature T] [--seed S] [--db PATH] [--json]\n"
     "                                           a text model's next characters after TEXT; --generate N continues it\n"
-    "  runs list [--tag TAG]... [--db PATH] [--json]\n"
+    "  runs list [--tag TAG]... [--db PATH|--team URL] [--json]\n"
     "                                           the recorded runs, newest first (with every TAG given)\n"
-    "  runs show ID [--db PATH] [--json]        one run: status, preset, summary, checkpoints\n"
-    "  runs metrics ID... [--metric NAME] [--db PATH] [--csv|--json]\n"
+    "  runs show ID [--db PATH|--team URL] [--json]\n"
+    "                                           one run: status, preset, summary, checkpoints\n"
+    "  runs metrics ID... [--metric NAME] [--db PATH|--team URL] [--csv|--json]\n"
     "                                           every metric row of a run; of several runs in long form\n"
     "  runs note ID TEXT [--db PATH]            set a run's notes (\"\" clears them)\n"
     "  runs tag ID TAG... [--remove] [--db PATH]\n"
@@ -52,6 +54,8 @@ const char *const kUsage =
     "  sweeps list|show ID [--db PATH] [--json] the recorded sweeps; one sweep's trials, best first\n"
     "  queue list|limit [N]|cancel ID|start ID|up ID|down ID [--db PATH] [--json]\n"
     "                                           runs waiting for a slot under the database's limit on runs at once\n"
+    "  team push [--db PATH] [--team URL] [--json]\n"
+    "                                           copy the database's runs to a team store (PostgreSQL; docs/team.md)\n"
     "  export RUN_ID --output FILE [--format safetensors|onnx] [--checkpoint last|best|STEP] [--db PATH] [--json]\n"
     "                                           a run's weights under their node names, or the model as ONNX\n"
     "\n"
@@ -107,6 +111,8 @@ int runCli(const QStringList &arguments, Io &io)
         code = queueCommand(rest, io);
     else if (command == QStringLiteral("export"))
         code = exportCommand(rest, io);
+    else if (command == QStringLiteral("team"))
+        code = teamCommand(rest, io);
     else
         io.err << "trainyard-cli: unknown command \"" << command << "\"\n\n" << kUsage;
     io.out.flush();

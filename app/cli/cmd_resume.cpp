@@ -2,6 +2,7 @@
 // A distributed run resumes with as many processes as it trained with (distributed_launch.h).
 
 #include "commands.h"
+#include "team_store.h"
 #include "training_module.h"
 #include "live_tensorboard.h"
 #include "preset_format.h"
@@ -20,15 +21,17 @@ namespace ty::cli {
 
 int resumeCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("nproc"), QStringLiteral("tensorboard")}, {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
+    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("nproc"), QStringLiteral("tensorboard"), QStringLiteral("team")}, {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")});
     bool idOk = false;
     const qint64 id = args.positionals.value(0).toLongLong(&idOk);
     if (!args.error.isEmpty() || args.positionals.size() != 1 || !idOk || !args.sets.isEmpty()) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
                << (args.sets.isEmpty() ? QString() : QStringLiteral("resume continues the run with the preset it was started with: --set is not accepted\n"))
-               << "usage: trainyard-cli resume RUN_ID [--db PATH] [--nproc N] [--tensorboard DIR] [--json|--events] [--quiet]\n";
+               << "usage: trainyard-cli resume RUN_ID [--db PATH] [--nproc N] [--tensorboard DIR] [--team URL] [--json|--events] [--quiet]\n";
         return BadInput;
     }
+    if (!checkTeamStore(trainingTeamStore(args), io))
+        return BadInput;
     // A rank of a launcher's run that fails from here on tells the others as it leaves (distributed_launch.h).
     const std::unique_ptr<DistributedLaunch> launch = DistributedLaunch::fromArguments(args, io);
     if (!launch)

@@ -13,6 +13,7 @@
 #include "preset_format.h"
 #include "preset_overrides.h"
 #include "run_annotations.h"
+#include "team_store.h"
 #include "run_database.h"
 #include "run_queue.h"
 #include "run_session.h"
@@ -93,10 +94,10 @@ int runCommand(const QStringList &arguments, Io &io)
     if (!args.error.isEmpty() || args.positionals.size() != (isTrial ? 0 : 1)) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
                << "usage: trainyard-cli run PRESET [--overlay FILE]... [--set KEY=VALUE]... [--init-from RUN[:last|best|STEP]|FILE] [--db PATH] [--name NAME] "
-                  "[--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--tensorboard DIR] [--json|--events] [--quiet]\n";
+                  "[--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--tensorboard DIR] [--team URL] [--json|--events] [--quiet]\n";
         return BadInput;
     }
-    if (!checkRunAnnotations(args, io))
+    if (!checkRunAnnotations(args, io) || !checkTeamStore(trainingTeamStore(args), io))
         return BadInput;
     // A rank of a launcher's run that fails from here on tells the others as it leaves (distributed_launch.h).
     const std::unique_ptr<DistributedLaunch> launch = DistributedLaunch::fromArguments(args, io);

@@ -1,4 +1,4 @@
-// trainyard-cli runs list|show ID|metrics ID [--metric NAME] [--db PATH] [--json] [--csv]
+// trainyard-cli runs list|show ID|metrics ID [--metric NAME] [--db PATH|--team URL] [--json] [--csv]
 
 #include "commands.h"
 #include "long_form_metrics.h"
@@ -10,6 +10,7 @@
 #include "run_database.h"
 #include "run_process_state.h"
 #include "run_speed.h"
+#include "team_store.h"
 #include "terminal_progress.h"
 
 #include <algorithm>
@@ -288,7 +289,7 @@ int runsCommand(const QStringList &arguments, Io &io)
 {
     const Args args = parseArgs(arguments,
                                 {QStringLiteral("db"), QStringLiteral("metric"), QStringLiteral("tag"), QStringLiteral("tensorboard"),
-                                 QStringLiteral("bundle")},
+                                 QStringLiteral("bundle"), QStringLiteral("team")},
                                 {QStringLiteral("json"), QStringLiteral("csv"), QStringLiteral("remove"), QStringLiteral("without-checkpoints")});
     const QString sub = args.positionals.value(0);
     const QString tensorboard = args.option(QStringLiteral("tensorboard"));
@@ -313,11 +314,13 @@ int runsCommand(const QStringList &arguments, Io &io)
                          : sub == QStringLiteral("import")  ? count == 2
                                                             : count == 2;
     const bool knownSub = sub == QStringLiteral("list") || sub == QStringLiteral("import") || needsId;
-    if (!args.error.isEmpty() || !knownSub || (needsId && !idOk) || !shapeOk) {
+    const bool team = args.options.contains(QStringLiteral("team"));
+    const bool teamOk = !team || sub == QStringLiteral("list") || sub == QStringLiteral("show") || sub == QStringLiteral("metrics");
+    if (!args.error.isEmpty() || !knownSub || (needsId && !idOk) || !shapeOk || !teamOk) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
-               << "usage: trainyard-cli runs list [--tag TAG] [--db PATH] [--json]\n"
-                  "       trainyard-cli runs show ID [--db PATH] [--json]\n"
-                  "       trainyard-cli runs metrics ID... [--metric NAME] [--db PATH] [--csv|--json]\n"
+               << "usage: trainyard-cli runs list [--tag TAG] [--db PATH|--team URL] [--json]\n"
+                  "       trainyard-cli runs show ID [--db PATH|--team URL] [--json]\n"
+                  "       trainyard-cli runs metrics ID... [--metric NAME] [--db PATH|--team URL] [--csv|--json]\n"
                   "       trainyard-cli runs note ID TEXT [--db PATH]          (\"\" clears the notes)\n"
                   "       trainyard-cli runs tag ID TAG... [--remove] [--db PATH]\n"
                   "       trainyard-cli runs export ID... --tensorboard DIR [--db PATH]\n"
@@ -325,6 +328,16 @@ int runsCommand(const QStringList &arguments, Io &io)
                   "       trainyard-cli runs import FILE [--db PATH] [--json]\n";
         return BadInput;
     }
+    // The team store's runs (docs/team.md), printed by the same functions as a local database's, with the store's ids.
+    if (team)
+        return withTeamRuns(args.option(QStringLiteral("team")), sub, sub == QStringLiteral("list") ? QList<qint64>() : ids, args, io,
+                            [&](RunDatabase &db) {
+                                if (sub == QStringLiteral("list"))
+                                    return listRuns(db, args, io);
+                                if (sub == QStringLiteral("show"))
+                                    return showRun(db, id, args, io);
+                                return ids.size() > 1 ? showMetricsOfRuns(db, ids, args, io) : showMetrics(db, id, args, io);
+                            });
     // Bundles read and write the database themselves: an import checks the whole bundle before the database is
     // even created, an export reads it without opening it for writing.
     if (sub == QStringLiteral("import"))

@@ -27,7 +27,7 @@ inline QStringList runValuedOptions()
 {
     return {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device"), QStringLiteral("init-from"),
             QStringLiteral("overlay"), QStringLiteral("sweep"), QStringLiteral("trial"), QStringLiteral("nproc"),
-            QStringLiteral("note"), QStringLiteral("tag"), QStringLiteral("tensorboard")};
+            QStringLiteral("note"), QStringLiteral("tag"), QStringLiteral("tensorboard"), QStringLiteral("team")};
 }
 inline QStringList runFlags() { return {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")}; }
 

@@ -7,6 +7,8 @@
 #include "event_stream.h"
 #include "live_tensorboard.h"
 #include "evaluation_store.h"
+#include "team_replicator.h"
+#include "team_store.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -126,6 +128,8 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
             io.err << "TensorBoard event file " << eventFile << "\n";
     }
     io.err.flush();
+    // The team store's replicator, on its own thread: training never waits on the network (docs/team.md).
+    std::unique_ptr<TeamReplicator> replicator = startTeamReplication(args, dbPath, runId);
     RunRecorder recorder(writer, io, args.flag(QStringLiteral("quiet")) || events);
     EventStream stream(io.out);
     if (events)
@@ -154,6 +158,8 @@ int trainAndRecord(PreparedTraining &training, const QString &dbPath, qint64 run
             printError(io, warning);
         }
     }
+    if (replicator)
+        replicator->stop();  // a last pass with the final status, unless the store was down
     if (events)
         stream.finished(runId, runStatusName(statusOf(ending.outcome)), ending);
     else

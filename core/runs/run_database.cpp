@@ -366,6 +366,17 @@ Status RunDatabase::deleteRowsAfter(qint64 id, qint64 step)
             return runDbError(QStringLiteral("cannot delete %1 of run %2 after step %3").arg(table).arg(id).arg(step),
                               m_path, remove.lastError());
     }
+    // The team store must drop them too (core/team): the replicator deletes the server's rows after the smallest
+    // such step, and sends again what follows the run's remaining rows (whose rowids SQLite may hand out anew).
+    QSqlQuery mark(m_db);
+    mark.prepare(QStringLiteral("UPDATE team_replication SET truncate_after = min(coalesce(truncate_after, :step), :step),"
+                                " generation = generation + 1,"
+                                " metrics_rowid = min(metrics_rowid, coalesce((SELECT max(rowid) FROM metrics WHERE run_id = :run), 0))"
+                                " WHERE run_id = :run"));
+    mark.bindValue(QStringLiteral(":step"), step);
+    mark.bindValue(QStringLiteral(":run"), id);
+    if (!mark.exec())
+        return runDbError(QStringLiteral("cannot mark run %1 for the team store after step %2").arg(id).arg(step), m_path, mark.lastError());
     return rebuildMetricSummaries(m_db, m_path, id);
 }
 

@@ -231,11 +231,31 @@ RunSchemaStep version8()
     return step;
 }
 
+// The team store's replicator (core/team, docs/team.md): per server (its connection string without password) and
+// run, the highest metric rowid sent, the step after which a resume deleted rows that the server must delete too,
+// a generation that every such deletion moves (so a pass that raced one does not record its progress), and a
+// digest of the run's other records as last sent.
+RunSchemaStep version9()
+{
+    RunSchemaStep step;
+    step.toVersion = 9;
+    step.description = QStringLiteral("team store replication marks");
+    step.statements = {QStringLiteral("CREATE TABLE team_replication ("
+                                      " server TEXT NOT NULL,"
+                                      " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                                      " metrics_rowid INTEGER NOT NULL DEFAULT 0,"
+                                      " truncate_after INTEGER,"
+                                      " generation INTEGER NOT NULL DEFAULT 0,"
+                                      " records_digest TEXT,"
+                                      " PRIMARY KEY (server, run_id)) WITHOUT ROWID")};
+    return step;
+}
+
 } // namespace
 
 const QList<RunSchemaStep> &runSchemaSteps()
 {
-    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4(), version5(), version6(), version7(), version8()};
+    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4(), version5(), version6(), version7(), version8(), version9()};
     return steps;
 }
 

@@ -16,7 +16,7 @@
 
 namespace ty {
 
-constexpr int kRunSchemaVersion = 8;
+constexpr int kRunSchemaVersion = 9;
 
 struct RunSchemaStep {
     int toVersion = 0;        // the user_version after this step

@@ -30,6 +30,8 @@ class TestRunSchema : public QObject {
 
 private Q_SLOTS:
     void migratesToUuids();
+    void migratesToTeamReplication();
+    void resumeMarksTeamReplication();
     void schemaVersionRecorded();
     void refusesNewerSchema_data();
     void refusesNewerSchema();
@@ -44,9 +46,16 @@ private Q_SLOTS:
 namespace {
 
 // Undoes schema step 7 in a file, as a version-6 file was.
-// What a version-7 file lacks: the uuids of runs and sweeps.
+// What a version-8 file lacks: the team store's replication marks.
+void dropTeamReplication(RawSqlite &raw)
+{
+    QCOMPARE(raw.exec(QStringLiteral("DROP TABLE team_replication")), QString());
+}
+
+// What a version-7 file lacks: the uuids of runs and sweeps (and what later versions added).
 void dropUuids(RawSqlite &raw)
 {
+    dropTeamReplication(raw);
     QCOMPARE(raw.exec(QStringLiteral("DROP INDEX runs_by_uuid")), QString());
     QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN uuid")), QString());
     QCOMPARE(raw.exec(QStringLiteral("DROP INDEX sweeps_by_uuid")), QString());
@@ -92,6 +101,56 @@ void TestRunSchema::migratesToSweeps()
     RawSqlite raw(path);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'sweep_id'")).toInt(), 1);
+}
+
+// A version-8 database gains the team store's marks, empty: nothing of it was pushed anywhere.
+void TestRunSchema::migratesToTeamReplication()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
+    {
+        auto opened = RunDatabase::open(path);
+        QVERIFY(opened.ok());
+        QVERIFY(opened.value()->createRun(testing::sampleNewRun()).ok());
+    }
+    {
+        RawSqlite raw(path);
+        dropTeamReplication(raw);
+        QCOMPARE(raw.exec(QStringLiteral("PRAGMA user_version = 8")), QString());
+    }
+    auto opened = RunDatabase::open(path);
+    QVERIFY2(opened.ok(), qPrintable(opened.error().toString()));
+    RawSqlite raw(path);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
+    QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM team_replication")).toInt(), 0);
+}
+
+// A resume's deletion tells every team store's marks of the run: the smallest step cut after, a new generation,
+// and a metric mark no higher than the run's remaining rows (SQLite may hand the deleted rowids out again).
+void TestRunSchema::resumeMarksTeamReplication()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
+    auto opened = RunDatabase::open(path);
+    QVERIFY(opened.ok());
+    const qint64 id = opened.value()->createRun(testing::sampleNewRun()).value();
+    const qint64 other = opened.value()->createRun(testing::sampleNewRun()).value();
+    RawSqlite raw(path);
+    for (int step = 1; step <= 10; ++step)
+        QCOMPARE(raw.exec(QStringLiteral("INSERT INTO metrics (run_id, name, step, value) VALUES (%1, 'loss', %2, 1.0)").arg(id).arg(step)), QString());
+    const qint64 keptRowId = raw.scalar(QStringLiteral("SELECT rowid FROM metrics WHERE step = 4")).toLongLong();
+    const qint64 lastRowId = raw.scalar(QStringLiteral("SELECT max(rowid) FROM metrics")).toLongLong();
+    QCOMPARE(raw.exec(QStringLiteral("INSERT INTO team_replication (server, run_id, metrics_rowid) VALUES ('a', %1, %2), ('b', %1, 2),"
+                                     " ('a', %3, 0)").arg(id).arg(lastRowId).arg(other)), QString());
+    QVERIFY(opened.value()->deleteMetricsAfter(id, 6).ok());
+    QVERIFY(opened.value()->deleteMetricsAfter(id, 4).ok());
+    QVERIFY(opened.value()->deleteMetricsAfter(id, 5).ok());
+    QCOMPARE(raw.scalar(QStringLiteral("SELECT truncate_after || ',' || generation || ',' || metrics_rowid FROM team_replication"
+                                       " WHERE server = 'a' AND run_id = %1").arg(id)).toString(),
+             QStringLiteral("4,3,%1").arg(keptRowId));
+    QCOMPARE(raw.scalar(QStringLiteral("SELECT truncate_after || ',' || generation || ',' || metrics_rowid FROM team_replication"
+                                       " WHERE server = 'b'")).toString(), QStringLiteral("4,3,2"));
+    QVERIFY(raw.scalar(QStringLiteral("SELECT truncate_after IS NULL AND generation = 0 FROM team_replication WHERE run_id = %1").arg(other)).toBool());
 }
 
 // A version-7 database's runs and sweeps get random uuids, all different, in the version 4 form; new ones too.
@@ -143,10 +202,13 @@ void TestRunSchema::schemaVersionRecorded()
     const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
     QVERIFY(RunDatabase::open(path).ok());
     RawSqlite raw(path);
-    QCOMPARE(RunDatabase::kSchemaVersion, 8);
+    QCOMPARE(RunDatabase::kSchemaVersion, 9);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.tables(), (QStringList{"checkpoints", "evaluation_samples", "evaluations", "events", "metric_summaries",
-                                        "metrics", "queue", "run_params", "run_tags", "runs", "settings", "stages", "sweeps"}));
+                                        "metrics", "queue", "run_params", "run_tags", "runs", "settings", "stages", "sweeps",
+                                        "team_replication"}));
+    QCOMPARE(raw.columns(QStringLiteral("team_replication")),
+             (QStringList{"server", "run_id", "metrics_rowid", "truncate_after", "generation", "records_digest"}));
     QCOMPARE(raw.columns(QStringLiteral("evaluations")),
              (QStringList{"id", "run_id", "split", "checkpoint_step", "created_at", "task", "sample_count", "accuracy",
                           "summary_json"}));
@@ -224,7 +286,7 @@ void TestRunSchema::migratesFromEmptyFile()
     QVERIFY(opened.value()->createRun(testing::sampleNewRun()).ok());
     RawSqlite raw(path);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
-    QCOMPARE(raw.tables().size(), 13);
+    QCOMPARE(raw.tables().size(), 14);
 }
 
 // A "version 0" file that already holds a table the migration wants to create: the migration fails half way

@@ -1,0 +1,94 @@
+// `trainyard-cli run --team`: the run replicates while it trains, a SIGKILL mid-run loses nothing that `team push`
+// cannot catch up, and a store that is down changes neither the run's outcome nor its exit status.
+
+#include "required_data.h"
+#include "team_test_support.h"
+#include "test_suite.h"
+
+#include <QDeadlineTimer>
+#include <QProcess>
+#include <QTest>
+#include <QThread>
+
+using namespace tyteam;
+
+class TestTeamTraining : public QObject {
+    Q_OBJECT
+
+private:
+    QString m_server;
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void init()
+    {
+        m_server = fixtureServer();
+        if (m_server.isEmpty())
+            TY_SKIP_WITHOUT_DATA("no PostgreSQL server (install postgresql-15; the team_server fixture starts one)");
+    }
+
+    void killedRunThenPushEqualsLocal()
+    {
+        const QString store = createDatabase(m_server);
+        const QString db = m_dir.filePath(QStringLiteral("killed.sqlite"));
+        QProcess run;
+        run.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        run.start(QStringLiteral(TRAINYARD_CLI), {QStringLiteral("run"), blobsPreset(m_dir, 400), QStringLiteral("--db"), db,
+                                                  QStringLiteral("--quiet"), QStringLiteral("--team"), store});
+        QVERIFY(run.waitForStarted());
+        // The replicator pushes while the run trains: wait for its rows on the store, then kill the run.
+        QDeadlineTimer deadline(120000);
+        while (storeMetricRows(store) <= 0 && !deadline.hasExpired() && run.state() == QProcess::Running)
+            QThread::msleep(100);
+        QCOMPARE(run.state(), QProcess::Running);  // still training: the rows came from the background
+        QVERIFY(storeMetricRows(store) > 0);
+        QThread::msleep(700);  // into the middle of a flush or a push
+        run.kill();            // SIGKILL
+        QVERIFY(run.waitForFinished());
+
+        const CliResult pushed = cli({"team", "push", "--db", db, "--team", store});
+        QVERIFY2(pushed.code == 0, qPrintable(pushed.err));
+        const QStringList local = localRows(db);
+        QVERIFY(local.filter(QStringLiteral("|interrupted|")).size() == 1);  // the record says how the run ended
+        QCOMPARE(storeRows(store, localUuids(db)), local);
+    }
+
+    void storeDownDuringRunThenPushCatchesUp()
+    {
+        // A cluster of its own, stopped while the run trains (the fixture's serves the other tests meanwhile).
+        const QString info = m_dir.filePath(QStringLiteral("own-cluster.conninfo"));
+        QCOMPARE(QProcess::execute(QStringLiteral("sh"), {QStringLiteral(TRAINYARD_PG_CLUSTER), QStringLiteral("setup"), info}), 0);
+        const QString server = [&] { QFile f(info); f.open(QIODevice::ReadOnly); return QString::fromUtf8(f.readAll()).trimmed(); }();
+        QVERIFY(!server.isEmpty());
+        const QString store = createDatabase(server);
+        QCOMPARE(QProcess::execute(QStringLiteral("sh"), {QStringLiteral(TRAINYARD_PG_CLUSTER), QStringLiteral("stop"), info}), 0);
+
+        const QString db = m_dir.filePath(QStringLiteral("down.sqlite"));
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("TRAINYARD_TEAM"), store);  // the environment's store, as cron or Slurm sets it
+        const CliResult run = cli({"run", blobsPreset(m_dir, 40), "--db", db, "--quiet"}, environment);
+        QCOMPARE(run.code, 0);
+        QCOMPARE(run.err.count(QStringLiteral("warning: the team store is not replicating this run")), 1);
+        QVERIFY(localRows(db).filter(QStringLiteral("|finished|")).size() == 1);
+
+        QCOMPARE(QProcess::execute(QStringLiteral("sh"), {QStringLiteral(TRAINYARD_PG_CLUSTER), QStringLiteral("start"), info}), 0);
+        const CliResult pushed = cli({"team", "push", "--db", db}, environment);
+        QVERIFY2(pushed.code == 0, qPrintable(pushed.err));
+        QCOMPARE(storeRows(store, localUuids(db)), localRows(db));
+        QCOMPARE(QProcess::execute(QStringLiteral("sh"), {QStringLiteral(TRAINYARD_PG_CLUSTER), QStringLiteral("cleanup"), info}), 0);
+    }
+
+    // A store that answers: the run's last pass leaves it complete, without any push.
+    void runWithStoreReplicatesToTheEnd()
+    {
+        const QString store = createDatabase(m_server);
+        const QString db = m_dir.filePath(QStringLiteral("live.sqlite"));
+        const CliResult run = cli({"run", blobsPreset(m_dir, 2), "--db", db, "--quiet", "--team", store});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(!run.err.contains(QStringLiteral("warning")), qPrintable(run.err));
+        QCOMPARE(storeRows(store, localUuids(db)), localRows(db));
+    }
+};
+
+TY_TEST_CLASS(TestTeamTraining)
+#include "test_team_training.moc"
