@@ -3,7 +3,8 @@
 // --preview-data previews the selected dataset node's data in the inspector. --baseline RUN pins a baseline;
 // --sweep-dialog KEY opens Training ▸ Sweep… on KEY ("default": the dialog's own first key), shown in a screenshot;
 // --classify FILES classifies files in the Evaluate view as a drop would; --runs-menu opens the run browser's context
-// menu on the runs --runs selects, drawn over the window in a screenshot.
+// menu on the runs --runs selects, drawn over the window in a screenshot; --import FILE imports a run bundle as a
+// drop would (a screenshot waits for it).
 // --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
 // under Xvfb or QT_QPA_PLATFORM=offscreen).
 
@@ -96,10 +97,13 @@ int main(int argc, char **argv)
                                       QStringLiteral("files"));
     const QCommandLineOption runsMenu(QStringLiteral("runs-menu"),
                                       QStringLiteral("With --runs: open the run browser's context menu on them (shown in a screenshot)."));
+    const QCommandLineOption importBundle(QStringLiteral("import"),
+                                          QStringLiteral("Import this run bundle into the run database, as dropping it on the window does."),
+                                          QStringLiteral("file"));
     const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
                                    QStringLiteral("Wait this long before the screenshot (e.g. for --train)."), QStringLiteral("ms"));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
-                       sweep, queue, speed, baseline, sweepDialog, classify, runsMenu, delay});
+                       sweep, queue, speed, baseline, sweepDialog, classify, runsMenu, importBundle, delay});
     parser.process(app);
 
     // View ▸ Theme's choice, unless --color-scheme forces one for this start.
@@ -165,6 +169,14 @@ int main(int argc, char **argv)
         QObject::connect(window.evaluation(), &ty::EvaluationView::predictionFinished, &window,
                          [&window] { window.setProperty("classified", true); });
         window.evaluation()->classifyFiles(parser.value(classify).split(QLatin1Char(','), Qt::SkipEmptyParts));
+    }
+    // A screenshot waits for the import's report too.
+    const bool importing = parser.isSet(importBundle);
+    if (importing) {
+        QObject::connect(window.training()->browser(), &ty::RunBrowser::bundleImported, &window,
+                         [&window] { window.setProperty("imported", true); });
+        if (!window.importRunBundle(parser.value(importBundle)))
+            window.setProperty("imported", true);
     }
     if (parser.isSet(sweep))
         window.showSweep(parser.value(sweep).toLongLong());
@@ -233,7 +245,8 @@ int main(int argc, char **argv)
                 window.view()->ensureNodeVisible(window.document()->selectedNodes().first());
             auto *poll = new QTimer(&window);
             QObject::connect(poll, &QTimer::timeout, &window, [&, poll] {
-                if ((previewing && !window.property("previewDone").toBool()) || (classifying && !window.property("classified").toBool()))
+                if ((previewing && !window.property("previewDone").toBool()) || (classifying && !window.property("classified").toBool())
+                    || (importing && !window.property("imported").toBool()))
                     return;
                 poll->stop();
                 if (parser.isSet(runsMenu))

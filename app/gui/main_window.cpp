@@ -25,7 +25,6 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
-#include <QMimeData>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
@@ -342,26 +341,6 @@ void MainWindow::closeEvent(QCloseEvent *event)
     setMode(WindowMode::Design);
     writeSettings();
     event->accept();
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent *event)
-{
-    for (const QUrl &url : event->mimeData()->urls())
-        if (url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".json"))) {
-            event->acceptProposedAction();
-            return;
-        }
-    event->ignore();
-}
-
-void MainWindow::dropEvent(QDropEvent *event)
-{
-    for (const QUrl &url : event->mimeData()->urls())
-        if (url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".json"))) {
-            event->acceptProposedAction();
-            QTimer::singleShot(0, this, [this, path = url.toLocalFile()] { openFile(path); });
-            return;
-        }
 }
 
 } // namespace ty

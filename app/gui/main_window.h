@@ -76,7 +76,7 @@ public:
     // Evaluate mode showing the newest evaluation of `runId` (compared with `compareRunId` unless 0).
     void showEvaluation(qint64 runId, qint64 compareRunId = 0);
     // The window's actions by name: new, open, open-overlays, save, save-as, undo, redo, cut, copy, paste, delete,
-    // select-all, zoom-in, zoom-out, zoom-reset, fit, arrange, snap, quit, train, stop-all, run-database,
+    // select-all, zoom-in, zoom-out, zoom-reset, fit, arrange, snap, quit, import-runs, export-runs, train, stop-all, run-database,
     // show-training, mode-design, mode-experiments, mode-evaluate, experiments-on-train, start-page, shortcuts.
     QAction *action(const QString &name) const { return m_actions.value(name); }
 
@@ -90,6 +90,10 @@ public:
     StartPage *showStartPage();
     StartPage *startPage() const { return m_startPage; }  // null when not shown
     bool saveTo(const QString &path);
+    // Merges a run bundle into the run database (opening the preferred one when none is open) and shows
+    // Experiments ▸ Runs, where the run browser imports it on its worker thread and selects its runs
+    // (RunBrowser::importBundle; its bundleImported reports). What File ▸ Import Runs… and a dropped bundle do.
+    bool importRunBundle(const QString &path);
     // The run database that runs are recorded in and the browser shows (remembered in QSettings).
     Status openRunDatabase(const QString &path);
     static QString preferredRunDatabase();  // the last one opened, else RunDatabase::defaultPath()
@@ -113,6 +117,7 @@ public Q_SLOTS:
     void newDocument();
     void open();
     void openWithOverlaysInteractively();  // File ▸ Open with Overlays…: the base, then the overlays
+    void importRunsInteractively();        // File ▸ Import Runs…: a file dialog, then importRunBundle
     bool save();
     bool saveAs();
     void showIssue(const ty::Issue &issue);
@@ -139,6 +144,7 @@ private:
     void showCompositeLevel();  // the inspector and issues list follow the level the design area shows  // the selected composite node's block, into the user's library
     QAction *addAction(const QString &name, const QString &text, const QString &icon,
                        const QList<QKeySequence> &shortcuts);
+    void createBundleActions();  // File ▸ Import Runs… and ▸ Export Runs as Bundle…, the sweep view's Export Bundle…
     // main_window_modes.cpp
     void createModes();
     void createModeActions();

@@ -129,6 +129,7 @@ void MainWindow::createActions()
 
     createTrainingActions();
     createModeActions();
+    createBundleActions();
 
     action(QStringLiteral("open"))->setToolTip(tr("Open a preset (%1)").arg(QKeySequence(QKeySequence::Open).toString()));
     action(QStringLiteral("arrange"))->setToolTip(tr("Lay the graph out left to right by depth (Ctrl+L)"));
@@ -160,6 +161,9 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::populateRecentMenu);
     addStartMenuEntries(file);
+    file->addSeparator();
+    file->addAction(action(QStringLiteral("import-runs")));
+    file->addAction(action(QStringLiteral("export-runs")));
     file->addSeparator();
     file->addAction(action(QStringLiteral("save")));
     file->addAction(action(QStringLiteral("save-as")));

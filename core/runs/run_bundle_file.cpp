@@ -39,6 +39,17 @@ Error bundleError(const QString &path, const QString &message) { return Error::i
 
 } // namespace
 
+bool looksLikeRunBundle(const QString &path)
+{
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return false;
+    if (info.suffix().compare(QLatin1String(kRunBundleSuffix), Qt::CaseInsensitive) == 0)
+        return true;
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) && file.read(kMagic.size()) == kMagic;
+}
+
 RunBundleWriter::~RunBundleWriter()
 {
     if (m_file && !m_finished) {

@@ -23,6 +23,12 @@
 namespace ty {
 
 constexpr quint32 kRunBundleVersion = 1;
+// The extension the app suggests for a bundle (the CLI writes whatever name it is given).
+inline constexpr char kRunBundleSuffix[] = "tybundle";
+
+// Whether a file dropped on the app is meant as a run bundle: named *.tybundle, or beginning with the bundle's magic
+// whatever its name (a regular file; at most 8 bytes are read). Says nothing about whether the bundle is intact.
+bool looksLikeRunBundle(const QString &path);
 
 // Writes a bundle to `path` through `path`.part, renamed over `path` by finish(): a failed or abandoned export
 // leaves no half-written bundle under the name asked for.

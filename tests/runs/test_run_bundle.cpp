@@ -439,6 +439,33 @@ private Q_SLOTS:
         QVERIFY(exportRunBundle(RunBundleExportRequest{f.path, {done}, {}, bundle, false}).ok());
         QVERIFY(!exportRunBundle(RunBundleExportRequest{f.path, {done + 10}, {}, bundle, false}).ok());
     }
+
+    // What the app takes for a dropped bundle: the .tybundle name, or the magic whatever the name.
+    void bundleIsKnownByNameOrMagic()
+    {
+        Fixture f;
+        QVERIFY(f.open());
+        const qint64 done = trainedRun(f, sampleNewRun(QStringLiteral("done")), 20);
+        const QString bundle = f.dir.filePath(QStringLiteral("b.tybundle"));
+        QVERIFY(exportRunBundle(RunBundleExportRequest{f.path, {done}, {}, bundle, true}).ok());
+        QVERIFY(looksLikeRunBundle(bundle));
+        const QString renamed = f.dir.filePath(QStringLiteral("runs.bin"));
+        QVERIFY(QFile::copy(bundle, renamed));
+        QVERIFY(looksLikeRunBundle(renamed));
+        const QString preset = f.dir.filePath(QStringLiteral("p.trainyard.json"));
+        QFile other(preset);
+        QVERIFY(other.open(QIODevice::WriteOnly));
+        other.write("{\"name\": \"TYBUNDLE is not at its start\"}");
+        other.close();
+        QVERIFY(!looksLikeRunBundle(preset));
+        QVERIFY(!looksLikeRunBundle(f.dir.filePath(QStringLiteral("missing.bin"))));
+        QVERIFY(QDir(f.dir.path()).mkdir(QStringLiteral("folder.tybundle")));
+        QVERIFY(!looksLikeRunBundle(f.dir.filePath(QStringLiteral("folder.tybundle"))));
+        QFile empty(f.dir.filePath(QStringLiteral("empty.TYBUNDLE")));
+        QVERIFY(empty.open(QIODevice::WriteOnly));
+        empty.close();
+        QVERIFY(looksLikeRunBundle(empty.fileName()));  // by its name; importing it says what is wrong
+    }
 };
 
 TY_TEST_CLASS(TestRunBundle)

@@ -5,6 +5,7 @@
 #include "probability_bars.h"
 #include "split_samples.h"
 
+#include "run_bundle_file.h"
 #include "run_database.h"
 
 #include <QComboBox>
@@ -361,18 +362,31 @@ void EvaluationView::fillGallery(const QList<EvaluatedSample> &samples, qint64)
         m_gallery->setGridSize(QSize());
 }
 
+namespace {
+
+// The dropped files to classify: local files, less run bundles (the window imports those).
+QStringList filesToClassify(const QMimeData *mime)
+{
+    QStringList paths;
+    for (const QUrl &url : mime->urls())
+        if (url.isLocalFile() && !looksLikeRunBundle(url.toLocalFile()))
+            paths << url.toLocalFile();
+    return paths;
+}
+
+} // namespace
+
 void EvaluationView::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (event->mimeData()->hasUrls() && m_runId)
+    if (m_runId && !filesToClassify(event->mimeData()).isEmpty())
         event->acceptProposedAction();
+    else
+        event->ignore();  // the window's, then: a run bundle is imported
 }
 
 void EvaluationView::dropEvent(QDropEvent *event)
 {
-    QStringList paths;
-    for (const QUrl &url : event->mimeData()->urls())
-        if (url.isLocalFile())
-            paths << url.toLocalFile();
+    const QStringList paths = filesToClassify(event->mimeData());
     if (!paths.isEmpty()) {
         classifyFiles(paths);
         event->acceptProposedAction();

@@ -3,7 +3,8 @@
 // a heat map (click a cell to list its samples), the per-class table (sortable), the samples of the chosen cell
 // or the most confident mistakes as thumbnails (images) or rows (tables), and a second run to compare per-class
 // scores with. Dropping images, IDX or CSV files on the view (one or several at once) classifies them with the
-// run's weights in one worker process (`trainyard-cli predict`): every input's most probable classes as bars.
+// run's weights in one worker process (`trainyard-cli predict`): every input's most probable classes as bars. A run
+// bundle dropped there is left to the window, which imports it.
 //
 // Ownership and threads: the database connection is the caller's (in the app, the run database watcher's) and must
 // outlive the view's use of it; the view owns its widgets, its data loader and its prediction process. GUI thread only.

@@ -9,6 +9,7 @@
 
 #include "common/flow_layout.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -75,7 +76,7 @@ RunBrowser::RunBrowser(QWidget *parent)
 
 RunBrowser::~RunBrowser()
 {
-    m_exportThread->waitForDone();  // a metrics export finishes writing its file; its report is dropped
+    m_exportThread->waitForDone();  // an export or import finishes its file or transaction; its report is dropped
     m_model->setDatabase(nullptr);  // the model must not outlive its database's use
 }
 
@@ -234,6 +235,10 @@ void RunBrowser::buildActions(QWidget *bar)
     });
     connect(m_export, &QPushButton::clicked, this, &RunBrowser::exportInteractively);
     connect(m_metricsCsv, &QPushButton::clicked, this, &RunBrowser::exportMetricsCsvInteractively);
+    // No button: the row would need a third line at 1280x720. Its tooltip follows the selection (updateActions).
+    m_bundleAction = new QAction(tr("Export Runs as Bundle…"), this);
+    m_bundleAction->setObjectName(QStringLiteral("export-bundle"));
+    connect(m_bundleAction, &QAction::triggered, this, &RunBrowser::exportBundleInteractively);
     connect(m_diffButton, &QPushButton::clicked, this, &RunBrowser::showDiff);
     connect(m_rename, &QPushButton::clicked, this, &RunBrowser::renameInteractively);
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteRuns(selectedRunIds()); });

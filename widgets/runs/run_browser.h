@@ -8,8 +8,9 @@
 // two runs. Actions: pin a baseline, open a run's preset, fine-tune from a run (a new staged preset that starts
 // from its weights), evaluate (the Evaluate view), export (ONNX or safetensors, by a worker process), resume an
 // interrupted, stopped or failed run, stop a running one (wherever on this host it was started: the app, a
-// terminal), export the metric rows of the selected runs as CSV (on a worker thread), rename, delete (after
-// confirmation, with its folder); the same in the table's context menu.
+// terminal), export the metric rows of the selected runs as CSV, export the selected ended runs as a run bundle and
+// import a bundle into the shown database (these three on a worker thread), rename, delete (after confirmation,
+// with its folder); the same in the table's context menu.
 // Lineage: the "From" column names the run (or weights file) a run started from; the line under the actions links
 // to it and to the runs fine-tuned from the selected one; a double click on "From" selects the parent.
 //
@@ -28,6 +29,7 @@
 #include <functional>
 #include <memory>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -81,6 +83,8 @@ public:
     Status requestFineTune(qint64 id);
     // Selects the run and scrolls to it, loading every page and clearing filters that hide it. False when absent.
     bool showRun(qint64 id);
+    // The same for several runs (the first scrolled to); false when one is absent (the others are selected).
+    bool showRuns(const QList<qint64> &ids);
     // The table's context menu for the current selection (the caller owns and shows it): the actions of the
     // buttons, plus "Go to Parent Run" for a run started from another.
     QMenu *createContextMenu(QWidget *parent);
@@ -101,6 +105,24 @@ public:
     // exportMetricsCsv; a failure is also shown in a message box.
     void exportMetricsCsvInteractively();
     bool isExportingMetrics() const { return m_exportingMetrics; }
+    // Run bundles (run_bundle_export.h, run_bundle_import.h; run_browser_bundle.cpp), on the same worker thread,
+    // each with a connection of its own. exportBundle writes the runs `ids` and the sweeps `sweepIds` (ended ones;
+    // with their checkpoint files) into `path`; bundleExported reports the outcome, also in the status line: runs,
+    // metric rows, checkpoints, size, checkpoints left out, or the refusal (a run still running, a checkpoint file
+    // changed since it was recorded). False, in the status line, when it cannot start.
+    bool exportBundle(const QList<qint64> &ids, const QString &path, const QList<qint64> &sweepIds = {});
+    // Asks for the file (see setSaveFileChooser; suggested: runs-3-7.tybundle in the last export folder), then
+    // exportBundle; a refusal is also shown in a message box. The sweep's: sweep-4.tybundle, all its trials.
+    void exportBundleInteractively();
+    void exportSweepBundleInteractively(qint64 sweepId);
+    bool isExportingBundle() const { return m_exportingBundle; }
+    // Merges the bundle `path` into the shown run database (importRunBundle: runs already here by uuid stay as they
+    // are; a damaged or altered bundle is refused whole, changing nothing), then shows and selects its runs.
+    // bundleImported reports the outcome, also in the status line and, when `interactive`, a message box: the
+    // runs and sweeps added and those already here, by id. A bundle asked for while another is being imported
+    // waits its turn. False, in the status line, when no database is shown.
+    bool importBundle(const QString &path, bool interactive = false);
+    bool isImportingBundle() const { return !m_importQueue.isEmpty(); }
 
     // How deletion is confirmed; the default asks with a message box. Tests pass a function.
     void setConfirmation(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
@@ -118,6 +140,10 @@ public:
     QLabel *lineageLabel() const { return m_lineage; }
     QPushButton *fineTuneButton() const { return m_fineTune; }
     QPushButton *metricsCsvButton() const { return m_metricsCsv; }
+    // "Export Runs as Bundle…" (exportBundleInteractively): in the table's context menu, and the window puts it in
+    // its File menu (the button row has no room left at 1280x720). Enabled for selected runs that have all ended;
+    // otherwise its tooltip names the run that has not.
+    QAction *bundleAction() const { return m_bundleAction; }
     QString statusText() const;
     // The banner above the table, shown while the run list cannot be read (a damaged database): the table may
     // then be missing runs, and an empty list must not pass for "no runs yet".
@@ -139,6 +165,11 @@ Q_SIGNALS:
     void exportFinished(qint64 runId, bool ok, const QString &message);
     // The end of exportMetricsCsv: `rows` written into `path`, or the error in `message`.
     void metricsExported(const QString &path, bool ok, qint64 rows, const QString &message);
+    // The end of exportBundle: `path` written, or the refusal in `message`.
+    void bundleExported(const QString &path, bool ok, const QString &message);
+    // The end of an importBundle: the bundle's runs by their ids here (added or already here), or nothing and the
+    // refusal in `message`.
+    void bundleImported(const QString &path, bool ok, const QList<qint64> &runIds, const QString &message);
 
 private:
     void showDatabase(RunDatabase *db);  // the watcher's connectionReplaced
@@ -155,6 +186,17 @@ private:
     void fitColumns();
     void renameInteractively();
     bool startMetricsExport(QList<qint64> ids, const QString &path, bool interactive);  // (run_browser_csv.cpp)
+    // The file an export goes to, asked with m_chooseSaveFile in the last export folder (remembered), `suggestion`
+    // offered; `suffix` added to a name without one. Empty: cancelled. (run_browser_csv.cpp)
+    QString chooseExportFile(const QString &title, const QString &suggestion, const QString &suffix, const QString &filter);
+    // runs-3-7-12.SUFFIX; past five runs, runs-3-7-12-15-20-and-4-more.SUFFIX.
+    static QString suggestedExportName(const QList<qint64> &ids, const QString &suffix);
+    // Run bundles (run_browser_bundle.cpp)
+    bool startBundleExport(QList<qint64> ids, QList<qint64> sweepIds, const QString &path, bool interactive);
+    void startNextImport();
+    void finishImport(const QString &path, bool interactive, const QString &message, const QList<qint64> &runIds, bool ok);
+    QString bundleRefusal(const QList<qint64> &ids) const;  // why the selection cannot be exported; empty: it can
+    void showMessageBox(const QString &title, const QString &message, bool warning);  // not modal
     void loadNextPage();  // the background loading of the remaining pages
     // Lineage and the context menu (run_browser_lineage.cpp)
     void updateLineage();
@@ -177,6 +219,7 @@ private:
     QPushButton *m_saveNotes = nullptr;
     // m_resume reads "Stop" while the selected run is running.
     QPushButton *m_evaluate = nullptr, *m_export = nullptr, *m_fineTune = nullptr, *m_metricsCsv = nullptr;
+    QAction *m_bundleAction = nullptr;
     QLabel *m_lineage = nullptr;
     QString m_workerPath;
     QPushButton *m_pin = nullptr, *m_open = nullptr, *m_resume = nullptr, *m_rename = nullptr, *m_delete = nullptr,
@@ -188,8 +231,15 @@ private:
     QList<qint64> m_lastSelection;
     std::function<bool(const QString &)> m_confirm;
     SaveFileChooser m_chooseSaveFile;
-    // The metrics export (run_browser_csv.cpp): one at a time, on one worker thread that the destructor waits for.
+    // The metrics export (run_browser_csv.cpp) and the bundles' export and imports (run_browser_bundle.cpp): one
+    // of each kind at a time, on one worker thread that the destructor waits for.
     bool m_exportingMetrics = false;
+    bool m_exportingBundle = false;
+    struct PendingImport {
+        QString path;
+        bool interactive = false;
+    };
+    QList<PendingImport> m_importQueue;  // the first is being imported
     std::unique_ptr<QThreadPool> m_exportThread;
 };
 

@@ -10,6 +10,7 @@
 #include "runs_filter_proxy_model.h"
 #include "runs_table_model.h"
 
+#include <QAction>
 #include <QLabel>
 #include <QDir>
 #include <QFileDialog>
@@ -49,6 +50,12 @@ void RunBrowser::updateActions()
     m_evaluate->setEnabled(ids.size() == 1 || ids.size() == 2);
     m_export->setEnabled(one && !m_workerPath.isEmpty());
     m_metricsCsv->setEnabled(!ids.isEmpty() && !m_exportingMetrics);
+    const QString bundleRefused = bundleRefusal(ids);
+    m_bundleAction->setEnabled(!ids.isEmpty() && !m_exportingBundle && bundleRefused.isEmpty());
+    m_bundleAction->setToolTip(!bundleRefused.isEmpty() ? bundleRefused
+                                                  : tr("Write the selected runs, with every metric row, evaluation and checkpoint "
+                                                       "file, into one run bundle (.tybundle) that File ▸ Import Runs… or "
+                                                       "trainyard-cli runs import merges into another run database"));
     m_delete->setEnabled(!ids.isEmpty());
     m_diffButton->setEnabled(ids.size() == 2 || (ids.size() == 1 && m_baseline > 0 && ids.first() != m_baseline));
     m_notes->setEnabled(one);

@@ -1,5 +1,6 @@
 // RunBrowser: the metric rows of the selected runs as one CSV file in long form (long_form_metrics.h), written on a
-// worker thread so that a large selection (tens of runs of 10,000 rows) leaves the window responsive.
+// worker thread so that a large selection (tens of runs of 10,000 rows) leaves the window responsive; and what every
+// export of the browser shares: the suggested file name, the file dialog, the message box.
 
 #include "run_browser.h"
 
@@ -24,16 +25,6 @@ namespace {
 
 constexpr int kIdsInFileName = 5;
 
-// runs-3-7-12.csv; past five runs, runs-3-7-12-15-20-and-4-more.csv.
-QString suggestedFileName(const QList<qint64> &ids)
-{
-    QStringList parts;
-    for (qint64 id : ids.mid(0, kIdsInFileName))
-        parts << QString::number(id);
-    const QString more = ids.size() > kIdsInFileName ? QStringLiteral("-and-%1-more").arg(ids.size() - kIdsInFileName) : QString();
-    return QStringLiteral("runs-%1%2.csv").arg(parts.join(QLatin1Char('-')), more);
-}
-
 // On the export thread: a connection of its own (a connection belongs to the thread that opened it).
 Result<qint64> writeMetricsFile(const QString &databasePath, const QList<qint64> &ids, const QString &path)
 {
@@ -53,16 +44,42 @@ void RunBrowser::exportMetricsCsvInteractively()
     std::sort(ids.begin(), ids.end());
     if (ids.isEmpty() || m_exportingMetrics)
         return;
+    const QString path = chooseExportFile(tr("Export the metrics of %n run(s) as CSV", nullptr, int(ids.size())),
+                                          suggestedExportName(ids, QStringLiteral("csv")), QStringLiteral("csv"),
+                                          tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty())
+        startMetricsExport(ids, path, true);
+}
+
+QString RunBrowser::suggestedExportName(const QList<qint64> &ids, const QString &suffix)
+{
+    QStringList parts;
+    for (qint64 id : ids.mid(0, kIdsInFileName))
+        parts << QString::number(id);
+    const QString more = ids.size() > kIdsInFileName ? QStringLiteral("-and-%1-more").arg(ids.size() - kIdsInFileName) : QString();
+    return QStringLiteral("runs-%1%2.%3").arg(parts.join(QLatin1Char('-')), more, suffix);
+}
+
+QString RunBrowser::chooseExportFile(const QString &title, const QString &suggestion, const QString &suffix, const QString &filter)
+{
     QSettings settings;
     const QString folder = settings.value(QStringLiteral("runs/exportFolder"), QDir::homePath()).toString();
-    QString path = m_chooseSaveFile(tr("Export the metrics of %n run(s) as CSV", nullptr, int(ids.size())),
-                                    QDir(folder).filePath(suggestedFileName(ids)), tr("CSV files (*.csv);;All files (*)"));
+    QString path = m_chooseSaveFile(title, QDir(folder).filePath(suggestion), filter);
     if (path.isEmpty())
-        return;
+        return path;
     if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".csv");
+        path += QLatin1Char('.') + suffix;
     settings.setValue(QStringLiteral("runs/exportFolder"), QFileInfo(path).absolutePath());  // the dialog remembers its folder
-    startMetricsExport(ids, path, true);
+    return path;
+}
+
+void RunBrowser::showMessageBox(const QString &title, const QString &message, bool warning)
+{
+    // Not modal: the window goes on.
+    auto *box = new QMessageBox(warning ? QMessageBox::Warning : QMessageBox::Information, title, message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
 }
 
 bool RunBrowser::startMetricsExport(QList<qint64> ids, const QString &path, bool interactive)
@@ -95,11 +112,8 @@ bool RunBrowser::startMetricsExport(QList<qint64> ids, const QString &path, bool
                                            .arg(shown, QLocale().toString(rows.value()))
                                      : tr("The metrics were not exported: %1").arg(rows.error().toString());
         setStatus(message);
-        if (!rows && interactive) {  // not modal: the window goes on
-            auto *box = new QMessageBox(QMessageBox::Warning, tr("Export Metrics as CSV"), message, QMessageBox::Ok, this);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
-        }
+        if (!rows && interactive)
+            showMessageBox(tr("Export Metrics as CSV"), message, true);
         Q_EMIT metricsExported(path, rows.ok(), rows ? rows.value() : 0, message);
     });
     watcher->setFuture(promise->future());

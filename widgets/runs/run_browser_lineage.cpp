@@ -58,6 +58,28 @@ bool RunBrowser::showRun(qint64 id)
     return true;
 }
 
+bool RunBrowser::showRuns(const QList<qint64> &ids)
+{
+    if (std::any_of(ids.begin(), ids.end(), [this](qint64 id) { return m_model->rowOfRun(id) < 0; }))
+        m_model->fetchAll();  // older runs, on pages not loaded yet
+    QList<qint64> present;
+    bool hidden = false;
+    for (qint64 id : ids)
+        if (const int sourceRow = m_model->rowOfRun(id); sourceRow >= 0) {
+            present << id;
+            hidden = hidden || !m_proxy->mapFromSource(m_model->index(sourceRow, 0)).isValid();
+        }
+    if (hidden) {  // filtered out: show every run
+        m_filter->clear();
+        m_statusChoice->setCurrentIndex(0);
+        m_tagChoice->setCurrentIndex(0);
+    }
+    selectRuns(present);
+    if (!present.isEmpty())
+        m_view->scrollTo(m_proxy->mapFromSource(m_model->index(m_model->rowOfRun(present.first()), 0)));
+    return present.size() == ids.size();
+}
+
 void RunBrowser::activateCell(const QModelIndex &proxyIndex)
 {
     if (proxyIndex.column() != RunsTableModel::ParentColumn)
@@ -128,6 +150,7 @@ QMenu *RunBrowser::createContextMenu(QWidget *menuParent)
     mirror(m_evaluate, tr("Evaluate"));
     mirror(m_export, tr("Export…"));
     mirror(m_metricsCsv, tr("Export Metrics as CSV…"))->setObjectName(QStringLiteral("export-metrics-csv"));
+    menu->addAction(m_bundleAction);
     mirror(m_pin, m_pin->text());
     mirror(m_resume, m_resume->text());
     menu->addSeparator();

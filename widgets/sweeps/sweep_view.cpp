@@ -64,9 +64,13 @@ SweepView::SweepView(QWidget *parent) : QWidget(parent)
     m_stop->setToolTip(tr("Stop the sweep: each running trial writes a checkpoint; Resume continues"));
     m_resume = new QPushButton(tr("Resume"), this);
     m_resume->setToolTip(tr("Continue a stopped, failed or interrupted sweep: queued and interrupted trials"));
+    m_exportBundle = new QPushButton(tr("Export Bundle…"), this);
+    m_exportBundle->setToolTip(tr("Write the sweep and all its trials (metric rows, evaluations, checkpoint files) into one run "
+                                  "bundle (.tybundle) that File ▸ Import Runs… merges into another run database"));
     top->addWidget(m_openBest);
     top->addWidget(m_stop);
     top->addWidget(m_resume);
+    top->addWidget(m_exportBundle);
     layout->addLayout(top);
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("sweepSummary"));
@@ -110,6 +114,7 @@ SweepView::SweepView(QWidget *parent) : QWidget(parent)
     });
     connect(m_stop, &QPushButton::clicked, this, [this] { Q_EMIT stopRequested(m_sweep.id); });
     connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(m_sweep.id); });
+    connect(m_exportBundle, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(m_sweep.id); });
     updateButtons();
 }
 
@@ -280,6 +285,8 @@ void SweepView::updateButtons()
                          && (m_sweep.status == QLatin1String("stopped") || m_sweep.status == QLatin1String("interrupted")
                              || m_sweep.status == QLatin1String("failed"))
                          && !m_runningHere.contains(m_sweep.id));
+    // A running sweep is refused (its trials are still coming); an interrupted one, whose driver is gone, travels.
+    m_exportBundle->setEnabled(chosen && m_sweep.status != QLatin1String("running") && !m_runningHere.contains(m_sweep.id));
 }
 
 Result<Preset> SweepView::bestPreset() const

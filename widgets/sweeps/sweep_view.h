@@ -1,8 +1,8 @@
 #pragma once
 // Experiments ▸ Sweeps: the sweeps of the run database and, for the one chosen, its trials table (parameters,
 // status and metric, sortable, the best row highlighted), a parallel coordinates chart, the metric against a
-// chosen parameter, the trials' curves overlaid, and Open Best as Preset, Stop and Resume (of a stopped, failed or
-// interrupted sweep). While shown, a running sweep is reread when its runs change (the run database watcher's
+// chosen parameter, the trials' curves overlaid, and Open Best as Preset, Stop, Resume (of a stopped, failed or
+// interrupted sweep) and Export Bundle… (of a sweep no driver runs: the window's run browser writes it). While shown, a running sweep is reread when its runs change (the run database watcher's
 // runsChanged, at most once a second) and every 5 s for its own record (its status, best run, a driver that died);
 // everything comes from the run database, so a sweep started in a terminal shows the same.
 //
@@ -55,11 +55,13 @@ public:
     QCustomPlot *curvesPlot() const { return m_curves; }
     QComboBox *scatterKey() const { return m_scatterKey; }
     QLabel *summary() const { return m_summary; }
+    QPushButton *exportButton() const { return m_exportBundle; }
 
 Q_SIGNALS:
     void openPresetRequested(const ty::Preset &preset);
     void stopRequested(qint64 sweepId);
     void resumeRequested(qint64 sweepId);
+    void exportRequested(qint64 sweepId);  // Export Bundle…: the sweep and all its trials
     void statusMessage(const QString &message);
 
 private:
@@ -79,6 +81,7 @@ private:
     QPushButton *m_openBest;
     QPushButton *m_stop;
     QPushButton *m_resume;
+    QPushButton *m_exportBundle;
     QTableWidget *m_table;
     QCustomPlot *m_parallel;
     QCustomPlot *m_scatter;
