@@ -263,7 +263,7 @@ Result<WeightImportPlan> planWeightImport(const QList<ModelTensor> &model, const
     // The file's tensors that nothing took.
     for (int f = 0; f < header.tensors.size(); ++f) {
         const NamedTensor &t = header.tensors[f];
-        if (accounted.contains(f) || (own && isTrainingState(t.name)))
+        if (accounted.contains(f) || (isTrainyardWeights(header) && isTrainingState(t.name)))
             continue;
         QString reason = pairing.skippedReason.value(f);
         if (leafOf(t.name) == QLatin1String("num_batches_tracked"))
