@@ -1,5 +1,5 @@
-// trainyard-cli run PRESET [--overlay FILE]... [--set K=V]... [--init-from RUN[:CHECKPOINT]|FILE] [--db PATH] [--name NAME]
-//                  [--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--tensorboard DIR] [--json] [--quiet]
+// trainyard-cli run PRESET [--overlay FILE]... [--set K=V]... [--init-from RUN[:CHECKPOINT]|FILE] [--init-map NAME|JSON] [--db PATH] [--name NAME]
+//                  [--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--tensorboard DIR] [--team URL] [--json] [--quiet]
 // With --nproc N, or under a launcher's environment (torchrun, srun), a data-parallel run (distributed_launch.h).
 // trainyard-cli run --sweep ID --trial N [--set K=V]... [--db PATH] [--events]: one trial of a sweep, started by
 // the sweep driver (sweep_driver.h), its preset built from the sweep's record.
@@ -78,8 +78,12 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
         threads.insert(QString::fromLatin1(name), value.isNull() ? QJsonValue() : QJsonValue(QString::fromLocal8Bit(value)));
     }
     run.provenance.insert(QStringLiteral("threads"), threads);
-    if (initFrom)
-        run.provenance.insert(QStringLiteral("init_from"), initFrom->parent);
+    if (initFrom) {
+        QJsonObject parent = initFrom->parent;
+        if (!start.importReport.isEmpty())
+            parent.insert(QStringLiteral("import"), start.importReport);
+        run.provenance.insert(QStringLiteral("init_from"), parent);
+    }
     if (!overlays.isEmpty())
         run.provenance.insert(QStringLiteral("overlays"), overlaySources(overlays, overlaySha256));
     return run;
@@ -93,7 +97,7 @@ int runCommand(const QStringList &arguments, Io &io)
     const bool isTrial = args.options.contains(QStringLiteral("sweep"));
     if (!args.error.isEmpty() || args.positionals.size() != (isTrial ? 0 : 1)) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
-               << "usage: trainyard-cli run PRESET [--overlay FILE]... [--set KEY=VALUE]... [--init-from RUN[:last|best|STEP]|FILE] [--db PATH] [--name NAME] "
+               << "usage: trainyard-cli run PRESET [--overlay FILE]... [--set KEY=VALUE]... [--init-from RUN[:last|best|STEP]|FILE] [--init-map NAME|JSON] [--db PATH] [--name NAME] "
                   "[--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--tensorboard DIR] [--team URL] [--json|--events] [--quiet]\n";
         return BadInput;
     }
@@ -122,6 +126,11 @@ int runCommand(const QStringList &arguments, Io &io)
     const QString path = isTrial ? sweep.presetFile : args.positionals.first();
     if (args.options.contains(QStringLiteral("init-from")))
         if (const Status set = setInitFromOption(&preset, args.option(QStringLiteral("init-from"))); !set) {
+            reportError(set.error(), args, io);
+            return BadInput;
+        }
+    if (args.options.contains(QStringLiteral("init-map")))
+        if (const Status set = setInitMapOption(&preset, args.option(QStringLiteral("init-map"))); !set) {
             reportError(set.error(), args, io);
             return BadInput;
         }
@@ -186,6 +195,9 @@ int runCommand(const QStringList &arguments, Io &io)
     std::unique_ptr<PreparedTraining> training = prepareTraining(preset, QString(), -1, args, io, weights, launch.get());
     if (!training)
         return BadInput;
+    if (!args.flag(QStringLiteral("quiet")) && !args.flag(QStringLiteral("events")))
+        for (const QString &line : training->info().importLines)
+            io.err << line << "\n";
     if (stoppedBeforeTraining(args, io))
         return Stopped;
 

@@ -87,6 +87,28 @@ QString parentText(const QJsonObject &parent)
                                                    parent.value(QStringLiteral("sha256")).toString().left(12), nodes);
 }
 
+// The import report of a warm start (parent.import): its counts, then each tensor not copied.
+QStringList importText(const QJsonObject &report)
+{
+    if (report.isEmpty())
+        return {};
+    const QJsonObject counts = report.value(QStringLiteral("counts")).toObject();
+    QStringList lines{QStringLiteral("map %1%2: %3 copied, %4 skipped, %5 missing, %6 mismatched")
+                          .arg(printableExcerpt(report.value(QStringLiteral("map")).toString(), 60),
+                               report.value(QStringLiteral("strict")).toBool() ? QStringLiteral(" (strict)") : QString())
+                          .arg(counts.value(QStringLiteral("copied")).toInt()).arg(counts.value(QStringLiteral("skipped")).toInt())
+                          .arg(counts.value(QStringLiteral("missing")).toInt()).arg(counts.value(QStringLiteral("mismatched")).toInt())};
+    for (const char *kind : {"skipped", "missing", "mismatched"})
+        for (const QJsonValue &v : report.value(QLatin1String(kind)).toArray()) {
+            const QJsonObject e = v.toObject();
+            const QString name = e.contains(QStringLiteral("tensor")) ? e.value(QStringLiteral("tensor")).toString()
+                                                                      : e.value(QStringLiteral("file_tensor")).toString();
+            lines << QStringLiteral("  %1 %2: %3").arg(QString::fromLatin1(kind).leftJustified(10), printableExcerpt(name, 200),
+                                                       printableExcerpt(e.value(QStringLiteral("reason")).toString(), 300));
+        }
+    return lines;
+}
+
 int listRuns(RunDatabase &db, const Args &args, Io &io)
 {
     // Two queries whatever the number of runs: the runs without their presets, and every run's last values.
@@ -200,8 +222,11 @@ int showRun(RunDatabase &db, qint64 id, const Args &args, Io &io)
         io.out << "  notes      " << printableExcerpt(r.notes, 1000) << "\n";
     if (r.sweepId > 0)
         io.out << "  sweep      " << r.sweepId << ", trial " << r.sweepTrial << " (trainyard-cli sweeps show " << r.sweepId << ")\n";
-    if (const QJsonObject parent = r.provenance.value(QStringLiteral("init_from")).toObject(); !parent.isEmpty())
+    if (const QJsonObject parent = r.provenance.value(QStringLiteral("init_from")).toObject(); !parent.isEmpty()) {
         io.out << "  parent     " << parentText(parent) << "\n";
+        for (const QString &line : importText(parent.value(QStringLiteral("import")).toObject()))
+            io.out << "  " << (line.startsWith(QLatin1Char(' ')) ? QStringLiteral("          ") : QStringLiteral("import     ")) << line << "\n";
+    }
     for (const StageRecord &s : runStages.value())
         io.out << "  stage " << (s.index + 1) << "    " << printableExcerpt(s.name, 60) << ": steps " << s.startStep << " to "
                << (s.endStep >= 0 ? QString::number(s.endStep) : QStringLiteral("...")) << " (" << s.epochs << " epochs"

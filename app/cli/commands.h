@@ -26,7 +26,7 @@ int trainingCommand(const QString &command, const QStringList &arguments, Io &io
 inline QStringList runValuedOptions()
 {
     return {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("device"), QStringLiteral("init-from"),
-            QStringLiteral("overlay"), QStringLiteral("sweep"), QStringLiteral("trial"), QStringLiteral("nproc"),
+            QStringLiteral("init-map"), QStringLiteral("overlay"), QStringLiteral("sweep"), QStringLiteral("trial"), QStringLiteral("nproc"),
             QStringLiteral("note"), QStringLiteral("tag"), QStringLiteral("tensorboard"), QStringLiteral("team")};
 }
 inline QStringList runFlags() { return {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("events")}; }

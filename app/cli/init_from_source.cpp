@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 namespace ty::cli {
@@ -24,6 +25,7 @@ Result<std::optional<InitFromSource>> resolveInitFrom(const Preset &preset, cons
     InitFromSource source;
     source.weights.nodes = init->nodes;
     source.weights.strict = init->strict;
+    source.weights.map = init->map;
     if (init->fromRun()) {
         Result<RunCheckpoint> chosen = verifiedRunCheckpoint(dbPath, init->run, init->checkpoint, QStringLiteral("start from"));
         if (!chosen) {
@@ -47,6 +49,8 @@ Result<std::optional<InitFromSource>> resolveInitFrom(const Preset &preset, cons
     }
     if (!init->nodes.isEmpty())
         source.parent.insert(QStringLiteral("nodes"), QJsonArray::fromStringList(init->nodes));
+    if (init->map.given())
+        source.parent.insert(QStringLiteral("map"), init->map.toJson());
     return std::optional<InitFromSource>(source);
 }
 
@@ -70,6 +74,27 @@ Status setInitFromOption(Preset *preset, const QString &value)
     } else {
         return Error::atField(QStringLiteral("--init-from"), QStringLiteral("--init-from: expected RUN, RUN:best, RUN:last, RUN:STEP or a weights file"));
     }
+    preset->training.insert(QStringLiteral("init_from"), init);
+    return Status::success();
+}
+
+Status setInitMapOption(Preset *preset, const QString &value)
+{
+    QJsonValue map = value;
+    if (value.trimmed().startsWith(QLatin1Char('{'))) {
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(value.toUtf8(), &error);
+        if (error.error != QJsonParseError::NoError || !doc.isObject())
+            return Error::atField(QStringLiteral("--init-map"),
+                                  QStringLiteral("--init-map: not a JSON object of tensor names (%1); expected e.g. {\"fc1.weight\": \"0.weight\"}")
+                                      .arg(error.error != QJsonParseError::NoError ? error.errorString() : QStringLiteral("not an object")));
+        map = doc.object();
+    } else if (value.isEmpty()) {
+        return Error::atField(QStringLiteral("--init-map"), QStringLiteral("--init-map: expected a convention such as sequential or auto, "
+                                                                           "or a JSON object of tensor names"));
+    }
+    QJsonObject init = preset->training.value(QStringLiteral("init_from")).toObject();
+    init.insert(QStringLiteral("map"), map);
     preset->training.insert(QStringLiteral("init_from"), init);
     return Status::success();
 }

@@ -14,7 +14,8 @@ namespace ty::cli {
 
 struct InitFromSource {
     TrainOptions::WarmStartSource weights;
-    QJsonObject parent;  // {"run": 3, "checkpoint_step": 1720, "sha256": ...} or {"file": ..., "sha256": ...}
+    QJsonObject parent;  // {"run": 3, "checkpoint_step": 1720, "sha256": ...} or {"file": ..., "sha256": ...}, with the
+                         // nodes and map when given; the run adds its import report ("import")
 };
 
 // Nothing when the preset has no init_from. A run must be in the database at `dbPath` and its checkpoint's file
@@ -24,5 +25,9 @@ Result<std::optional<InitFromSource>> resolveInitFrom(const Preset &preset, cons
 // `--init-from RUN[:last|best|STEP]` or `--init-from FILE`: sets the source of the preset's training.init_from,
 // keeping its `nodes` and `strict`.
 Status setInitFromOption(Preset *preset, const QString &value);
+
+// `--init-map NAME` (a convention: sequential, auto, names) or `--init-map '{"fc1.weight": "0.weight", ...}'`: sets
+// training.init_from.map, how another tool's file names its tensors (docs/import.md).
+Status setInitMapOption(Preset *preset, const QString &value);
 
 } // namespace ty::cli

@@ -44,8 +44,9 @@ void RunRecorder::onStarted(const TrainStart &start)
     if (!m_quiet)
         m_io.err << "training on " << start.device << ": " << start.trainSamples << " training, " << start.valSamples
                  << " validation, " << start.testSamples << " test samples; " << start.parameters << " parameters; "
-                 << (start.stages > 0 ? QStringLiteral("%1 epochs in %2 stages, %3 steps").arg(start.epochs).arg(start.stages).arg(start.totalSteps)
-                                      : QStringLiteral("%1 epochs of %2 steps").arg(start.epochs).arg(start.stepsPerEpoch))
+                 << (start.stages > 0   ? QStringLiteral("%1 epochs in %2 stages, %3 steps").arg(start.epochs).arg(start.stages).arg(start.totalSteps)
+                     : start.epochs > 0 ? QStringLiteral("%1 epochs of %2 steps").arg(start.epochs).arg(start.stepsPerEpoch)
+                                        : QStringLiteral("0 epochs: the loaded weights are evaluated, not trained"))
                  << " (data read in " << QString::number(start.loadSeconds, 'f', 2) << " s"
                  << (start.dataLoadedAhead ? ", decoded while LibTorch loaded)\n" : ")\n");
 

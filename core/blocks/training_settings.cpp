@@ -12,7 +12,7 @@ using namespace spec;
 const QList<ParamSpec> &trainingSpecs()
 {
     static const QList<ParamSpec> specs{
-        intParam(QStringLiteral("epochs"), 10, 1, 1e6, QStringLiteral("Passes over the training split")),
+        intParam(QStringLiteral("epochs"), 10, 0, 1e6, QStringLiteral("Passes over the training split (0: only evaluate the weights of init_from)")),
         intParam(QStringLiteral("batch_size"), 128, 1, 1e6, QStringLiteral("Samples per training step")),
         intParam(QStringLiteral("eval_batch_size"), 1000, 1, 1e7, QStringLiteral("Samples per step when evaluating")),
         intParam(QStringLiteral("seed"), 0, 0, 9007199254740991.0, QStringLiteral("Seed of every random generator")),

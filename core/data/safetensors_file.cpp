@@ -1,5 +1,6 @@
 #include "safetensors_file.h"
 
+#include "pickled_file.h"
 #include "regular_file.h"
 
 #include <QDir>
@@ -266,6 +267,8 @@ TensorFile withData(ParsedHeader parsed, const QByteArray &data, qint64 dataOffs
 
 Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &path)
 {
+    if (const Status pickled = refusePickledFile(path, bytes.left(9)); !pickled)
+        return pickled.error();
     const Result<qint64> headerSize = headerLength(bytes.constData(), bytes.size(), path);
     if (!headerSize)
         return headerSize.error();
@@ -294,6 +297,9 @@ Result<ParsedHeader> openAndParseHeader(QFile &file, qint64 maxBytes)
     char first8[8] = {};
     if (file.read(first8, 8) != std::min<qint64>(8, fileSize))
         return Error::inFile(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
+    // A pickle is refused by its first bytes, before anything of it is read as a header.
+    if (const Status pickled = refusePickledFile(path, QByteArray(first8, int(std::min<qint64>(8, fileSize))) + file.peek(1)); !pickled)
+        return pickled.error();
     const Result<qint64> headerSize = headerLength(first8, fileSize, path);
     if (!headerSize)
         return headerSize.error();
@@ -310,6 +316,20 @@ Status checkSafetensorsLayout(const QString &path)
     QFile file(path);
     const Result<ParsedHeader> parsed = openAndParseHeader(file, std::numeric_limits<qint64>::max());
     return parsed ? Status::success() : Status(parsed.error());
+}
+
+Result<TensorFile> readSafetensorsHeader(const QString &path)
+{
+    QFile file(path);
+    Result<ParsedHeader> parsed = openAndParseHeader(file, std::numeric_limits<qint64>::max());
+    if (!parsed)
+        return parsed.error();
+    ParsedHeader &header = parsed.value();
+    QList<NamedTensor> inFileOrder;
+    for (const Range &r : header.ranges)
+        inFileOrder.append(header.file.tensors.at(r.index));
+    header.file.tensors = inFileOrder;
+    return std::move(header.file);
 }
 
 Result<TensorFile> readSafetensors(const QString &path, qint64 maxBytes)

@@ -2,7 +2,8 @@
 // Tensor files in the safetensors format: an 8-byte little-endian header length, a JSON header giving each
 // tensor's dtype, shape and byte range (plus an optional "__metadata__" map of strings), then the raw
 // little-endian data. Checkpoints, weight exports and warm starts all use it. The format is data only:
-// reading parses and checks, it never interprets. Every size the header claims is checked against the file
+// reading parses and checks, it never interprets. A pickled PyTorch file is refused by its first bytes
+// (pickled_file.h). Every size the header claims is checked against the file
 // before anything is allocated; ranges must tile the data exactly (no holes, no overlaps), as the format says.
 // No LibTorch: the engine converts between these plain arrays and its tensors.
 
@@ -52,6 +53,10 @@ Result<TensorFile> decodeSafetensors(const QByteArray &bytes, const QString &pat
 // Reads and parses `path`, which must be a regular file of at most `maxBytes` bytes. Its header is read and
 // checked against the file's size first; the data is read only when the header accounts for every byte.
 Result<TensorFile> readSafetensors(const QString &path, qint64 maxBytes = qint64(64) << 30);
+
+// The header alone: every tensor's name, dtype and shape (in file order, `data` empty) and the metadata, after the
+// checks of checkSafetensorsLayout(). Cheap whatever the file's size.
+Result<TensorFile> readSafetensorsHeader(const QString &path);
 
 // The checks readSafetensors() makes before it reads any data: a regular file whose header parses and whose
 // tensors' data fill the rest of the file exactly. Reads only the header: cheap whatever the file's size.

@@ -7,7 +7,9 @@
 #include "engine_types.h"
 #include "error.h"
 #include "preset.h"
+#include "training_stages.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <memory>
@@ -29,6 +31,8 @@ struct TrainStart {
     int stages = 0;            // training stages (0 for a preset without training.stages)
     int stage = 0;             // the stage it starts (or resumes) in
     QString warmStart;         // what init_from copied, e.g. "conv1, conv2 (4 tensors) from FILE"; empty without
+    QJsonObject importReport;  // init_from's import report (ImportReport::toJson, core/shapes/weight_import.h); empty without
+    QStringList importLines;   // the same as text, one line per tensor after a summary line
 };
 
 // A training stage beginning (only for presets with training.stages).
@@ -83,6 +87,7 @@ struct TrainOptions {
         QString path;
         QStringList nodes;   // empty: every matching node
         bool strict = true;
+        WeightMap map;       // how another tool's file names its tensors; not given for Trainyard's own files
     };
     std::optional<WarmStartSource> initFrom;
     // A data-parallel run (docs/distributed.md): this process trains its shard of every batch with the others of

@@ -135,7 +135,52 @@ QStringList applyStageOverrides(const QJsonValue &set, const QString &field, Pre
     return applied;
 }
 
+// `init_from.map` as written: a convention's name or an object of tensor names; problems go to `issues`.
+WeightMap parseWeightMap(const QJsonValue &value, const QString &field, Issues *issues)
+{
+    WeightMap map;
+    if (value.isUndefined())
+        return map;
+    const QString expected = QStringLiteral("expected a convention such as \"sequential\" or \"auto\", or an object of "
+                                            "tensor names such as {\"fc1.weight\": \"0.weight\"} (this network's, then the file's)");
+    if (value.isString() && !value.toString().isEmpty()) {
+        map.convention = value.toString();
+        return map;
+    }
+    if (!value.isObject() || value.toObject().isEmpty()) {
+        issues->append(errorAt(field, expected));
+        return map;
+    }
+    const QJsonObject o = value.toObject();
+    for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+        if (it.key().isEmpty() || !it.value().isString() || it.value().toString().isEmpty()) {
+            issues->append(errorAt(field + QLatin1Char('.') + it.key().left(60),
+                                   QStringLiteral("expected the name of a tensor of the file (a string), e.g. \"0.weight\"")));
+            continue;
+        }
+        map.pairs.append({it.key(), it.value().toString()});
+    }
+    return map;
+}
+
 } // namespace
+
+QString WeightMap::describe() const
+{
+    return isExplicit() ? QStringLiteral("explicit") : convention.isEmpty() ? QStringLiteral("none") : convention;
+}
+
+QJsonValue WeightMap::toJson() const
+{
+    if (!convention.isEmpty())
+        return convention;
+    if (pairs.isEmpty())
+        return QJsonValue(QJsonValue::Undefined);
+    QJsonObject o;
+    for (const auto &[network, file] : pairs)
+        o.insert(network, file);
+    return o;
+}
 
 bool isRunWideTrainingKey(const QString &key)
 {
@@ -288,10 +333,10 @@ ParsedInitFrom parseInitFrom(const QJsonObject &training)
     }
     const QJsonObject o = value.toObject();
     static const QSet<QString> keys{QStringLiteral("run"), QStringLiteral("checkpoint"), QStringLiteral("file"),
-                                    QStringLiteral("nodes"), QStringLiteral("strict")};
+                                    QStringLiteral("nodes"), QStringLiteral("strict"), QStringLiteral("map")};
     for (auto it = o.constBegin(); it != o.constEnd(); ++it)
         if (!keys.contains(it.key()))
-            out.issues.append(errorAt(field + QLatin1Char('.') + it.key().left(60), QStringLiteral("unknown key (known: run, checkpoint, file, nodes, strict)")));
+            out.issues.append(errorAt(field + QLatin1Char('.') + it.key().left(60), QStringLiteral("unknown key (known: run, checkpoint, file, nodes, strict, map)")));
     const bool hasRun = o.contains(QStringLiteral("run"));
     out.hasFile = o.contains(QStringLiteral("file"));
     if (hasRun && out.hasFile)
@@ -329,6 +374,7 @@ ParsedInitFrom parseInitFrom(const QJsonObject &training)
     if (!strict.isUndefined() && !strict.isBool())
         out.strictIssues.append(errorAt(field + QStringLiteral(".strict"), QStringLiteral("expected true or false")));
     init.strict = strict.toBool(true);
+    init.map = parseWeightMap(o.value(QStringLiteral("map")), field + QStringLiteral(".map"), &out.strictIssues);
     return out;
 }
 

@@ -52,12 +52,25 @@ struct StagePlan {
     bool implicit = false;    // the one stage of a preset without `stages` (not reported as a stage)
 };
 
+// How the tensors of a weights file are named (init_from's "map"): not given for Trainyard's own files; a named
+// convention ("sequential", "auto", ...: core/shapes/weight_name_maps.h has the table and checks the name); or an
+// explicit map from the network's tensor names to the file's.
+struct WeightMap {
+    QString convention;                       // a convention's name, as written; empty otherwise
+    QList<QPair<QString, QString>> pairs;     // explicit: {"fc1.weight", "0.weight"}, ...; empty otherwise
+    bool given() const { return !convention.isEmpty() || !pairs.isEmpty(); }
+    bool isExplicit() const { return !pairs.isEmpty(); }
+    QString describe() const;                 // the convention's name, "explicit" or "none"
+    QJsonValue toJson() const;                // as written in a preset; undefined when not given
+};
+
 struct InitFrom {
     qint64 run = -1;                          // a run of the same database, or
     QString checkpoint = QStringLiteral("last");  // "last", "best" or a step, of that run
     QString file;                             // a weights or checkpoint file (relative to the preset)
     QStringList nodes;                        // empty: every node whose id and parameter shapes match
     bool strict = true;                       // a requested node that does not match is an error
+    WeightMap map;                            // how the file names its tensors (another tool's file)
     bool fromRun() const { return run >= 0; }
 };
 
@@ -69,7 +82,7 @@ struct ParsedInitFrom {
     bool hasFile = false;
     QJsonValue nodes;     // undefined when not given
     Issues issues;        // up to its file: keys, the source, run and checkpoint
-    Issues strictIssues;  // its `strict`, reported after the file's and the nodes' problems
+    Issues strictIssues;  // its `strict` and `map`, reported after the file's and the nodes' problems
 };
 ParsedInitFrom parseInitFrom(const QJsonObject &training);
 

@@ -38,7 +38,10 @@ const char kSummaryColumns[] =
     " CASE WHEN json_valid(r.preset_json) THEN json_extract(r.preset_json, '$.name') END,"
     " r.created_at, r.started_at, r.ended_at, r.heartbeat_at, r.device, r.notes, r.host, r.pid,"
     " (SELECT group_concat(tag, char(31)) FROM run_tags t WHERE t.run_id = r.id),"
-    " CASE WHEN json_valid(r.provenance_json) THEN json_extract(r.provenance_json, '$.init_from') END";
+    // The parent without its import report's tensors (their counts stay): a summary row stays small whatever the
+    // network; the run's own record has the whole report.
+    " CASE WHEN json_valid(r.provenance_json) THEN json_remove(json_extract(r.provenance_json, '$.init_from'),"
+    " '$.import.copied', '$.import.skipped', '$.import.missing', '$.import.mismatched') END";
 constexpr int kFirstMetricColumn = 16;
 constexpr int kColumnsPerMetric = 5;
 

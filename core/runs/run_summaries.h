@@ -52,7 +52,9 @@ struct RunSummaryRow {
     QString notes;
     QStringList tags;                   // sorted
     // Where its first weights came from (provenance.init_from): {"run", "run_name", "checkpoint",
-    // "checkpoint_step", "sha256"} or {"file", "sha256"}, plus "nodes" when chosen; empty when trained from scratch.
+    // "checkpoint_step", "sha256"} or {"file", "sha256"}, plus "nodes" and "map" when chosen and the import report's
+    // "import" {"map", "strict", "counts"} (its tensors left out: RunInfo::provenance has them); empty when trained
+    // from scratch.
     QJsonObject parent;
     QMap<QString, MetricSummary> keyMetrics;  // by name, for those of keyMetricNames() the run has
 

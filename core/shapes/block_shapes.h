@@ -12,9 +12,19 @@
 
 namespace ty {
 
+// A tensor of a layer that weights are loaded into: a parameter, or a running statistic of batch norm.
+struct LayerTensor {
+    QString name;       // within the layer, as LibTorch and PyTorch name it: "weight", "bias", "running_mean"
+    SampleShape shape;
+};
+
 struct OpShape {
     SampleShape output;
     qint64 params = 0;  // trainable parameters
+    // Its parameters and running statistics, in the order LibTorch registers them (parameters first). Empty for a
+    // layer without any, and for one whose rule does not list them (LSTM, GRU, attention: params > 0 then). The
+    // engine checks a listed set against the layer it builds; warm-start checks before training use it.
+    std::vector<LayerTensor> tensors;
 };
 
 // The window of a convolution or pooling node, from its parameters (a stride of 0 means the kernel size).

@@ -6,6 +6,7 @@
 #include "graph_validation.h"
 #include "pipeline_plan.h"
 #include "stage_inspection.h"
+#include "weight_import.h"
 
 namespace ty {
 
@@ -73,9 +74,14 @@ ShapeReport inspectPresetShapes(const Preset &original)
     const Result<DatasetShape> shape = describeDataset(
         DatasetRequest{datasetNode->block, datasetNode->id, block->effectiveParams(datasetNode->params), preset.baseDir()});
     if (shape) {
-        ShapeReport planned = planPipeline(preset, shape.value(), report.issues).report;
-        if (planned.ok())
+        const PipelinePlan plan = planPipeline(preset, shape.value(), report.issues);
+        ShapeReport planned = plan.report;
+        if (planned.ok()) {
             inspectStages(planStages(original), shape.value(), &planned);
+            // Another tool's weights against the network's tensors, from the file's header (weight_import.h).
+            if (const std::optional<InitFrom> init = initFrom(original))
+                planned.issues += weightImportIssues(*init, plan);
+        }
         summarizeComposites(expansion.uses, &planned);
         return planned;
     }

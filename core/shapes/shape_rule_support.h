@@ -28,6 +28,15 @@ inline int64_t windows(int64_t size, const SlidingWindow &w)
     return (size + 2 * w.padding - w.kernel) / w.stride + 1;
 }
 
+// A weight of shape `weight` and, when `bias` > 0, a bias of that many values.
+inline std::vector<LayerTensor> weightAndBias(SampleShape weight, int64_t bias)
+{
+    std::vector<LayerTensor> tensors{{QStringLiteral("weight"), std::move(weight)}};
+    if (bias > 0)
+        tensors.push_back({QStringLiteral("bias"), {bias}});
+    return tensors;
+}
+
 inline QString imageSamples()
 {
     return QStringLiteral("[channels, height, width]");

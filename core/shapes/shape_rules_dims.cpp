@@ -62,7 +62,7 @@ Result<OpShape> positionalEmbeddingShape(const QString &nodeId, const QJsonObjec
     const SampleShape in = firstInput(inputs);
     if (in.size() != 2)
         return Error::atNode(nodeId, QStringLiteral("expects [steps, features] samples, got %1").arg(shapeText(in)), kInPort);
-    return OpShape{in, in[0] * in[1]};
+    return OpShape{in, in[0] * in[1], weightAndBias({in[0], in[1]}, 0)};
 }
 
 } // namespace

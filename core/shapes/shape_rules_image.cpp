@@ -37,7 +37,9 @@ Result<OpShape> convTranspose2dShape(const QString &nodeId, const QJsonObject &p
         return Error::atNode(nodeId, QStringLiteral("padding %1 leaves no output of a %2 input").arg(w.padding).arg(shapeText(in.value())),
                              QStringLiteral("padding"));
     const int64_t out = intParam(params, "out_channels");
-    return OpShape{{out, h, wd}, in.value()[0] * out * w.kernel * w.kernel + (boolParam(params, "bias") ? out : 0)};
+    const int64_t bias = boolParam(params, "bias") ? out : 0;
+    return OpShape{{out, h, wd}, in.value()[0] * out * w.kernel * w.kernel + bias,
+                   weightAndBias({in.value()[0], out, w.kernel, w.kernel}, bias)};
 }
 
 Result<OpShape> upsampleShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)
@@ -71,7 +73,7 @@ Result<OpShape> groupNormShape(const QString &nodeId, const QJsonObject &params,
     const int64_t groups = intParam(params, "groups");
     if (in[0] % groups != 0)
         return Error::atNode(nodeId, QStringLiteral("%1 channels do not divide into %2 groups").arg(in[0]).arg(groups), QStringLiteral("groups"));
-    return OpShape{in, 2 * in[0]};
+    return OpShape{in, 2 * in[0], weightAndBias({in[0]}, in[0])};
 }
 
 Result<OpShape> dropout2dShape(const QString &nodeId, const QJsonObject &, const std::vector<SampleShape> &inputs)

@@ -24,7 +24,8 @@ Result<OpShape> linearShape(const QString &nodeId, const QJsonObject &params, co
     const int64_t outFeatures = intParam(params, "out_features");
     SampleShape out = in;
     out.back() = outFeatures;
-    return OpShape{out, in.back() * outFeatures + (boolParam(params, "bias") ? outFeatures : 0)};
+    const int64_t bias = boolParam(params, "bias") ? outFeatures : 0;
+    return OpShape{out, in.back() * outFeatures + bias, weightAndBias({outFeatures, in.back()}, bias)};
 }
 
 Result<OpShape> conv2dShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)
@@ -36,17 +37,21 @@ Result<OpShape> conv2dShape(const QString &nodeId, const QJsonObject &params, co
     const int64_t outChannels = intParam(params, "out_channels");
     if (w.kernel > in[1] + 2 * w.padding || w.kernel > in[2] + 2 * w.padding)
         return Error::atNode(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(w.kernel).arg(shapeText(in)), QStringLiteral("kernel_size"));
-    return OpShape{{outChannels, windows(in[1], w), windows(in[2], w)},
-                   outChannels * in[0] * w.kernel * w.kernel + (boolParam(params, "bias") ? outChannels : 0)};
+    const int64_t bias = boolParam(params, "bias") ? outChannels : 0;
+    return OpShape{{outChannels, windows(in[1], w), windows(in[2], w)}, outChannels * in[0] * w.kernel * w.kernel + bias,
+                   weightAndBias({outChannels, in[0], w.kernel, w.kernel}, bias)};
 }
 
-// Batch normalisation trains a scale and a shift per channel.
+// Batch normalisation trains a scale and a shift per channel, and keeps each channel's running mean and variance.
 Result<OpShape> batchNormShape(const QString &nodeId, const SampleShape &in, bool twoD)
 {
     if (twoD ? in.size() != 3 : (in.empty() || in.size() > 2))
         return Error::atNode(nodeId, QStringLiteral("expects %1 samples, got %2")
                                          .arg(twoD ? imageSamples() : QStringLiteral("[features] or [channels, length]"), shapeText(in)), kInPort);
-    return OpShape{in, 2 * in[0]};
+    std::vector<LayerTensor> tensors = weightAndBias({in[0]}, in[0]);
+    tensors.push_back({QStringLiteral("running_mean"), {in[0]}});
+    tensors.push_back({QStringLiteral("running_var"), {in[0]}});
+    return OpShape{in, 2 * in[0], tensors};
 }
 
 Result<OpShape> batchNorm1dShape(const QString &nodeId, const QJsonObject &, const std::vector<SampleShape> &inputs)
@@ -101,7 +106,9 @@ Result<OpShape> conv1dShape(const QString &nodeId, const QJsonObject &params, co
     const int64_t outChannels = intParam(params, "out_channels");
     if (w.kernel > in[1] + 2 * w.padding)
         return Error::atNode(nodeId, QStringLiteral("kernel %1 is longer than the padded input %2").arg(w.kernel).arg(shapeText(in)), QStringLiteral("kernel_size"));
-    return OpShape{{outChannels, windows(in[1], w)}, outChannels * in[0] * w.kernel + (boolParam(params, "bias") ? outChannels : 0)};
+    const int64_t bias = boolParam(params, "bias") ? outChannels : 0;
+    return OpShape{{outChannels, windows(in[1], w)}, outChannels * in[0] * w.kernel + bias,
+                   weightAndBias({outChannels, in[0], w.kernel}, bias)};
 }
 
 // A learned scale and shift per value of the last dimension.
@@ -110,7 +117,7 @@ Result<OpShape> layerNormShape(const QString &nodeId, const QJsonObject &, const
     const SampleShape in = firstInput(inputs);
     if (in.empty())
         return Error::atNode(nodeId, QStringLiteral("needs samples with at least one dimension"), kInPort);
-    return OpShape{in, 2 * in.back()};
+    return OpShape{in, 2 * in.back(), weightAndBias({in.back()}, in.back())};
 }
 
 Result<OpShape> reshapeShape(const QString &nodeId, const QJsonObject &params, const std::vector<SampleShape> &inputs)

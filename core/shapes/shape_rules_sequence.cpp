@@ -20,7 +20,7 @@ Result<OpShape> embeddingShape(const QString &nodeId, const QJsonObject &params,
     if (in.size() != 1)
         return Error::atNode(nodeId, QStringLiteral("expects [length] samples of ids, got %1").arg(shapeText(in)), kInPort);
     const int64_t dim = intParam(params, "dim");
-    return OpShape{{in[0], dim}, intParam(params, "num_embeddings") * dim};
+    return OpShape{{in[0], dim}, intParam(params, "num_embeddings") * dim, weightAndBias({intParam(params, "num_embeddings"), dim}, 0)};
 }
 
 // LSTM (4 gates) and GRU (3 gates): per layer and direction an input and a recurrent weight and two biases.

@@ -6,6 +6,7 @@
 #include "pipeline_plan.h"
 #include "preset_sections.h"
 #include "safetensors_file.h"
+#include "weight_name_maps.h"
 
 namespace ty {
 
@@ -14,11 +15,31 @@ Issues trainingSectionIssues(const Preset &preset)
     // The section's own keys and values were checked when it was parsed; the metrics it names, against the graph.
     Issues issues = trainingSection(preset)->valueIssues + validateTrainingMetrics(preset.training, preset.graph);
     planStages(preset, &issues);
-    // A warm start's file is checked as the run will read it, header only (cheap whatever its size).
-    if (const std::optional<InitFrom> init = initFrom(preset, &issues); init && !init->file.isEmpty())
-        if (const Status layout = checkSafetensorsLayout(init->file); !layout)
-            issues.append(Issue{Severity::Error, QStringLiteral("init_from: %1").arg(layout.error().toString()), {}, {},
+    const std::optional<InitFrom> init = initFrom(preset, &issues);
+    // A warm start's file is checked as the run will read it, header only (cheap whatever its size); the tensors
+    // against the network's shapes when the plan is known (weightImportIssues).
+    if (init && !init->file.isEmpty()) {
+        const Result<TensorFile> header = readSafetensorsHeader(init->file);
+        if (!header)
+            issues.append(Issue{Severity::Error, QStringLiteral("init_from: %1").arg(header.error().toString()), {}, {},
                                 QStringLiteral("training.init_from.file")});
+        else if (!init->map.given() && !isTrainyardWeights(header.value()))
+            issues.append(Issue{Severity::Error,
+                                QStringLiteral("init_from: %1: not a Trainyard checkpoint or weights file; for another tool's file, say "
+                                               "how it names its tensors with \"map\": %2, or {\"fc1.weight\": \"0.weight\", ...} "
+                                               "(docs/import.md)").arg(init->file, nameConventionList()),
+                                {}, {}, QStringLiteral("training.init_from.map")});
+    }
+    if (init && init->map.given() && !init->map.isExplicit() && !findNameConvention(init->map.convention))
+        issues.append(Issue{Severity::Error, QStringLiteral("init_from: map \"%1\" is not a convention Trainyard knows (%2), nor an object of tensor names")
+                                                 .arg(init->map.convention, nameConventionList()),
+                            {}, {}, QStringLiteral("training.init_from.map")});
+    // Zero epochs evaluates the weights init_from gives; a network of its own initial weights has nothing to show.
+    if (!trainingSection(preset)->stages.given && preset.training.value(QStringLiteral("epochs")).toInt(-1) == 0 && !init)
+        issues.append(Issue{Severity::Error,
+                            QStringLiteral("0 epochs only evaluates weights loaded with training.init_from (a run or a weights file); "
+                                           "without init_from there is nothing to evaluate: train at least 1 epoch"),
+                            {}, {}, QStringLiteral("training.epochs")});
     return issues;
 }
 

@@ -482,7 +482,7 @@ void TestGraphValidation::validateTrainingBadValue_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QJsonValue>("value");
     QTest::addColumn<QString>("message");
-    QTest::newRow("epochs zero") << "epochs" << QJsonValue(0) << "must be at least 1 (got 0)";
+    QTest::newRow("epochs negative") << "epochs" << QJsonValue(-1) << "must be at least 0 (got -1)";  // 0 evaluates init_from's weights
     QTest::newRow("epochs fraction") << "epochs" << QJsonValue(2.5) << "expected an integer, got number 2.5";
     QTest::newRow("batch size as text") << "batch_size" << QJsonValue(QStringLiteral("128"))
                                         << "expected an integer, got string \"128\"";

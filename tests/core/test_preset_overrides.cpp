@@ -143,7 +143,7 @@ void TestPresetOverrides::refuses_data()
                                        << "" << "training.epochs";
     QTest::newRow("out of range") << "drop.p=1.5" << "--set drop.p=1.5: must be at most 0.999 (got 1.5)" << "drop" << "p";
     QTest::newRow("below range") << "opt.lr=-1" << "--set opt.lr=-1: must be at least 0 (got -1)" << "opt" << "lr";
-    QTest::newRow("training out of range") << "training.epochs=0" << "--set training.epochs=0: must be at least 1 (got 0)" << ""
+    QTest::newRow("training out of range") << "training.epochs=-1" << "--set training.epochs=-1: must be at least 0 (got -1)" << ""
                                            << "training.epochs";
     QTest::newRow("missing =") << "fc1.out_features"
                                << "--set fc1.out_features: expected KEY=VALUE, e.g. opt.lr=3e-4 or training.epochs=20" << ""

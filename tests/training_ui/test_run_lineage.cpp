@@ -1,7 +1,9 @@
 // Lineage in the run browser: the "From" column and its tooltip name the run (or weights file) a run started
 // from; the line under the actions links to the parent and to the runs fine-tuned from a run; a double click on
 // "From", the link and the context menu select the parent (clearing a filter that hides it); `from:#ID` filters.
-// "Fine-tune…" makes the fine-tuning preset of a run from its best (else last) checkpoint.
+// "Fine-tune…" makes the fine-tuning preset of a run from its best (else last) checkpoint. Weights imported from
+// another tool's file show their import report: its counts in the tooltip and the line, its tensors in the line's
+// tooltip (read from the run's record, as the table's rows carry only the counts).
 
 #include "test_suite.h"
 #include "preset_format.h"
@@ -37,6 +39,7 @@ private Q_SLOTS:
     void contextMenuGoesToTheParent();
     void fineTuneMakesAStagedPreset();
     void fineTuneNeedsACheckpoint();
+    void importReportIsShown();
 
 private:
     QString fromText(qint64 id, int role = Qt::DisplayRole) const
@@ -206,6 +209,42 @@ void TestRunLineage::fineTuneNeedsACheckpoint()
     QVERIFY(!m_browser->fineTuneButton()->isEnabled());
 }
 
-TY_TEST_CLASS(TestRunLineage)
+void TestRunLineage::importReportIsShown()
+{
+    const QJsonObject report{
+        {QStringLiteral("file"), QStringLiteral("/models/mlp.safetensors")}, {QStringLiteral("map"), QStringLiteral("sequential")},
+        {QStringLiteral("strict"), true},
+        {QStringLiteral("counts"), QJsonObject{{QStringLiteral("copied"), 1}, {QStringLiteral("skipped"), 1},
+                                               {QStringLiteral("missing"), 0}, {QStringLiteral("mismatched"), 0}}},
+        {QStringLiteral("copied"), QJsonArray{QJsonObject{{QStringLiteral("tensor"), QStringLiteral("fc1.weight")}, {QStringLiteral("shape"), QJsonArray{16, 8}},
+                                                          {QStringLiteral("dtype"), QStringLiteral("F32")}, {QStringLiteral("file_tensor"), QStringLiteral("1.weight")},
+                                                          {QStringLiteral("file_shape"), QJsonArray{16, 8}}, {QStringLiteral("file_dtype"), QStringLiteral("F16")}}}},
+        {QStringLiteral("skipped"), QJsonArray{QJsonObject{{QStringLiteral("file_tensor"), QStringLiteral("2.num_batches_tracked")},
+                                                           {QStringLiteral("file_shape"), QJsonArray{}}, {QStringLiteral("file_dtype"), QStringLiteral("I64")},
+                                                           {QStringLiteral("reason"), QStringLiteral("batch norm's count of batches, not needed")}}}},
+        {QStringLiteral("missing"), QJsonArray{}}, {QStringLiteral("mismatched"), QJsonArray{}}};
+    const qint64 imported = m_f->createRun(QStringLiteral("imported"),
+                                           {{QStringLiteral("init_from"),
+                                             QJsonObject{{QStringLiteral("file"), QStringLiteral("/models/mlp.safetensors")},
+                                                         {QStringLiteral("sha256"), QStringLiteral("ef56")}, {QStringLiteral("map"), QStringLiteral("sequential")},
+                                                         {QStringLiteral("import"), report}}}});
+    m_browser->refresh();
+    const QString summary = QStringLiteral("Imported with map sequential (strict): 1 copied, 1 skipped, 0 missing, 0 mismatched");
+    QCOMPARE(fromText(imported), QStringLiteral("mlp.safetensors"));
+    QCOMPARE(fromText(imported, Qt::ToolTipRole), QStringLiteral("Started from the weights file /models/mlp.safetensors, sha256 ef56. ") + summary);
+    // The table's row has the counts only.
+    const QJsonObject rowParent = m_browser->model()->runAt(m_browser->model()->rowOfRun(imported)).parent;
+    QVERIFY(rowParent.value(QStringLiteral("import")).toObject().contains(QStringLiteral("counts")));
+    QVERIFY(!rowParent.value(QStringLiteral("import")).toObject().contains(QStringLiteral("copied")));
 
+    m_browser->selectRuns({imported});
+    QLabel *lineage = m_browser->lineageLabel();
+    QVERIFY2(lineage->text().contains(summary), qPrintable(lineage->text()));
+    QCOMPARE(lineage->toolTip(), QStringLiteral("skipped 2.num_batches_tracked I64 []: batch norm's count of batches, not needed\n"
+                                                "copied fc1.weight [16, 8] ← 1.weight F16 [16, 8]"));
+    m_browser->selectRuns({m_fromFile});
+    QCOMPARE(lineage->toolTip(), QString());
+}
+
+TY_TEST_CLASS(TestRunLineage)
 #include "test_run_lineage.moc"

@@ -161,6 +161,21 @@ private Q_SLOTS:
         QCOMPARE(doc.undoStack()->count(), steps);
     }
 
+    // init_from's explicit map names the network's tensors by node: a rename follows there, not into the file's names.
+    void renameFollowsIntoTheInitFromMap()
+    {
+        const QJsonObject map{{QStringLiteral("fc1.weight"), QStringLiteral("fc1.weight")}, {QStringLiteral("fc1.bias"), QStringLiteral("1.bias")},
+                              {QStringLiteral("fc10.weight"), QStringLiteral("9.weight")}};
+        QJsonObject training = doc.preset().training;
+        training.insert(QStringLiteral("init_from"), QJsonObject{{QStringLiteral("file"), QStringLiteral("w.safetensors")}, {QStringLiteral("map"), map}});
+        QVERIFY(doc.setTrainingSection(training, QStringLiteral("Start From Weights")));
+        const State after = roundTrip([&] { QVERIFY(doc.renameNode(QStringLiteral("fc1"), QStringLiteral("dense")).isEmpty()); });
+        QCOMPARE(after.training.value(QStringLiteral("init_from")).toObject().value(QStringLiteral("map")).toObject(),
+                 (QJsonObject{{QStringLiteral("dense.weight"), QStringLiteral("fc1.weight")}, {QStringLiteral("dense.bias"), QStringLiteral("1.bias")},
+                              {QStringLiteral("fc10.weight"), QStringLiteral("9.weight")}}));
+        doc.undoStack()->undo();
+    }
+
     void setParamSelectsTheNodeAndTypingMerges()
     {
         doc.setSelectedNodes({});

@@ -192,6 +192,15 @@ QJsonObject renameNode(const QJsonObject &training, const QString &oldId, const 
         init.insert(QStringLiteral("nodes"), renamedIds(init.value(QStringLiteral("nodes")).toArray(), oldId, newId));
         out.insert(QStringLiteral("init_from"), init);
     }
+    // An explicit map's keys are the network's tensor names ("fc1.weight"); the file's names stay.
+    if (init.value(QStringLiteral("map")).isObject()) {
+        QJsonObject map;
+        const QJsonObject old = init.value(QStringLiteral("map")).toObject();
+        for (auto it = old.constBegin(); it != old.constEnd(); ++it)
+            map.insert(renamedKey(it.key(), oldId, newId), it.value());
+        init.insert(QStringLiteral("map"), map);
+        out.insert(QStringLiteral("init_from"), init);
+    }
     return out;
 }
 

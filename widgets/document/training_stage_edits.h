@@ -35,7 +35,7 @@ QString overridesText(const QJsonObject &set);
 std::optional<QJsonObject> overridesFromText(const QString &text, const PipelineGraph &graph, QString *problem);
 
 // The training section with node `oldId` called `newId` in the stages' freeze and unfreeze lists and `set` keys,
-// and in init_from.nodes.
+// and in init_from.nodes and the network's side of an explicit init_from.map ("fc1.weight").
 QJsonObject renameNode(const QJsonObject &training, const QString &oldId, const QString &newId);
 
 } // namespace ty::stage_edits

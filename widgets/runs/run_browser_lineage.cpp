@@ -27,8 +27,15 @@ void RunBrowser::updateLineage()
     const qint64 id = m_lastSelection.size() == 1 ? m_lastSelection.first() : 0;
     const int row = id > 0 ? m_model->rowOfRun(id) : -1;
     QStringList lines;
-    if (row >= 0 && !m_model->runAt(row).parent.isEmpty())
-        lines << parentDescriptionHtml(m_model->runAt(row).parent);
+    QString importTip;
+    if (row >= 0 && !m_model->runAt(row).parent.isEmpty()) {
+        const QJsonObject &parent = m_model->runAt(row).parent;
+        lines << parentDescriptionHtml(parent);
+        // The table's rows carry the import report's counts; its tensors come from the run's own record.
+        if (parent.contains(QStringLiteral("import")) && database())
+            if (const Result<RunInfo> run = database()->run(id); run.ok())
+                importTip = importDetails(run.value().provenance.value(QStringLiteral("init_from")).toObject());
+    }
     QStringList children;
     for (int i = 0; row >= 0 && i < m_model->rowCount(); ++i)
         if (m_model->runAt(i).parentRunId() == id)
@@ -36,6 +43,7 @@ void RunBrowser::updateLineage()
     if (!children.isEmpty())
         lines << tr("Fine-tuned into %1").arg(children.join(QStringLiteral(", ")));
     m_lineage->setText(lines.join(QStringLiteral("<br>")));
+    m_lineage->setToolTip(importTip);
     m_lineage->setVisible(!lines.isEmpty());
 }
 

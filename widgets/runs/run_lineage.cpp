@@ -46,6 +46,67 @@ QString runText(const QJsonObject &parent)
                           : QStringLiteral("run #%1 “%2”").arg(parentRun(parent)).arg(name);
 }
 
+QString shapeText(const QJsonValue &shape)
+{
+    QStringList parts;
+    for (const QJsonValue &d : shape.toArray())
+        parts << QString::number(saturatedInt64(d.toDouble()));
+    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+// "fc1.weight [16, 8] ← 1.weight F32 [16, 8]: reason", as much of it as the entry has.
+QString entryText(const QJsonObject &e)
+{
+    QString text;
+    if (e.contains(QStringLiteral("tensor")))
+        text = e.value(QStringLiteral("tensor")).toString() + QLatin1Char(' ') + shapeText(e.value(QStringLiteral("shape")));
+    if (e.contains(QStringLiteral("file_tensor"))) {
+        const QString file = QStringLiteral("%1 %2 %3").arg(e.value(QStringLiteral("file_tensor")).toString(),
+                                                             e.value(QStringLiteral("file_dtype")).toString(), shapeText(e.value(QStringLiteral("file_shape"))));
+        text = text.isEmpty() ? file : text + QStringLiteral(" ← ") + file;
+    }
+    if (e.contains(QStringLiteral("reason")))
+        text += QStringLiteral(": ") + e.value(QStringLiteral("reason")).toString();
+    return text;
+}
+
+} // namespace
+
+QString importSummary(const QJsonObject &parent)
+{
+    const QJsonObject report = parent.value(QStringLiteral("import")).toObject();
+    if (report.isEmpty())
+        return QString();
+    const QJsonObject counts = report.value(QStringLiteral("counts")).toObject();
+    return QStringLiteral("Imported with map %1%2: %3 copied, %4 skipped, %5 missing, %6 mismatched")
+        .arg(report.value(QStringLiteral("map")).toString(), report.value(QStringLiteral("strict")).toBool() ? QStringLiteral(" (strict)") : QString())
+        .arg(counts.value(QStringLiteral("copied")).toInt()).arg(counts.value(QStringLiteral("skipped")).toInt())
+        .arg(counts.value(QStringLiteral("missing")).toInt()).arg(counts.value(QStringLiteral("mismatched")).toInt());
+}
+
+QString importDetails(const QJsonObject &parent, int maxLines)
+{
+    const QJsonObject report = parent.value(QStringLiteral("import")).toObject();
+    QStringList lines;
+    int total = 0;
+    for (const char *kind : {"mismatched", "missing", "skipped", "copied"})  // the problems first
+        for (const QJsonValue &e : report.value(QLatin1String(kind)).toArray()) {
+            if (++total <= maxLines)
+                lines << QStringLiteral("%1 %2").arg(QLatin1String(kind), entryText(e.toObject()));
+        }
+    if (total > maxLines)
+        lines << QStringLiteral("… and %1 more").arg(total - maxLines);
+    return lines.join(QLatin1Char('\n'));
+}
+
+namespace {
+
+QString withImport(const QString &description, const QJsonObject &parent, bool html = false)
+{
+    const QString import = importSummary(parent);
+    return import.isEmpty() ? description : description + QStringLiteral(". ") + (html ? import.toHtmlEscaped() : import);
+}
+
 } // namespace
 
 QString parentShortText(const QJsonObject &parent)
@@ -60,9 +121,10 @@ QString parentShortText(const QJsonObject &parent)
 QString parentDescription(const QJsonObject &parent)
 {
     if (parent.contains(QStringLiteral("run")))
-        return QStringLiteral("Started from %1%2").arg(runText(parent), details(parent, true));
+        return withImport(QStringLiteral("Started from %1%2").arg(runText(parent), details(parent, true)), parent);
     if (parent.contains(QStringLiteral("file")))
-        return QStringLiteral("Started from the weights file %1%2").arg(parent.value(QStringLiteral("file")).toString(), details(parent, true));
+        return withImport(QStringLiteral("Started from the weights file %1%2").arg(parent.value(QStringLiteral("file")).toString(), details(parent, true)),
+                          parent);
     return QString();
 }
 
@@ -70,9 +132,10 @@ QString parentDescriptionHtml(const QJsonObject &parent)
 {
     if (!parent.contains(QStringLiteral("run")))
         return parentDescription(parent).toHtmlEscaped();
-    return QStringLiteral("Started from <a href=\"run:%1\">%2</a>%3")
-        .arg(parentRun(parent))
-        .arg(runText(parent).toHtmlEscaped(), details(parent, false).toHtmlEscaped());
+    return withImport(QStringLiteral("Started from <a href=\"run:%1\">%2</a>%3")
+                          .arg(parentRun(parent))
+                          .arg(runText(parent).toHtmlEscaped(), details(parent, false).toHtmlEscaped()),
+                      parent, true);
 }
 
 } // namespace ty

@@ -16,5 +16,12 @@ QString parentDescription(const QJsonObject &parent);
 // The same as rich text, the sha256 shortened, with the run as a link "run:12" (the run browser selects it when
 // clicked).
 QString parentDescriptionHtml(const QJsonObject &parent);
+// "Imported with map sequential (strict): 6 copied, 1 skipped, 0 missing, 0 mismatched" from the parent's import
+// report (parent.import, its counts); "" without one.
+QString importSummary(const QJsonObject &parent);
+// The import report's tensors, one line each ("copied fc1.weight [16, 8] ← 1.weight F32 [16, 8]"), at most
+// `maxLines` then "… and N more"; "" without a report. The run browser's summaries carry only the counts: this
+// takes the whole report (RunInfo::provenance's init_from).
+QString importDetails(const QJsonObject &parent, int maxLines = 40);
 
 } // namespace ty

@@ -1,6 +1,7 @@
 #include "detail/compiled_pipeline.h"
 
 #include "composite_expansion.h"
+#include "weight_import.h"
 
 
 namespace ty::detail {
@@ -82,6 +83,26 @@ torch::Tensor GraphModule::forward(const torch::Tensor &x, int slot)
 
 namespace {
 
+QString tensorListText(const std::vector<LayerTensor> &tensors)
+{
+    QStringList parts;
+    for (const LayerTensor &t : tensors)
+        parts << t.name + QLatin1Char(' ') + shapeText(t.shape);
+    return parts.join(QStringLiteral(", "));
+}
+
+// A layer's parameters and running statistics as tensorListText() writes a rule's.
+QString builtTensorsText(torch::nn::Module &layer)
+{
+    std::vector<LayerTensor> tensors;
+    for (const auto &p : layer.named_parameters())
+        tensors.push_back({QString::fromStdString(p.key()), Shape(p.value().sizes().begin(), p.value().sizes().end())});
+    for (const auto &b : layer.named_buffers())
+        if (isRunningStatistic(QString::fromStdString(b.key()).section(QLatin1Char('.'), -1)))
+            tensors.push_back({QString::fromStdString(b.key()), Shape(b.value().sizes().begin(), b.value().sizes().end())});
+    return tensorListText(tensors);
+}
+
 // The engine's guarantee that the shapes shown are the shapes trained: one sample through the built model
 // (evaluation mode, no gradients) must give every node the output shape and parameter count of the plan.
 Issues checkAgainstPlan(GraphModule &model, const PipelinePlan &plan)
@@ -107,6 +128,15 @@ Issues checkAgainstPlan(GraphModule &model, const PipelinePlan &plan)
                                     QStringLiteral("internal: the shape rules give %1 and %2 parameters, the built layer %3 and %4")
                                         .arg(shapeText(op.shape.output)).arg(op.shape.params).arg(shapeText(built)).arg(params),
                                     op.nodeId, {}, {}});
+            // The tensors a warm start fills, as the rule lists them (weight_import.h checks files against them).
+            if (const auto *layer = layers.find(op.nodeId.toStdString()); layer && !op.shape.tensors.empty()) {
+                const QString listed = tensorListText(op.shape.tensors);
+                const QString actual = builtTensorsText(**layer);
+                if (listed != actual)
+                    issues.append(Issue{Severity::Error,
+                                        QStringLiteral("internal: the shape rules list the tensors %1, the built layer has %2").arg(listed, actual),
+                                        op.nodeId, {}, {}});
+            }
         }
     } catch (const std::exception &e) {
         issues.append(Issue{Severity::Error,

@@ -144,9 +144,10 @@ bool TrainingRun::warmStart(Error *failure)
             failure->field = QStringLiteral("training.init_from.run");
             return false;
         }
-        source = TrainOptions::WarmStartSource{init->file, init->nodes, init->strict};
+        source = TrainOptions::WarmStartSource{init->file, init->nodes, init->strict, init->map};
     }
-    const Result<WarmStartReport> copied = detail::warmStart(source->path, *m_pipeline.model, source->nodes, source->strict);
+    const Result<WarmStartReport> copied =
+        detail::warmStart(*m_pipeline.model, WeightImportRequest{source->path, source->map, source->nodes, source->strict});
     if (!copied) {
         *failure = copied.error();
         return false;
@@ -156,6 +157,8 @@ bool TrainingRun::warmStart(Error *failure)
                             .arg(report.copiedTensors).arg(QDir::toNativeSeparators(source->path));
     if (!report.skipped.isEmpty())
         m_start.warmStart += QStringLiteral("; not copied: ") + report.skipped.join(QStringLiteral("; "));
+    m_start.importReport = report.import.toJson();
+    m_start.importLines = report.import.lines();
     return true;
 }
 

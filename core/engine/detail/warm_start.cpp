@@ -1,99 +1,92 @@
 #include "detail/warm_start.h"
 
-#include "detail/checkpoint.h"
 #include "detail/tensor_codec.h"
+#include "pickled_file.h"
 #include "safetensors_file.h"
-
-#include <map>
 
 namespace ty::detail {
 
 namespace {
 
-Error warmStartError(const QString &path, const QString &message, const QString &node = {}, const QString &field = {})
+Error warmStartError(const QString &path, const QString &message, const QString &node = {})
 {
     Error e;
     e.file = path;
     e.node = node;
-    e.field = field.isEmpty() ? QStringLiteral("training.init_from") : field;
+    e.field = QStringLiteral("training.init_from");
     e.message = QStringLiteral("init_from: %1").arg(message);
     return e;
 }
 
-QString sizesText(const torch::Tensor &t) { return QString::fromStdString(c10::str(t.sizes())); }
-
-QString nodeOf(const QString &tensorName) { return tensorName.section(QLatin1Char('.'), 0, 0); }
+ModelTensor describe(const QString &layer, const std::string &key, const torch::Tensor &tensor)
+{
+    ModelTensor t;
+    t.layer = layer;
+    t.leaf = QString::fromStdString(key);
+    t.name = tensorNameOf(layer.toStdString()) + QLatin1Char('.') + t.leaf;
+    t.shape = SampleShape(tensor.sizes().begin(), tensor.sizes().end());
+    t.dtype = tensorDTypeOf(tensor.scalar_type()).value_or(TensorDType::F32);
+    return t;
+}
 
 } // namespace
 
-Result<WarmStartReport> warmStart(const QString &path, torch::nn::Module &model, const QStringList &nodes, bool strict)
+QList<ModelTensor> warmStartTensors(torch::nn::Module &model, bool foreign, std::vector<torch::Tensor> *tensors)
 {
+    QList<ModelTensor> out;
+    for (const auto &child : model.named_children()) {
+        const QString layer = QString::fromStdString(child.key());
+        for (const auto &p : child.value()->named_parameters()) {
+            out.append(describe(layer, p.key(), p.value()));
+            tensors->push_back(p.value());
+        }
+        for (const auto &b : child.value()->named_buffers()) {
+            const QString leaf = QString::fromStdString(b.key()).section(QLatin1Char('.'), -1);
+            if (foreign && !isRunningStatistic(leaf))
+                continue;
+            out.append(describe(layer, b.key(), b.value()));
+            tensors->push_back(b.value());
+        }
+    }
+    return out;
+}
+
+Result<WarmStartReport> warmStart(torch::nn::Module &model, const WeightImportRequest &request)
+{
+    const QString &path = request.file;
     Result<TensorFile> read = readSafetensors(path);
     if (!read)
-        return warmStartError(path, QStringLiteral("unreadable weights file (truncated or foreign): %1").arg(read.error().message));
+        return read.error().message.startsWith(QLatin1String(kPickleRefusal))
+                   ? warmStartError(path, read.error().message)
+                   : warmStartError(path, QStringLiteral("unreadable weights file (truncated or foreign): %1").arg(read.error().message));
     const TensorFile &file = read.value();
-    const QString format = file.metadata.value(QStringLiteral("format"));
-    if (format != QStringLiteral("trainyard-checkpoint") && format != QLatin1String(kWeightsFormatName))
-        return warmStartError(path, QStringLiteral("not a Trainyard checkpoint or weights file"));
-
-    // The model's tensors by node, in the model's order.
-    QStringList order;
-    std::map<QString, std::vector<std::pair<QString, torch::Tensor>>> byNode;
-    for (auto &[name, tensor] : modelTensors(model)) {
-        const QString node = nodeOf(name);
-        if (!byNode.count(node))
-            order << node;
-        byNode[node].emplace_back(name, tensor);
-    }
-    const bool listed = !nodes.isEmpty();
-    WarmStartReport report;
+    std::vector<torch::Tensor> destinations;
+    const QList<ModelTensor> tensors = warmStartTensors(model, request.map.given(), &destinations);
+    const Result<WeightImportPlan> planned = planWeightImport(tensors, file, request);
+    if (!planned)
+        return planned.error();
+    const WeightImportPlan &plan = planned.value();
     std::vector<std::pair<torch::Tensor, torch::Tensor>> copies;  // destination, source
     try {
-        for (const QString &node : listed ? nodes : order) {
-            if (!byNode.count(node)) {
-                if (strict)
-                    return warmStartError(path, QStringLiteral("%1 has no parameters or buffers to copy").arg(node), node);
-                report.skipped << QStringLiteral("%1: has no parameters").arg(node);
-                continue;
-            }
-            QString problem;
-            std::vector<std::pair<torch::Tensor, torch::Tensor>> nodeCopies;
-            for (const auto &[name, tensor] : byNode[node]) {
-                const NamedTensor *stored = file.find(name);
-                if (!stored) {
-                    problem = QStringLiteral("%1 is not in the file").arg(name);
-                    break;
-                }
-                const torch::Tensor source = fromNamedTensor(*stored);
-                if (source.sizes() != tensor.sizes() || source.scalar_type() != tensor.scalar_type()) {
-                    problem = QStringLiteral("%1 is %2 %3 there, %4 %5 here")
-                                  .arg(name, tensorDTypeName(stored->dtype), sizesText(source),
-                                       tensorDTypeName(tensorDTypeOf(tensor.scalar_type()).value_or(TensorDType::F32)), sizesText(tensor));
-                    break;
-                }
-                if (!allFinite(source))
-                    return warmStartError(path, QStringLiteral("%1 holds NaN or infinite values").arg(name), node);
-                nodeCopies.emplace_back(tensor, source);
-            }
-            if (!problem.isEmpty()) {
-                if (listed && strict)
-                    return warmStartError(path, problem, node);
-                report.skipped << QStringLiteral("%1: %2").arg(node, problem);
-                continue;
-            }
-            report.copiedNodes << node;
-            copies.insert(copies.end(), nodeCopies.begin(), nodeCopies.end());
+        for (const auto &[m, f] : plan.copies) {
+            const NamedTensor &stored = file.tensors[f];
+            if (!tensorIsFinite(stored))
+                return warmStartError(path, QStringLiteral("%1 holds NaN or infinite values").arg(stored.name),
+                                      tensors[m].layer);
+            const torch::Tensor &destination = destinations[size_t(m)];
+            copies.emplace_back(destination, fromNamedTensor(stored).to(destination.scalar_type()));
         }
     } catch (const std::exception &e) {
         return warmStartError(path, QStringLiteral("unreadable weights: %1").arg(QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
     }
-    if (copies.empty())
-        return warmStartError(path, QStringLiteral("no node of this network matches the file%1")
-                                        .arg(report.skipped.isEmpty() ? QString() : QStringLiteral(" (") + report.skipped.join(QStringLiteral("; ")) + QLatin1Char(')')));
     torch::NoGradGuard noGrad;
     for (auto &[destination, source] : copies)
         destination.copy_(source);
+    WarmStartReport report;
+    report.copiedNodes = plan.copiedNodes;
     report.copiedTensors = int(copies.size());
+    report.skipped = plan.notCopied;
+    report.import = plan.report;
     return report;
 }
 
