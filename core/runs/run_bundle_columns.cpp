@@ -87,6 +87,15 @@ const BundleColumns &bundleEvaluationColumns()
     return columns;
 }
 
+int bundleColumnIndex(const BundleColumns &columns, const char *name)
+{
+    for (int i = 0; i < columns.size(); ++i) {
+        if (qstrcmp(columns[i].name, name) == 0)
+            return i;
+    }
+    return -1;
+}
+
 QString bundleColumnList(const BundleColumns &columns)
 {
     QStringList names;

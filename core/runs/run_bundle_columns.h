@@ -32,6 +32,9 @@ const BundleColumns &bundleStageColumns();       // stages
 const BundleColumns &bundleCheckpointColumns();  // checkpoints (the file itself travels as a block)
 const BundleColumns &bundleEvaluationColumns();  // evaluations (the samples travel as a block)
 
+// The position of the column `name` in `columns` (a name that is not there is a programming error: -1).
+int bundleColumnIndex(const BundleColumns &columns, const char *name);
+
 // "name, status, ..." for a SELECT or INSERT.
 QString bundleColumnList(const BundleColumns &columns);
 

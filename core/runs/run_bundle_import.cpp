@@ -173,7 +173,7 @@ Status BundleImporter::checkTrials()
         if (run.sweepUuid.isEmpty() || !m_addedRuns.contains(run.uuid) || m_addedSweeps.contains(run.sweepUuid))
             continue;
         const qint64 sweep = m_sweepIds.value(run.sweepUuid);
-        const qint64 trial = run.columns.at(bundleRunColumns().size() - 1).toLongLong();
+        const qint64 trial = run.columns.at(bundleColumnIndex(bundleRunColumns(), "sweep_trial")).toLongLong();
         SqliteStatement select;
         if (Status prepared = prepare(select, QStringLiteral("SELECT id FROM runs WHERE sweep_id = ? AND sweep_trial = ?")); !prepared)
             return prepared;
@@ -218,9 +218,7 @@ QVariantList BundleImporter::runColumns(const BundleRun &run) const
     if (run.parentUuid.isEmpty())
         return columns;
     // The run it started from: its id here, when it is here; else only its uuid (an id would name another run).
-    const int index = int(std::find_if(bundleRunColumns().cbegin(), bundleRunColumns().cend(),
-                                       [](const BundleColumn &c) { return qstrcmp(c.name, "provenance_json") == 0; })
-                          - bundleRunColumns().cbegin());
+    const int index = bundleColumnIndex(bundleRunColumns(), "provenance_json");
     QJsonObject provenance = QJsonDocument::fromJson(columns.at(index).toString().toUtf8()).object();
     QJsonObject initFrom = provenance.value(QStringLiteral("init_from")).toObject();
     if (initFrom.isEmpty())
