@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_in_process.h"
 #include "required_data.h"
+#include "foreign_weights_fixture.h"
 #include "test_suite.h"
 #include "run_database.h"
 #include "safetensors_file.h"
@@ -31,28 +32,7 @@ namespace {
 using Output = tytest::CliOutput;
 using tytest::trainyard;
 
-QString fixture(const QString &name)
-{
-    return QDir(QStringLiteral(TRAINYARD_FOREIGN_WEIGHTS_DIR)).filePath(name);
-}
-
-QString fixtureMissing()
-{
-    if (QFile::exists(fixture(QStringLiteral("done"))))
-        return QString();
-    QFile unavailable(fixture(QStringLiteral("unavailable")));
-    if (unavailable.open(QIODevice::ReadOnly))
-        return QString::fromUtf8(unavailable.readAll()).trimmed();
-    return QStringLiteral("the fixture has not run: ctest -R 'foreign_weights|cli_import'");
-}
-
-#define REQUIRE_FIXTURE()                                                                                        \
-    do {                                                                                                         \
-        if (const QString missing = fixtureMissing(); !missing.isEmpty()) {                                     \
-            qWarning("%s", qPrintable(missing));                                                                 \
-            TY_SKIP_WITHOUT_DATA("the foreign_weights fixture needs python3-torch");                              \
-        }                                                                                                        \
-    } while (false)
+QString fixture(const QString &name) { return tytest::foreignWeightsFile(name); }
 
 QJsonObject jsonObject(const QString &text)
 {
@@ -153,7 +133,7 @@ private Q_SLOTS:
     // probabilities; evaluate and export work on it.
     void zeroEpochRunPredictsLikePyTorch()
     {
-        REQUIRE_FIXTURE();
+        REQUIRE_FOREIGN_WEIGHTS();
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         const QString preset = writePreset(dir, QStringLiteral("mlp"));
@@ -198,7 +178,7 @@ private Q_SLOTS:
     // probabilities on the images (batch norm's running statistics loaded), and skips the counts of batches.
     void explicitMapInThePreset()
     {
-        REQUIRE_FIXTURE();
+        REQUIRE_FOREIGN_WEIGHTS();
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         const Output run = trainyard({QStringLiteral("run"), writePreset(dir, QStringLiteral("cnn")), QStringLiteral("--db"), db});
@@ -216,7 +196,7 @@ private Q_SLOTS:
     // with strict false the run loads what fits and reports the rest.
     void strictRefusalNamesTheTensor()
     {
-        REQUIRE_FIXTURE();
+        REQUIRE_FOREIGN_WEIGHTS();
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         const QString preset = writePreset(dir, QStringLiteral("mlp"));
@@ -259,7 +239,7 @@ private Q_SLOTS:
     // "auto" with three groups of one kind in the file for two layers of it: refused, naming them, exit 2.
     void autoRefusesAmbiguity()
     {
-        REQUIRE_FIXTURE();
+        REQUIRE_FOREIGN_WEIGHTS();
         QTemporaryDir dir;
         TensorFile file;
         for (const char *prefix : {"a", "b", "c"})
@@ -284,7 +264,7 @@ private Q_SLOTS:
     // torch.save's files (zip and legacy pickle) are refused with how to write a safetensors file; nothing is run.
     void pickledFilesAreRefused()
     {
-        REQUIRE_FIXTURE();
+        REQUIRE_FOREIGN_WEIGHTS();
         QTemporaryDir dir;
         const QString preset = writePreset(dir, QStringLiteral("mlp"));
         for (const char *pickle : {"mlp.pt", "mlp-legacy.pth"}) {
@@ -301,7 +281,7 @@ private Q_SLOTS:
     // is refused too.
     void zeroEpochsNeedInitFrom()
     {
-        REQUIRE_FIXTURE();
+        REQUIRE_FOREIGN_WEIGHTS();
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         const QString preset = writePreset(dir, QStringLiteral("mlp"));

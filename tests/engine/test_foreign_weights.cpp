@@ -12,6 +12,7 @@
 #include "preset_format.h"
 #include "required_data.h"
 #include "safetensors_file.h"
+#include "foreign_weights_fixture.h"
 #include "test_suite.h"
 #include "trainer.h"
 
@@ -27,29 +28,7 @@ Q_DECLARE_METATYPE(ty::WeightMap)
 
 namespace {
 
-QString fixture(const QString &name)
-{
-    return QDir(QStringLiteral(TRAINYARD_FOREIGN_WEIGHTS_DIR)).filePath(name);
-}
-
-// Why the fixture's files are not there (empty when they are).
-QString fixtureMissing()
-{
-    if (QFile::exists(fixture(QStringLiteral("done"))))
-        return QString();
-    QFile unavailable(fixture(QStringLiteral("unavailable")));
-    if (unavailable.open(QIODevice::ReadOnly))
-        return QString::fromUtf8(unavailable.readAll()).trimmed();
-    return QStringLiteral("the fixture has not run: ctest -R 'foreign_weights|engine.TestForeignWeights'");
-}
-
-#define REQUIRE_FIXTURE()                                                                                        \
-    do {                                                                                                         \
-        if (const QString missing = fixtureMissing(); !missing.isEmpty()) {                                     \
-            qWarning("%s", qPrintable(missing));                                                                 \
-            TY_SKIP_WITHOUT_DATA("the foreign_weights fixture needs python3-torch");                              \
-        }                                                                                                        \
-    } while (false)
+QString fixture(const QString &name) { return tytest::foreignWeightsFile(name); }
 
 torch::Tensor fixtureTensor(const QString &file, const QString &name)
 {
@@ -136,7 +115,7 @@ private Q_SLOTS:
     // The MLP's state_dict into the preset's fc1, fc2, fc3: PyTorch's logits, and a report of six tensors copied.
     void mlpLogitsEqualPyTorchs()
     {
-        REQUIRE_FIXTURE();
+        REQUIRE_FOREIGN_WEIGHTS();
         QFETCH(QString, file);
         QFETCH(WeightMap, map);
         QFETCH(QString, logits);
@@ -167,7 +146,7 @@ private Q_SLOTS:
     // batches is skipped, and the logits are PyTorch's.
     void cnnLogitsEqualPyTorchs()
     {
-        REQUIRE_FIXTURE();
+        REQUIRE_FOREIGN_WEIGHTS();
         QFETCH(bool, explicitMap);
         const Preset preset = fixturePreset(QStringLiteral("cnn"));
         const std::optional<InitFrom> init = initFrom(preset);
@@ -197,7 +176,7 @@ private Q_SLOTS:
     // and the final checkpoint holds the imported weights. Without init_from, 0 epochs is refused.
     void zeroEpochsEvaluatesTheImportedWeights()
     {
-        REQUIRE_FIXTURE();
+        REQUIRE_FOREIGN_WEIGHTS();
         QTemporaryDir dir;
         const Preset preset = fixturePreset(QStringLiteral("cnn"));
         test::RecordingObserver observer;
@@ -231,7 +210,7 @@ private Q_SLOTS:
     // a pickled file is refused by its first bytes.
     void refusalsNameTheTensorAndChangeNothing()
     {
-        REQUIRE_FIXTURE();
+        REQUIRE_FOREIGN_WEIGHTS();
         Preset preset = fixturePreset(QStringLiteral("mlp"));
         preset.graph.node(QStringLiteral("fc2"))->params.insert(QStringLiteral("out_features"), 10);
         ty::detail::CompiledPipeline pipeline = compiled(preset);
