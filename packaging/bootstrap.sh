@@ -25,7 +25,7 @@ packages=(
   qt6-base-dev qt6-svg-dev qt6-qpa-plugins libqt6sql6-sqlite libqcustomplot-dev
   libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev libsqlite3-dev
   dataset-fashion-mnist wamerican sqlite3 xvfb xauth
-  libonnx-dev libprotobuf-dev python3-onnx nodejs
+  libonnx-dev libprotobuf-dev python3-onnx python3-sklearn nodejs
 )
 # The ONNX export tests run the model with onnxruntime-node from the npm registry. Debian's npm is installed
 # only when no npm is there yet: Node.js from elsewhere (NodeSource) brings its own and conflicts with it.
