@@ -117,6 +117,30 @@ private Q_SLOTS:
         QVERIFY(qobject_cast<QCPCurve *>(shown->rocPlot()->plottable(1))->pen().color().alphaF() < 0.5);
         shown->showClass(-1);
         QCOMPARE(shown->legendTexts(shown->rocPlot()).size(), 4);
+        QVERIFY(shown->rocPlot()->legend->visible());
+    }
+
+    // Beyond kMaxLegendClasses classes the legend would cover the plot: all classes are drawn without it (the
+    // chooser lists them with their areas), and one class chosen has its legend again.
+    void manyClassesLeaveTheLegendToTheChooser()
+    {
+        tytest::RunsFixture runs;
+        QVERIFY(runs.open());
+        const qint64 run = runs.createRun(QStringLiteral("many"));
+        const int classes = ClassifierCurvesView::kMaxLegendClasses + 3;
+        addScoredEvaluation(*runs.db, run, classes);
+        EvaluationView view;
+        view.setDatabase(runs.db.get());
+        QVERIFY(view.showRun(run).ok());
+        ClassifierCurvesView *shown = view.curves();
+        QCOMPARE(shown->classChooser()->count(), classes + 1);
+        QVERIFY(shown->classChooser()->itemText(classes).contains(QStringLiteral("AUC 0.")));
+        QCOMPARE(shown->rocPlot()->plottableCount(), classes + 1);
+        QVERIFY(shown->legendTexts(shown->rocPlot()).isEmpty());
+        QVERIFY(!shown->rocPlot()->legend->visible());
+        shown->showClass(classes - 1);
+        QCOMPARE(shown->legendTexts(shown->rocPlot()).size(), 1);
+        QVERIFY(shown->rocPlot()->legend->visible());
     }
 
     void aMissingClassAndAnOldEvaluationSayWhy()
