@@ -25,7 +25,7 @@ packages=(
   qt6-base-dev qt6-svg-dev qt6-qpa-plugins libqt6sql6-sqlite libqcustomplot-dev
   libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev libsqlite3-dev libpq-dev
   dataset-fashion-mnist wamerican sqlite3 xvfb xauth
-  libonnx-dev libprotobuf-dev python3-onnx nodejs
+  libonnx-dev libprotobuf-dev python3-onnx python3-sklearn nodejs
   python3-torch
 )
 # The ONNX export tests run the model with onnxruntime-node from the npm registry. Debian's npm is installed

@@ -38,6 +38,21 @@ QString scoreLine(const ClassScore &s, int nameWidth)
         .arg(s.support, 7);
 }
 
+// ROC AUC and average precision, and what they average; empty for an evaluation without curves.
+QString curvesLine(const ClassifierCurves &c)
+{
+    if (c.empty())
+        return QString();
+    const auto figure = [](const std::optional<double> &v) { return v ? fixed(*v) : QStringLiteral("none"); };
+    QString text = QStringLiteral("  ROC AUC %1   average precision %2 (%3)\n")
+                       .arg(figure(c.rocAuc), figure(c.averagePrecision),
+                            c.binary ? QStringLiteral("class \"%1\" against \"%2\"").arg(c.perClass.value(1).name, c.perClass.value(0).name)
+                                     : QStringLiteral("one-vs-rest, macro over %1 classes").arg(c.averagedClasses));
+    if (!c.note.isEmpty())
+        text += QStringLiteral("  (%1)\n").arg(c.note);
+    return text;
+}
+
 } // namespace
 
 QString evaluationText(const EvaluationReport &r, int worst)
@@ -54,6 +69,7 @@ QString evaluationText(const EvaluationReport &r, int worst)
     if (r.metrics.contains(QStringLiteral("loss")))
         text += QStringLiteral("   loss %1").arg(fixed(r.metrics.value(QStringLiteral("loss"))));
     text += QLatin1Char('\n');
+    text += curvesLine(r.curves);
     int nameWidth = 12;
     for (const QString &name : r.classes)
         nameWidth = std::max(nameWidth, int(std::min<qsizetype>(name.size(), 24)));

@@ -2,9 +2,10 @@
 // `trainyard FILE` opens FILE; --db PATH chooses the run database and --train starts training at once; --mode and --evaluate RUN open a mode.
 // --preview-data previews the selected dataset node's data in the inspector. --baseline RUN pins a baseline;
 // --sweep-dialog KEY opens Training ▸ Sweep… on KEY ("default": the dialog's own first key), shown in a screenshot;
-// --classify FILES classifies files in the Evaluate view as a drop would; --runs-menu opens the run browser's context
-// menu on the runs --runs selects, drawn over the window in a screenshot; --import FILE imports a run bundle as a
-// drop would (a screenshot waits for it).
+// --classify FILES classifies files in the Evaluate view as a drop would; --curves all|CLASS shows its Curves tab
+// (every class, or the class of that index); --runs-menu opens the run browser's context menu on the runs --runs
+// selects, drawn over the window in a screenshot; --import FILE imports a run bundle as a drop would (a screenshot
+// waits for it).
 // --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
 // under Xvfb or QT_QPA_PLATFORM=offscreen).
 
@@ -15,6 +16,7 @@
 #include "canvas/canvas_view.h"
 #include "canvas/composite_view.h"
 #include "document/pipeline_document.h"
+#include "classifier_curves_view.h"
 #include "evaluation_view.h"
 #include "icons/icon_library.h"
 #include "inspector/dataset_preview.h"
@@ -95,6 +97,10 @@ int main(int argc, char **argv)
     const QCommandLineOption classify(QStringLiteral("classify"),
                                       QStringLiteral("With --evaluate: classify these files (comma-separated) as if dropped on the view."),
                                       QStringLiteral("files"));
+    const QCommandLineOption curves(QStringLiteral("curves"),
+                                    QStringLiteral("With --evaluate: show the ROC and precision-recall curves of every class, or of the "
+                                                   "class of this index."),
+                                    QStringLiteral("all|class"));
     const QCommandLineOption runsMenu(QStringLiteral("runs-menu"),
                                       QStringLiteral("With --runs: open the run browser's context menu on them (shown in a screenshot)."));
     const QCommandLineOption importBundle(QStringLiteral("import"),
@@ -103,7 +109,7 @@ int main(int argc, char **argv)
     const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
                                    QStringLiteral("Wait this long before the screenshot (e.g. for --train)."), QStringLiteral("ms"));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
-                       sweep, queue, speed, baseline, sweepDialog, classify, runsMenu, importBundle, delay});
+                       sweep, queue, speed, baseline, sweepDialog, classify, curves, runsMenu, importBundle, delay});
     parser.process(app);
 
     // View ▸ Theme's choice, unless --color-scheme forces one for this start.
@@ -162,6 +168,12 @@ int main(int argc, char **argv)
     if (parser.isSet(evaluate)) {
         const QStringList runs = parser.value(evaluate).split(QLatin1Char(','));
         window.showEvaluation(runs.value(0).toLongLong(), runs.value(1).toLongLong());
+    }
+    if (parser.isSet(curves)) {
+        window.evaluation()->showCurves();
+        bool isIndex = false;
+        const int index = parser.value(curves).toInt(&isIndex);
+        window.evaluation()->curves()->showClass(isIndex ? index : -1);
     }
     // A screenshot waits for the classification's answer.
     const bool classifying = parser.isSet(classify);

@@ -147,4 +147,11 @@ BlockDescriptor BlockDescriptor::takingDataStatistics() const
     return out;
 }
 
+BlockDescriptor BlockDescriptor::measuringPerPass() const
+{
+    BlockDescriptor out = *this;
+    out.measuredPerPass = true;
+    return out;
+}
+
 } // namespace ty

@@ -64,6 +64,7 @@ struct BlockDescriptor {
                                      // characters), each labelled with the character that follows
     bool takesDataStatistics = false;  // a transform whose float lists `mean` and `std` can be set to the training
                                        // split's per-channel statistics
+    bool measuredPerPass = false;  // a metric of a whole evaluation pass (val/, test/), with no per-step train/ figure
 
     const ParamSpec *param(const QString &name) const;
     const PortSpec *input(const QString &name) const;
@@ -78,6 +79,7 @@ struct BlockDescriptor {
     BlockDescriptor withNodeIdPrefix(const QString &prefix) const;
     BlockDescriptor yieldingTextWindows() const;
     BlockDescriptor takingDataStatistics() const;
+    BlockDescriptor measuringPerPass() const;
 };
 
 } // namespace ty

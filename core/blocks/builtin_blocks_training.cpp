@@ -188,6 +188,11 @@ void addMetricBlocks(BlockRegistry &registry)
                         QStringLiteral("Per class, the share of its samples predicted as it; averaged over the classes"), true));
     registry.add(metric(QStringLiteral("metric.f1"), QStringLiteral("F1 (macro)"),
                         QStringLiteral("Per class, the harmonic mean of precision and recall; averaged over the classes"), true));
+    registry.add(metric(QStringLiteral("metric.auc"), QStringLiteral("ROC AUC (one-vs-rest)"),
+                        QStringLiteral("Area under the ROC curve of each class's softmax probability against the rest, "
+                                       "over a whole validation or test pass (no per-step figure); macro average, or the "
+                                       "positive class's for two classes"), true)
+                     .measuringPerPass());
     registry.add(metric(QStringLiteral("metric.rmse"), QStringLiteral("Root mean squared error"),
                         QStringLiteral("Square root of the mean squared difference between predictions and targets"), false));
     registry.add(metric(QStringLiteral("metric.r2"), QStringLiteral("R²"),

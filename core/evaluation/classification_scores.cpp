@@ -1,7 +1,6 @@
 #include "classification_scores.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace ty {
 
@@ -44,14 +43,12 @@ void scoreClassification(const std::vector<float> &logits, const std::vector<int
     r.samples.clear();
     r.samples.reserve(size_t(count));
 
+    // Softmax probabilities, computed stably from each row's maximum: the confidences and the curves' scores.
+    const std::vector<double> probabilities = softmaxRows(logits, classes);
     qint64 correct = 0, inTopK = 0;
     for (int64_t i = 0; i < count; ++i) {
         const float *row = logits.data() + i * classes;
         const int64_t best = std::max_element(row, row + classes) - row;  // the first maximum, as argmax
-        // Softmax probability of the predicted class, computed stably from the maximum.
-        double denominator = 0;
-        for (int64_t c = 0; c < classes; ++c)
-            denominator += std::exp(double(row[c]) - double(row[best]));
         const int64_t label = labels[size_t(i)];
         // The label is in the top k when fewer than k classes score strictly higher, or tie before it.
         int64_t ahead = 0;
@@ -64,7 +61,7 @@ void scoreClassification(const std::vector<float> &logits, const std::vector<int
             ++correct;
         if (label >= 0 && label < classes)
             ++r.confusion[size_t(label * classes + best)];
-        r.samples.push_back(EvaluatedSample{i, double(label), double(best), 1.0 / denominator});
+        r.samples.push_back(EvaluatedSample{i, double(label), double(best), probabilities[size_t(i * classes + best)]});
     }
     r.accuracy = ratio(double(correct), double(count));
     r.topKAccuracy = ratio(double(inTopK), double(count));
@@ -87,6 +84,7 @@ void scoreClassification(const std::vector<float> &logits, const std::vector<int
     macro.support = weighted.support = count;
     r.macroAverage = macro;
     r.weightedAverage = weighted;
+    r.curves = classifierCurves(probabilities, labels, classes, r.classes);
 }
 
 } // namespace ty

@@ -1,6 +1,7 @@
 #pragma once
 // Scores of a classifier from its outputs: accuracy, top-k accuracy, the confusion matrix, per-class precision,
-// recall, F1 and support with their macro and weighted averages, and per-sample predictions with confidences.
+// recall, F1 and support with their macro and weighted averages, per-sample predictions with confidences, and the
+// one-vs-rest ROC and precision-recall curves with their areas (classifier_curves.h).
 // Plain arrays in, no LibTorch.
 
 #include "evaluation_report.h"

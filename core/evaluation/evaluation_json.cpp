@@ -41,6 +41,12 @@ QJsonObject evaluationToJson(const EvaluationReport &r, int worstLimit)
                     {QStringLiteral("count"), r.count},
                     {QStringLiteral("task"), r.classification ? QStringLiteral("classification") : QStringLiteral("regression")},
                     {QStringLiteral("metrics"), metrics}};
+    if (!r.undefinedMetrics.isEmpty()) {
+        QJsonObject undefined;
+        for (auto it = r.undefinedMetrics.constBegin(); it != r.undefinedMetrics.constEnd(); ++it)
+            undefined.insert(it.key(), it.value());
+        out.insert(QStringLiteral("undefined_metrics"), undefined);
+    }
     if (!r.classification) {
         out.insert(QStringLiteral("mae"), r.mae);
         out.insert(QStringLiteral("rmse"), r.rmse);
@@ -71,6 +77,7 @@ QJsonObject evaluationToJson(const EvaluationReport &r, int worstLimit)
     out.insert(QStringLiteral("per_class"), perClass);
     out.insert(QStringLiteral("macro_avg"), scoreToJson(r.macroAverage));
     out.insert(QStringLiteral("weighted_avg"), scoreToJson(r.weightedAverage));
+    curvesToJson(r.curves, &out);
     QJsonArray mistakes;
     for (const EvaluatedSample &s : r.worst(worstLimit))
         mistakes.append(QJsonObject{{QStringLiteral("index"), s.index},
@@ -93,6 +100,9 @@ EvaluationReport evaluationFromJson(const QJsonObject &json)
     const QJsonObject metrics = json.value(QStringLiteral("metrics")).toObject();
     for (auto it = metrics.constBegin(); it != metrics.constEnd(); ++it)
         r.metrics.insert(it.key(), it.value().toDouble());
+    const QJsonObject undefined = json.value(QStringLiteral("undefined_metrics")).toObject();
+    for (auto it = undefined.constBegin(); it != undefined.constEnd(); ++it)
+        r.undefinedMetrics.insert(it.key(), it.value().toString());
     r.mae = json.value(QStringLiteral("mae")).toDouble();
     r.rmse = json.value(QStringLiteral("rmse")).toDouble();
     r.r2 = json.value(QStringLiteral("r2")).toDouble();
@@ -115,6 +125,7 @@ EvaluationReport evaluationFromJson(const QJsonObject &json)
         r.perClass.append(scoreFromJson(v.toObject()));
     r.macroAverage = scoreFromJson(json.value(QStringLiteral("macro_avg")).toObject());
     r.weightedAverage = scoreFromJson(json.value(QStringLiteral("weighted_avg")).toObject());
+    r.curves = curvesFromJson(json);
     // The worst samples the JSON lists become the report's samples, so worst() gives them back.
     for (const QJsonValue &v : json.value(QStringLiteral("mistakes")).toArray()) {
         const QJsonObject m = v.toObject();

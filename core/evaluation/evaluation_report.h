@@ -3,6 +3,8 @@
 // Evaluate view shows. Plain values, no LibTorch: the engine fills it from the model's outputs
 // (classification_scores.h, regression_scores.h) and everything else reads it.
 
+#include "classifier_curves.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
@@ -33,6 +35,7 @@ struct EvaluationReport {
     qint64 count = 0;
     bool classification = true;
     QMap<QString, double> metrics;  // the run's own loss and metric heads on this split: "loss", "accuracy", ...
+    QMap<QString, QString> undefinedMetrics;  // metric heads without a value on this split ("auc" of one class), why
 
     // Classification.
     QStringList classes;             // class names, in index order
@@ -42,6 +45,7 @@ struct EvaluationReport {
     double topKAccuracy = 0;
     QList<ClassScore> perClass;
     ClassScore macroAverage, weightedAverage;
+    ClassifierCurves curves;  // one-vs-rest ROC and precision-recall curves, ROC AUC and average precision
 
     // Regression.
     double mae = 0, rmse = 0, r2 = 0;
@@ -55,8 +59,8 @@ struct EvaluationReport {
     QString className(double index) const;  // the name, or the number when out of range
 };
 
-// The report as JSON (docs/evaluation.md): summary, per-class scores, confusion matrix and the `worstLimit`
-// worst samples; not every sample.
+// The report as JSON (docs/evaluation.md): summary, per-class scores, confusion matrix, classifier curves and the
+// `worstLimit` worst samples; not every sample.
 QJsonObject evaluationToJson(const EvaluationReport &report, int worstLimit = 20);
 // Reads what evaluationToJson wrote; its samples are the worst ones the JSON lists. Missing fields keep their
 // defaults.

@@ -199,8 +199,11 @@ Issues validateTrainingMetrics(const QJsonObject &training, const PipelineGraph 
     Issues issues;
     QStringList known{QStringLiteral("val/loss"), QStringLiteral("train/loss")};
     for (const Node &node : graph.nodes)
-        if (const BlockDescriptor *block = registry.find(node.block); block && block->category == BlockCategory::Metric)
-            known << QStringLiteral("val/") + node.id << QStringLiteral("train/") + node.id;
+        if (const BlockDescriptor *block = registry.find(node.block); block && block->category == BlockCategory::Metric) {
+            known << QStringLiteral("val/") + node.id;
+            if (!block->measuredPerPass)
+                known << QStringLiteral("train/") + node.id;
+        }
     const auto notAMetric = [&known](const QString &metric) {
         return QStringLiteral("\"%1\" is not a metric of this pipeline (known: %2)").arg(metric.left(60), known.join(QStringLiteral(", ")));
     };

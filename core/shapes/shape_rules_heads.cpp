@@ -77,7 +77,7 @@ void addHeadShapeRules(ShapeRules &rules)
     rules.heads.add(QStringLiteral("metric.mae"), regressionProblem);
     rules.heads.add(QStringLiteral("metric.rmse"), regressionProblem);
     rules.heads.add(QStringLiteral("metric.r2"), regressionProblem);
-    for (const char *perClass : {"metric.precision", "metric.recall", "metric.f1"})
+    for (const char *perClass : {"metric.precision", "metric.recall", "metric.f1", "metric.auc"})
         rules.heads.add(QString::fromLatin1(perClass), classLogitsProblem);
 }
 

@@ -16,7 +16,7 @@ declare -A allowed=(
   [runs]="common"
   [training]="plots runs icons common"
   [sweeps]="training plots runs icons common"
-  [evaluation]=""
+  [evaluation]="plots common"
 )
 status=0
 for folder in "$widgets"/*/; do

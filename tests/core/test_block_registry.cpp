@@ -47,7 +47,7 @@ const QStringList kPromisedBlocks{
     QStringLiteral("dataset.cifar"), QStringLiteral("schedule.multi_step"), QStringLiteral("schedule.one_cycle"),
     QStringLiteral("layer.log_softmax"), QStringLiteral("loss.nll"), QStringLiteral("loss.kl_div"), QStringLiteral("metric.precision"),
     QStringLiteral("metric.recall"), QStringLiteral("metric.f1"), QStringLiteral("metric.rmse"), QStringLiteral("metric.r2"),
-    QStringLiteral("schedule.reduce_on_plateau")};
+    QStringLiteral("schedule.reduce_on_plateau"), QStringLiteral("metric.auc")};
 
 class TestBlockRegistry : public QObject {
     Q_OBJECT
@@ -357,8 +357,12 @@ void TestBlockRegistry::capabilitiesAreDeclaredWithTheBlocks()
         {QStringLiteral("transform.random_crop"), QStringLiteral("crop")},
         {QStringLiteral("transform.gaussian_noise"), QStringLiteral("noise")},
         {QStringLiteral("metric.top_k_accuracy"), QStringLiteral("topk")}};
-    QStringList textWindows, dataStatistics;
+    QStringList textWindows, dataStatistics, perPass;
     for (const BlockDescriptor &block : BlockRegistry::builtin().all()) {
+        if (block.measuredPerPass) {
+            perPass << block.typeId;
+            QCOMPARE(block.category, BlockCategory::Metric);
+        }
         QCOMPARE(block.nodeIdPrefix, prefixes.value(block.typeId));
         QVERIFY2(block.nodeIdPrefix.isEmpty() || isValidNodeId(block.nodeIdPrefix), qPrintable(block.typeId));
         if (block.yieldsTextWindows) {
@@ -376,6 +380,7 @@ void TestBlockRegistry::capabilitiesAreDeclaredWithTheBlocks()
     }
     QCOMPARE(textWindows, QStringList{QStringLiteral("dataset.text")});
     QCOMPARE(dataStatistics, QStringList{QStringLiteral("transform.normalize")});
+    QCOMPARE(perPass, QStringList{QStringLiteral("metric.auc")});
 }
 
 void TestBlockRegistry::addReplacesABlockWithTheSameId()

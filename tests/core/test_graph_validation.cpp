@@ -95,6 +95,7 @@ private Q_SLOTS:
     void validateTrainingBadValue_data();
     void validateTrainingBadValue();
     void earlyStopMetricMustBeRecorded();
+    void passMetricHasNoTrainingFigure();
     void connectionProblem_data();
     void connectionProblem();
     void bundledPresetsAreValid_data();
@@ -475,6 +476,22 @@ void TestGraphValidation::earlyStopMetricMustBeRecorded()
                        QStringLiteral("plateau"), {}, QStringLiteral("metric")));
     graph.nodes.last().params.insert(QStringLiteral("metric"), QStringLiteral("train/acc"));  // per step only
     QCOMPARE(validateTraining({}, graph).size(), 1);
+}
+
+// A metric of whole passes (ROC AUC) has val/ figures and no train/ one: naming train/auc is refused.
+void TestGraphValidation::passMetricHasNoTrainingFigure()
+{
+    PipelineGraph graph = minimalGraph();
+    graph.nodes.append(Node{QStringLiteral("auc"), QStringLiteral("metric.auc"), {}, {}});
+    const auto training = [](const char *metric) { return QJsonObject{{QStringLiteral("early_stop_metric"), QLatin1String(metric)}}; };
+    QVERIFY(validateTraining(training("val/auc"), graph).isEmpty());
+    COMPARE_ISSUES(validateTraining(training("train/auc"), graph),
+                   err(QStringLiteral("\"train/auc\" is not a metric of this pipeline (known: val/loss, train/loss, val/auc)"),
+                       {}, {}, QStringLiteral("training.early_stop_metric")));
+    graph.nodes.append(Node{QStringLiteral("plateau"), QStringLiteral("schedule.reduce_on_plateau"),
+                            {{QStringLiteral("metric"), QStringLiteral("val/auc")}}, {}});
+    QVERIFY(validateTraining({}, graph).isEmpty());
+    QVERIFY(metricHigherIsBetter(QStringLiteral("val/auc"), graph, BlockRegistry::builtin()));
 }
 
 void TestGraphValidation::validateTrainingBadValue_data()

@@ -108,6 +108,7 @@ private Q_SLOTS:
     void regressionMetricsAddUpOverBatches();
     void logProbabilityLossesAgreeWithCrossEntropy();
     void newHeadsTrain();
+    void aucIsAMetricOfWholePasses();
 };
 
 class TestBlockRegistrations : public QObject {

@@ -2,6 +2,7 @@
 // metric of the whole set, computed here from first principles; the log-probability losses agree with cross
 // entropy where they should; and each new head trains.
 
+#include "classifier_curves.h"
 #include "detail/heads.h"
 #include "engine_fixtures.h"
 #include "test_engine_classes.h"
@@ -195,4 +196,40 @@ void TestHeads::newHeadsTrain()
     // RMSE is at least the MAE and falls well below where it started.
     QVERIFY(rmse >= result.lastMetrics.value(QStringLiteral("test/mae")));
     QVERIFY(rmse < 0.25 * regressionObserver.values(QStringLiteral("train/rmse")).first());
+}
+
+// metric.auc has no statistics that add up: its value is computed from the pass's logits at once, the same figure as
+// the evaluation's (classifier_curves.h); validation and test passes log it, training steps do not.
+void TestHeads::aucIsAMetricOfWholePasses()
+{
+    const MetricFunction *auc = metricFunctions().find(QStringLiteral("metric.auc"));
+    QVERIFY(auc && auc->overPass && !auc->statistics && !auc->value);
+    torch::manual_seed(5);
+    const int64_t n = 800, classes = 5;
+    const torch::Tensor labels = torch::randint(0, classes, {n}, torch::kLong);
+    const torch::Tensor logits = torch::randn({n, classes}) + torch::one_hot(labels, classes).to(torch::kFloat);
+    QString reason;
+    const double value = auc->overPass(logits, labels, &reason);
+    const torch::Tensor host = logits.contiguous();
+    const std::optional<double> expected = headlineRocAuc(softmaxRows(std::vector<float>(host.data_ptr<float>(), host.data_ptr<float>() + host.numel()), classes),
+                                                          toVector(labels), classes);
+    QVERIFY(expected);
+    QCOMPARE(value, *expected);
+    QVERIFY2(value > 0.7 && value < 0.95, qPrintable(QString::number(value)));
+    // One class only: no value, and why.
+    QVERIFY(std::isnan(auc->overPass(logits, torch::zeros({n}, torch::kLong), &reason)));
+    QVERIFY(!reason.isEmpty());
+
+    Preset preset = test::classifierPreset(QStringLiteral("blobs"), QStringLiteral("optimizer.adam"), 0.01);
+    addMetrics(preset.graph, QStringLiteral("fc_out"), {"auc"});
+    test::RecordingObserver observer;
+    const TrainResult result = Trainer::train(preset, TrainOptions{}, observer);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
+    QCOMPARE(observer.values(QStringLiteral("val/auc")).size(), qsizetype(result.epochs));
+    QVERIFY(observer.values(QStringLiteral("train/auc")).isEmpty());
+    QVERIFY(!observer.values(QStringLiteral("train/accuracy")).isEmpty());
+    const double testAuc = result.lastMetrics.value(QStringLiteral("test/auc"));
+    QVERIFY2(testAuc > 0.9 && testAuc <= 1.0, qPrintable(QString::number(testAuc)));
+    QVERIFY(result.testEvaluation && result.testEvaluation->curves.rocAuc);
+    QCOMPARE(*result.testEvaluation->curves.rocAuc, testAuc);
 }

@@ -1,6 +1,7 @@
 #include "evaluation_view.h"
 
 #include "class_scores_model.h"
+#include "classifier_curves_view.h"
 #include "confusion_matrix_view.h"
 #include "probability_bars.h"
 #include "split_samples.h"
@@ -125,6 +126,8 @@ void EvaluationView::buildUi()
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(samplesPage, tr("Samples"));
     m_tabs->addTab(m_scoresView, tr("Per class"));
+    m_curves = new ClassifierCurvesView(this);
+    m_tabs->addTab(m_curves, tr("Curves"));
 
     m_prediction = new ProbabilityBars(this);
     m_prediction->setMessage(tr("Drop images (PNG, JPEG, BMP), IDX files or CSV files here to classify them with this run's weights"));
@@ -262,6 +265,8 @@ Status EvaluationView::showEvaluation(qint64 evaluationId)
     m_confusion->setMatrix(m_report.classification ? m_report.classes : QStringList(), m_report.confusion);
     m_scores->setReports(m_report, m_compare, m_compare ? QStringLiteral("#%1").arg(m_compareRunId) : QString());
     m_tabs->setTabEnabled(1, m_report.classification);
+    m_tabs->setTabEnabled(2, m_report.classification);
+    m_curves->setCurves(m_report.curves);
     QString summary = m_report.classification
         ? tr("%1 split at step %2 · %3 samples · accuracy %4 · top-%5 %6")
               .arg(m_report.split).arg(m_report.checkpointStep).arg(m_report.count)
@@ -269,6 +274,8 @@ Status EvaluationView::showEvaluation(qint64 evaluationId)
         : tr("%1 split at step %2 · %3 samples · MAE %4 · RMSE %5 · R² %6")
               .arg(m_report.split).arg(m_report.checkpointStep).arg(m_report.count)
               .arg(m_report.mae, 0, 'g', 4).arg(m_report.rmse, 0, 'g', 4).arg(m_report.r2, 0, 'f', 4);
+    if (m_report.curves.rocAuc)
+        summary += tr(" · ROC AUC %1").arg(*m_report.curves.rocAuc, 0, 'f', 4);
     if (m_compare)
         summary += tr(" · #%1: accuracy %2").arg(m_compareRunId).arg(m_compare->accuracy, 0, 'f', 4);
     m_summary->setText(summary);
@@ -288,6 +295,12 @@ Status EvaluationView::showEvaluation(qint64 evaluationId)
     }
     showMistakes();
     return Status::success();
+}
+
+void EvaluationView::showCurves()
+{
+    if (m_tabs->isTabEnabled(2))
+        m_tabs->setCurrentWidget(m_curves);
 }
 
 void EvaluationView::showMistakes()

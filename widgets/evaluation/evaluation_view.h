@@ -1,10 +1,11 @@
 #pragma once
 // The Evaluate view: one run's evaluation from the run database (nothing is recomputed). The confusion matrix as
-// a heat map (click a cell to list its samples), the per-class table (sortable), the samples of the chosen cell
-// or the most confident mistakes as thumbnails (images) or rows (tables), and a second run to compare per-class
-// scores with. Dropping images, IDX or CSV files on the view (one or several at once) classifies them with the
-// run's weights in one worker process (`trainyard-cli predict`): every input's most probable classes as bars. A run
-// bundle dropped there is left to the window, which imports it.
+// a heat map (click a cell to list its samples), the per-class table (sortable), the one-vs-rest ROC and
+// precision-recall curves, the samples of the chosen cell or the most confident mistakes as thumbnails (images)
+// or rows (tables), and a second run to compare per-class scores with. Dropping images, IDX or CSV files on the
+// view (one or several at once) classifies them with the run's weights in one worker process (`trainyard-cli
+// predict`): every input's most probable classes as bars. A run bundle dropped there is left to the window, which
+// imports it.
 //
 // Ownership and threads: the database connection is the caller's (in the app, the run database watcher's) and must
 // outlive the view's use of it; the view owns its widgets, its data loader and its prediction process. GUI thread only.
@@ -30,6 +31,7 @@ class QTableView;
 namespace ty {
 
 class ClassScoresModel;
+class ClassifierCurvesView;
 class ConfusionMatrixView;
 class ProbabilityBars;
 class RunDatabase;
@@ -74,6 +76,9 @@ public:
     QLabel *galleryTitle() const { return m_galleryTitle; }
     ProbabilityBars *prediction() const { return m_prediction; }
     QScrollArea *predictionArea() const { return m_predictionArea; }
+    ClassifierCurvesView *curves() const { return m_curves; }
+    QTabWidget *tabs() const { return m_tabs; }
+    void showCurves();  // brings the Curves tab forward
     QComboBox *runChooser() const { return m_runChooser; }
     QComboBox *compareChooser() const { return m_compareChooser; }
     QLabel *summary() const { return m_summary; }
@@ -112,6 +117,7 @@ private:
     QSortFilterProxyModel *m_sorted = nullptr;
     QTableView *m_scoresView = nullptr;
     QTabWidget *m_tabs = nullptr;
+    ClassifierCurvesView *m_curves = nullptr;
     QListWidget *m_gallery = nullptr;
     ProbabilityBars *m_prediction = nullptr;
     QScrollArea *m_predictionArea = nullptr;

@@ -190,8 +190,8 @@ CompiledPipeline compilePipeline(const Preset &preset, const DatasetShape &datas
             missing(head.nodeId, QStringLiteral("metric function"), head.blockType);
             continue;
         }
-        out.metrics.push_back(MetricHead{head.nodeId, head.blockType, slotOf(head.input),
-                                         int64_t(head.params.value(QStringLiteral("k")).toInt(1)), *metric});
+        (metric->overPass ? out.passMetrics : out.metrics)
+            .push_back(MetricHead{head.nodeId, head.blockType, slotOf(head.input), int64_t(head.params.value(QStringLiteral("k")).toInt(1)), *metric});
     }
     if (!plan.optimizerType.isEmpty()) {
         if (const OptimizerFactory *factory = optimizerFactories().find(plan.optimizerType))

@@ -54,7 +54,8 @@ private:
 struct CompiledPipeline {
     std::shared_ptr<GraphModule> model;
     std::vector<LossHead> losses;
-    std::vector<MetricHead> metrics;
+    std::vector<MetricHead> metrics;      // metrics of sums over batches: a figure per training step and per pass
+    std::vector<MetricHead> passMetrics;  // metrics of a whole pass (MetricFunction::overPass): per pass only
     PipelinePlan plan;   // what was compiled: the dataset, the optimizer and its schedule, with their parameters
     OptimizerFactory optimizerFactory = nullptr;  // of plan.optimizerType
     ScheduleFunction schedule = nullptr;          // of plan.scheduleType; null without a schedule

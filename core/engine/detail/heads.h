@@ -21,9 +21,14 @@ using LossFunction = torch::Tensor (*)(const LossHead &head, const torch::Tensor
 // class for F1; sums of targets, squared targets and squared residuals per column for R²). `value` turns the
 // statistics summed over `samples` samples into the metric, so a log interval, a validation pass and a test
 // split all add statistics on the device and read one value at the end.
+// A metric of a whole pass (ROC AUC, which ranks every sample of the split against every other) has no such
+// statistics: `overPass` alone is set, and reads the pass's outputs [samples, width] and targets [samples], both on
+// the host, at its end. It is NaN, with `reason`, where it is undefined. Such a head is a pass metric of the
+// compiled pipeline (CompiledPipeline::passMetrics): validation and test passes give it, training steps do not.
 struct MetricFunction {
     torch::Tensor (*statistics)(const MetricHead &head, const torch::Tensor &prediction, const torch::Tensor &target) = nullptr;
     double (*value)(const double *statistics, int64_t count, double samples) = nullptr;
+    double (*overPass)(const torch::Tensor &outputs, const torch::Tensor &targets, QString *reason) = nullptr;
 };
 
 struct LossHead {

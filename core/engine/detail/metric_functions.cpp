@@ -1,9 +1,13 @@
 // The metric of every metric.* block, one registration per kind: the statistics of a batch, which add up over
-// batches, and the metric's value from summed statistics (see MetricFunction in heads.h).
+// batches, and the metric's value from summed statistics; or, for a metric of a whole pass, its value from the
+// pass's outputs (see MetricFunction in heads.h).
 
 #include "detail/heads.h"
 
+#include "classifier_curves.h"
+
 #include <cmath>
+#include <limits>
 
 namespace ty::detail {
 
@@ -114,6 +118,20 @@ double coefficientOfDetermination(const double *sums, int64_t count, double samp
     return total / double(columns);
 }
 
+// One-vs-rest ROC AUC of the softmax of class logits over the pass (classifier_curves.h: the positive class's for
+// two classes, else the macro average over the classes present), ties as scikit-learn's roc_auc_score counts them.
+double rocAucOverPass(const torch::Tensor &outputs, const torch::Tensor &targets, QString *reason)
+{
+    const int64_t count = outputs.size(0);
+    const int64_t classes = outputs.numel() / std::max<int64_t>(1, count);
+    const torch::Tensor logits = outputs.to(torch::kCPU, torch::kFloat).contiguous();
+    const torch::Tensor labels = targets.to(torch::kCPU, torch::kLong).contiguous();
+    const std::vector<float> hostLogits(logits.data_ptr<float>(), logits.data_ptr<float>() + logits.numel());
+    const std::vector<int64_t> hostLabels(labels.data_ptr<int64_t>(), labels.data_ptr<int64_t>() + labels.numel());
+    const std::optional<double> auc = headlineRocAuc(softmaxRows(hostLogits, classes), hostLabels, classes, reason);
+    return auc ? *auc : std::numeric_limits<double>::quiet_NaN();
+}
+
 } // namespace
 
 const KindTable<MetricFunction> &metricFunctions()
@@ -128,6 +146,7 @@ const KindTable<MetricFunction> &metricFunctions()
         t.add(QStringLiteral("metric.f1"), {classCounts, macroF1});
         t.add(QStringLiteral("metric.rmse"), {squaredError, rootOfMean});
         t.add(QStringLiteral("metric.r2"), {residualSums, coefficientOfDetermination});
+        t.add(QStringLiteral("metric.auc"), {nullptr, nullptr, rocAucOverPass});
         return t;
     }();
     return functions;

@@ -5,6 +5,8 @@
 #include "classification_scores.h"
 #include "regression_scores.h"
 
+#include <cmath>
+#include <map>
 #include <optional>
 
 namespace ty::detail {
@@ -44,7 +46,12 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
         stream.emplace(split, torch::arange(idle ? 0 : first, end, torch::kLong), batchSize, device, /*depth=*/2);
     torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
     std::vector<torch::Tensor> metricSums(pipeline.metrics.size());
-    std::vector<torch::Tensor> outputs;
+    // The outputs kept whole, on the host, by slot: the scored head's and those of the metrics of a whole pass.
+    std::map<int, std::vector<torch::Tensor>> outputs;
+    if (scored)
+        outputs[scored->slot];
+    for (const MetricHead &head : pipeline.passMetrics)
+        outputs[head.slot];
     for (int64_t begin = idle ? 0 : first; begin < end; begin += batchSize) {
         const int64_t count = std::min(batchSize, end - begin);
         const torch::Tensor x = stream ? stream->next() : split.range(begin, count);
@@ -58,8 +65,9 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
             const torch::Tensor statistics = metricStatistics(pipeline.metrics[m], slots[pipeline.metrics[m].slot], y).to(torch::kDouble);
             metricSums[m] = metricSums[m].defined() ? metricSums[m] + statistics : statistics;
         }
-        if (scored && !idle)
-            outputs.push_back(slots[scored->slot].to(torch::kCPU));
+        if (!idle)
+            for (auto &[slot, kept] : outputs)
+                kept.push_back(slots[slot].to(torch::kCPU));
     }
     if (group) {
         std::vector<torch::Tensor> sums{lossSum};
@@ -75,16 +83,31 @@ EvaluationReport evaluateSplit(CompiledPipeline &pipeline, const DeviceSplit &sp
     report.metrics.insert(QStringLiteral("loss"), lossSum.item<double>() / double(n));
     for (size_t m = 0; m < pipeline.metrics.size(); ++m)
         report.metrics.insert(pipeline.metrics[m].nodeId, metricValue(pipeline.metrics[m], metricSums[m], double(n)));
+
+    // Every rank's rows of each kept slot, in split order (ranks hold contiguous shards in rank order).
+    std::map<int, torch::Tensor> whole;
+    for (auto &[slot, kept] : outputs) {
+        torch::Tensor mine = kept.empty() ? torch::Tensor() : torch::cat(kept, 0);
+        if (group) {
+            if (!mine.defined())  // an idle rank: no rows, the trailing shape of the first sample's
+                mine = pipeline.model->forwardAll(split.range(0, 1).to(device))[slot].to(torch::kCPU).narrow(0, 0, 0);
+            mine = group->gatherRows(mine);
+        }
+        whole[slot] = mine.reshape({n, -1});
+    }
+    const torch::Tensor targets = split.y.to(torch::kCPU);
+    for (const MetricHead &head : pipeline.passMetrics) {
+        QString reason;
+        const double value = head.metric.overPass(whole[head.slot], targets, &reason);
+        if (std::isnan(value))
+            report.undefinedMetrics.insert(head.nodeId, reason);
+        else
+            report.metrics.insert(head.nodeId, value);
+    }
     if (!scored)
         return report;  // the run's metrics, but no output to score
 
-    torch::Tensor mine = outputs.empty() ? torch::Tensor() : torch::cat(outputs, 0);
-    if (group) {
-        if (!mine.defined())  // an idle rank: no rows, the trailing shape of the first sample's
-            mine = pipeline.model->forwardAll(split.range(0, 1).to(device))[scored->slot].to(torch::kCPU).narrow(0, 0, 0);
-        mine = group->gatherRows(mine);
-    }
-    const torch::Tensor all = mine.reshape({n, -1});
+    const torch::Tensor all = whole[scored->slot];
     if (pipeline.plan.datasetShape.classification) {
         const torch::Tensor labels = split.y.to(torch::kCPU, torch::kLong).contiguous();
         const std::vector<int64_t> hostLabels(labels.data_ptr<int64_t>(), labels.data_ptr<int64_t>() + n);

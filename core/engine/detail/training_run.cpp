@@ -123,7 +123,7 @@ TrainResult TrainingRun::run(TrainObserver &observerRef)
             evaluateSplit(m_pipeline, m_test, QStringLiteral("test"), m_classNames, m_settings.evalBatchSize, 5, true, m_group));
         testReport->checkpointStep = m_position.step;
         m_pipeline.model->train();
-        publishEvaluation(QStringLiteral("test"), testReport->metrics);
+        publishEvaluation(QStringLiteral("test"), *testReport);
     }
     finishProfile();  // a window reaching past the last step ends with the run
     checkpoint();
@@ -270,11 +270,12 @@ QMap<QString, double> TrainingRun::evaluate(const DeviceSplit &split, const QStr
     // The run's metrics only: validation after every epoch scores no outputs.
     const EvaluationReport pass = evaluateSplit(m_pipeline, split, prefix, {}, m_settings.evalBatchSize, 1, /*score=*/false, m_group);
     m_pipeline.model->train();
-    return publishEvaluation(prefix, pass.metrics);
+    return publishEvaluation(prefix, pass);
 }
 
-QMap<QString, double> TrainingRun::publishEvaluation(const QString &prefix, const QMap<QString, double> &metrics)
+QMap<QString, double> TrainingRun::publishEvaluation(const QString &prefix, const EvaluationReport &pass)
 {
+    const QMap<QString, double> &metrics = pass.metrics;
     QMap<QString, double> out;
     const double t = elapsed();
     const int epoch = int(std::min<int64_t>(m_position.epoch + 1, m_totalEpochs));
@@ -282,6 +283,16 @@ QMap<QString, double> TrainingRun::publishEvaluation(const QString &prefix, cons
     samples.append(MetricSample{prefix + QStringLiteral("/loss"), m_position.step, epoch, t, metrics.value(QStringLiteral("loss"))});
     for (const MetricHead &metric : m_pipeline.metrics)
         samples.append(MetricSample{prefix + QLatin1Char('/') + metric.nodeId, m_position.step, epoch, t, metrics.value(metric.nodeId)});
+    for (const MetricHead &metric : m_pipeline.passMetrics) {
+        const QString name = prefix + QLatin1Char('/') + metric.nodeId;
+        if (metrics.contains(metric.nodeId)) {
+            samples.append(MetricSample{name, m_position.step, epoch, t, metrics.value(metric.nodeId)});
+        } else if (!m_undefinedSaid.contains(name)) {
+            m_undefinedSaid << name;
+            observer().onEvent(eventKindName(EventKind::Notice),
+                               QStringLiteral("%1 has no value: %2").arg(name, pass.undefinedMetrics.value(metric.nodeId)), m_position.step);
+        }
+    }
     for (const MetricSample &s : samples) {
         out.insert(s.name, s.value);
         m_last.insert(s.name, s.value);

@@ -114,7 +114,8 @@ private:
     std::shared_ptr<BatchNormSync> m_batchNormSync;  // training.sync_batch_norm in a distributed run; else null
     bool m_stopAgreed = false;       // some rank was asked to stop: every rank stops before its next step
     // Reports the metrics of an evaluation pass ("loss" and metric node ids) as PREFIX/NAME rows; returns them so.
-    QMap<QString, double> publishEvaluation(const QString &prefix, const QMap<QString, double> &metrics);
+    // A metric without a value on the split (ROC AUC of one class) has no row: a notice says why, once per name.
+    QMap<QString, double> publishEvaluation(const QString &prefix, const EvaluationReport &pass);
     // True when this epoch is the best so far by training.best_metric (training_stage.cpp).
     bool checkBest(const QMap<QString, double> &epochMetrics);
     // True when early stopping is on and its patience ran out within the stage.
@@ -179,6 +180,7 @@ private:
     bool m_streaming = false;  // the data set is read batch by batch (training.streaming)
     QStringList m_notices;     // said once the run starts
     bool m_plateauMissingSaid = false;
+    QStringList m_undefinedSaid;  // PREFIX/NAME of the metrics whose missing value a notice has explained
     MixedPrecision m_precision;  // training.mixed_precision on CUDA; off otherwise
     qint64 m_streamedBatches = 0;
     double m_dataWaitSeconds = 0, m_trainSeconds = 0;
