@@ -26,7 +26,7 @@ packages=(
   libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev libsqlite3-dev libpq-dev
   dataset-fashion-mnist wamerican sqlite3 xvfb xauth
   libonnx-dev libprotobuf-dev python3-onnx python3-sklearn nodejs
-  python3-torch
+  python3-torch python3-torchvision
 )
 # The ONNX export tests run the model with onnxruntime-node from the npm registry. Debian's npm is installed
 # only when no npm is there yet: Node.js from elsewhere (NodeSource) brings its own and conflicts with it.
