@@ -164,6 +164,8 @@ int main(int argc, char **argv)
             return 2;
         }
         window.setMode(ty::WindowMode(modes.indexOf(parser.value(mode))));
+    } else if (parser.isSet(runsMenu)) {
+        window.setMode(ty::WindowMode::Experiments);  // where the run browser the menu belongs to is
     }
     if (parser.isSet(evaluate)) {
         const QStringList runs = parser.value(evaluate).split(QLatin1Char(','));
