@@ -4,6 +4,7 @@
 
 #include "main_window.h"
 
+#include "common/canvas_style.h"
 #include "init_from_check.h"
 #include "preset_inspection.h"
 
@@ -147,7 +148,7 @@ bool MainWindow::checkTrainable(const QString &what)
             }
             showIssue(issue);
             statusBar()->showMessage(tr("%1: %2 (%3 in all; see the Issues list)")
-                                         .arg(what, issue.message, tr("%n error(s)", nullptr, errors)),
+                                         .arg(what, issue.message, style::counted(errors, tr("error"), tr("errors"))),
                                      10000);
             return false;
         }
@@ -264,9 +265,9 @@ bool MainWindow::maybeStopTraining()
     if (m_interactive) {
         const auto answer = QMessageBox::question(
             this, tr("Runs are training"),
-            tr("%n run(s) still training. Stop them and quit? Each writes a checkpoint first and can be resumed "
-               "later from the run browser.",
-               nullptr, active),
+            tr("%1 still training. Stop them and quit? Each writes a checkpoint first and can be resumed later from "
+               "the run browser.")
+                .arg(style::counted(active, tr("run"), tr("runs"))),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Yes)
             return false;

@@ -174,6 +174,7 @@ void TestRunBrowser::deleteAsksFirst()
     const QString folder = m_browser->database()->runFolder(m_small);
     QVERIFY(QFileInfo(folder).isDir());
     QCOMPARE(m_browser->deleteRuns({m_small, m_large}), 2);
+    QCOMPARE(m_browser->statusText(), QStringLiteral("2 runs deleted."));  // English plurals, not "run(s)"
     QVERIFY(!m_browser->database()->run(m_small).ok());
     QVERIFY(!QFileInfo::exists(folder));
     QCOMPARE(deleted.size(), 1);

@@ -4,6 +4,7 @@
 
 #include "auto_layout.h"
 #include "block_registry.h"
+#include "common/canvas_style.h"
 #include "composite_blocks.h"
 #include "composite_grouping.h"
 #include "document_commands.h"
@@ -72,7 +73,7 @@ QString PipelineDocument::groupIntoBlock(const QStringList &nodeIds)
     PipelineGraph fragment;
     fragment.nodes.append(group.value().node);
     fragment.edges = group.value().edges;
-    m_undoStack->beginMacro(tr("Group %n node(s) into %1", nullptr, int(nodeIds.size())).arg(group.value().blockName));
+    m_undoStack->beginMacro(tr("Group %1 into %2").arg(style::counted(nodeIds.size(), tr("node"), tr("nodes")), group.value().blockName));
     m_undoStack->push(new RemoveItemsCommand(this, nodeIds, {}, QString()));
     m_undoStack->push(new SetBlocksCommand(this, blocks, QString()));
     m_undoStack->push(new AddNodesCommand(this, fragment, QString()));

@@ -1,5 +1,6 @@
 #include "preset_diff_view.h"
 
+#include "common/canvas_style.h"
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
@@ -38,7 +39,7 @@ void PresetDiffView::showDiff(const QString &titleA, const Preset &a, const QStr
     m_tree->clear();
     m_title->setText(m_differences.isEmpty()
                          ? tr("A: %1, B: %2: the presets are equivalent.").arg(titleA, titleB)
-                         : tr("A: %1, B: %2: %n difference(s).", nullptr, int(m_differences.size())).arg(titleA, titleB));
+                         : tr("A: %1, B: %2: %3.").arg(titleA, titleB, style::counted(m_differences.size(), tr("difference"), tr("differences"))));
     for (const PresetDifference &d : std::as_const(m_differences)) {
         const QString where = d.node.isEmpty() ? (d.kind == PresetDifferenceKind::TrainingChanged ? QStringLiteral("training")
                                                                                                   : QString())

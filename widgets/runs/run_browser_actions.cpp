@@ -2,6 +2,7 @@
 
 #include "run_browser.h"
 
+#include "common/canvas_style.h"
 #include "preset_diff_view.h"
 #include "preset_format.h"
 #include "run_comparison_view.h"
@@ -177,7 +178,7 @@ int RunBrowser::deleteRuns(const QList<qint64> &ids)
     }
     if (deleted.contains(m_baseline))
         setBaseline(0);
-    setStatus(problems.isEmpty() ? tr("%n run(s) deleted.", nullptr, int(deleted.size())) : problems.join(QLatin1Char('\n')));
+    setStatus(problems.isEmpty() ? tr("%1 deleted.").arg(style::counted(deleted.size(), tr("run"), tr("runs"))) : problems.join(QLatin1Char('\n')));
     if (!deleted.isEmpty())
         Q_EMIT runsDeleted(deleted);
     return int(deleted.size());

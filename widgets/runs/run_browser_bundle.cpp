@@ -172,7 +172,7 @@ bool RunBrowser::startBundleExport(QList<qint64> ids, QList<qint64> sweepIds, co
     m_exportingBundle = true;
     updateActions();
     setStatus(sweepIds.isEmpty() ? tr("Writing %1 into a bundle…").arg(counted(ids.size(), tr("run"), tr("runs")))
-                                 : tr("Writing sweep(s) %1 into a bundle…").arg(idList(sweepIds)));
+                                 : (sweepIds.size() == 1 ? tr("Writing sweep %1 into a bundle…") : tr("Writing sweeps %1 into a bundle…")).arg(idList(sweepIds)));
 
     RunBundleExportRequest request;
     request.database = database()->path();

@@ -4,6 +4,7 @@
 
 #include "run_browser.h"
 
+#include "common/canvas_style.h"
 #include "long_form_metrics.h"
 #include "run_database.h"
 
@@ -44,7 +45,7 @@ void RunBrowser::exportMetricsCsvInteractively()
     std::sort(ids.begin(), ids.end());
     if (ids.isEmpty() || m_exportingMetrics)
         return;
-    const QString path = chooseExportFile(tr("Export the metrics of %n run(s) as CSV", nullptr, int(ids.size())),
+    const QString path = chooseExportFile(tr("Export the metrics of %1 as CSV").arg(style::counted(ids.size(), tr("run"), tr("runs"))),
                                           suggestedExportName(ids, QStringLiteral("csv")), QStringLiteral("csv"),
                                           tr("CSV files (*.csv);;All files (*)"));
     if (!path.isEmpty())
@@ -96,7 +97,7 @@ bool RunBrowser::startMetricsExport(QList<qint64> ids, const QString &path, bool
     }
     m_exportingMetrics = true;
     updateActions();
-    setStatus(tr("Exporting the metrics of %n run(s)…", nullptr, int(ids.size())));
+    setStatus(tr("Exporting the metrics of %1…").arg(style::counted(ids.size(), tr("run"), tr("runs"))));
 
     auto promise = std::make_shared<QPromise<Result<qint64>>>();
     auto *watcher = new QFutureWatcher<Result<qint64>>(this);
@@ -108,8 +109,8 @@ bool RunBrowser::startMetricsExport(QList<qint64> ids, const QString &path, bool
         const Result<qint64> rows = watcher->future().resultCount() > 0 ? watcher->future().result()
                                                                         : Result<qint64>(Error(tr("the export stopped")));
         const QString shown = QDir::toNativeSeparators(path);
-        const QString message = rows ? tr("Metrics of %n run(s) exported to %1 (%2 rows).", nullptr, runs)
-                                           .arg(shown, QLocale().toString(rows.value()))
+        const QString message = rows ? tr("Metrics of %1 exported to %2 (%3 rows).")
+                                           .arg(style::counted(runs, tr("run"), tr("runs")), shown, QLocale().toString(rows.value()))
                                      : tr("The metrics were not exported: %1").arg(rows.error().toString());
         setStatus(message);
         if (!rows && interactive)

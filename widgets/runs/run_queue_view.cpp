@@ -1,5 +1,6 @@
 #include "run_queue_view.h"
 
+#include "common/canvas_style.h"
 #include "run_database.h"
 #include "run_database_watcher.h"
 
@@ -126,7 +127,7 @@ void RunQueueView::refresh()
     }
     selectEntry(selected);
     m_summary->setText(limit.value() == 0 ? tr("No limit: every run starts at once. Set one to make runs wait their turn.")
-                                          : tr("%n run(s) waiting; at most %1 train at once.", nullptr, waiting).arg(limit.value()));
+                                          : tr("%1 waiting; at most %2 train at once.").arg(style::counted(waiting, tr("run"), tr("runs"))).arg(limit.value()));
     if (waiting != m_waiting) {
         m_waiting = waiting;
         Q_EMIT waitingCountChanged(waiting);

@@ -1,5 +1,6 @@
 #include "sweep_dialog.h"
 
+#include "common/canvas_style.h"
 #include "sweep_parameter_list.h"
 #include "sweepable_params.h"
 
@@ -258,7 +259,8 @@ void SweepDialog::recheck()
         m_trialCount = int(trials.value().size());
     }
     if (m_problem.isEmpty())
-        m_summary->setText(tr("%n trial(s), %1 at a time, ranked by %2.", nullptr, m_trialCount)
+        m_summary->setText(tr("%1, %2 at a time, ranked by %3.")
+                               .arg(style::counted(m_trialCount, tr("trial"), tr("trials")))
                                .arg(m_parallel->value())
                                .arg(spec.value().effectiveMetric() + (spec.value().maximize() ? tr(" (higher is better)") : tr(" (lower is better)"))));
     else

@@ -3,6 +3,7 @@
 
 #include "sweep_dialog.h"
 
+#include "common/canvas_style.h"
 #include "preset_overrides.h"
 #include "sweep_parameter_list.h"
 #include "sweepable_params.h"
@@ -84,8 +85,8 @@ Result<SweepDimension> SweepDialog::dimensionAt(int row) const
         }
     } else {
         if (values.size() != 2)
-            return Error(tr("%1: %2 draws between two values, the lowest and the highest (“low, high”), not %n value(s).", nullptr,
-                            int(values.size())).arg(key, kind));
+            return Error(tr("%1: %2 draws between two values, the lowest and the highest (“low, high”), not %3.")
+                             .arg(key, kind, style::counted(values.size(), tr("value"), tr("values"))));
         const QList<double> bounds = numbers(values);
         if (bounds.isEmpty())
             return Error(tr("%1: %2 draws numbers: “%3” is not one.")

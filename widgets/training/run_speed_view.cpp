@@ -1,5 +1,6 @@
 #include "run_speed_view.h"
 
+#include "common/canvas_style.h"
 #include "common/run_colors.h"
 #include "plots/qcustomplot_include.h"
 #include "run_database.h"
@@ -175,7 +176,8 @@ void RunSpeedView::refresh()
                        : withReport == 0           ? tr("The selected runs have no speed report (runs recorded before it existed, "
                                                         "or ended before the first log interval).")
                                                    : tr("Medians over each run's timed steps (the last step of every log interval). "
-                                                        "%n profiler trace(s) in these runs' folders.", nullptr, traces));
+                                                        "%1 in these runs' folders.")
+                                                         .arg(style::counted(traces, tr("profiler trace"), tr("profiler traces"))));
     fillTable();
     plotRate();
     plotPhases();
