@@ -43,7 +43,7 @@ int listQueue(RunDatabase &db, const Args &args, Io &io)
     QJsonArray json;
     int place = 0;
     if (!args.flag(QStringLiteral("json")))
-        io.out << "limit: " << (limit.value() == 0 ? QStringLiteral("none (every run starts at once)") : QStringLiteral("%1 run(s) at once").arg(limit.value()))
+        io.out << "limit: " << (limit.value() == 0 ? QStringLiteral("none (every run starts at once)") : (limit.value() == 1 ? QStringLiteral("1 run at once") : QStringLiteral("%1 runs at once").arg(limit.value())))
                << "\n" << QStringLiteral("%1  %2  %3  %4  %5\n").arg(QStringLiteral("id"), 4).arg(QStringLiteral("place"), 5)
                               .arg(QStringLiteral("state"), -9).arg(QStringLiteral("kind"), -7).arg(QStringLiteral("name"));
     for (const QueueEntry &entry : entries.value()) {

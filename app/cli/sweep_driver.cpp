@@ -326,7 +326,11 @@ int SweepDriver::run()
         return BadInput;
     }
     if (m_threads > 0)
-        say(QStringLiteral("sweep %1: %2 trials, %3 at a time with %4 thread(s) each").arg(m_sweep.id).arg(m_trials.size()).arg(m_parallel).arg(m_threads));
+        say(QStringLiteral("sweep %1: %2 trials, %3 at a time with %4 each")
+                .arg(m_sweep.id)
+                .arg(m_trials.size())
+                .arg(m_parallel)
+                .arg(m_threads == 1 ? QStringLiteral("1 thread") : QStringLiteral("%1 threads").arg(m_threads)));
     else
         say(QStringLiteral("sweep %1: %2 trials, %3 at a time").arg(m_sweep.id).arg(m_trials.size()).arg(m_parallel));
     QTimer timer;
