@@ -193,6 +193,7 @@ void addDatasetBlocks(BlockRegistry &registry)
                      QStringLiteral("Features per sample (blobs, regression); the image side for images")),
             intParam(QStringLiteral("classes"), 4, 2, 1000, QStringLiteral("Number of classes (blobs, spirals, images)")),
             floatParam(QStringLiteral("noise"), 0.1, 0.0, 100.0, QStringLiteral("Standard deviation of the added noise")),
+            intParam(QStringLiteral("channels"), 1, 1, 4, QStringLiteral("Channels of each image (images; 3 for networks made for RGB)")),
             intParam(QStringLiteral("seed"), 0, 0, 2147483647.0, QStringLiteral("Seed of the generator"))}
             + splitParams()));
 }

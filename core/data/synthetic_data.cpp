@@ -112,12 +112,15 @@ void generateImages(const SyntheticSpec &spec, PortableRandom &random, DataSplit
         const int64_t top = (k / grid) * side / grid, bottom = (k / grid + 1) * side / grid;
         const int64_t left = (k % grid) * side / grid, right = (k % grid + 1) * side / grid;
         const double amplitude = random.uniform(0.6, 1.0);
-        float *image = out.x.floats.data() + size_t(i) * pixels;
-        for (int64_t r = 0; r < side; ++r)
-            for (int64_t c = 0; c < side; ++c) {
-                const bool lit = r >= top && r < bottom && c >= left && c < right;
-                image[r * side + c] = float((lit ? amplitude : 0.0) + spec.noise * random.normal());
-            }
+        // Every channel holds the same square, with noise of its own.
+        for (int64_t channel = 0; channel < spec.channels; ++channel) {
+            float *image = out.x.floats.data() + size_t(i * spec.channels + channel) * pixels;
+            for (int64_t r = 0; r < side; ++r)
+                for (int64_t c = 0; c < side; ++c) {
+                    const bool lit = r >= top && r < bottom && c >= left && c < right;
+                    image[r * side + c] = float((lit ? amplitude : 0.0) + spec.noise * random.normal());
+                }
+        }
     }
 }
 
@@ -132,6 +135,7 @@ Result<SyntheticSpec> readSpec(DatasetParams &params)
     spec.features = params.integer(QStringLiteral("features"), spec.features, 1, 100000);
     spec.classes = params.integer(QStringLiteral("classes"), spec.classes, 2, 1000);
     spec.noise = params.number(QStringLiteral("noise"), spec.noise, 0.0, 100.0);
+    spec.channels = params.integer(QStringLiteral("channels"), spec.channels, 1, 4);
     spec.seed = uint64_t(params.integer(QStringLiteral("seed"), 0, 0, 2147483647));
     if (!params.ok())
         return params.firstError();
@@ -169,7 +173,7 @@ DatasetShape syntheticShape(const SyntheticSpec &spec)
     if (spec.kind == QStringLiteral("spirals"))
         shape.sampleShape = {2};
     else if (spec.kind == QStringLiteral("images"))
-        shape.sampleShape = {1, spec.features, spec.features};
+        shape.sampleShape = {spec.channels, spec.features, spec.features};
     else
         shape.sampleShape = {spec.features};
     return shape;
@@ -214,6 +218,8 @@ QString syntheticFingerprint(const SyntheticSpec &spec)
         {QStringLiteral("noise"), spec.noise},
         {QStringLiteral("seed"), double(spec.seed)},
     };
+    if (spec.kind == QStringLiteral("images") && spec.channels != 1)  // one channel keeps the fingerprints it had
+        parameters.insert(QStringLiteral("channels"), double(spec.channels));
     return QString::fromLatin1(
         QCryptographicHash::hash(canonicalJson(parameters), QCryptographicHash::Sha256).toHex());
 }

@@ -262,6 +262,44 @@ private Q_SLOTS:
         QVERIFY2(refused.error().message.contains(QStringLiteral("\"fc9.weight\", which is not a tensor of this network")), qPrintable(refused.error().message));
     }
 
+    // torchvision's names: a node id's "_N" is ".N", and the composite node around the whole network is left out,
+    // unless the file's names start with it too; a tensor the file lacks is missing with torchvision's name.
+    void torchvisionNamesIndicesAndDropsTheWrapper()
+    {
+        const QList<ModelTensor> model{tensor(QStringLiteral("net/layer1_0/downsample_0"), QStringLiteral("weight"), {8, 4, 1, 1}),
+                                       tensor(QStringLiteral("net/features_18_1"), QStringLiteral("running_var"), {8}),
+                                       tensor(QStringLiteral("net/block_a/conv_1_0"), QStringLiteral("weight"), {8, 1, 3, 3})};
+        QList<ModelTensor> named = model;
+        for (ModelTensor &t : named)
+            t.name = QString(t.layer).replace(QLatin1Char('/'), QLatin1Char('.')) + QLatin1Char('.') + t.leaf;
+        TensorFile file;
+        file.tensors = {fileTensor(QStringLiteral("layer1.0.downsample.0.weight"), {8, 4, 1, 1}),
+                        fileTensor(QStringLiteral("features.18.1.running_var"), {8}),
+                        fileTensor(QStringLiteral("block_a.conv.1.0.weight"), {8, 1, 3, 3}),
+                        fileTensor(QStringLiteral("features.18.1.num_batches_tracked"), {}, TensorDType::I64)};
+        const Result<WeightImportPlan> plan = planWeightImport(named, file, request(convention(QStringLiteral("torchvision"))));
+        QVERIFY2(plan.ok(), qPrintable(plan.error().toString()));
+        QCOMPARE(copiesOf(plan.value(), named, file),
+                 (QStringList{"net.layer1_0.downsample_0.weight<-layer1.0.downsample.0.weight", "net.features_18_1.running_var<-features.18.1.running_var",
+                              "net.block_a.conv_1_0.weight<-block_a.conv.1.0.weight"}));
+        QCOMPARE(plan.value().report.map, QStringLiteral("torchvision"));
+
+        // The file's names keep the wrapper (a model saved inside a module named net): it stays.
+        TensorFile wrapped = file;
+        for (NamedTensor &t : wrapped.tensors)
+            t.name.prepend(QStringLiteral("net."));
+        const Result<WeightImportPlan> kept = planWeightImport(named, wrapped, request(convention(QStringLiteral("torchvision"))));
+        QVERIFY2(kept.ok(), qPrintable(kept.error().toString()));
+        QCOMPARE(kept.value().copies.size(), size_t(3));
+
+        TensorFile partial = file;
+        partial.tensors.removeAt(1);
+        const Result<WeightImportPlan> strict = planWeightImport(named, partial, request(convention(QStringLiteral("torchvision"))));
+        QVERIFY(!strict.ok());
+        QVERIFY2(strict.error().message.contains(QStringLiteral("the file has no \"features.18.1.running_var\" (torchvision's name of this tensor)")),
+                 qPrintable(strict.error().message));
+    }
+
     // Without a map the file must say Trainyard wrote it; "names" takes another tool's file whose names are the
     // network's; an unknown convention is refused, listing the known ones.
     void withoutMapTheFileMustBeTrainyards()
@@ -272,7 +310,7 @@ private Q_SLOTS:
         const Result<WeightImportPlan> refused = planWeightImport(network(), file, request(WeightMap()));
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error().message.contains(QStringLiteral("not a Trainyard checkpoint or weights file")), qPrintable(refused.error().message));
-        QVERIFY2(refused.error().message.contains(QStringLiteral("names, sequential, auto")), qPrintable(refused.error().message));
+        QVERIFY2(refused.error().message.contains(QStringLiteral("names, sequential, torchvision, auto")), qPrintable(refused.error().message));
 
         QCOMPARE(planWeightImport(network(), file, request(convention(QStringLiteral("names")))).value().copies.size(), size_t(8));
         file.metadata.insert(QStringLiteral("format"), QStringLiteral("trainyard-weights"));
@@ -280,7 +318,7 @@ private Q_SLOTS:
 
         const Result<WeightImportPlan> unknown = planWeightImport(network(), file, request(convention(QStringLiteral("keras"))));
         QVERIFY(!unknown.ok());
-        QVERIFY2(unknown.error().message.contains(QStringLiteral("map \"keras\" is not a convention Trainyard knows (names, sequential, auto)")),
+        QVERIFY2(unknown.error().message.contains(QStringLiteral("map \"keras\" is not a convention Trainyard knows (names, sequential, torchvision, auto)")),
                  qPrintable(unknown.error().message));
     }
 

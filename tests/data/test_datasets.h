@@ -46,6 +46,7 @@ private Q_SLOTS:
     void syntheticDeterminism();
     void syntheticShapes_data();
     void syntheticShapes();
+    void syntheticColourImages();
     void syntheticGoldenValues();
     void syntheticLearnable_data();
     void syntheticLearnable();

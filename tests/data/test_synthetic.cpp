@@ -87,6 +87,39 @@ void TestDatasets::syntheticDeterminism()
     QVERIFY(a.value().fingerprint != d.value().fingerprint);
 }
 
+// channels 3: [3, S, S] images whose channels hold the same square under noise of their own; one channel stays the
+// data (and fingerprint) it was.
+void TestDatasets::syntheticColourImages()
+{
+    const QJsonObject grey{{QStringLiteral("kind"), QStringLiteral("images")}, {QStringLiteral("samples"), 20},
+                           {QStringLiteral("test_samples"), 4}, {QStringLiteral("features"), 8}, {QStringLiteral("classes"), 4},
+                           {QStringLiteral("noise"), 0.01}};
+    QJsonObject colour = grey;
+    colour.insert(QStringLiteral("channels"), 3);
+    QJsonObject explicitGrey = grey;
+    explicitGrey.insert(QStringLiteral("channels"), 1);
+    const ty::Result<ty::LoadedDataset> g = synthetic(grey), c = synthetic(colour), e = synthetic(explicitGrey);
+    QVERIFY2(g.ok() && c.ok() && e.ok(), qPrintable(c.ok() ? g.error().toString() : c.error().toString()));
+    QCOMPARE(c.value().train.x.sampleShape, (std::vector<int64_t>{3, 8, 8}));
+    QCOMPARE(ty::describeDataset(request(QStringLiteral("dataset.synthetic"), colour)).value().sampleShape, (std::vector<int64_t>{3, 8, 8}));
+    QVERIFY(sameSplit(g.value().train, e.value().train));
+    QCOMPARE(g.value().fingerprint, e.value().fingerprint);
+    QVERIFY(g.value().fingerprint != c.value().fingerprint);
+    // Each sample's square (a quarter of the image) is lit in every channel; the channels differ by noise only.
+    const std::vector<float> &x = c.value().train.x.floats;
+    for (int64_t sample = 0; sample < c.value().train.size(); ++sample) {
+        const float *image = x.data() + sample * 3 * 64;
+        int lit = 0;
+        for (int p = 0; p < 64; ++p) {
+            lit += image[p] > 0.3f;
+            QCOMPARE(image[64 + p] > 0.3f, image[p] > 0.3f);
+            QCOMPARE(image[128 + p] > 0.3f, image[p] > 0.3f);
+        }
+        QCOMPARE(lit, 16);
+    }
+    QVERIFY(x[0] != x[64]);
+}
+
 void TestDatasets::syntheticShapes_data()
 {
     QTest::addColumn<QString>("kind");

@@ -43,11 +43,15 @@ constexpr double kRelativeTolerance = 1e-5;
 using Output = tytest::CliOutput;
 using tytest::trainyard;
 
-// A bundled preset, or one of this folder's fixtures.
+// A bundled preset, one of the model library's (presets/models/), or one of this folder's fixtures.
 QString presetPath(const QString &name)
 {
-    const QString fixture = QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/export/%1.trainyard.json").arg(name);
-    return QFile::exists(fixture) ? fixture : QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/%1.trainyard.json").arg(name);
+    for (const char *folder : {TRAINYARD_SOURCE_DIR "/tests/export", TRAINYARD_SOURCE_DIR "/presets"}) {
+        const QString path = QStringLiteral("%1/%2.trainyard.json").arg(QString::fromLatin1(folder), name);
+        if (QFile::exists(path))
+            return path;
+    }
+    return QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/models/%1.trainyard.json").arg(name);
 }
 
 QByteArray readAll(const QString &path)
@@ -153,6 +157,12 @@ private Q_SLOTS:
         QTest::newRow("every-block") << QStringLiteral("every-block") << fashion;
         // Embedding, LSTM and GRU (their gates reordered for ONNX), on text every Debian system has.
         QTest::newRow("sequence-blocks") << QStringLiteral("sequence-blocks") << QStringList{};
+        // The model library at 32 x 32 on its placeholder data: MobileNetV2's depthwise convolutions (Conv's group)
+        // and ReLU6 (Clip), ResNet-18's downsampling blocks.
+        const QStringList small{QStringLiteral("data.features=32"), QStringLiteral("data.samples=64"), QStringLiteral("data.test_samples=32"),
+                                QStringLiteral("data.val_count=16"), QStringLiteral("data.classes=10")};
+        QTest::newRow("mobilenet-v2") << QStringLiteral("mobilenet-v2") << (small + QStringList{QStringLiteral("mobilenet_v2.num_classes=10")});
+        QTest::newRow("resnet18") << QStringLiteral("resnet18") << (small + QStringList{QStringLiteral("resnet18.num_classes=10")});
         QTest::newRow("words") << QStringLiteral("words-char-lstm") << QStringList{QStringLiteral("data.limit=5000"), QStringLiteral("data.val_count=500"),
                                                                                 QStringLiteral("data.test_limit=1000")};
     }
