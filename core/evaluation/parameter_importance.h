@@ -8,9 +8,9 @@
 // `depth` deep, trying a random subset of the encoded columns at each split. A parameter on a log scale enters as
 // its logarithm; a categorical one as one 0/1 column per category. A parameter's importance is the mean, over the
 // trees, of how much the tree's squared error on its out-of-bag trials grows when that parameter's values are
-// shuffled between trials (all its columns together), divided by the metric's variance: about the share of the
-// metric's variance the parameter explains; near 0 (it can be slightly negative) for a parameter that does not
-// matter. The forest is grown `repeats` times from different seeds (new bootstraps, subsets and shuffles); the
+// shuffled between trials (all its columns together), divided by the metric's variance: near 0 (it can be
+// slightly negative) for a parameter that does not matter; it grows with the share of the metric's variance the
+// parameter explains, and can pass 1 (shuffling a decisive parameter can more than double the error). The forest is grown `repeats` times from different seeds (new bootstraps, subsets and shuffles); the
 // importance is the mean of the repeats and the spread their standard deviation.
 //
 // Seeded: the same input and seed give the same figures on every machine. Plain functions; thread-safe.
@@ -51,7 +51,7 @@ struct ImportanceSettings {
 struct ParameterImportance {
     QString name;
     ParameterScale scale = ParameterScale::Linear;
-    double importance = 0;            // mean over the repeats (share of the metric's variance)
+    double importance = 0;            // mean over the repeats (error growth over the metric's variance)
     double spread = 0;                // standard deviation over the repeats
     std::optional<double> spearman;   // none for categories, or when the parameter or metric is constant
 };
