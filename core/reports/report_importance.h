@@ -1,6 +1,7 @@
 #pragma once
-// The importance of a sweep's searched parameters in its report (issue 42, point 5): the hook where the sweep
-// report asks for it. Internal to core/reports.
+// The importance of a sweep's searched parameters in its report (core/runs/sweep_importance.h, as `sweeps show`
+// has it): a bar per parameter with its spread, and a table with its scale and Spearman correlation; below 20
+// finished trials, why there is none. Internal to core/reports.
 
 #include "run_records.h"
 #include "sweep_trial_rows.h"
@@ -10,8 +11,7 @@
 
 namespace ty {
 
-// The markup of the sweep report's importance section, and its figures in `data`; an empty string when the
-// section has nothing to show.
+// The markup of the sweep report's importance section, and its figures in `data` (sweepImportanceJson).
 QString importanceSectionBody(const SweepRecord &sweep, const QList<SweepTrialRow> &rows, QJsonObject *data);
 
 } // namespace ty

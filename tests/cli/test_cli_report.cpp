@@ -5,6 +5,7 @@
 // trial table; bad input refused with exit 2 and nothing written.
 
 #include "blobs_preset.h"
+#include "synthetic_sweep.h"
 #include "cli_in_process.h"
 #include "test_suite.h"
 
@@ -110,6 +111,7 @@ private Q_SLOTS:
     void aRunReportHasEverySection();
     void tenThousandPointsStayUnderTwoMegabytes();
     void aSweepReportHasItsTrials();
+    void aSweepReportHasTheImportance();
     void badInputWritesNothing();
 };
 
@@ -320,6 +322,51 @@ void TestCliReport::aSweepReportHasItsTrials()
     QVERIFY(trialsSection.contains("<th>opt.lr</th>"));
     QCOMPARE(trialsSection.count("<tr>"), 3);  // the header and two trials
     QVERIFY(trialsSection.contains(">0.003</td>") && trialsSection.contains(">0.03</td>"));
+    // Two trials are too few for an importance: the section says why, as sweeps show does.
+    const QString absent = QJsonDocument::fromJson(show.out.toUtf8()).object().value(QStringLiteral("importance")).toObject()
+                               .value(QStringLiteral("absent")).toString();
+    QVERIFY(!absent.isEmpty());
+    QCOMPARE(data.value(QStringLiteral("importance")).toObject().value(QStringLiteral("absent")).toString(), absent);
+    QVERIFY(page.contains(absent.toUtf8()));
+}
+
+void TestCliReport::aSweepReportHasTheImportance()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    qint64 sweep = 0;
+    {
+        auto database = RunDatabase::open(db).value();
+        sweep = tytest::recordSyntheticSweep(*database, 24);  // val/loss depends on opt.lr alone
+    }
+    QVERIFY(sweep > 0);
+    const QString html = dir.filePath(QStringLiteral("sweep.html"));
+    const tytest::CliOutput report = trainyard({QStringLiteral("report"), QStringLiteral("--sweep"), QString::number(sweep),
+                                                QStringLiteral("--html"), html, QStringLiteral("--db"), db});
+    QVERIFY2(report.code == 0, qPrintable(report.err));
+    const QByteArray page = readAll(html);
+    // The figures are sweeps show's, opt.lr first.
+    const tytest::CliOutput show = trainyard({QStringLiteral("sweeps"), QStringLiteral("show"), QString::number(sweep), QStringLiteral("--db"), db,
+                                              QStringLiteral("--json")});
+    const QJsonObject shown = QJsonDocument::fromJson(show.out.toUtf8()).object().value(QStringLiteral("importance")).toObject();
+    const QJsonObject importance = dataBlock(page).value(QStringLiteral("importance")).toObject();
+    QCOMPARE(importance, shown);
+    const QJsonArray parameters = importance.value(QStringLiteral("parameters")).toArray();
+    QCOMPARE(parameters.size(), 2);
+    QCOMPARE(parameters[0].toObject().value(QStringLiteral("key")).toString(), QStringLiteral("opt.lr"));
+    // The section: a bar per parameter and the table, opt.lr's row before fc1.out_features'.
+    const qsizetype at = page.indexOf("id=\"importance\""), end = page.indexOf("</section>", at);
+    QVERIFY(at > 0);
+    const QByteArray section = page.mid(at, end - at);
+    QCOMPARE(section.count("<svg"), 1);
+    QCOMPARE(section.count("fill=\"#1f77b4\""), 2);
+    const qsizetype lr = section.indexOf("<td>opt.lr</td>"), width = section.indexOf("<td>fc1.out_features</td>");
+    QVERIFY(lr > 0 && width > lr);
+    QVERIFY(section.contains("<td>log</td>"));
+    QVERIFY(section.contains("24 finished trials"));
+    QString problem;
+    QVERIFY2(wellFormedSvgs(page, &problem) >= 2, qPrintable(problem));
+    QVERIFY2(xmlProblem(page).isEmpty(), qPrintable(xmlProblem(page)));
 }
 
 void TestCliReport::badInputWritesNothing()
