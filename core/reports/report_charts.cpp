@@ -11,8 +11,8 @@ namespace ty {
 
 namespace {
 
-constexpr double kWidth = 640, kHeight = 300;
-constexpr double kLeft = 64, kRight = 16, kTop = 46, kBottom = 40;
+constexpr double kWidth = 640, kPlotHeight = 214;
+constexpr double kLeft = 64, kRight = 16, kTitle = 30, kLegendRow = 16, kBottom = 40;
 
 struct Range {
     double low = std::numeric_limits<double>::infinity(), high = -std::numeric_limits<double>::infinity();
@@ -47,6 +47,25 @@ QString tickText(double value, double step)
         return QString::number(value, 'g', 3);
     const int decimals = std::max(0, int(std::ceil(-std::log10(step) - 1e-9)));
     return QString::number(value, 'f', decimals);
+}
+
+// Where each legend entry goes: rows under the title, as many as the labels need.
+std::vector<QPointF> legendPlaces(const QList<ChartSeries> &series, int *rows)
+{
+    std::vector<QPointF> places;
+    double x = kLeft;
+    int row = 0;
+    for (const ChartSeries &s : series) {
+        const double width = 34 + 6.2 * double(std::min<qsizetype>(s.label.size(), 40));
+        if (x > kLeft && x + width > kWidth - kRight) {
+            x = kLeft;
+            ++row;
+        }
+        places.emplace_back(x, kTitle + 8 + row * kLegendRow);
+        x += width;
+    }
+    *rows = series.isEmpty() ? 0 : row + 1;
+    return places;
 }
 
 } // namespace
@@ -91,12 +110,16 @@ QString lineChartSvg(const QString &title, const QList<ChartSeries> &series, con
         yr.low -= pad;
         yr.high += pad;
     }
-    const double plotW = kWidth - kLeft - kRight, plotH = kHeight - kTop - kBottom;
+    int legendRows = 0;
+    const std::vector<QPointF> legend = legendPlaces(series, &legendRows);
+    const double top = kTitle + std::max(1, legendRows) * kLegendRow;
+    const double height = top + kPlotHeight + kBottom;
+    const double plotW = kWidth - kLeft - kRight, plotH = kPlotHeight;
     const auto px = [&](double x) { return kLeft + (x - xr.low) / (xr.high - xr.low) * plotW; };
-    const auto py = [&](double y) { return kTop + plotH - (y - yr.low) / (yr.high - yr.low) * plotH; };
+    const auto py = [&](double y) { return top + plotH - (y - yr.low) / (yr.high - yr.low) * plotH; };
 
-    SvgWriter svg(kWidth, kHeight, title, QStringLiteral("chart"));
-    svg.rect(0, 0, kWidth, kHeight, QStringLiteral("#fff"));
+    SvgWriter svg(kWidth, height, title, QStringLiteral("chart"));
+    svg.rect(0, 0, kWidth, height, QStringLiteral("#fff"));
     svg.text(kLeft, 16, title, QStringLiteral("start"), 13, QStringLiteral("#222"), true);
     // Grid and ticks.
     const std::vector<double> xTicks = niceTicks(xr.low, xr.high, 6), yTicks = niceTicks(yr.low, yr.high, 5);
@@ -106,16 +129,16 @@ QString lineChartSvg(const QString &title, const QList<ChartSeries> &series, con
         svg.text(kLeft - 6, py(t) + 4, tickText(t, yStep), QStringLiteral("end"), 10, QStringLiteral("#555"));
     }
     for (const double t : xTicks) {
-        svg.line(px(t), kTop, px(t), kTop + plotH, QStringLiteral("#f0f0f0"));
-        svg.text(px(t), kTop + plotH + 14, tickText(t, xStep), QStringLiteral("middle"), 10, QStringLiteral("#555"));
+        svg.line(px(t), top, px(t), top + plotH, QStringLiteral("#f0f0f0"));
+        svg.text(px(t), top + plotH + 14, tickText(t, xStep), QStringLiteral("middle"), 10, QStringLiteral("#555"));
     }
-    svg.rect(kLeft, kTop, plotW, plotH, QString(), QStringLiteral("#999"));
-    svg.text(kLeft + plotW / 2, kHeight - 6, axes.xLabel, QStringLiteral("middle"), 11, QStringLiteral("#333"));
-    svg.verticalText(14, kTop + plotH / 2, axes.yLabel);
+    svg.rect(kLeft, top, plotW, plotH, QString(), QStringLiteral("#999"));
+    svg.text(kLeft + plotW / 2, height - 6, axes.xLabel, QStringLiteral("middle"), 11, QStringLiteral("#333"));
+    svg.verticalText(14, top + plotH / 2, axes.yLabel);
     if (axes.chanceDiagonal)
         svg.line(px(0), py(0), px(1), py(1), QStringLiteral("#aaa"), 1, true);
     if (series.isEmpty())
-        svg.text(kLeft + plotW / 2, kTop + plotH / 2, QStringLiteral("no values"), QStringLiteral("middle"), 12, QStringLiteral("#777"));
+        svg.text(kLeft + plotW / 2, top + plotH / 2, QStringLiteral("no values"), QStringLiteral("middle"), 12, QStringLiteral("#777"));
     // Each series, broken where a value is missing; a lone point is a dot.
     for (int k = 0; k < series.size(); ++k) {
         const ChartSeries &s = series[k];
@@ -139,17 +162,14 @@ QString lineChartSvg(const QString &title, const QList<ChartSeries> &series, con
         }
         flush();
     }
-    // The legend along the top, after the title.
-    double lx = kLeft;
+    // The legend under the title, in rows.
     for (int k = 0; k < series.size(); ++k) {
+        const QPointF at = legend[size_t(k)];
         if (series[k].dots)
-            svg.circle(lx + 9, kTop - 16, 3.5, seriesColor(k));
+            svg.circle(at.x() + 9, at.y(), 3.5, seriesColor(k));
         else
-            svg.line(lx, kTop - 16, lx + 18, kTop - 16, seriesColor(k), 2.5, series[k].dashed);
-        svg.text(lx + 22, kTop - 12, series[k].label, QStringLiteral("start"), 10, QStringLiteral("#333"));
-        lx += 34 + 6.2 * std::min<qsizetype>(series[k].label.size(), 40);
-        if (lx > kWidth - 80)
-            break;
+            svg.line(at.x(), at.y(), at.x() + 18, at.y(), seriesColor(k), 2.5, series[k].dashed);
+        svg.text(at.x() + 22, at.y() + 4, series[k].label, QStringLiteral("start"), 10, QStringLiteral("#333"));
     }
     return svg.finish();
 }

@@ -23,7 +23,8 @@ struct ChartAxes {
     bool chanceDiagonal = false;  // the dotted line from (0, 0) to (1, 1) of a ROC chart
 };
 
-// A chart of 640 x 300 units with its title, a legend, ticks on both axes and each series in its own colour.
+// A chart 640 units wide with its title, a legend (in as many rows as it needs), ticks on both axes and each series
+// in its own colour.
 QString lineChartSvg(const QString &title, const QList<ChartSeries> &series, const ChartAxes &axes);
 
 // The colour of the i-th series of a chart (ten, then again).
