@@ -79,10 +79,15 @@ int showSweep(RunDatabase &db, const Args &args, Io &io)
         reportError(rows.error(), args, io);
         return RunFailed;
     }
-    if (args.flag(QStringLiteral("json")))
-        printJson(io, sweepJson(sweep.value(), rows.value()));
-    else
+    const SweepImportance importance = sweepImportance(sweep.value(), rows.value());
+    if (args.flag(QStringLiteral("json"))) {
+        QJsonObject json = sweepJson(sweep.value(), rows.value());
+        json.insert(QStringLiteral("importance"), sweepImportanceJson(importance));
+        printJson(io, json);
+    } else {
         printSweepTable(io, sweep.value(), rows.value());
+        printSweepImportance(io, sweep.value(), importance);
+    }
     return Success;
 }
 

@@ -17,6 +17,8 @@ int sweepCommand(const QStringList &arguments, Io &io);
 int sweepsCommand(const QStringList &arguments, Io &io);
 // The run queue (cmd_queue.cpp): list, limit, cancel, start now, move.
 int queueCommand(const QStringList &arguments, Io &io);
+// A run's or a sweep's report as one HTML file (cmd_report.cpp, core/reports).
+int reportCommand(const QStringList &arguments, Io &io);
 // The devices the training engine can use (loads the training module, so LibTorch).
 int devicesCommand(const QStringList &arguments, Io &io);
 // run and resume, from the training module (training_commands.h).

@@ -38,6 +38,27 @@ void printSweepTable(Io &io, const SweepRecord &sweep, const QList<SweepTrialRow
     io.out.flush();
 }
 
+void printSweepImportance(Io &io, const SweepRecord &sweep, const SweepImportance &importance)
+{
+    if (importance.parameters.isEmpty()) {
+        io.out << "parameter importance: " << importance.absentReason << "\n";
+        io.out.flush();
+        return;
+    }
+    io.out << "parameter importance for " << sweep.metric << " (random forest, permutation importance +- spread over "
+           << ImportanceSettings().repeats << " forests; " << importance.finishedTrials << " finished trials):\n";
+    io.out << QStringLiteral("%1  %2  %3  %4  %5\n").arg(QStringLiteral("parameter"), -24).arg(QStringLiteral("importance"), 10)
+                  .arg(QStringLiteral("spread"), 8).arg(QStringLiteral("spearman"), 8).arg(QStringLiteral("scale"));
+    for (const ParameterImportance &p : importance.parameters)
+        io.out << QStringLiteral("%1  %2  %3  %4  %5\n")
+                      .arg(printableExcerpt(p.name, 24), -24)
+                      .arg(p.importance, 10, 'f', 3)
+                      .arg(p.spread, 8, 'f', 3)
+                      .arg(p.spearman ? QString::number(*p.spearman, 'f', 2) : QStringLiteral("-"), 8)
+                      .arg(parameterScaleName(p.scale));
+    io.out.flush();
+}
+
 QJsonObject sweepJson(const SweepRecord &sweep, const QList<SweepTrialRow> &rows)
 {
     QJsonArray trials;

@@ -118,6 +118,9 @@ public Q_SLOTS:
     void open();
     void openWithOverlaysInteractively();  // File ▸ Open with Overlays…: the base, then the overlays
     void importRunsInteractively();        // File ▸ Import Runs…: a file dialog, then importRunBundle
+    // File ▸ Export Report…: the sweep shown in Experiments ▸ Sweeps when that tab is open, else the run selected in
+    // the run browser; a file dialog, then one self-contained HTML file (core/reports).
+    void exportReportInteractively();
     bool save();
     bool saveAs();
     void showIssue(const ty::Issue &issue);

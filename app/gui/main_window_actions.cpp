@@ -164,6 +164,7 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(action(QStringLiteral("import-runs")));
     file->addAction(action(QStringLiteral("export-runs")));
+    file->addAction(action(QStringLiteral("export-report")));
     file->addSeparator();
     file->addAction(action(QStringLiteral("save")));
     file->addAction(action(QStringLiteral("save-as")));

@@ -20,6 +20,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTimer>
 
 namespace ty {
@@ -72,6 +73,30 @@ void MainWindow::createBundleActions()
     connect(browser, &RunBrowser::bundleExported, this,
             [this](const QString &, bool, const QString &message) { statusBar()->showMessage(firstLine(message), 15000); });
     connect(m_sweepView, &SweepView::exportRequested, browser, &RunBrowser::exportSweepBundleInteractively);
+
+    QAction *report = addAction(QStringLiteral("export-report"), tr("Export &Report…"), QString(), {});
+    report->setToolTip(tr("Write the selected run's report, or in Experiments ▸ Sweeps the sweep's, as one HTML file that opens "
+                          "in any browser without the app or the network (trainyard-cli report does the same)"));
+    connect(report, &QAction::triggered, this, &MainWindow::exportReportInteractively);
+    connect(browser, &RunBrowser::reportExported, this,
+            [this](const QString &, bool, const QString &message) { statusBar()->showMessage(firstLine(message), 15000); });
+}
+
+void MainWindow::exportReportInteractively()
+{
+    RunBrowser *browser = m_training->browser();
+    if (m_experiments && m_experiments->currentWidget() == m_sweepView && mode() == WindowMode::Experiments) {
+        if (m_sweepView->currentSweep() > 0)
+            browser->exportSweepReportInteractively(m_sweepView->currentSweep());
+        else
+            statusBar()->showMessage(tr("Select a sweep to write its report."), 8000);
+        return;
+    }
+    if (browser->selectedRunIds().isEmpty()) {
+        statusBar()->showMessage(tr("Select a run in Experiments ▸ Runs to write its report."), 8000);
+        return;
+    }
+    browser->exportReportInteractively();
 }
 
 bool MainWindow::importRunBundle(const QString &path)

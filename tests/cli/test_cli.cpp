@@ -181,7 +181,7 @@ private Q_SLOTS:
         const QString help = trainyard({QStringLiteral("--help")}).out;
         const QRegularExpression option(QStringLiteral("--[a-z][a-z-]*"));
         for (const QString &command : {QStringLiteral("run"), QStringLiteral("resume"), QStringLiteral("evaluate"), QStringLiteral("predict"),
-                                       QStringLiteral("export"), QStringLiteral("sweep"), QStringLiteral("validate")}) {
+                                       QStringLiteral("export"), QStringLiteral("sweep"), QStringLiteral("validate"), QStringLiteral("report")}) {
             const Output usage = trainyard({command});
             QCOMPARE(usage.code, 2);
             QVERIFY2(usage.err.contains(QStringLiteral("usage:")), qPrintable(command));

@@ -1,10 +1,11 @@
 // trainyard-cli sweep, sweep resume and sweeps list|show, as a user types them: trials trained by worker
 // processes (the real trainyard-cli), ranked and recorded; early stopping by both rules; bad specs refused with
 // exit 2 and nothing recorded; an interrupted sweep (kill -9 or Ctrl-C of the driver) resumed without any trial
-// trained twice. And the run queue: runs waiting under the database's limit, reordered, cancelled, started now.
+// trained twice; which parameters mattered (importance) in `sweeps show`. And the run queue: runs waiting under the database's limit, reordered, cancelled, started now.
 
 #include "blobs_preset.h"
 #include "cli_in_process.h"
+#include "synthetic_sweep.h"
 #include "test_suite.h"
 
 #include "run_database.h"
@@ -20,6 +21,7 @@
 #include <QThread>
 #include <QtTest>
 
+#include <cmath>
 #include <csignal>
 
 using namespace ty;
@@ -193,6 +195,55 @@ private Q_SLOTS:
         QCOMPARE(sweep.code, 2);
         QVERIFY2(sweep.err.contains(message), qPrintable(sweep.err));
         QVERIFY2(!QFile::exists(db), "a refused sweep must not create the database");
+    }
+
+    // 24 finished trials whose loss depends on opt.lr alone, and 6 queued: the importance puts opt.lr first, on a log
+    // scale, with fc1.out_features near 0; text and JSON agree.
+    void showRanksTheParametersByImportance()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const qint64 id = tytest::recordSyntheticSweep(*RunDatabase::open(db).value(), 24, 6);
+        QVERIFY(id > 0);
+        const QJsonObject importance = showSweep(db, id).value(QStringLiteral("importance")).toObject();
+        QCOMPARE(importance.value(QStringLiteral("trials")).toInt(), 24);
+        QVERIFY(!importance.contains(QStringLiteral("absent")));
+        const QJsonArray parameters = importance.value(QStringLiteral("parameters")).toArray();
+        QCOMPARE(parameters.size(), 2);
+        const QJsonObject lr = parameters.at(0).toObject(), width = parameters.at(1).toObject();
+        QCOMPARE(lr.value(QStringLiteral("key")).toString(), QStringLiteral("opt.lr"));
+        QCOMPARE(lr.value(QStringLiteral("scale")).toString(), QStringLiteral("log"));
+        QCOMPARE(width.value(QStringLiteral("scale")).toString(), QStringLiteral("linear"));
+        QVERIFY2(lr.value(QStringLiteral("importance")).toDouble() > 0.3, qPrintable(QString::number(lr.value(QStringLiteral("importance")).toDouble())));
+        QVERIFY(std::abs(width.value(QStringLiteral("importance")).toDouble()) < 0.1);
+        QVERIFY(lr.value(QStringLiteral("spread")).toDouble() > 0);
+        QVERIFY(lr.value(QStringLiteral("spearman")).isDouble() && width.value(QStringLiteral("spearman")).isDouble());
+
+        const tytest::CliOutput text = trainyard({QStringLiteral("sweeps"), QStringLiteral("show"), QString::number(id), QStringLiteral("--db"), db});
+        QCOMPARE(text.code, 0);
+        const QString expectedRow = QStringLiteral("%1  %2  %3").arg(QStringLiteral("opt.lr"), -24)
+                                        .arg(lr.value(QStringLiteral("importance")).toDouble(), 10, 'f', 3)
+                                        .arg(lr.value(QStringLiteral("spread")).toDouble(), 8, 'f', 3);
+        QVERIFY2(text.out.contains(QStringLiteral("parameter importance for val/loss")) && text.out.contains(expectedRow)
+                     && text.out.indexOf(QStringLiteral("opt.lr  ")) < text.out.indexOf(QStringLiteral("fc1.out_features  ")),
+                 qPrintable(text.out));
+        // The same figures on the next look: the forest is seeded.
+        QCOMPARE(showSweep(db, id).value(QStringLiteral("importance")).toObject(), importance);
+    }
+
+    void showSaysWhyImportanceIsAbsent()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const qint64 id = tytest::recordSyntheticSweep(*RunDatabase::open(db).value(), 12, 10);
+        QVERIFY(id > 0);
+        const QJsonObject importance = showSweep(db, id).value(QStringLiteral("importance")).toObject();
+        QCOMPARE(importance.value(QStringLiteral("absent")).toString(),
+                 QStringLiteral("importance needs at least 20 finished trials; this sweep has 12"));
+        QVERIFY(!importance.contains(QStringLiteral("parameters")));
+        const tytest::CliOutput text = trainyard({QStringLiteral("sweeps"), QStringLiteral("show"), QString::number(id), QStringLiteral("--db"), db});
+        QVERIFY2(text.out.contains(QStringLiteral("parameter importance: importance needs at least 20 finished trials; this sweep has 12")),
+                 qPrintable(text.out));
     }
 
     void aSweepFileRunsTheSameWay()

@@ -250,6 +250,48 @@ private Q_SLOTS:
         QCOMPARE(window->action(QStringLiteral("export-runs")), browser(window.get())->bundleAction());
         QVERIFY(file->actions().contains(browser(window.get())->bundleAction()));
     }
+
+    // File ▸ Export Report…: the run selected in Experiments ▸ Runs, or the sweep shown in Experiments ▸ Sweeps.
+    void exportReportIsInTheFileMenu()
+    {
+        tytest::RunsFixture target;
+        auto window = openWindow(target);
+        QVERIFY(window);
+        QAction *report = window->action(QStringLiteral("export-report"));
+        QVERIFY(report);
+        QVERIFY(window->menuBar()->actions().first()->menu()->actions().contains(report));
+        QStringList asked;
+        const QString chosen = target.dir.filePath(QStringLiteral("report.html"));
+        browser(window.get())->setSaveFileChooser([&](const QString &, const QString &suggestion, const QString &) {
+            asked << suggestion;
+            return chosen;
+        });
+        report->trigger();  // nothing selected: the status bar says what to do, no file
+        QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("Select a run")),
+                 qPrintable(window->statusBar()->currentMessage()));
+        QVERIFY(asked.isEmpty());
+
+        window->showTraining();
+        browser(window.get())->selectRuns({1});
+        report->trigger();
+        QCOMPARE(asked.value(0).section(QLatin1Char('/'), -1), QStringLiteral("run-1.html"));
+        QFile page(chosen);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        QVERIFY(page.readAll().contains("id=\"curves\""));
+        QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("report.html")), qPrintable(window->statusBar()->currentMessage()));
+
+        NewSweep spec;
+        spec.name = QStringLiteral("lr search");
+        spec.preset = presetToJson(tytest::tinyPreset());
+        spec.metric = QStringLiteral("val/accuracy");
+        const qint64 sweep = target.db->createSweep(spec).value();
+        window->showSweep(sweep);
+        report->trigger();
+        QCOMPARE(asked.value(1).section(QLatin1Char('/'), -1), QStringLiteral("sweep-%1.html").arg(sweep));
+        page.close();
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        QVERIFY(page.readAll().contains("id=\"trials\""));
+    }
 };
 
 QTEST_MAIN(TestAppBundles)

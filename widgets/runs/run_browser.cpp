@@ -239,6 +239,11 @@ void RunBrowser::buildActions(QWidget *bar)
     m_bundleAction = new QAction(tr("Export Runs as Bundle…"), this);
     m_bundleAction->setObjectName(QStringLiteral("export-bundle"));
     connect(m_bundleAction, &QAction::triggered, this, &RunBrowser::exportBundleInteractively);
+    m_reportAction = new QAction(tr("Export Report…"), this);
+    m_reportAction->setObjectName(QStringLiteral("export-report"));
+    m_reportAction->setToolTip(tr("Write the selected run's report (preset and graph, curves, evaluation, environment, and the raw "
+                                  "series as JSON) into one HTML file that opens in any browser, without the app or the network"));
+    connect(m_reportAction, &QAction::triggered, this, &RunBrowser::exportReportInteractively);
     connect(m_diffButton, &QPushButton::clicked, this, &RunBrowser::showDiff);
     connect(m_rename, &QPushButton::clicked, this, &RunBrowser::renameInteractively);
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteRuns(selectedRunIds()); });

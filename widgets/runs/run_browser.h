@@ -123,6 +123,16 @@ public:
     // waits its turn. False, in the status line, when no database is shown.
     bool importBundle(const QString &path, bool interactive = false);
     bool isImportingBundle() const { return !m_importQueue.isEmpty(); }
+    // Reports (run_report.h; run_browser_report.cpp): the run `runId`'s or the sweep `sweepId`'s report as one
+    // self-contained HTML file at `path`, written on this thread from the shown database (a run of 10,000 points a
+    // curve takes a fraction of a second). reportExported says how it went, also in the status line. False, with
+    // the reason, when nothing was written (no database, no such run, a file that cannot be written).
+    bool exportReport(qint64 runId, const QString &path);
+    bool exportSweepReport(qint64 sweepId, const QString &path);
+    // Asks for the file (see setSaveFileChooser; suggested: run-3.html, sweep-4.html), then exports; a failure is
+    // also shown in a message box. The first is the selected run's (the first one selected).
+    void exportReportInteractively();
+    void exportSweepReportInteractively(qint64 sweepId);
 
     // How deletion is confirmed; the default asks with a message box. Tests pass a function.
     void setConfirmation(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
@@ -144,6 +154,8 @@ public:
     // its File menu (the button row has no room left at 1280x720). Enabled for selected runs that have all ended;
     // otherwise its tooltip names the run that has not.
     QAction *bundleAction() const { return m_bundleAction; }
+    // "Export Report…" (exportReportInteractively): in the table's context menu; enabled for one selected run.
+    QAction *reportAction() const { return m_reportAction; }
     QString statusText() const;
     // The banner above the table, shown while the run list cannot be read (a damaged database): the table may
     // then be missing runs, and an empty list must not pass for "no runs yet".
@@ -170,6 +182,8 @@ Q_SIGNALS:
     // The end of an importBundle: the bundle's runs by their ids here (added or already here), or nothing and the
     // refusal in `message`.
     void bundleImported(const QString &path, bool ok, const QList<qint64> &runIds, const QString &message);
+    // The end of exportReport or exportSweepReport: `path` written, or the error in `message`.
+    void reportExported(const QString &path, bool ok, const QString &message);
 
 private:
     void showDatabase(RunDatabase *db);  // the watcher's connectionReplaced
@@ -197,6 +211,7 @@ private:
     void finishImport(const QString &path, bool interactive, const QString &message, const QList<qint64> &runIds, bool ok);
     QString bundleRefusal(const QList<qint64> &ids) const;  // why the selection cannot be exported; empty: it can
     void showMessageBox(const QString &title, const QString &message, bool warning);  // not modal
+    bool finishReport(const QString &path, const Result<QByteArray> &page, bool interactive);  // (run_browser_report.cpp)
     void loadNextPage();  // the background loading of the remaining pages
     // Lineage and the context menu (run_browser_lineage.cpp)
     void updateLineage();
@@ -220,6 +235,7 @@ private:
     // m_resume reads "Stop" while the selected run is running.
     QPushButton *m_evaluate = nullptr, *m_export = nullptr, *m_fineTune = nullptr, *m_metricsCsv = nullptr;
     QAction *m_bundleAction = nullptr;
+    QAction *m_reportAction = nullptr;
     QLabel *m_lineage = nullptr;
     QString m_workerPath;
     QPushButton *m_pin = nullptr, *m_open = nullptr, *m_resume = nullptr, *m_rename = nullptr, *m_delete = nullptr,

@@ -57,6 +57,7 @@ void RunBrowser::updateActions()
                                                   : tr("Write the selected runs, with every metric row, evaluation and checkpoint "
                                                        "file, into one run bundle (.tybundle) that File ▸ Import Runs… or "
                                                        "trainyard-cli runs import merges into another run database"));
+    m_reportAction->setEnabled(ids.size() == 1 && database());
     m_delete->setEnabled(!ids.isEmpty());
     m_diffButton->setEnabled(ids.size() == 2 || (ids.size() == 1 && m_baseline > 0 && ids.first() != m_baseline));
     m_notes->setEnabled(one);

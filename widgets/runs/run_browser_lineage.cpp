@@ -159,6 +159,7 @@ QMenu *RunBrowser::createContextMenu(QWidget *menuParent)
     mirror(m_export, tr("Export…"));
     mirror(m_metricsCsv, tr("Export Metrics as CSV…"))->setObjectName(QStringLiteral("export-metrics-csv"));
     menu->addAction(m_bundleAction);
+    menu->addAction(m_reportAction);
     mirror(m_pin, m_pin->text());
     mirror(m_resume, m_resume->text());
     menu->addSeparator();
