@@ -4,7 +4,6 @@
 
 #include "auto_layout.h"
 #include "block_registry.h"
-#include "common/canvas_style.h"
 #include "composite_blocks.h"
 #include "composite_grouping.h"
 #include "document_commands.h"
@@ -73,7 +72,8 @@ QString PipelineDocument::groupIntoBlock(const QStringList &nodeIds)
     PipelineGraph fragment;
     fragment.nodes.append(group.value().node);
     fragment.edges = group.value().edges;
-    m_undoStack->beginMacro(tr("Group %1 into %2").arg(style::counted(nodeIds.size(), tr("node"), tr("nodes")), group.value().blockName));
+    const QString what = nodeIds.size() == 1 ? tr("Group 1 node into %1") : tr("Group %1 nodes into %2").arg(nodeIds.size());
+    m_undoStack->beginMacro(what.arg(group.value().blockName));
     m_undoStack->push(new RemoveItemsCommand(this, nodeIds, {}, QString()));
     m_undoStack->push(new SetBlocksCommand(this, blocks, QString()));
     m_undoStack->push(new AddNodesCommand(this, fragment, QString()));
