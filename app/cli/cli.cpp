@@ -36,6 +36,9 @@ const char *const kUsage =
     "                                           classify images (PNG, JPEG, BMP), IDX files or CSV rows with a run's weights\n"
     "  predict RUN_ID --text TEXT [--generate N] [--temperature T] [--seed S] [--db PATH] [--json]\n"
     "                                           a text model's next characters after TEXT; --generate N continues it\n"
+    "  augment PRESET --node ID [--seed S] [--sample I] [--count N] [--set K=V]... [--json]\n"
+    "                                           variants of a training sample through the transform blocks up to ID,\n"
+    "                                           drawn as training draws them (16 unless --count)\n"
     "  runs list [--tag TAG]... [--db PATH|--team URL] [--json]\n"
     "                                           the recorded runs, newest first (with every TAG given)\n"
     "  runs show ID [--db PATH|--team URL] [--json]\n"
@@ -100,7 +103,7 @@ int runCli(const QStringList &arguments, Io &io)
     else if (command == QStringLiteral("validate"))
         code = validateCommand(rest, io);
     else if (command == QStringLiteral("run") || command == QStringLiteral("resume") || command == QStringLiteral("evaluate")
-             || command == QStringLiteral("predict"))
+             || command == QStringLiteral("predict") || command == QStringLiteral("augment"))
         code = trainingCommand(command, rest, io);
     else if (command == QStringLiteral("runs"))
         code = runsCommand(rest, io);

@@ -1,6 +1,6 @@
 // trainyard: the desktop app. `trainyard` shows the start page (New, Open, recent files, the bundled presets),
 // `trainyard FILE` opens FILE; --db PATH chooses the run database and --train starts training at once; --mode and --evaluate RUN open a mode.
-// --preview-data previews the selected dataset node's data in the inspector. --baseline RUN pins a baseline;
+// --preview-data previews the selected dataset node's data (or a transform node's augmentation) in the inspector. --baseline RUN pins a baseline;
 // --sweep-dialog KEY opens Training ▸ Sweep… on KEY ("default": the dialog's own first key), shown in a screenshot;
 // --classify FILES classifies files in the Evaluate view as a drop would; --curves all|CLASS shows its Curves tab
 // (every class, or the class of that index); --runs-menu opens the run browser's context menu on the runs --runs
@@ -19,6 +19,7 @@
 #include "classifier_curves_view.h"
 #include "evaluation_view.h"
 #include "icons/icon_library.h"
+#include "inspector/augmentation_preview_view.h"
 #include "inspector/dataset_preview.h"
 #include "runs/run_browser.h"
 #include "sweeps/sweep_dialog.h"
@@ -212,16 +213,18 @@ int main(int argc, char **argv)
     const bool previewing = parser.isSet(previewData);
     if (previewing) {
         QTimer::singleShot(500, &window, [&window] {
-            auto *preview = window.findChild<ty::DatasetPreview *>();
+            // A data set node's Preview data, or a transform node's Preview augmentation.
+            QWidget *preview = window.findChild<ty::DatasetPreview *>();
+            if (!preview)
+                preview = window.findChild<ty::AugmentationPreviewView *>();
             if (!preview) {
-                std::fprintf(stderr, "trainyard: --preview-data needs one selected dataset node (--select)\n");
+                std::fprintf(stderr, "trainyard: --preview-data needs one selected dataset or transform node (--select)\n");
                 window.setProperty("previewDone", true);
                 return;
             }
             // Done when it finishes (scrolled into view), or when the inspector drops it: never waits for ever.
-            QPointer<ty::DatasetPreview> guarded(preview);
-            QObject::connect(preview, &QObject::destroyed, &window, [&window] { window.setProperty("previewDone", true); });
-            QObject::connect(preview, &ty::DatasetPreview::finished, &window, [&window, guarded] {
+            QPointer<QWidget> guarded(preview);
+            const auto finished = [&window, guarded] {
                 QTimer::singleShot(100, &window, [&window, guarded] {
                     if (guarded)
                         for (QWidget *w = guarded->parentWidget(); w; w = w->parentWidget())
@@ -231,9 +234,16 @@ int main(int argc, char **argv)
                             }
                     window.setProperty("previewDone", true);
                 });
-            });
+            };
+            QObject::connect(preview, &QObject::destroyed, &window, [&window] { window.setProperty("previewDone", true); });
             QTimer::singleShot(60000, &window, [&window] { window.setProperty("previewDone", true); });
-            preview->load();
+            if (auto *data = qobject_cast<ty::DatasetPreview *>(preview)) {
+                QObject::connect(data, &ty::DatasetPreview::finished, &window, finished);
+                data->load();
+            } else if (auto *augmentation = qobject_cast<ty::AugmentationPreviewView *>(preview)) {
+                QObject::connect(augmentation, &ty::AugmentationPreviewView::finished, &window, finished);
+                augmentation->preview();
+            }
         });
     }
 

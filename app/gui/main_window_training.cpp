@@ -5,6 +5,9 @@
 #include "main_window.h"
 
 #include "common/canvas_style.h"
+#include "inspector/inspector_panel.h"
+
+
 #include "init_from_check.h"
 #include "preset_inspection.h"
 
@@ -41,6 +44,7 @@ const char *const kDatabaseSetting = "training/database";
 void MainWindow::createTrainingPage()
 {
     m_training = new TrainingPanel(this);
+    m_inspector->setWorkerPath(m_training->workerPath());  // the augmentation preview's worker
 
     connect(m_training, &TrainingPanel::messageChanged, this,
             [this](const QString &message) { statusBar()->showMessage(message, 10000); });

@@ -43,8 +43,10 @@ int main(int argc, char **argv)
                  QThread::idealThreadCount());
 
     ty::bench::Report report;
-    if (section.isEmpty() || section == QStringLiteral("data"))
+    if (section.isEmpty() || section == QStringLiteral("data")) {
         ty::bench::benchData(options, report);
+        ty::bench::benchAugmentationPreview(options, report);
+    }
     if (section.isEmpty() || section == QStringLiteral("streaming"))
         ty::bench::benchStreaming(options, report);
     if (section.isEmpty() || section == QStringLiteral("training"))

@@ -13,6 +13,7 @@ struct Options {
 
 void benchTraining(const Options &options, Report &report);
 void benchData(const Options &options, Report &report);
+void benchAugmentationPreview(const Options &options, Report &report);  // bench_augmentation.cpp, in "data"
 void benchLogging(const Options &options, Report &report);
 void benchValidation(const Options &options, Report &report);
 void benchStreaming(const Options &options, Report &report);

@@ -1,11 +1,12 @@
 // Sweeps from the app, end to end through the real main window and the real trainyard-cli: the Sweep dialog
 // (its trial count, a wrong key refused before anything starts, opened from a parameter's context menu), a sweep
 // started from the canvas and shown in Experiments ▸ Sweeps (trials table with the best highlighted, the three
-// charts), Stop and Resume from the view, and Open Best as Preset. And Experiments ▸ Queue: the limit on runs at
+// charts, which parameters mattered), Stop and Resume from the view, and Open Best as Preset. And Experiments ▸ Queue: the limit on runs at
 // once, runs of the app waiting under it, reordered, cancelled and started now. And the window's one read
 // connection: every view reads through the run database watcher of the Runs tab.
 
 #include "training_ui_support.h"
+#include "synthetic_sweep.h"
 
 #include "main_window.h"
 
@@ -22,6 +23,7 @@
 #include "plots/qcustomplot_include.h"
 #include "sweeps/sweep_dialog.h"
 #include "sweeps/sweep_launcher.h"
+#include "sweeps/sweep_plots.h"
 #include "sweeps/sweep_view.h"
 
 #include <QApplication>
@@ -202,6 +204,43 @@ private Q_SLOTS:
         QCOMPARE(int(window->mode()), int(WindowMode::Design));
         QCOMPARE(flattenParams(window->document()->preset()).value(QStringLiteral("opt.lr")), bestLr);
         QVERIFY(window->document()->preset().name.contains(QStringLiteral("best of sweep")));
+    }
+
+    // 24 finished trials whose loss depends on opt.lr alone: the importance chart has a bar per key, opt.lr at the
+    // top with its spread and correlation; with 12 the chart says why it has none.
+    void theSweepViewShowsWhichParametersMattered()
+    {
+        const qint64 enough = tytest::recordSyntheticSweep(*runs.db, 24, 2);
+        const qint64 tooFew = tytest::recordSyntheticSweep(*runs.db, 12);
+        QVERIFY(enough > 0 && tooFew > 0);
+        window->showSweep(enough);
+        SweepView *view = window->sweepView();
+        QTRY_COMPARE(view->currentSweep(), enough);
+        QCOMPARE(view->importance().finishedTrials, 24);
+        QCOMPARE(view->importance().parameters.size(), 2);
+        const ParameterImportance lr = view->importance().parameters.first();
+        QCOMPARE(lr.name, QStringLiteral("opt.lr"));
+        QCustomPlot *plot = view->importancePlot();
+        auto *bars = qobject_cast<QCPBars *>(plot->plottable(0));
+        QVERIFY(bars);
+        QCOMPARE(bars->data()->size(), 2);
+        // The top bar (key 1) is opt.lr's, its length the importance; its label carries the correlation.
+        QCOMPARE(bars->data()->findBegin(1, false)->value, lr.importance);
+        auto *ticker = dynamic_cast<QCPAxisTickerText *>(plot->yAxis->ticker().data());
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().value(1), importanceLabel(lr));
+        QVERIFY2(ticker->ticks().value(1).contains(QString::number(*lr.spearman, 'f', 2)), qPrintable(ticker->ticks().value(1)));
+        auto *spread = qobject_cast<QCPErrorBars *>(plot->plottable(1));
+        QVERIFY(spread && spread->dataCount() == 2);
+        QCOMPARE(spread->data()->at(1).errorPlus, lr.spread);
+
+        window->showSweep(tooFew);
+        QTRY_COMPARE(view->currentSweep(), tooFew);
+        QVERIFY(view->importance().parameters.isEmpty());
+        QCOMPARE(plot->plottableCount(), 0);
+        auto *note = qobject_cast<QCPItemText *>(plot->item(0));
+        QVERIFY(note);
+        QCOMPARE(note->text(), QStringLiteral("importance needs at least 20 finished trials; this sweep has 12"));
     }
 
     void stopAndResumeFromTheView()

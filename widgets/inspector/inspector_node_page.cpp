@@ -7,6 +7,7 @@
 #include "composite_grouping.h"
 #include "param_values.h"
 
+#include "augmentation_preview_view.h"
 #include "dataset_preview.h"
 #include "document/pipeline_document.h"
 #include "icons/icon_library.h"
@@ -110,6 +111,10 @@ void InspectorPanel::buildNodePage(const QString &id)
         layout->addWidget(new DatasetPreview(m_document, id, content));
     } else if (block && block->takesDataStatistics) {
         layout->addWidget(new NormalizeFromData(m_document, id, content));
+    }
+    if (block && block->category == BlockCategory::Transform) {
+        layout->addWidget(sectionLabel(tr("Augmentation"), content));
+        layout->addWidget(new AugmentationPreviewView(m_document, id, m_workerPath, content));
     }
     layout->addStretch(1);
 

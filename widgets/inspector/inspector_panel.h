@@ -42,6 +42,9 @@ public:
     QLineEdit *hypothesisEditor() const { return m_hypothesisEdit; }
     // Puts the keyboard focus in a parameter's editor (or a training setting's, for "training.KEY").
     void focusParam(const QString &name);
+    // The trainyard-cli that draws a transform node's augmentation preview (augmentation_preview_view.h).
+    void setWorkerPath(const QString &path) { m_workerPath = path; }
+    QString workerPath() const { return m_workerPath; }
 
 Q_SIGNALS:
     // A parameter's "Sweep This Parameter…": `key` as --set writes it, "conv1.out_channels" or "training.epochs".
@@ -64,6 +67,7 @@ private:
     void presetInfoEdited();
 
     PipelineDocument *m_document;
+    QString m_workerPath;
     QStackedWidget *m_stack;
     // Training page
     QLineEdit *m_nameEdit = nullptr;

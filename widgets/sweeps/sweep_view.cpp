@@ -79,12 +79,21 @@ SweepView::SweepView(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_summary);
 
     auto *split = new QSplitter(Qt::Vertical, this);
-    m_table = new QTableWidget(split);
+    auto *tableAndImportance = new QSplitter(Qt::Horizontal, split);
+    m_table = new QTableWidget(tableAndImportance);
     m_table->setObjectName(QStringLiteral("sweepTrials"));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSortingEnabled(true);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_importancePlot = makePlot(tableAndImportance, QStringLiteral("sweepImportance"), tr("Which parameters mattered"));
+    m_importancePlot->setToolTip(tr("Permutation importance of each searched parameter in a random forest that predicts the metric "
+                                    "from the finished trials' values: how much the forest's squared error grows when the parameter's "
+                                    "values are shuffled between trials, over the metric's variance (near 0: it did not matter), "
+                                    "± its spread over 8 forests; ρ is its Spearman rank correlation with the "
+                                    "metric. Needs at least %1 finished trials.").arg(kMinImportanceTrials));
+    tableAndImportance->setStretchFactor(0, 3);
+    tableAndImportance->setStretchFactor(1, 2);
     auto *charts = new QSplitter(Qt::Horizontal, split);
     m_parallel = makePlot(charts, QStringLiteral("sweepParallel"), tr("Parameters and metric, a line per trial"));
     auto *scatterBox = new QWidget(charts);
@@ -212,6 +221,15 @@ void SweepView::reloadSweep()
         if (rows)
             m_rows = rows.value();
     }
+    // The forests are grown again only when the sweep or its finished trials changed (a live sweep rereads often).
+    QStringList finished{QString::number(m_sweep.id)};
+    for (const SweepTrialRow &row : m_rows)
+        if (row.status == QLatin1String("finished") && row.value)
+            finished << QStringLiteral("%1=%2").arg(row.trial).arg(*row.value, 0, 'g', 17);
+    if (finished != m_importanceOf) {
+        m_importanceOf = finished;
+        m_importance = m_sweep.id != 0 ? sweepImportance(m_sweep, m_rows) : SweepImportance();
+    }
     fillTable();
     const QString key = m_scatterKey->currentText();
     {
@@ -223,6 +241,7 @@ void SweepView::reloadSweep()
     }
     drawParallelCoordinates(m_parallel, m_sweep, m_rows);
     drawMetricAgainstKey(m_scatter, m_sweep, m_rows, m_scatterKey->currentText());
+    drawParameterImportance(m_importancePlot, m_importance);
     if (database())
         drawTrialCurves(m_curves, *database(), m_sweep, m_rows);
     if (m_sweep.id == 0) {

@@ -1,7 +1,8 @@
 #pragma once
 // Experiments ▸ Sweeps: the sweeps of the run database and, for the one chosen, its trials table (parameters,
 // status and metric, sortable, the best row highlighted), a parallel coordinates chart, the metric against a
-// chosen parameter, the trials' curves overlaid, and Open Best as Preset, Stop, Resume (of a stopped, failed or
+// chosen parameter, the trials' curves overlaid, which parameters mattered (importance ± spread and Spearman
+// correlation, sweep_importance.h, from 20 finished trials on), and Open Best as Preset, Stop, Resume (of a stopped, failed or
 // interrupted sweep) and Export Bundle… (of a sweep no driver runs: the window's run browser writes it). While shown, a running sweep is reread when its runs change (the run database watcher's
 // runsChanged, at most once a second) and every 5 s for its own record (its status, best run, a driver that died);
 // everything comes from the run database, so a sweep started in a terminal shows the same.
@@ -12,6 +13,7 @@
 #include "preset.h"
 #include "run_records.h"
 #include "run_summaries.h"
+#include "sweep_importance.h"
 #include "sweep_trial_rows.h"
 
 #include <QPointer>
@@ -53,6 +55,8 @@ public:
     QCustomPlot *parallelPlot() const { return m_parallel; }
     QCustomPlot *scatterPlot() const { return m_scatter; }
     QCustomPlot *curvesPlot() const { return m_curves; }
+    QCustomPlot *importancePlot() const { return m_importancePlot; }
+    const SweepImportance &importance() const { return m_importance; }
     QComboBox *scatterKey() const { return m_scatterKey; }
     QLabel *summary() const { return m_summary; }
     QPushButton *exportButton() const { return m_exportBundle; }
@@ -75,6 +79,8 @@ private:
     QList<SweepRecord> m_sweeps;
     SweepRecord m_sweep;
     QList<SweepTrialRow> m_rows;
+    SweepImportance m_importance;
+    QStringList m_importanceOf;  // the sweep and finished trials m_importance is of
     QList<qint64> m_runningHere;
     QComboBox *m_chooser;
     QLabel *m_summary;
@@ -86,6 +92,7 @@ private:
     QCustomPlot *m_parallel;
     QCustomPlot *m_scatter;
     QCustomPlot *m_curves;
+    QCustomPlot *m_importancePlot;
     QComboBox *m_scatterKey;
     int m_quietTicks = 0;  // the watcher's seconds since the last reread
 };
