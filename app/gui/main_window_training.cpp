@@ -7,7 +7,6 @@
 #include "common/canvas_style.h"
 #include "inspector/inspector_panel.h"
 
-
 #include "init_from_check.h"
 #include "preset_inspection.h"
 
