@@ -59,6 +59,8 @@ const char *const kUsage =
     "                                           copy the database's runs to a team store (PostgreSQL; docs/team.md)\n"
     "  export RUN_ID --output FILE [--format safetensors|onnx] [--checkpoint last|best|STEP] [--db PATH] [--json]\n"
     "                                           a run's weights under their node names, or the model as ONNX\n"
+    "  import MODEL.onnx --output NAME.trainyard.json [--force] [--json]\n"
+    "                                           an ONNX model as a preset (its graph) and NAME.weights.safetensors\n"
     "\n"
     "--set addresses NODE_ID.PARAM or training.KEY, e.g. --set opt.lr=3e-4 --set training.epochs=20;\n"
     "--set NODE_ID.block=TYPE swaps a node's block. --overlay merges a JSON file over the preset first (RFC 7386).\n"
@@ -112,6 +114,8 @@ int runCli(const QStringList &arguments, Io &io)
         code = queueCommand(rest, io);
     else if (command == QStringLiteral("export"))
         code = exportCommand(rest, io);
+    else if (command == QStringLiteral("import"))
+        code = importCommand(rest, io);
     else if (command == QStringLiteral("team"))
         code = teamCommand(rest, io);
     else

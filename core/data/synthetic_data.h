@@ -4,7 +4,7 @@
 //   blobs       `classes` gaussian clusters (std `noise`) in `features` dims; sample shape {features}
 //   spirals     `classes` interleaved spiral arms in 2-D, `noise` added to each coordinate; shape {2}
 //   regression  y = x.w + b + noise * N(0, 1), x ~ N(0, 1) in `features` dims; one float target
-//   images      {1, S, S} with S = `features`: class k is a bright square in cell k of a ceil(sqrt(classes))
+//   images      {channels, S, S} with S = `features`: class k is a bright square in cell k of a ceil(sqrt(classes))
 //               grid over the image, plus gaussian noise of std `noise` on every pixel
 // Class of sample i is i mod classes. Train and test samples come from separate random streams, so
 // changing test_samples leaves the training data as it was. The fingerprint is sha256 over the generator's
@@ -24,6 +24,7 @@ struct SyntheticSpec {
     int64_t classes = 4;
     double noise = 0.1;
     uint64_t seed = 0;
+    int64_t channels = 1;  // images: {channels, S, S}, the same pattern in each channel with its own noise
 };
 
 constexpr int64_t kSyntheticMaxValues = int64_t(1) << 28;  // floats per split
