@@ -3,10 +3,8 @@
 // the preset's training.init_from names. Without LibTorch. Nothing is written unless the whole model imports.
 
 #include "commands.h"
-#include "onnx_import.h"
+#include "onnx_import_files.h"
 
-#include <QDir>
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,27 +15,6 @@ namespace ty::cli {
 namespace {
 
 const char *const kImportUsage = "usage: trainyard-cli import MODEL.onnx --output NAME.trainyard.json [--force] [--json]\n";
-
-// NAME.trainyard.json -> NAME.weights.safetensors in the same folder.
-QString weightsPathFor(const QString &presetPath)
-{
-    const QFileInfo info(presetPath);
-    QString base = info.fileName();
-    for (const char *suffix : {".trainyard.json", ".json"})
-        if (base.endsWith(QLatin1String(suffix))) {
-            base.chop(int(qstrlen(suffix)));
-            break;
-        }
-    return info.dir().filePath(base + QStringLiteral(".weights.safetensors"));
-}
-
-QString shapeText(const SampleShape &shape)
-{
-    QStringList parts;
-    for (const int64_t d : shape)
-        parts << QString::number(d);
-    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
 
 } // namespace
 
@@ -50,41 +27,22 @@ int importCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
     const QString model = args.positionals.first();
-    const QString weightsPath = weightsPathFor(output);
     if (!args.flag(QStringLiteral("force")))
-        for (const QString &path : {output, weightsPath})
+        for (const QString &path : {output, onnxImportWeightsPath(output)})
             if (QFileInfo::exists(path)) {
                 printError(io, Error::atField(QStringLiteral("--output"), QStringLiteral("%1 exists; pass --force to replace it").arg(path)));
                 return BadInput;
             }
 
-    QElapsedTimer timer;
-    timer.start();
-    const Result<OnnxModelView> view = readOnnxModelFile(model);
-    if (!view) {
-        printError(io, view.error());
-        return BadInput;
-    }
-    const QString name = QFileInfo(output).fileName().section(QLatin1Char('.'), 0, 0);
-    const Result<OnnxImport> imported = importOnnx(view.value(), model, name, QFileInfo(weightsPath).fileName());
-    if (!imported) {
-        printError(io, imported.error());
+    const Result<OnnxImportFiles> written = importOnnxToFiles(model, output);
+    if (!written) {
+        printError(io, written.error());
         io.err << "nothing was written\n";
         return BadInput;
     }
-    const OnnxImport &result = imported.value();
-    const Status weightsWritten = writeFileAtomically(weightsPath, encodeSafetensors(result.weights));
-    const Status presetWritten = weightsWritten ? writeFileAtomically(output, QJsonDocument(result.preset).toJson(QJsonDocument::Indented))
-                                                : weightsWritten;
-    if (!presetWritten) {
-        QFile::remove(weightsPath);
-        Error e = presetWritten.error();
-        if (e.file.isEmpty())
-            e.file = output;
-        printError(io, e);
-        return BadInput;
-    }
-    const double seconds = double(timer.elapsed()) / 1000.0;
+    const OnnxImport &result = written.value().import;
+    const QString &weightsPath = written.value().weightsPath;
+    const double seconds = written.value().seconds;
     if (args.flag(QStringLiteral("json"))) {
         printJson(io, QJsonObject{{QStringLiteral("model"), model},
                                   {QStringLiteral("preset"), output},
@@ -96,16 +54,16 @@ int importCommand(const QStringList &arguments, Io &io)
                                   {QStringLiteral("network_nodes"), result.topNodes},
                                   {QStringLiteral("composites"), QJsonArray::fromStringList(result.composites)},
                                   {QStringLiteral("parameters"), result.parameters},
-                                  {QStringLiteral("input_shape"), shapeText(result.inputShape)},
-                                  {QStringLiteral("output_shape"), shapeText(result.outputShape)},
+                                  {QStringLiteral("input_shape"), onnxShapeText(result.inputShape)},
+                                  {QStringLiteral("output_shape"), onnxShapeText(result.outputShape)},
                                   {QStringLiteral("placeholder"), QStringLiteral("data")},
                                   {QStringLiteral("seconds"), seconds}});
         return Success;
     }
     io.out << "imported " << model << " (" << result.producer << ", opset " << result.opset << ") in " << QString::number(seconds, 'f', 2) << " s: "
            << result.onnxNodes << " ONNX nodes, " << result.layers << " layers, " << result.topNodes << " network nodes, "
-           << QLocale(QLocale::English).toString(result.parameters) << " parameters; " << shapeText(result.inputShape) << " -> "
-           << shapeText(result.outputShape) << " per sample\n";
+           << QLocale(QLocale::English).toString(result.parameters) << " parameters; " << onnxShapeText(result.inputShape) << " -> "
+           << onnxShapeText(result.outputShape) << " per sample\n";
     for (const QString &composite : result.composites)
         io.out << "  composite " << composite << "\n";
     io.out << "wrote " << output << " and " << weightsPath << " (its training.init_from)\n"

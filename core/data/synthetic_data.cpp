@@ -114,12 +114,12 @@ void generateImages(const SyntheticSpec &spec, PortableRandom &random, DataSplit
         const int64_t left = (k % grid) * side / grid, right = (k % grid + 1) * side / grid;
         const double amplitude = random.uniform(0.6, 1.0);
         for (int64_t ch = 0; ch < channels; ++ch) {
-        float *image = out.x.floats.data() + (size_t(i) * size_t(channels) + size_t(ch)) * pixels;
-        for (int64_t r = 0; r < side; ++r)
-            for (int64_t c = 0; c < side; ++c) {
-                const bool lit = r >= top && r < bottom && c >= left && c < right;
-                image[r * side + c] = float((lit ? amplitude : 0.0) + spec.noise * random.normal());
-            }
+            float *image = out.x.floats.data() + (size_t(i) * size_t(channels) + size_t(ch)) * pixels;
+            for (int64_t r = 0; r < side; ++r)
+                for (int64_t c = 0; c < side; ++c) {
+                    const bool lit = r >= top && r < bottom && c >= left && c < right;
+                    image[r * side + c] = float((lit ? amplitude : 0.0) + spec.noise * random.normal());
+                }
         }
     }
 }

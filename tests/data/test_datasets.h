@@ -47,6 +47,7 @@ private Q_SLOTS:
     void syntheticShapes_data();
     void syntheticShapes();
     void syntheticGoldenValues();
+    void syntheticImageChannels();
     void syntheticLearnable_data();
     void syntheticLearnable();
     void syntheticRegressionIsLinear();

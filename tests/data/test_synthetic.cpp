@@ -163,6 +163,39 @@ void TestDatasets::syntheticGoldenValues()
     QCOMPARE(ty::syntheticFingerprint(spec), QStringLiteral("97f67a742775db831ad7e650ef734a56c54f8fdce6ade8e910da9cb2b2292f39"));
 }
 
+// `channels` (what an imported model's placeholder data node sets): the same square in every channel, each with its
+// own noise; one channel is the data set it always was, fingerprint included.
+void TestDatasets::syntheticImageChannels()
+{
+    const QJsonObject params{{QStringLiteral("kind"), QStringLiteral("images")}, {QStringLiteral("samples"), 8}, {QStringLiteral("test_samples"), 4},
+                             {QStringLiteral("features"), 8}, {QStringLiteral("classes"), 4}, {QStringLiteral("noise"), 0.0}};
+    QJsonObject three = params, one = params;
+    three.insert(QStringLiteral("channels"), 3);
+    one.insert(QStringLiteral("channels"), 1);
+    const ty::Result<ty::LoadedDataset> a = synthetic(params), b = synthetic(one), c = synthetic(three);
+    QVERIFY2(a.ok() && b.ok() && c.ok(), qPrintable(c.ok() ? a.error().toString() : c.error().toString()));
+    QCOMPARE(a.value().fingerprint, b.value().fingerprint);
+    QVERIFY(sameSplit(a.value().train, b.value().train));
+    QVERIFY(a.value().fingerprint != c.value().fingerprint);
+    const ty::DataSplit &gray = a.value().train, &color = c.value().train;
+    QCOMPARE(color.x.sampleShape, (std::vector<int64_t>{3, 8, 8}));
+    QCOMPARE(color.y.classes, gray.y.classes);
+    // Without noise each channel is the class's square (its amplitude drawn per sample).
+    const size_t pixels = 64;
+    for (int64_t i = 0; i < color.size(); ++i) {
+        const float *sample = color.x.floats.data() + size_t(i) * 3 * pixels;
+        float lit = 0;
+        for (size_t p = 0; p < pixels; ++p) {
+            QCOMPARE(sample[pixels + p], sample[p]);
+            QCOMPARE(sample[2 * pixels + p], sample[p]);
+            lit = qMax(lit, sample[p]);
+        }
+        QVERIFY(lit >= 0.6f && lit <= 1.0f);
+    }
+    three.insert(QStringLiteral("channels"), 65);
+    QVERIFY(!synthetic(three).ok());
+}
+
 void TestDatasets::syntheticLearnable_data()
 {
     QTest::addColumn<QString>("kind");
