@@ -1,5 +1,6 @@
 // The main window's start page (start_page.h): shown over the canvas until something is opened or started, and
-// again from File ▸ Start Page; File ▸ Open Bundled Preset lists the bundled presets at any time.
+// again from File ▸ Start Page; File ▸ Open Bundled Preset lists the bundled presets at any time, and its Models
+// submenu the model library.
 
 #include "main_window.h"
 
@@ -59,6 +60,14 @@ void MainWindow::addStartMenuEntries(QMenu *file)
     presets->setToolTipsVisible(true);
     for (const PresetSummary &preset : presetSummaries(bundledPresetsDir()))
         presets->addAction(preset.name, this, [this, path = preset.path] { openFile(path); })->setToolTip(preset.description);
+    const QList<PresetSummary> models = presetSummaries(modelLibraryDir(bundledPresetsDir()));
+    if (!models.isEmpty()) {
+        QMenu *library = presets->addMenu(tr("&Models"));
+        library->setObjectName(QStringLiteral("modelLibraryMenu"));
+        library->setToolTipsVisible(true);
+        for (const PresetSummary &model : models)
+            library->addAction(model.name, this, [this, path = model.path] { openFile(path); })->setToolTip(model.description);
+    }
     if (presets->isEmpty())
         presets->addAction(tr("No bundled presets found"))->setEnabled(false);
 }

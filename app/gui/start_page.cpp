@@ -116,8 +116,13 @@ QList<PresetSummary> presetSummaries(const QString &dir)
     return summaries;
 }
 
+QString modelLibraryDir(const QString &presetsDir)
+{
+    return presetsDir.isEmpty() ? QString() : QDir(presetsDir).filePath(QStringLiteral("models"));
+}
+
 StartPage::StartPage(const QStringList &recentFiles, const QString &presetsDir, QWidget *cover)
-    : QWidget(cover), m_recent(new QListWidget(this)), m_presets(new QListWidget(this)), m_back(new QPushButton(tr("Back to the Pipeline"), this))
+    : QWidget(cover), m_recent(new QListWidget(this)), m_presets(new QListWidget(this)), m_models(new QListWidget(this)), m_back(new QPushButton(tr("Back to the Pipeline"), this))
 {
     setAutoFillBackground(true);
     setFocusPolicy(Qt::StrongFocus);  // Esc goes back to the pipeline
@@ -161,7 +166,23 @@ StartPage::StartPage(const QStringList &recentFiles, const QString &presetsDir, 
     presetColumn->addWidget(m_presets);
     columns->addLayout(presetColumn, 3);
 
+
+    // The model library above the recent files: its entries give the description's first sentence.
     auto *recentColumn = new QVBoxLayout;
+    QLabel *modelsHeading = heading(tr("Models"), this);
+    modelsHeading->setToolTip(tr("Standard networks in torchvision's layout: replace the data node with your images, set "
+                                 "num_classes, load torchvision weights with map \"torchvision\""));
+    recentColumn->addWidget(modelsHeading);
+    for (const PresetSummary &model : presetSummaries(modelLibraryDir(presetsDir))) {
+        const QString firstSentence = model.description.section(QStringLiteral(". "), 0, 0);
+        auto *item = new QListWidgetItem(QStringLiteral("%1\n%2").arg(model.name, firstSentence), m_models);
+        item->setData(kPathRole, model.path);
+        item->setToolTip(model.path);
+    }
+    m_models->setVisible(m_models->count() > 0);
+    modelsHeading->setVisible(m_models->count() > 0);
+    recentColumn->addWidget(m_models, 3);
+    recentColumn->addSpacing(12);
     recentColumn->addWidget(heading(tr("Recent"), this));
     for (const QString &path : recentFiles) {
         // The folder too: presets of the same name in two folders are told apart.
@@ -173,12 +194,12 @@ StartPage::StartPage(const QStringList &recentFiles, const QString &presetsDir, 
     if (recentFiles.isEmpty())
         recentColumn->addWidget(new QLabel(tr("No recent files yet."), this));
     m_recent->setVisible(!recentFiles.isEmpty());
-    recentColumn->addWidget(m_recent);
+    recentColumn->addWidget(m_recent, 2);
     recentColumn->addStretch();
     columns->addLayout(recentColumn, 2);
     outer->addLayout(columns, 1);
 
-    for (QListWidget *list : {m_presets, m_recent}) {
+    for (QListWidget *list : {m_presets, m_models, m_recent}) {
         list->setItemDelegate(new TitledItemDelegate(list));
         list->setSpacing(2);
         list->setResizeMode(QListView::Adjust);  // heights follow the width the descriptions wrap to

@@ -1,7 +1,8 @@
 #pragma once
 // The start page: what the window shows when it opens with nothing to open. New, Open…, the recent files,
-// and the bundled presets, each with its name and one-line description, so a first session starts from a
-// working example in one click. It covers the canvas (it is a child of it and follows its size) and goes
+// the bundled presets, each with its name and one-line description, so a first session starts from a
+// working example in one click, and the model library (the presets in the presets folder's models/: standard
+// networks in torchvision's layout, for your own data and weights). It covers the canvas (it is a child of it and follows its size) and goes
 // away when a document is opened or started; shown again over a pipeline, Back to the Pipeline (or Esc) goes back
 // to it unchanged. Thread affinity: the GUI thread.
 
@@ -23,6 +24,8 @@ struct PresetSummary {
 
 // The presets (*.trainyard.json) in `dir`, sorted by file name; files that are not readable JSON are left out.
 QList<PresetSummary> presetSummaries(const QString &dir);
+// The model library's folder inside the bundled presets' folder: `presetsDir`/models.
+QString modelLibraryDir(const QString &presetsDir);
 
 class StartPage : public QWidget {
     Q_OBJECT
@@ -32,6 +35,7 @@ public:
 
     QListWidget *presetList() const { return m_presets; }
     QListWidget *recentList() const { return m_recent; }
+    QListWidget *modelList() const { return m_models; }
     // Shows Back to the Pipeline (and lets Esc go back): when there is a pipeline under the page.
     void setBackAvailable(bool available);
     bool backAvailable() const;
@@ -51,6 +55,7 @@ private:
 
     QListWidget *m_recent;
     QListWidget *m_presets;
+    QListWidget *m_models;
     QPushButton *m_back;
 };
 

@@ -66,7 +66,10 @@ void addLayerBlocks(BlockRegistry &registry)
                         intParam(QStringLiteral("kernel_size"), 3, 1, 1024, QStringLiteral("Kernel side in pixels")),
                         intParam(QStringLiteral("stride"), 1, 1, 1024, QStringLiteral("Step between kernel positions")),
                         intParam(QStringLiteral("padding"), 0, 0, 1024, QStringLiteral("Zero padding on every side")),
-                        boolParam(QStringLiteral("bias"), true, QStringLiteral("Learn an additive bias"))})
+                        boolParam(QStringLiteral("bias"), true, QStringLiteral("Learn an additive bias")),
+                        intParam(QStringLiteral("groups"), 1, 1, 1e6,
+                                 QStringLiteral("Channel groups convolved separately; in and out channels must be multiples "
+                                                "(depthwise: as many groups as input channels)"))})
         .withNodeIdPrefix(QStringLiteral("conv")));
     registry.add(layer(QStringLiteral("layer.batchnorm1d"), QStringLiteral("Batch norm 1D"),
                        QStringLiteral("Batch normalisation over the features of [features] samples"), batchNormParams())
@@ -89,6 +92,7 @@ void addLayerBlocks(BlockRegistry &registry)
     registry.add(layer(QStringLiteral("layer.flatten"), QStringLiteral("Flatten"),
                        QStringLiteral("Flattens each sample into one feature vector")));
     registry.add(layer(QStringLiteral("layer.relu"), QStringLiteral("ReLU"), QStringLiteral("max(0, x), element-wise")));
+    registry.add(layer(QStringLiteral("layer.relu6"), QStringLiteral("ReLU6"), QStringLiteral("min(max(0, x), 6), element-wise (MobileNet)")));
     registry.add(layer(QStringLiteral("layer.leaky_relu"), QStringLiteral("Leaky ReLU"),
                        QStringLiteral("x for x > 0, slope * x otherwise"),
                        {floatParam(QStringLiteral("negative_slope"), 0.01, 0.0, kInf, QStringLiteral("Slope for negative inputs"))}));

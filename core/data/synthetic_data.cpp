@@ -106,15 +106,15 @@ void generateImages(const SyntheticSpec &spec, PortableRandom &random, DataSplit
     const int64_t side = spec.features;
     const int64_t grid = gridSide(spec.classes);
     const size_t pixels = size_t(side * side);
-    const int64_t channels = spec.channels;
     for (int64_t i = 0; i < out.size(); ++i) {
         const int64_t k = i % spec.classes;
         out.y.classes[size_t(i)] = k;
         const int64_t top = (k / grid) * side / grid, bottom = (k / grid + 1) * side / grid;
         const int64_t left = (k % grid) * side / grid, right = (k % grid + 1) * side / grid;
         const double amplitude = random.uniform(0.6, 1.0);
-        for (int64_t ch = 0; ch < channels; ++ch) {
-            float *image = out.x.floats.data() + (size_t(i) * size_t(channels) + size_t(ch)) * pixels;
+        // Every channel holds the same square, with noise of its own.
+        for (int64_t channel = 0; channel < spec.channels; ++channel) {
+            float *image = out.x.floats.data() + size_t(i * spec.channels + channel) * pixels;
             for (int64_t r = 0; r < side; ++r)
                 for (int64_t c = 0; c < side; ++c) {
                     const bool lit = r >= top && r < bottom && c >= left && c < right;
@@ -135,8 +135,8 @@ Result<SyntheticSpec> readSpec(DatasetParams &params)
     spec.features = params.integer(QStringLiteral("features"), spec.features, 1, 100000);
     spec.classes = params.integer(QStringLiteral("classes"), spec.classes, 2, 1000);
     spec.noise = params.number(QStringLiteral("noise"), spec.noise, 0.0, 100.0);
+    spec.channels = params.integer(QStringLiteral("channels"), spec.channels, 1, 64);
     spec.seed = uint64_t(params.integer(QStringLiteral("seed"), 0, 0, 2147483647));
-    spec.channels = params.integer(QStringLiteral("channels"), 1, 1, 64);
     if (!params.ok())
         return params.firstError();
 
@@ -218,7 +218,7 @@ QString syntheticFingerprint(const SyntheticSpec &spec)
         {QStringLiteral("noise"), spec.noise},
         {QStringLiteral("seed"), double(spec.seed)},
     };
-    if (spec.channels != 1)  // the fingerprints of one-channel data sets stay what they were
+    if (spec.kind == QStringLiteral("images") && spec.channels != 1)  // one channel keeps the fingerprints it had
         parameters.insert(QStringLiteral("channels"), double(spec.channels));
     return QString::fromLatin1(
         QCryptographicHash::hash(canonicalJson(parameters), QCryptographicHash::Sha256).toHex());

@@ -4,8 +4,9 @@
 //   blobs       `classes` gaussian clusters (std `noise`) in `features` dims; sample shape {features}
 //   spirals     `classes` interleaved spiral arms in 2-D, `noise` added to each coordinate; shape {2}
 //   regression  y = x.w + b + noise * N(0, 1), x ~ N(0, 1) in `features` dims; one float target
-//   images      {channels, S, S} with S = `features`: class k is a bright square in cell k of a ceil(sqrt(classes))
-//               grid over the image, plus gaussian noise of std `noise` on every pixel
+//   images      {C, S, S} with C = `channels` and S = `features`: class k is a bright square in cell k of a
+//               ceil(sqrt(classes)) grid over the image, in every channel, plus gaussian noise of std `noise` on
+//               every value
 // Class of sample i is i mod classes. Train and test samples come from separate random streams, so
 // changing test_samples leaves the training data as it was. The fingerprint is sha256 over the generator's
 // parameters.
@@ -23,8 +24,8 @@ struct SyntheticSpec {
     int64_t features = 8;
     int64_t classes = 4;
     double noise = 0.1;
+    int64_t channels = 1;  // images only
     uint64_t seed = 0;
-    int64_t channels = 1;  // images: {channels, S, S}, the same pattern in each channel with its own noise
 };
 
 constexpr int64_t kSyntheticMaxValues = int64_t(1) << 28;  // floats per split

@@ -71,7 +71,10 @@ Result<QString> conv2d(const PlannedOp &op, const QStringList &inputs, OnnxGraph
     QStringList convInputs{inputs.value(0), weight.value()};
     if (!bias.value().isEmpty())
         convInputs.append(bias.value());
-    return graph.apply(QStringLiteral("Conv"), op.nodeId, convInputs, windowAttributes(op));
+    std::vector<OnnxAttribute> attributes = windowAttributes(op);
+    if (intParamOf(op, "groups") > 1)  // ONNX's default is one group
+        attributes.push_back(Attr::integer(QStringLiteral("group"), intParamOf(op, "groups")));
+    return graph.apply(QStringLiteral("Conv"), op.nodeId, convInputs, attributes);
 }
 
 // Inference batch norm on the running statistics: (x - running_mean) / sqrt(running_var + eps) * weight + bias.
@@ -147,6 +150,13 @@ Result<QString> silu(const PlannedOp &op, const QStringList &inputs, OnnxGraphBu
     return graph.apply(QStringLiteral("Mul"), op.nodeId, {inputs.value(0), gate});
 }
 
+// min(max(0, x), 6): Clip with its bounds as inputs (opset 11 and later).
+Result<QString> relu6(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
+{
+    return graph.apply(QStringLiteral("Clip"), op.nodeId, {inputs.value(0), graph.scalar(0.0f, op.nodeId + QStringLiteral("/min")),
+                                                           graph.scalar(6.0f, op.nodeId + QStringLiteral("/max"))});
+}
+
 Result<QString> add(const PlannedOp &op, const QStringList &inputs, OnnxGraphBuilder &graph)
 {
     // Two inputs as Add, more as one variadic Sum.
@@ -198,6 +208,7 @@ void addLayerExportRules(OnnxExportRules &rules)
     rules.add(QStringLiteral("layer.elu"), unary("Elu", [](const PlannedOp &op) {
                   return std::vector<OnnxAttribute>{Attr::real(QStringLiteral("alpha"), float(op.params.value(QStringLiteral("alpha")).toDouble()))};
               }));
+    rules.add(QStringLiteral("layer.relu6"), relu6);
     rules.add(QStringLiteral("layer.add"), add);
     rules.add(QStringLiteral("layer.concat"), concat);
 }

@@ -46,11 +46,12 @@ OpCost linearCost(const QJsonObject &, const std::vector<SampleShape> &inputs, c
     return OpCost{valuesOf(output) * double(firstInput(inputs).back()), endField()};
 }
 
-// Every output value sums kernel x kernel x in_channels products: out_h x out_w x out_c x k x k x in_c.
+// Every output value sums kernel x kernel x (in_channels / groups) products: out_h x out_w x out_c x k x k x in_c / groups.
 OpCost conv2dCost(const QJsonObject &params, const std::vector<SampleShape> &inputs, const SampleShape &output)
 {
     const SlidingWindow w = slidingWindow(params);
-    return OpCost{valuesOf(output) * double(w.kernel * w.kernel) * double(firstInput(inputs)[0]), windowField(w, 2)};
+    const double groups = double(std::max<int64_t>(1, intParam(params, "groups")));
+    return OpCost{valuesOf(output) * double(w.kernel * w.kernel) * double(firstInput(inputs)[0]) / groups, windowField(w, 2)};
 }
 
 // out_length x out_c x k x in_c.
@@ -160,7 +161,7 @@ void addCostRules(ShapeRules &rules)
     add("layer.avgpool2d", poolCost);
     add("layer.global_avgpool", globalAvgPoolCost);
     add("layer.adaptive_avgpool2d", adaptiveAvgPoolCost);
-    for (const char *keep : {"layer.batchnorm1d", "layer.batchnorm2d", "layer.group_norm", "layer.dropout", "layer.dropout2d", "layer.relu",
+    for (const char *keep : {"layer.batchnorm1d", "layer.batchnorm2d", "layer.group_norm", "layer.dropout", "layer.dropout2d", "layer.relu", "layer.relu6",
                              "layer.leaky_relu", "layer.gelu", "layer.tanh", "layer.sigmoid", "layer.silu", "layer.elu", "layer.add",
                              "layer.concat"})
         add(keep, positionWise);

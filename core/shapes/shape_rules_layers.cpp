@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ty {
@@ -35,11 +36,17 @@ Result<OpShape> conv2dShape(const QString &nodeId, const QJsonObject &params, co
         return Error::atNode(nodeId, QStringLiteral("expects %1 samples, got %2 (add a reshape or use layer.linear)").arg(imageSamples(), shapeText(in)), kInPort);
     const SlidingWindow w = slidingWindow(params);
     const int64_t outChannels = intParam(params, "out_channels");
+    const int64_t groups = std::max<int64_t>(1, intParam(params, "groups"));
+    if (in[0] % groups != 0 || outChannels % groups != 0)
+        return Error::atNode(nodeId, QStringLiteral("groups %1 must divide both the %2 input channels and the %3 output channels")
+                                         .arg(groups).arg(in[0]).arg(outChannels), QStringLiteral("groups"));
     if (w.kernel > in[1] + 2 * w.padding || w.kernel > in[2] + 2 * w.padding)
         return Error::atNode(nodeId, QStringLiteral("kernel %1 is larger than the padded input %2").arg(w.kernel).arg(shapeText(in)), QStringLiteral("kernel_size"));
     const int64_t bias = boolParam(params, "bias") ? outChannels : 0;
-    return OpShape{{outChannels, windows(in[1], w), windows(in[2], w)}, outChannels * in[0] * w.kernel * w.kernel + bias,
-                   weightAndBias({outChannels, in[0], w.kernel, w.kernel}, bias)};
+    // Each output channel sees only its group's in_channels / groups input channels.
+    const int64_t inPerGroup = in[0] / groups;
+    return OpShape{{outChannels, windows(in[1], w), windows(in[2], w)}, outChannels * inPerGroup * w.kernel * w.kernel + bias,
+                   weightAndBias({outChannels, inPerGroup, w.kernel, w.kernel}, bias)};
 }
 
 // Batch normalisation trains a scale and a shift per channel, and keeps each channel's running mean and variance.
@@ -216,7 +223,7 @@ void addLayerShapeRules(ShapeRules &rules)
     rules.ops.add(QStringLiteral("layer.layer_norm"), layerNormShape);
     rules.ops.add(QStringLiteral("layer.reshape"), reshapeShape);
     for (const char *elementWise : {"layer.dropout", "layer.relu", "layer.leaky_relu", "layer.gelu", "layer.tanh", "layer.sigmoid",
-                                    "layer.softmax", "layer.log_softmax", "layer.silu", "layer.elu"})
+                                    "layer.softmax", "layer.log_softmax", "layer.silu", "layer.elu", "layer.relu6"})
         rules.ops.add(QString::fromLatin1(elementWise), elementWiseShape);
     rules.ops.add(QStringLiteral("layer.add"), addShape);
     rules.ops.add(QStringLiteral("layer.concat"), concatShape);

@@ -251,6 +251,46 @@ Result<NamePairing> autoRule(const QList<ModelTensor> &model, const TensorFile &
     return pairing;
 }
 
+// torchvision's name of a network tensor: each "_N" in a node id is ".N" (layer1_0 is layer1.0, conv_1_0 is conv.1.0,
+// features_18_0 is features.18.0), as a node id cannot be a number.
+QString torchvisionName(const QString &name)
+{
+    QStringList components = name.split(QLatin1Char('.'));
+    for (QString &component : components) {
+        const QStringList parts = component.split(QLatin1Char('_'));
+        QString joined = parts.first();
+        for (int i = 1; i < parts.size(); ++i)
+            joined += (isIndex(parts[i]) ? QLatin1Char('.') : QLatin1Char('_')) + parts[i];
+        component = joined;
+    }
+    return components.join(QLatin1Char('.'));
+}
+
+// torchvision's models (torchvision.models.resnet18(...).state_dict()): the network's names as torchvisionName gives
+// them. A network inside one composite node (the bundled model library's `resnet18` node) is looked up without that
+// node's id, unless the file's names start with it too.
+Result<NamePairing> torchvisionRule(const QList<ModelTensor> &model, const TensorFile &file)
+{
+    QHash<QString, int> byName;
+    for (int i = 0; i < file.tensors.size(); ++i)
+        byName.insert(file.tensors[i].name, i);
+    QString wrapper = model.isEmpty() ? QString() : model.first().name.section(QLatin1Char('.'), 0, 0) + QLatin1Char('.');
+    for (const ModelTensor &t : model)
+        if (!t.name.startsWith(wrapper) || t.name.count(QLatin1Char('.')) < 2)
+            wrapper.clear();
+    for (const NamedTensor &t : file.tensors)
+        if (!wrapper.isEmpty() && t.name.startsWith(torchvisionName(wrapper.chopped(1)) + QLatin1Char('.')))
+            wrapper.clear();
+    NamePairing pairing = emptyPairing(model);
+    for (int m = 0; m < model.size(); ++m) {
+        const QString name = torchvisionName(model[m].name.mid(int(wrapper.size())));
+        pairing.source[size_t(m)] = byName.value(name, -1);
+        if (pairing.source[size_t(m)] < 0)
+            pairing.missingReason[m] = QStringLiteral("the file has no \"%1\" (torchvision's name of this tensor)").arg(name);
+    }
+    return pairing;
+}
+
 } // namespace
 
 const QList<NameConvention> &nameConventions()
@@ -259,6 +299,9 @@ const QList<NameConvention> &nameConventions()
         {QStringLiteral("names"), QStringLiteral("the file names its tensors as Trainyard does (fc1.weight, layer1.0.conv1.weight)"), namesRule},
         {QStringLiteral("sequential"), QStringLiteral("PyTorch's nn.Sequential (0.weight, 3.bias): the file's layers in index order are "
                                                       "the network's layers with weights in graph order"), sequentialRule},
+        {QStringLiteral("torchvision"), QStringLiteral("torchvision's models (layer1.0.conv1.weight, features.18.0.weight): a node id's "
+                                                       "_N is .N (layer1_0, features_18_0), and a network inside one composite node "
+                                                       "is named without it"), torchvisionRule},
         {QStringLiteral("auto"), QStringLiteral("by order and shape: the file's groups of tensors go to the layers with the same "
                                                 "tensor names and shapes, in order; ambiguity is an error"), autoRule},
     };

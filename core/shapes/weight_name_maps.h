@@ -30,10 +30,11 @@ struct NameConvention {
 };
 
 // Every convention: "names" (the file names its tensors as Trainyard does: fc1.weight), "sequential" (PyTorch's
-// nn.Sequential: 0.weight, 3.bias), "auto" (by order and shape).
+// nn.Sequential: 0.weight, 3.bias), "torchvision" (torchvision's models, as the bundled model library names its
+// nodes: layer1_0 is layer1.0), "auto" (by order and shape).
 const QList<NameConvention> &nameConventions();
 const NameConvention *findNameConvention(const QString &name);  // nullptr for a name not in the table
-QString nameConventionList();  // "names, sequential, auto"
+QString nameConventionList();  // "names, sequential, torchvision, auto"
 
 // An explicit map, {network tensor: file tensor}: an Error for a network name that `model` lacks.
 Result<NamePairing> explicitPairing(const QList<QPair<QString, QString>> &pairs, const QList<ModelTensor> &model,

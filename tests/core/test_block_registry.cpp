@@ -47,7 +47,8 @@ const QStringList kPromisedBlocks{
     QStringLiteral("dataset.cifar"), QStringLiteral("schedule.multi_step"), QStringLiteral("schedule.one_cycle"),
     QStringLiteral("layer.log_softmax"), QStringLiteral("loss.nll"), QStringLiteral("loss.kl_div"), QStringLiteral("metric.precision"),
     QStringLiteral("metric.recall"), QStringLiteral("metric.f1"), QStringLiteral("metric.rmse"), QStringLiteral("metric.r2"),
-    QStringLiteral("schedule.reduce_on_plateau"), QStringLiteral("metric.auc")};
+    QStringLiteral("schedule.reduce_on_plateau"), QStringLiteral("metric.auc"),
+    QStringLiteral("layer.relu6")};
 
 class TestBlockRegistry : public QObject {
     Q_OBJECT

@@ -286,6 +286,12 @@ private Q_SLOTS:
         // The encoder adds its feed-forward network 8 -> 16 -> 8 per step: 2*6*8*16 = 1,536.
         QTest::newRow("transformer encoder") << "layer.transformer_encoder" << QJsonObject{{"heads", 2}, {"ff_dim", 16}}
                                              << SampleShape{6, 8} << 1536.0 + 576 + 1536;
+        // Depthwise 3x3 over 8 channels of 6x6 (padding 1): 8*6*6 outputs of 3*3*1 products; grouped 4 -> 6 in 2 groups
+        // over 5x5: 6*3*3 outputs of 3*3*2.
+        QTest::newRow("depthwise conv") << "layer.conv2d" << QJsonObject{{"out_channels", 8}, {"groups", 8}, {"padding", 1}} << SampleShape{8, 6, 6}
+                                        << 8.0 * 6 * 6 * 3 * 3 * 1;
+        QTest::newRow("grouped conv") << "layer.conv2d" << QJsonObject{{"out_channels", 6}, {"groups", 2}} << SampleShape{4, 5, 5} << 6.0 * 3 * 3 * 3 * 3 * 2;
+        QTest::newRow("relu6") << "layer.relu6" << QJsonObject{} << SampleShape{3, 4, 4} << 0.0;
         QTest::newRow("embedding") << "layer.embedding" << QJsonObject{{"num_embeddings", 30}, {"dim", 4}} << SampleShape{7} << 0.0;
         QTest::newRow("batch norm") << "layer.batchnorm2d" << QJsonObject{} << SampleShape{3, 4, 4} << 0.0;
         QTest::newRow("upsample") << "layer.upsample" << QJsonObject{{"scale", 2}} << SampleShape{3, 4, 4} << 0.0;

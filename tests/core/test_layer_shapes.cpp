@@ -126,6 +126,12 @@ private Q_SLOTS:
         QTest::newRow("transposed conv padded") << "layer.conv_transpose2d"
                                                 << QJsonObject{{"out_channels", 2}, {"kernel_size", 3}, {"padding", 1}, {"output_padding", 1}, {"bias", false}}
                                                 << SampleShape{1, 4, 4} << SampleShape{2, 8, 8} << qint64(1 * 2 * 3 * 3);
+        // Depthwise: one 3x3 filter per channel, 8 * 1 * 3 * 3 weights and 8 biases; grouped: 6 filters over 4 / 2 channels.
+        QTest::newRow("depthwise conv") << "layer.conv2d" << QJsonObject{{"out_channels", 8}, {"groups", 8}, {"padding", 1}} << SampleShape{8, 5, 5}
+                                        << SampleShape{8, 5, 5} << qint64(8 * 1 * 3 * 3 + 8);
+        QTest::newRow("grouped conv") << "layer.conv2d" << QJsonObject{{"out_channels", 6}, {"groups", 2}, {"bias", false}} << SampleShape{4, 5, 5}
+                                      << SampleShape{6, 3, 3} << qint64(6 * 2 * 3 * 3);
+        QTest::newRow("relu6") << "layer.relu6" << QJsonObject{} << SampleShape{3, 4, 4} << SampleShape{3, 4, 4} << qint64(0);
         QTest::newRow("upsample") << "layer.upsample" << QJsonObject{{"scale", 3}} << SampleShape{2, 4, 5} << SampleShape{2, 12, 15} << qint64(0);
         QTest::newRow("adaptive pool") << "layer.adaptive_avgpool2d" << QJsonObject{{"output_height", 3}, {"output_width", 2}} << SampleShape{8, 7, 9}
                                        << SampleShape{8, 3, 2} << qint64(0);
@@ -153,6 +159,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("output padding") << "layer.conv_transpose2d" << QJsonObject{{"output_padding", 2}} << SampleShape{1, 4, 4} << "output_padding"
                                         << "output_padding 2 must be smaller than the stride 2";
+        QTest::newRow("conv groups of inputs") << "layer.conv2d" << QJsonObject{{"out_channels", 6}, {"groups", 3}} << SampleShape{4, 5, 5} << "groups"
+                                               << "groups 3 must divide both the 4 input channels and the 6 output channels";
+        QTest::newRow("conv groups of outputs") << "layer.conv2d" << QJsonObject{{"out_channels", 5}, {"groups", 2}} << SampleShape{4, 5, 5} << "groups"
+                                                << "groups 2 must divide both the 4 input channels and the 5 output channels";
         QTest::newRow("upsample features") << "layer.upsample" << QJsonObject{} << SampleShape{8} << "in" << "expects [channels, height, width] samples, got [8]";
         QTest::newRow("pool larger") << "layer.adaptive_avgpool2d" << QJsonObject{{"output_height", 9}} << SampleShape{1, 8, 8} << "output_height"
                                      << "output 9 x 1 is larger than the input [1, 8, 8]";

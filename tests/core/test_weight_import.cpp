@@ -272,7 +272,7 @@ private Q_SLOTS:
         const Result<WeightImportPlan> refused = planWeightImport(network(), file, request(WeightMap()));
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error().message.contains(QStringLiteral("not a Trainyard checkpoint or weights file")), qPrintable(refused.error().message));
-        QVERIFY2(refused.error().message.contains(QStringLiteral("names, sequential, auto")), qPrintable(refused.error().message));
+        QVERIFY2(refused.error().message.contains(QStringLiteral("names, sequential, torchvision, auto")), qPrintable(refused.error().message));
 
         QCOMPARE(planWeightImport(network(), file, request(convention(QStringLiteral("names")))).value().copies.size(), size_t(8));
         file.metadata.insert(QStringLiteral("format"), QStringLiteral("trainyard-weights"));
@@ -280,7 +280,7 @@ private Q_SLOTS:
 
         const Result<WeightImportPlan> unknown = planWeightImport(network(), file, request(convention(QStringLiteral("keras"))));
         QVERIFY(!unknown.ok());
-        QVERIFY2(unknown.error().message.contains(QStringLiteral("map \"keras\" is not a convention Trainyard knows (names, sequential, auto)")),
+        QVERIFY2(unknown.error().message.contains(QStringLiteral("map \"keras\" is not a convention Trainyard knows (names, sequential, torchvision, auto)")),
                  qPrintable(unknown.error().message));
     }
 

@@ -46,8 +46,8 @@ private Q_SLOTS:
     void syntheticDeterminism();
     void syntheticShapes_data();
     void syntheticShapes();
+    void syntheticColourImages();
     void syntheticGoldenValues();
-    void syntheticImageChannels();
     void syntheticLearnable_data();
     void syntheticLearnable();
     void syntheticRegressionIsLinear();

@@ -16,6 +16,7 @@
 
 #include <QFileInfo>
 #include <QListWidget>
+#include <QMenu>
 #include <QPushButton>
 #include <QTest>
 #include <QTreeWidget>
@@ -68,6 +69,37 @@ private Q_SLOTS:
         QCOMPARE(QFileInfo(window.document()->fileName()).canonicalFilePath(), wanted);
         QVERIFY(!window.startPage());
         QVERIFY(!window.document()->graph().nodes.isEmpty());
+    }
+
+    // The model library's presets (presets/models/) in their own column, apart from the presets, and in File ▸ Open
+    // Bundled Preset ▸ Models; choosing one opens it with its network as one composite node.
+    void modelsColumnOpensTheModelLibrary()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        StartPage *page = window.showStartPage();
+        QListWidget *models = page->modelList();
+        QStringList names;
+        for (int i = 0; i < models->count(); ++i)
+            names << models->item(i)->text().section(QLatin1Char('\n'), 0, 0);
+        QCOMPARE(names, (QStringList{QStringLiteral("MobileNetV2"), QStringLiteral("ResNet-18"), QStringLiteral("ResNet-34"),
+                                     QStringLiteral("VGG-11 with batch norm")}));
+        for (int i = 0; i < page->presetList()->count(); ++i)
+            QVERIFY(!page->presetList()->item(i)->toolTip().contains(QStringLiteral("/models/")));
+        const auto *menu = window.findChild<QMenu *>(QStringLiteral("modelLibraryMenu"));
+        QVERIFY(menu);
+        QCOMPARE(menu->actions().size(), 4);
+        QListWidgetItem *resnet = models->item(1);
+        models->scrollToItem(resnet);
+        QTest::mouseClick(models->viewport(), Qt::LeftButton, Qt::NoModifier, models->visualItemRect(resnet).center());
+        QCOMPARE(QFileInfo(window.document()->fileName()).fileName(), QStringLiteral("resnet18.trainyard.json"));
+        QVERIFY(!window.startPage());
+        const Node *network = window.document()->graph().node(QStringLiteral("resnet18"));
+        QVERIFY(network);
+        QCOMPARE(network->block, QStringLiteral("resnet18"));
     }
 
     void newStartsAnEmptyCanvas()

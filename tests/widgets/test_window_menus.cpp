@@ -94,7 +94,10 @@ private Q_SLOTS:
         window.setInteractive(false);
         const auto *menu = window.findChild<QMenu *>(QStringLiteral("bundledPresetsMenu"));
         QVERIFY(menu);
-        QCOMPARE(menu->actions().size(), tytest::bundledPresetFiles().size());
+        // Every preset, then the model library's submenu.
+        QCOMPARE(menu->actions().size(), tytest::bundledPresetFiles().size() + 1);
+        QVERIFY(menu->actions().last()->menu());
+        QCOMPARE(menu->actions().last()->menu()->objectName(), QStringLiteral("modelLibraryMenu"));
         const QList<PresetSummary> presets = presetSummaries(tytest::presetsDir());
         QAction *resnet = nullptr;
         for (const PresetSummary &p : presets)

@@ -6,6 +6,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace ty::detail {
 
 namespace {
@@ -25,7 +27,8 @@ BuiltOp buildConv2d(const QJsonObject &params, const Shape &in)
 {
     const SlidingWindow w = slidingWindow(params);
     auto conv = torch::nn::Conv2d(torch::nn::Conv2dOptions(in[0], intParam(params, "out_channels"), w.kernel)
-                                      .stride(w.stride).padding(w.padding).bias(hasBias(params)));
+                                      .stride(w.stride).padding(w.padding).bias(hasBias(params))
+                                      .groups(std::max<int64_t>(1, intParam(params, "groups"))));
     return unaryOp([conv](const torch::Tensor &x, bool) mutable { return conv->forward(x); }, conv.ptr());
 }
 
@@ -141,6 +144,11 @@ BuiltOp buildSilu(const QJsonObject &, const Shape &)
     return unaryOp([](const torch::Tensor &x, bool) { return torch::silu(x); });
 }
 
+BuiltOp buildRelu6(const QJsonObject &, const Shape &)
+{
+    return unaryOp([](const torch::Tensor &x, bool) { return torch::clamp(x, 0.0, 6.0); });
+}
+
 BuiltOp buildElu(const QJsonObject &params, const Shape &)
 {
     const double alpha = floatParam(params, "alpha");
@@ -192,6 +200,7 @@ void addLayerBuilders(KindTable<OpBuilder> &builders)
     builders.add(QStringLiteral("layer.log_softmax"), buildLogSoftmax);
     builders.add(QStringLiteral("layer.silu"), buildSilu);
     builders.add(QStringLiteral("layer.elu"), buildElu);
+    builders.add(QStringLiteral("layer.relu6"), buildRelu6);
     builders.add(QStringLiteral("layer.add"), buildAdd);
     builders.add(QStringLiteral("layer.concat"), buildConcat);
 }
