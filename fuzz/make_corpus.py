@@ -235,5 +235,14 @@ def onnx_models():
            numpy_helper.from_array(np.array(1.0, np.float32), "one"), numpy_helper.from_array(np.array(0.5, np.float32), "half"),
            w("w2", 3, 6)], [4], [3])
 
+    # MobileNet's depthwise convolution (group = channels) and ReLU6 (Clip(0, 6), bounds as inputs).
+    model("depthwise", [n("Conv", ["input", "dw"], ["d1"], name="/features/features.0/conv/Conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=4),
+                        n("Clip", ["d1", "lo", "hi"], ["d2"], name="/features/features.0/act/Clip"),
+                        n("Conv", ["d2", "pw", "pb"], ["d3"], name="/features/features.0/project/Conv", kernel_shape=[1, 1]),
+                        n("GlobalAveragePool", ["d3"], ["d4"], name="/GlobalAveragePool"), n("Flatten", ["d4"], ["d5"], name="/Flatten"),
+                        n("Gemm", ["d5", "fw", "fb"], ["logits"], name="/classifier/Gemm", transB=1)],
+          [w("dw", 4, 1, 3, 3), numpy_helper.from_array(np.array(0, np.float32), "lo"), numpy_helper.from_array(np.array(6, np.float32), "hi"),
+           w("pw", 8, 4, 1, 1), w("pb", 8), w("fw", 3, 8), w("fb", 3)], [4, 6, 6], [3])
+
 
 presets(); overrides(); idx_files(); csv_files(); images(); safetensors(); checkpoints(); bundles(); onnx_models()

@@ -80,7 +80,7 @@ Result<std::optional<double>> clipBound(const OnnxImportContext &c, int index, c
     return std::optional<double>(t.value()->type == OnnxTensor::Type::Float ? double(t.value()->floats[0]) : double(t.value()->ints[0]));
 }
 
-// Clip(0, none) is a ReLU.
+// Clip(0, none) is a ReLU, Clip(0, 6) a ReLU6 (MobileNet's).
 Status clip(OnnxImportContext &c)
 {
     const Result<int> rank = c.rank(0, QStringLiteral("input"));
@@ -97,8 +97,12 @@ Status clip(OnnxImportContext &c)
         c.addLayer(QStringLiteral("layer.relu"), {}, {0}, {}, rank.value());
         return Status::success();
     }
+    if (atZero && *high.value() == 6.0) {
+        c.addLayer(QStringLiteral("layer.relu6"), {}, {0}, {}, rank.value());
+        return Status::success();
+    }
     const auto bound = [](const std::optional<double> &v) { return v ? QString::number(*v) : QStringLiteral("none"); };
-    return c.error(QStringLiteral("min"), QStringLiteral("Clip(%1, %2) has no Trainyard block; Clip(0, none) imports as layer.relu")
+    return c.error(QStringLiteral("min"), QStringLiteral("Clip(%1, %2) has no Trainyard block; Clip(0, none) imports as layer.relu, Clip(0, 6) as layer.relu6")
                                               .arg(bound(low.value()), bound(high.value())));
 }
 

@@ -63,9 +63,12 @@ Status conv(OnnxImportContext &c)
     if (!w)
         return w.error();
     const OnnxTensor &weight = *w.value();
+    // Grouped (MobileNet's depthwise) 2-D convolutions: layer.conv2d's groups; W is [out, in / group, k, k] in both.
     const qint64 groups = c.intAttribute(QStringLiteral("group"), 1);
-    if (groups != 1)
-        return c.error(QStringLiteral("group"), QStringLiteral("a grouped convolution (group %1); layer.conv2d has no groups").arg(groups));
+    if (groups < 1)
+        return c.error(QStringLiteral("group"), QStringLiteral("group %1; at least 1 was expected").arg(groups));
+    if (groups != 1 && spatial != 2)
+        return c.error(QStringLiteral("group"), QStringLiteral("a grouped 1-D convolution (group %1); layer.conv1d has no groups").arg(groups));
     const Result<SlidingWindowParams> window = readSlidingWindow(c, spatial, std::vector<qint64>(weight.dims.begin() + 2, weight.dims.end()));
     if (!window)
         return window.error();
@@ -75,6 +78,8 @@ Status conv(OnnxImportContext &c)
                        {QStringLiteral("stride"), double(window.value().stride)},
                        {QStringLiteral("padding"), double(window.value().padding)},
                        {QStringLiteral("bias"), c.hasInput(2)}};
+    if (groups != 1)
+        params.insert(QStringLiteral("groups"), double(groups));
     QList<OnnxTensor> weights{renamed(weight, QStringLiteral("weight"))};
     if (c.hasInput(2)) {
         Result<OnnxTensor> bias = biasOf(c, 2, QStringLiteral("B"), outChannels, 1.0f);

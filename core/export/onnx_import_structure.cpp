@@ -31,7 +31,8 @@ QString relativeName(const QString &child, const QString &parent)
     return !parent.isEmpty() && child.startsWith(parent + QLatin1Char('.')) ? child.mid(parent.size() + 1) : child;
 }
 
-// An identifier from `raw`: other characters become '_', a name that does not start with a letter gets `prefix`.
+// An identifier from `raw`: other characters become '_', a name that does not start with a letter gets `prefix`
+// ("2" -> "conv2", but "relu6_2", not "relu62").
 QString identifier(const QString &raw, const QString &prefix)
 {
     QString id;
@@ -40,7 +41,7 @@ QString identifier(const QString &raw, const QString &prefix)
     if (id.isEmpty())
         return prefix;
     if (!id.at(0).isLetter())
-        id = prefix + (id.at(0).isDigit() ? id : QLatin1Char('_') + id);
+        id = prefix + (id.at(0).isDigit() && !(prefix.size() > 0 && prefix.back().isDigit()) ? id : QLatin1Char('_') + id);
     return id;
 }
 
@@ -211,8 +212,7 @@ private:
             if (item.layer >= 0) {
                 const ImportedLayer &layer = m_layers[item.layer];
                 const QString op = opName(layer.block);
-                const bool numbered = !item.raw.isEmpty() && item.raw.at(0).isDigit();
-                b.id = uniqueIn(taken, item.raw.isEmpty() ? op : identifier(numbered ? op + item.raw : item.raw, op));
+                b.id = uniqueIn(taken, item.raw.isEmpty() ? op : identifier(item.raw, op));  // module "2": "conv2", "relu6_2"
                 b.node = QJsonObject{{QStringLiteral("id"), b.id}, {QStringLiteral("block"), layer.block}};
                 if (!layer.params.isEmpty())
                     b.node.insert(QStringLiteral("params"), layer.params);

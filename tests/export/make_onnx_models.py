@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes ONNX models for the import tests (CTest fixture onnx_models), with Debian's python3-torch and
 python3-torchvision and nothing downloaded: an MLP (Linear, GELU, Tanh, Sigmoid, Dropout; and a MatMul+Add one), a
-small CNN (Conv, BatchNorm, ReLU, MaxPool, AvgPool, Flatten) and torchvision's ResNet-18, each with seeded random
+small CNN (Conv, BatchNorm, ReLU, MaxPool, AvgPool, Flatten) and torchvision's ResNet-18 and MobileNetV2, each with seeded random
 weights, exported by torch.onnx.export in evaluation mode, with fixed inputs and PyTorch's logits for them in
 NAME.io.safetensors ("inputs", "logits").
 
@@ -102,6 +102,8 @@ with torch.no_grad():
                                 nn.Linear(16 * 4 * 4, 10)), (1, 16, 16))
     torch.manual_seed(2)
     export("resnet18", torchvision.models.resnet18(num_classes=10), (3, 64, 64), batch=2)
+    torch.manual_seed(5)  # depthwise (grouped) convolutions, Clip(0, 6), residual Adds
+    export("mobilenet_v2", torchvision.models.mobilenet_v2(num_classes=10), (3, 64, 64), batch=2, seed=5)
     # Not importable, for the refusals: an op without a rule (Elu is not one of them; Selu is).
     torch.manual_seed(3)
     export("unknown_op", nn.Sequential(nn.Linear(6, 4), nn.SELU(), nn.Linear(4, 3)), (6,))

@@ -29,6 +29,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <functional>
+
 using namespace ty;
 
 namespace {
@@ -170,6 +172,7 @@ private Q_SLOTS:
         QTest::newRow("matmul_mlp") << QStringLiteral("matmul_mlp") << 0;
         QTest::newRow("cnn") << QStringLiteral("cnn") << 0;
         QTest::newRow("resnet18") << QStringLiteral("resnet18") << 2;
+        QTest::newRow("mobilenet_v2") << QStringLiteral("mobilenet_v2") << 2;
     }
 
     // Imported, run for 0 epochs and exported again: the engine's and onnxruntime's logits are PyTorch's.
@@ -257,6 +260,53 @@ private Q_SLOTS:
         for (const NamedTensor &t : weights.value().tensors)
             values += t.elementCount();
         QCOMPARE(values, qint64(11176842));  // torchvision's resnet18(num_classes=10), batch norm folded into the convolutions
+    }
+
+    // MobileNetV2's depthwise convolutions keep their groups and its Clip(0, 6) is a ReLU6; numbered modules
+    // ("features.0.2") become identifiers that read apart from the block's own digits ("relu6_2").
+    void mobilenetKeepsGroupsAndRelu6()
+    {
+        requireFixture();
+        const QString presetFile = m_dir.filePath(QStringLiteral("mobilenet.trainyard.json"));
+        const Output imported = trainyard({QStringLiteral("import"), fixture(QStringLiteral("mobilenet_v2.onnx")), QStringLiteral("--output"), presetFile});
+        QVERIFY2(imported.code == 0, qPrintable(imported.err));
+        const Result<Preset> preset = loadPreset(presetFile);
+        QVERIFY(preset);
+        int relu6 = 0, grouped = 0;
+        QStringList relu6Ids;
+        for (const QJsonValue &definition : preset.value().blocks) {
+            const QJsonObject block = definition.toObject();
+            for (const QJsonValue &value : block.value(QStringLiteral("nodes")).toArray()) {
+                const QJsonObject node = value.toObject();
+                if (node.value(QStringLiteral("block")).toString() == QStringLiteral("layer.relu6")) {
+                    ++relu6;
+                    relu6Ids << node.value(QStringLiteral("id")).toString();
+                }
+            }
+            // The depthwise convolutions' groups, in the nodes or exposed with a value per use.
+            for (const QString &param : block.value(QStringLiteral("params")).toObject().keys())
+                grouped += param.endsWith(QStringLiteral("_groups"));
+        }
+        QVERIFY2(relu6 > 0 && grouped > 0, qPrintable(QStringLiteral("%1 relu6, %2 groups").arg(relu6).arg(grouped)));
+        QVERIFY2(relu6Ids.contains(QStringLiteral("relu6_2")), qPrintable(relu6Ids.join(QLatin1Char(' '))));
+        bool depthwise = false;  // a use with as many groups as channels (torchvision's first block: 32)
+        const std::function<void(const QJsonValue &)> findGroups = [&](const QJsonValue &v) {
+            if (v.isObject()) {
+                const QJsonObject o = v.toObject();
+                for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+                    if (it.key().endsWith(QStringLiteral("groups")) && it.value().toInt() == 32)
+                        depthwise = true;
+                    findGroups(it.value());
+                }
+            } else if (v.isArray()) {
+                for (const QJsonValue &item : v.toArray())
+                    findGroups(item);
+            }
+        };
+        QFile file(presetFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        findGroups(QJsonDocument::fromJson(file.readAll()).object());
+        QVERIFY(depthwise);
     }
 
     void refusesAnOpWithoutARule()
