@@ -182,6 +182,7 @@ private:
     void writeSettings() const;
     bool maybeSave();
     bool loadFile(const QString &path);  // openFile without asking about unsaved edits
+    bool importOnnxAndOpen(const QString &modelPath, const QString &presetPath);  // importOnnxModel without asking
     void showError(const QString &title, const QString &message);
 
     PipelineDocument *m_document;

@@ -6,13 +6,12 @@
 
 #include "main_window.h"
 
-#include "document/pipeline_document.h"
 #include "onnx_import_files.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QFileDialog>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QLocale>
 #include <QMessageBox>
@@ -29,11 +28,13 @@ void MainWindow::createOnnxImportAction()
     connect(import, &QAction::triggered, this, &MainWindow::importOnnxInteractively);
 }
 
-bool MainWindow::importOnnxModel(const QString &modelPath, const QString &presetPathOrEmpty)
+bool MainWindow::importOnnxModel(const QString &modelPath, const QString &presetPath)
 {
-    const QString presetPath = presetPathOrEmpty.isEmpty() ? onnxImportSuggestedPreset(modelPath) : presetPathOrEmpty;
-    if (!maybeSave())
-        return false;
+    return maybeSave() && importOnnxAndOpen(modelPath, presetPath.isEmpty() ? onnxImportSuggestedPreset(modelPath) : presetPath);
+}
+
+bool MainWindow::importOnnxAndOpen(const QString &modelPath, const QString &presetPath)
+{
     statusBar()->showMessage(tr("Importing %1…").arg(QFileInfo(modelPath).fileName()));
     QApplication::setOverrideCursor(Qt::WaitCursor);
     const Result<OnnxImportFiles> written = importOnnxToFiles(modelPath, presetPath);
@@ -47,13 +48,11 @@ bool MainWindow::importOnnxModel(const QString &modelPath, const QString &preset
     if (!loadFile(presetPath))
         return false;
     const OnnxImport &result = written.value().import;
-    statusBar()->showMessage(tr("Imported %1 in %2 s: %3 ONNX nodes, %4 network nodes, %5 parameters; %6 -> %7 per sample. "
-                                "Node 'data' is a placeholder: replace it with your data set")
-                                 .arg(QFileInfo(modelPath).fileName(), QString::number(written.value().seconds, 'f', 2))
-                                 .arg(result.onnxNodes)
-                                 .arg(result.topNodes)
-                                 .arg(QLocale(QLocale::English).toString(result.parameters), onnxShapeText(result.inputShape),
-                                      onnxShapeText(result.outputShape)),
+    statusBar()->showMessage(tr("Imported %1: replace the placeholder data node 'data' with your data set (%2 parameters, %3 -> %4 "
+                                "per sample, %5 s)")
+                                 .arg(QFileInfo(modelPath).fileName(), QLocale(QLocale::English).toString(result.parameters),
+                                      onnxShapeText(result.inputShape), onnxShapeText(result.outputShape),
+                                      QString::number(written.value().seconds, 'f', 2)),
                              20000);
     return true;
 }
@@ -68,18 +67,26 @@ void MainWindow::importOnnxInteractively()
     if (model.isEmpty())
         return;
     settings.setValue(QStringLiteral("import/onnxFolder"), QFileInfo(model).path());
-    // The dialog asks before replacing the preset; the weights file beside it is asked about here.
-    const QString preset = QFileDialog::getSaveFileName(this, tr("Write the imported preset as"), onnxImportSuggestedPreset(model),
-                                                        tr("Trainyard presets (*.trainyard.json)"));
+    QString preset = QFileDialog::getSaveFileName(this, tr("Write the imported preset as"), onnxImportSuggestedPreset(model),
+                                                  tr("Trainyard presets (*.trainyard.json)"));
     if (preset.isEmpty())
         return;
-    const QString weights = onnxImportWeightsPath(preset);
-    if (QFileInfo::exists(weights)
-        && QMessageBox::question(this, tr("Replace the weights?"),
-                                 tr("%1 exists. Replace it with the imported model's weights?").arg(QFileInfo(weights).fileName()))
+    // The dialog asked before replacing the file chosen; a name given without the suffix, and the weights beside
+    // the preset, are asked about here.
+    QStringList replaced;
+    if (!preset.endsWith(QStringLiteral(".json"))) {
+        preset += QStringLiteral(".trainyard.json");
+        if (QFileInfo::exists(preset))
+            replaced << QFileInfo(preset).fileName();
+    }
+    if (QFileInfo::exists(onnxImportWeightsPath(preset)))
+        replaced << QFileInfo(onnxImportWeightsPath(preset)).fileName();
+    if (!replaced.isEmpty()
+        && QMessageBox::question(this, tr("Replace existing files?"),
+                                 tr("Replace the existing %1 with the imported model's?").arg(replaced.join(tr(" and "))))
                != QMessageBox::Yes)
         return;
-    importOnnxModel(model, preset);
+    importOnnxAndOpen(model, preset);  // unsaved edits were dealt with above
 }
 
 } // namespace ty
