@@ -7,7 +7,6 @@
 
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QLocale>
 
 namespace ty::cli {
