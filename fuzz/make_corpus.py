@@ -185,4 +185,64 @@ def bundles():
     put("fuzz_bundle", "empty", struct.pack("<I", 0) + json.dumps(empty).encode())
 
 
-presets(); overrides(); idx_files(); csv_files(); images(); safetensors(); checkpoints(); bundles()
+def onnx_models():
+    """Small ONNX models of every op the import has a rule for (onnx.helper; skipped where python3-onnx is missing)."""
+    try:
+        import numpy as np
+        import onnx
+        from onnx import helper, numpy_helper
+    except ImportError:
+        return
+    rng = np.random.default_rng(0)
+
+    def w(name, *shape):
+        return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
+
+    def model(name, nodes, inits, in_shape, out_shape, opset=14):
+        graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info("input", onnx.TensorProto.FLOAT, ["N"] + in_shape)],
+                                  [helper.make_tensor_value_info("logits", onnx.TensorProto.FLOAT, ["N"] + out_shape)], inits)
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="make_corpus")
+        m.ir_version = 7
+        put("fuzz_onnx_import", name + ".onnx", m.SerializeToString())
+
+    n = helper.make_node
+    model("mlp", [n("Gemm", ["input", "w1", "b1"], ["h1"], name="/fc1/Gemm", transB=1), n("Relu", ["h1"], ["h2"], name="/act/Relu"),
+                  n("Dropout", ["h2"], ["h3"], name="/drop/Dropout"), n("Gemm", ["h3", "w2", "b2"], ["logits"], name="/fc2/Gemm", transB=1)],
+          [w("w1", 8, 6), w("b1", 8), w("w2", 3, 8), w("b2", 3)], [6], [3])
+    model("cnn", [n("Conv", ["input", "cw", "cb"], ["c1"], name="/block/conv/Conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+                  n("BatchNormalization", ["c1", "s", "bb", "m", "v"], ["c2"], name="/block/bn/BatchNormalization", epsilon=1e-5),
+                  n("Clip", ["c2", "lo", ""], ["c3"], name="/block/act/Clip"),
+                  n("MaxPool", ["c3"], ["c4"], name="/pool/MaxPool", kernel_shape=[2, 2], strides=[2, 2]),
+                  n("AveragePool", ["c4"], ["c5"], name="/avg/AveragePool", kernel_shape=[1, 1]),
+                  n("GlobalAveragePool", ["c5"], ["c6"], name="/GlobalAveragePool"), n("Flatten", ["c6"], ["c7"], name="/Flatten"),
+                  n("Gemm", ["c7", "fw", "fb"], ["logits"], name="/fc/Gemm", transB=1)],
+          [w("cw", 4, 2, 3, 3), w("cb", 4), w("s", 4), w("bb", 4), w("m", 4), numpy_helper.from_array(np.ones(4, np.float32), "v"),
+           numpy_helper.from_array(np.array(0, np.float32), "lo"), w("fw", 5, 4), w("fb", 5)], [2, 8, 8], [5])
+    model("residual", [n("Conv", ["input", "cw"], ["a"], name="/layer/layer.0/conv/Conv", kernel_shape=[1, 1]),
+                       n("Add", ["a", "input"], ["b"], name="/layer/layer.0/Add"),
+                       n("Concat", ["b", "input"], ["c"], name="/Concat", axis=1),
+                       n("Constant", [], ["shape"], name="/Constant", value=numpy_helper.from_array(np.array([0, -1], np.int64))),
+                       n("Reshape", ["c", "shape"], ["d"], name="/Reshape"), n("Identity", ["d"], ["e"], name="/Identity"),
+                       n("MatMul", ["e", "mw"], ["f"], name="/head/MatMul"), n("Add", ["f", "mb"], ["g"], name="/head/Add"),
+                       n("Softmax", ["g"], ["logits"], name="/Softmax", axis=-1)],
+          [w("cw", 2, 2, 1, 1), w("mw", 64, 4), w("mb", 4)], [2, 4, 4], [4])
+    model("gelu", [n("Gemm", ["input", "w1", "b1"], ["x"], name="/fc/Gemm", transB=1),
+                   n("Div", ["x", "sqrt2"], ["d"], name="/act/Div"), n("Erf", ["d"], ["e"], name="/act/Erf"),
+                   n("Add", ["e", "one"], ["p"], name="/act/Add"), n("Mul", ["x", "p"], ["q"], name="/act/Mul"),
+                   n("Mul", ["q", "half"], ["g"], name="/act/Mul_1"), n("Tanh", ["g"], ["t"], name="/Tanh"),
+                   n("Sigmoid", ["t"], ["s"], name="/Sigmoid"), n("Gemm", ["s", "w2"], ["logits"], name="/out/Gemm", transB=1)],
+          [w("w1", 6, 4), w("b1", 6), numpy_helper.from_array(np.array(1.4142135, np.float32), "sqrt2"),
+           numpy_helper.from_array(np.array(1.0, np.float32), "one"), numpy_helper.from_array(np.array(0.5, np.float32), "half"),
+           w("w2", 3, 6)], [4], [3])
+
+    # MobileNet's depthwise convolution (group = channels) and ReLU6 (Clip(0, 6), bounds as inputs).
+    model("depthwise", [n("Conv", ["input", "dw"], ["d1"], name="/features/features.0/conv/Conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=4),
+                        n("Clip", ["d1", "lo", "hi"], ["d2"], name="/features/features.0/act/Clip"),
+                        n("Conv", ["d2", "pw", "pb"], ["d3"], name="/features/features.0/project/Conv", kernel_shape=[1, 1]),
+                        n("GlobalAveragePool", ["d3"], ["d4"], name="/GlobalAveragePool"), n("Flatten", ["d4"], ["d5"], name="/Flatten"),
+                        n("Gemm", ["d5", "fw", "fb"], ["logits"], name="/classifier/Gemm", transB=1)],
+          [w("dw", 4, 1, 3, 3), numpy_helper.from_array(np.array(0, np.float32), "lo"), numpy_helper.from_array(np.array(6, np.float32), "hi"),
+           w("pw", 8, 4, 1, 1), w("pb", 8), w("fw", 3, 8), w("fb", 3)], [4, 6, 6], [3])
+
+
+presets(); overrides(); idx_files(); csv_files(); images(); safetensors(); checkpoints(); bundles(); onnx_models()

@@ -58,7 +58,7 @@ build_project() {
   if [ "$job" = "fuzz" ]; then
     CXX=clang++-14 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINYARD_FUZZ=ON \
       -DTRAINYARD_HEADLESS=ON -DTRAINYARD_BUILD_TESTS=OFF
-    cmake --build "$build" -j "${JOBS:-2}" --target fuzz_preset fuzz_overrides fuzz_idx fuzz_csv fuzz_image fuzz_safetensors fuzz_checkpoint fuzz_bundle
+    cmake --build "$build" -j "${JOBS:-2}" --target fuzz_preset fuzz_overrides fuzz_idx fuzz_csv fuzz_image fuzz_safetensors fuzz_checkpoint fuzz_bundle fuzz_onnx_import
     return
   fi
   cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINYARD_HEADLESS="$headless" \
@@ -100,7 +100,7 @@ case "$job" in
     exec ctest --output-on-failure --timeout 1200 --parallel "$(nproc)" "$@"
     ;;
   fuzz)
-    for target in fuzz_preset fuzz_overrides fuzz_idx fuzz_csv fuzz_image fuzz_safetensors fuzz_checkpoint fuzz_bundle; do
+    for target in fuzz_preset fuzz_overrides fuzz_idx fuzz_csv fuzz_image fuzz_safetensors fuzz_checkpoint fuzz_bundle fuzz_onnx_import; do
       BUILD_DIR="$build" "$repo/fuzz/run.sh" "$target" "${FUZZ_RUNS:-10000}"
     done
     ;;

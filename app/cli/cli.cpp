@@ -64,6 +64,8 @@ const char *const kUsage =
     "                                           a run's weights under their node names, or the model as ONNX\n"
     "  report RUN_ID|--sweep ID --html FILE [--db PATH]\n"
     "                                           a run's or a sweep's report: one self-contained HTML file\n"
+    "  import MODEL.onnx --output NAME.trainyard.json [--force] [--json]\n"
+    "                                           an ONNX model as a preset (its graph) and NAME.weights.safetensors\n"
     "\n"
     "--set addresses NODE_ID.PARAM or training.KEY, e.g. --set opt.lr=3e-4 --set training.epochs=20;\n"
     "--set NODE_ID.block=TYPE swaps a node's block. --overlay merges a JSON file over the preset first (RFC 7386).\n"
@@ -119,6 +121,8 @@ int runCli(const QStringList &arguments, Io &io)
         code = exportCommand(rest, io);
     else if (command == QStringLiteral("report"))
         code = reportCommand(rest, io);
+    else if (command == QStringLiteral("import"))
+        code = importCommand(rest, io);
     else if (command == QStringLiteral("team"))
         code = teamCommand(rest, io);
     else

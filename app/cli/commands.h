@@ -12,6 +12,8 @@ int blocksCommand(const QStringList &arguments, Io &io);
 int validateCommand(const QStringList &arguments, Io &io);
 int runsCommand(const QStringList &arguments, Io &io);
 int exportCommand(const QStringList &arguments, Io &io);
+// An ONNX model as a preset and its weights (cmd_import.cpp).
+int importCommand(const QStringList &arguments, Io &io);
 // Sweeps (cmd_sweep.cpp, cmd_sweeps.cpp): run or resume a sweep; list and show recorded ones.
 int sweepCommand(const QStringList &arguments, Io &io);
 int sweepsCommand(const QStringList &arguments, Io &io);

@@ -5,7 +5,8 @@
 // --classify FILES classifies files in the Evaluate view as a drop would; --curves all|CLASS shows its Curves tab
 // (every class, or the class of that index); --runs-menu opens the run browser's context menu on the runs --runs
 // selects, drawn over the window in a screenshot; --import FILE imports a run bundle as a drop would (a screenshot
-// waits for it).
+// waits for it); --import-onnx MODEL imports an ONNX model as File ▸ Import ONNX Model… does, writing the preset to
+// [file] (default: MODEL.trainyard.json beside the model) and opening it.
 // --screenshot PATH renders the window into a PNG and quits (for the documentation and for checks
 // under Xvfb or QT_QPA_PLATFORM=offscreen).
 
@@ -107,10 +108,14 @@ int main(int argc, char **argv)
     const QCommandLineOption importBundle(QStringLiteral("import"),
                                           QStringLiteral("Import this run bundle into the run database, as dropping it on the window does."),
                                           QStringLiteral("file"));
+    const QCommandLineOption importOnnx(QStringLiteral("import-onnx"),
+                                        QStringLiteral("Import this ONNX model, writing the preset to [file] (default: MODEL.trainyard.json "
+                                                       "beside it) and its weights beside that, and open it."),
+                                        QStringLiteral("model"));
     const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
                                    QStringLiteral("Wait this long before the screenshot (e.g. for --train)."), QStringLiteral("ms"));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
-                       sweep, queue, speed, baseline, sweepDialog, classify, curves, runsMenu, importBundle, delay});
+                       sweep, queue, speed, baseline, sweepDialog, classify, curves, runsMenu, importBundle, importOnnx, delay});
     parser.process(app);
 
     // View ▸ Theme's choice, unless --color-scheme forces one for this start.
@@ -131,9 +136,18 @@ int main(int argc, char **argv)
 
     // With no file the start page offers the presets (packaging/bootstrap.sh run names the default preset).
     const QString file = parser.positionalArguments().value(0);
-    if (!file.isEmpty() && !window.openFile(file) && shooting)
+    bool showsDocument = !file.isEmpty();
+    if (parser.isSet(importOnnx)) {
+        showsDocument = window.importOnnxModel(parser.value(importOnnx), file);
+        if (!showsDocument) {
+            std::fprintf(stderr, "trainyard: --import-onnx: %s\n", qPrintable(window.lastRefusal()));
+            if (shooting)
+                return 2;
+        }
+    } else if (!file.isEmpty() && !window.openFile(file) && shooting) {
         return 1;
-    if (file.isEmpty() && !parser.isSet(empty))
+    }
+    if (!showsDocument && !parser.isSet(empty))
         window.showStartPage();
     const QString dbPath = parser.isSet(database) ? parser.value(database) : ty::MainWindow::preferredRunDatabase();
     if (const ty::Status opened = window.openRunDatabase(dbPath); !opened.ok())

@@ -76,7 +76,7 @@ public:
     // Evaluate mode showing the newest evaluation of `runId` (compared with `compareRunId` unless 0).
     void showEvaluation(qint64 runId, qint64 compareRunId = 0);
     // The window's actions by name: new, open, open-overlays, save, save-as, undo, redo, cut, copy, paste, delete,
-    // select-all, zoom-in, zoom-out, zoom-reset, fit, arrange, snap, quit, import-runs, export-runs, train, stop-all, run-database,
+    // select-all, zoom-in, zoom-out, zoom-reset, fit, arrange, snap, quit, import-onnx, import-runs, export-runs, train, stop-all, run-database,
     // show-training, mode-design, mode-experiments, mode-evaluate, experiments-on-train, start-page, shortcuts.
     QAction *action(const QString &name) const { return m_actions.value(name); }
 
@@ -94,6 +94,11 @@ public:
     // Experiments ▸ Runs, where the run browser imports it on its worker thread and selects its runs
     // (RunBrowser::importBundle; its bundleImported reports). What File ▸ Import Runs… and a dropped bundle do.
     bool importRunBundle(const QString &path);
+    // Imports an ONNX model, writing the preset to `presetPath` (empty: MODEL.trainyard.json beside the model) and
+    // its weights beside it (replacing both), and
+    // opens the preset (after asking about unsaved edits): File ▸ Import ONNX Model… after its dialogs. On failure
+    // shows why (lastRefusal() has it) and writes nothing.
+    bool importOnnxModel(const QString &modelPath, const QString &presetPath = QString());
     // The run database that runs are recorded in and the browser shows (remembered in QSettings).
     Status openRunDatabase(const QString &path);
     static QString preferredRunDatabase();  // the last one opened, else RunDatabase::defaultPath()
@@ -111,7 +116,7 @@ public:
     void stopTraining();
     // When false (tests, --screenshot), problems go to the status bar instead of message boxes.
     void setInteractive(bool interactive) { m_interactive = interactive; }
-    QString lastRefusal() const { return m_lastRefusal; }  // the full message of the last start refused
+    QString lastRefusal() const { return m_lastRefusal; }  // the full message of the last start (or ONNX import) refused
 
 public Q_SLOTS:
     void newDocument();
@@ -121,6 +126,7 @@ public Q_SLOTS:
     // File ▸ Export Report…: the sweep shown in Experiments ▸ Sweeps when that tab is open, else the run selected in
     // the run browser; a file dialog, then one self-contained HTML file (core/reports).
     void exportReportInteractively();
+    void importOnnxInteractively();        // File ▸ Import ONNX Model…: the model, the preset to write, then importOnnxModel
     bool save();
     bool saveAs();
     void showIssue(const ty::Issue &issue);
@@ -147,6 +153,7 @@ private:
     void showCompositeLevel();  // the inspector and issues list follow the level the design area shows  // the selected composite node's block, into the user's library
     QAction *addAction(const QString &name, const QString &text, const QString &icon,
                        const QList<QKeySequence> &shortcuts);
+    void createOnnxImportAction();  // File ▸ Import ONNX Model… (main_window_onnx.cpp)
     void createBundleActions();  // File ▸ Import Runs… and ▸ Export Runs as Bundle…, the sweep view's Export Bundle…
     // main_window_modes.cpp
     void createModes();
@@ -178,6 +185,7 @@ private:
     void writeSettings() const;
     bool maybeSave();
     bool loadFile(const QString &path);  // openFile without asking about unsaved edits
+    bool importOnnxAndOpen(const QString &modelPath, const QString &presetPath);  // importOnnxModel without asking
     void showError(const QString &title, const QString &message);
 
     PipelineDocument *m_document;

@@ -129,6 +129,7 @@ void MainWindow::createActions()
 
     createTrainingActions();
     createModeActions();
+    createOnnxImportAction();
     createBundleActions();
 
     action(QStringLiteral("open"))->setToolTip(tr("Open a preset (%1)").arg(QKeySequence(QKeySequence::Open).toString()));
@@ -162,6 +163,7 @@ void MainWindow::createMenus()
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::populateRecentMenu);
     addStartMenuEntries(file);
     file->addSeparator();
+    file->addAction(action(QStringLiteral("import-onnx")));
     file->addAction(action(QStringLiteral("import-runs")));
     file->addAction(action(QStringLiteral("export-runs")));
     file->addAction(action(QStringLiteral("export-report")));

@@ -193,8 +193,11 @@ void addDatasetBlocks(BlockRegistry &registry)
                      QStringLiteral("Features per sample (blobs, regression); the image side for images")),
             intParam(QStringLiteral("classes"), 4, 2, 1000, QStringLiteral("Number of classes (blobs, spirals, images)")),
             floatParam(QStringLiteral("noise"), 0.1, 0.0, 100.0, QStringLiteral("Standard deviation of the added noise")),
-            intParam(QStringLiteral("channels"), 1, 1, 4, QStringLiteral("Channels of each image (images; 3 for networks made for RGB)")),
-            intParam(QStringLiteral("seed"), 0, 0, 2147483647.0, QStringLiteral("Seed of the generator"))}
+            intParam(QStringLiteral("channels"), 1, 1, 64, QStringLiteral("Channels of each image (images; 3 for networks made for RGB)")),
+            intParam(QStringLiteral("seed"), 0, 0, 2147483647.0, QStringLiteral("Seed of the generator")),
+            stringParam(QStringLiteral("placeholder"), QString(),
+                        QStringLiteral("Set by trainyard-cli import: this node stands in for the real data set, and validation warns until "
+                                       "it is replaced (or this is cleared)"))}
             + splitParams()));
 }
 

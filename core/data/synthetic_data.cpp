@@ -135,7 +135,7 @@ Result<SyntheticSpec> readSpec(DatasetParams &params)
     spec.features = params.integer(QStringLiteral("features"), spec.features, 1, 100000);
     spec.classes = params.integer(QStringLiteral("classes"), spec.classes, 2, 1000);
     spec.noise = params.number(QStringLiteral("noise"), spec.noise, 0.0, 100.0);
-    spec.channels = params.integer(QStringLiteral("channels"), spec.channels, 1, 4);
+    spec.channels = params.integer(QStringLiteral("channels"), spec.channels, 1, 64);
     spec.seed = uint64_t(params.integer(QStringLiteral("seed"), 0, 0, 2147483647));
     if (!params.ok())
         return params.firstError();

@@ -37,6 +37,10 @@ void validateNodes(const PipelineGraph &graph, const BlockRegistry &registry, Is
                                  node.id, {}, QStringLiteral("block")));
             continue;
         }
+        // A node an import put in for something the user must supply (trainyard-cli import's data set).
+        if (block->param(QStringLiteral("placeholder")) && !node.params.value(QStringLiteral("placeholder")).toString().isEmpty())
+            issues->append(Issue{Severity::Warning, node.params.value(QStringLiteral("placeholder")).toString(), node.id, {},
+                                 QStringLiteral("placeholder")});
         for (auto it = node.params.constBegin(); it != node.params.constEnd(); ++it) {
             const ParamSpec *spec = block->param(it.key());
             if (!spec) {

@@ -118,6 +118,11 @@ void TestDatasets::syntheticColourImages()
         QCOMPARE(lit, 16);
     }
     QVERIFY(x[0] != x[64]);
+    // Up to 64 channels (an imported model's input may have more than RGB's three).
+    colour.insert(QStringLiteral("channels"), 64);
+    QVERIFY(synthetic(colour).ok());
+    colour.insert(QStringLiteral("channels"), 65);
+    QVERIFY(!synthetic(colour).ok());
 }
 
 void TestDatasets::syntheticShapes_data()

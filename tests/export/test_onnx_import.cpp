@@ -1,0 +1,357 @@
+// trainyard-cli import MODEL.onnx against PyTorch: the CTest fixture onnx_models (make_onnx_models.py) exports an MLP,
+// a small CNN, a MatMul+Add MLP and torchvision's ResNet-18 with seeded random weights, with fixed inputs and
+// PyTorch's logits. Each is imported, run for 0 epochs (its weights through training.init_from, without a map), and
+// the engine's logits on the fixed inputs must be PyTorch's within 1e-4; the run exported again as ONNX must give
+// the same logits in onnxruntime-node. Refusals (an op without a rule, a damaged file, external data) exit 2 and
+// write nothing.
+
+#include "cli.h"
+#include "cli_in_process.h"
+#include "detail/checkpoint.h"
+#include "detail/compiled_pipeline.h"
+#include "dataset_loader.h"
+#include "block_registry.h"
+#include "composite_blocks.h"
+#include "preset_format.h"
+#include "preset_inspection.h"
+#include "required_data.h"
+#include "run_database.h"
+#include "safetensors_file.h"
+#include "training_module.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <functional>
+
+using namespace ty;
+
+namespace {
+
+constexpr double kTolerance = 1e-4;
+
+using Output = tytest::CliOutput;
+using tytest::trainyard;
+
+QString fixture(const QString &name) { return QDir(QStringLiteral(TRAINYARD_ONNX_MODELS_DIR)).filePath(name); }
+
+QString fixtureMissing()
+{
+    if (QFile::exists(fixture(QStringLiteral("done"))))
+        return {};
+    QFile unavailable(fixture(QStringLiteral("unavailable")));
+    if (unavailable.open(QIODevice::ReadOnly))
+        return QString::fromUtf8(unavailable.readAll()).trimmed();
+    return QStringLiteral("the onnx_models fixture has not run: ctest -R 'onnx_models|onnx_import'");
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+torch::Tensor tensorOf(const TensorFile &file, const QString &name)
+{
+    const NamedTensor *t = file.find(name);
+    if (!t)
+        qFatal("the fixture lacks %s", qPrintable(name));
+    std::vector<int64_t> sizes(t->shape.begin(), t->shape.end());
+    return torch::from_blob(const_cast<char *>(t->data.constData()), sizes, torch::kFloat).clone();
+}
+
+// The engine's logits for `inputs` with the weights of `checkpoint`.
+torch::Tensor engineLogits(const Preset &preset, const QString &checkpoint, const torch::Tensor &inputs)
+{
+    const BlockRegistry registry = presetBlockRegistry(preset);
+    const Node *dataset = nullptr;
+    for (const Node &node : preset.graph.nodes)
+        if (const BlockDescriptor *b = registry.find(node.block); b && b->category == BlockCategory::Dataset && !dataset)
+            dataset = &node;
+    const Result<DatasetShape> shape = describeDataset(
+        DatasetRequest{dataset->block, dataset->id, registry.find(dataset->block)->effectiveParams(dataset->params), preset.baseDir()});
+    if (!shape)
+        qFatal("%s", qPrintable(shape.error().toString()));
+    ty::detail::CompiledPipeline pipeline = ty::detail::compilePipeline(preset, shape.value());
+    if (!pipeline.report.ok())
+        qFatal("the preset does not compile");
+    if (Status loaded = ty::detail::loadModelWeights(checkpoint, *pipeline.model, presetHash(preset)); !loaded)
+        qFatal("%s", qPrintable(loaded.error().toString()));
+    int slot = -1;
+    for (const ty::detail::LossHead &head : pipeline.losses)
+        if (head.optimized && slot < 0)
+            slot = head.slot;
+    pipeline.model->eval();
+    torch::NoGradGuard noGrad;
+    return pipeline.model->forward(inputs, slot).contiguous();
+}
+
+Output runProgram(const QString &program, const QStringList &arguments)
+{
+    QProcess process;
+    process.start(program, arguments);
+    Output o;
+    if (!process.waitForStarted(-1)) {
+        o.err = program + QStringLiteral(" did not start: ") + process.errorString();
+        return o;
+    }
+    process.waitForFinished(-1);
+    o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    o.out = QString::fromUtf8(process.readAllStandardOutput());
+    o.err = QString::fromUtf8(process.readAllStandardError());
+    return o;
+}
+
+// onnxruntime-node's logits of `model` for `inputs`.
+torch::Tensor runtimeLogits(const QString &model, const torch::Tensor &inputs, const QString &scratch)
+{
+    const QString inputFile = scratch + QStringLiteral(".input.f32"), logitsFile = scratch + QStringLiteral(".logits.f32");
+    QFile file(inputFile);
+    if (!file.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(inputFile));
+    file.write(static_cast<const char *>(inputs.data_ptr()), qint64(inputs.numel() * 4));
+    file.close();
+    QJsonArray dims;
+    for (const int64_t d : inputs.sizes())
+        dims.append(qint64(d));
+    const Output ran = runProgram(QStringLiteral("node"), {QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/export/run_onnx_model.js"),
+                                                           QStringLiteral(TRAINYARD_ONNXRUNTIME_NODE_DIR), model, inputFile,
+                                                           QString::fromUtf8(QJsonDocument(dims).toJson(QJsonDocument::Compact)), logitsFile});
+    if (ran.code != 0)
+        qFatal("run_onnx_model.js: %s", qPrintable(ran.err));
+    const QByteArray bytes = readAll(logitsFile);
+    return torch::from_blob(const_cast<char *>(bytes.constData()), {inputs.size(0), qint64(bytes.size() / 4) / inputs.size(0)}, torch::kFloat).clone();
+}
+
+} // namespace
+
+class TestOnnxImport : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    void requireFixture()
+    {
+        if (const QString missing = fixtureMissing(); !missing.isEmpty()) {
+            qWarning("%s", qPrintable(missing));
+            TY_SKIP_WITHOUT_DATA("the onnx_models fixture needs python3-torch and python3-torchvision");
+        }
+    }
+
+    // Imports `model` into `name`, expecting a refusal: exit code 2, `expected` in the message, nothing written.
+    void expectRefusal(const QString &model, const QString &name, const QStringList &expected)
+    {
+        const QString output = m_dir.filePath(name + QStringLiteral(".trainyard.json"));
+        const Output imported = trainyard({QStringLiteral("import"), model, QStringLiteral("--output"), output});
+        QCOMPARE(imported.code, 2);
+        for (const QString &text : expected)
+            QVERIFY2(imported.err.contains(text), qPrintable(imported.err));
+        QVERIFY(!QFile::exists(output));
+        QVERIFY(!QFile::exists(m_dir.filePath(name + QStringLiteral(".weights.safetensors"))));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        cli::linkTrainingCommands();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void matchesPyTorch_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("composites");  // at least
+        QTest::newRow("mlp") << QStringLiteral("mlp") << 0;
+        QTest::newRow("matmul_mlp") << QStringLiteral("matmul_mlp") << 0;
+        QTest::newRow("cnn") << QStringLiteral("cnn") << 0;
+        QTest::newRow("resnet18") << QStringLiteral("resnet18") << 2;
+        QTest::newRow("mobilenet_v2") << QStringLiteral("mobilenet_v2") << 2;
+    }
+
+    // Imported, run for 0 epochs and exported again: the engine's and onnxruntime's logits are PyTorch's.
+    void matchesPyTorch()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, composites);
+        requireFixture();
+        QVERIFY2(QFile::exists(QStringLiteral(TRAINYARD_ONNXRUNTIME_NODE_DIR "/node_modules/onnxruntime-node/package.json")),
+                 "onnxruntime-node is not installed: run the onnxruntime_node test (ctest's fixture) first");
+        const QString presetFile = m_dir.filePath(model + QStringLiteral(".trainyard.json"));
+        const Output imported = trainyard({QStringLiteral("import"), fixture(model + QStringLiteral(".onnx")), QStringLiteral("--output"), presetFile,
+                                           QStringLiteral("--json")});
+        QVERIFY2(imported.code == 0, qPrintable(imported.err + imported.out));
+        const QJsonObject report = QJsonDocument::fromJson(imported.out.toUtf8()).object();
+        QVERIFY(report.value(QStringLiteral("composites")).toArray().size() >= composites);
+        QVERIFY(QFile::exists(m_dir.filePath(model + QStringLiteral(".weights.safetensors"))));
+
+        // The placeholder data node is a warning of validation, naming the node.
+        const Output validated = trainyard({QStringLiteral("validate"), presetFile});
+        QVERIFY2(validated.code == 0, qPrintable(validated.err + validated.out));
+        QVERIFY2((validated.out + validated.err).contains(QStringLiteral("node 'data', param 'placeholder'")), qPrintable(validated.out + validated.err));
+
+        const QString db = m_dir.filePath(model + QStringLiteral(".sqlite"));
+        const Output run = trainyard({QStringLiteral("run"), presetFile, QStringLiteral("--db"), db, QStringLiteral("--quiet"), QStringLiteral("--json"),
+                                      QStringLiteral("--set"), QStringLiteral("training.device=cpu")});
+        QVERIFY2(run.code == 0, qPrintable(run.err + run.out));
+        const QJsonObject summary = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        const QString checkpoint = summary.value(QStringLiteral("checkpoint")).toString();
+        const QString id = QString::number(summary.value(QStringLiteral("id")).toInteger());
+
+        const Result<TensorFile> io = readSafetensors(fixture(model + QStringLiteral(".io.safetensors")));
+        QVERIFY(io);
+        const torch::Tensor inputs = tensorOf(io.value(), QStringLiteral("inputs")), expected = tensorOf(io.value(), QStringLiteral("logits"));
+        const Result<RunInfo> info = RunDatabase::open(db).value()->run(id.toLongLong());
+        QVERIFY(info);
+        const Result<Preset> preset = presetFromJson(info.value().preset, presetFile);
+        QVERIFY(preset);
+        const torch::Tensor logits = engineLogits(preset.value(), checkpoint, inputs);
+        QCOMPARE(logits.sizes(), expected.sizes());
+        const double engineDiff = (logits - expected).abs().max().item<double>();
+        qInfo("%s: max |Trainyard - PyTorch| = %.3g (logits up to %.3g)", qPrintable(model), engineDiff, expected.abs().max().item<double>());
+        QVERIFY2(engineDiff <= kTolerance, qPrintable(QString::number(engineDiff)));
+        QVERIFY(expected.abs().max().item<double>() > 0);
+
+        const QString exported = m_dir.filePath(model + QStringLiteral(".again.onnx"));
+        const Output exportRun = trainyard({QStringLiteral("export"), id, QStringLiteral("--format"), QStringLiteral("onnx"), QStringLiteral("--output"),
+                                            exported, QStringLiteral("--db"), db});
+        QVERIFY2(exportRun.code == 0, qPrintable(exportRun.err + exportRun.out));
+        const torch::Tensor runtime = runtimeLogits(exported, inputs, m_dir.filePath(model));
+        QCOMPARE(runtime.sizes(), expected.sizes());
+        const double runtimeDiff = (runtime - expected).abs().max().item<double>();
+        qInfo("%s: max |onnxruntime (export of the import) - PyTorch| = %.3g", qPrintable(model), runtimeDiff);
+        QVERIFY2(runtimeDiff <= kTolerance, qPrintable(QString::number(runtimeDiff)));
+    }
+
+    // ResNet-18's basic blocks are one composite used by several nodes, and the names show the modules.
+    void resnetHasComposites()
+    {
+        requireFixture();
+        const QString presetFile = m_dir.filePath(QStringLiteral("structure.trainyard.json"));
+        const Output imported = trainyard({QStringLiteral("import"), fixture(QStringLiteral("resnet18.onnx")), QStringLiteral("--output"), presetFile});
+        QVERIFY2(imported.code == 0, qPrintable(imported.err));
+        const Result<Preset> preset = loadPreset(presetFile);
+        QVERIFY(preset);
+        QStringList ids;
+        for (const Node &node : preset.value().graph.nodes)
+            ids << node.id;
+        for (const char *id : {"data", "conv1", "maxpool", "layer1", "layer2", "layer3", "layer4", "fc"})
+            QVERIFY2(ids.contains(QString::fromLatin1(id)), qPrintable(ids.join(QLatin1Char(' '))));
+        // layer2, layer3 and layer4 (a downsampling block and a plain one each) share one definition.
+        QString layer2Block, layer4Block;
+        for (const Node &node : preset.value().graph.nodes) {
+            if (node.id == QStringLiteral("layer2"))
+                layer2Block = node.block;
+            if (node.id == QStringLiteral("layer4"))
+                layer4Block = node.block;
+        }
+        QVERIFY(preset.value().blocks.contains(layer2Block));
+        QCOMPARE(layer4Block, layer2Block);
+        const Result<TensorFile> weights = readSafetensors(m_dir.filePath(QStringLiteral("structure.weights.safetensors")));
+        QVERIFY(weights);
+        QVERIFY(weights.value().find(QStringLiteral("layer1.block0.conv1.weight")));
+        qint64 values = 0;
+        for (const NamedTensor &t : weights.value().tensors)
+            values += t.elementCount();
+        QCOMPARE(values, qint64(11176842));  // torchvision's resnet18(num_classes=10), batch norm folded into the convolutions
+    }
+
+    // MobileNetV2's depthwise convolutions keep their groups and its Clip(0, 6) is a ReLU6; numbered modules
+    // ("features.0.2") become identifiers that read apart from the block's own digits ("relu6_2").
+    void mobilenetKeepsGroupsAndRelu6()
+    {
+        requireFixture();
+        const QString presetFile = m_dir.filePath(QStringLiteral("mobilenet.trainyard.json"));
+        const Output imported = trainyard({QStringLiteral("import"), fixture(QStringLiteral("mobilenet_v2.onnx")), QStringLiteral("--output"), presetFile});
+        QVERIFY2(imported.code == 0, qPrintable(imported.err));
+        const Result<Preset> preset = loadPreset(presetFile);
+        QVERIFY(preset);
+        int relu6 = 0, grouped = 0;
+        QStringList relu6Ids;
+        for (const QJsonValue &definition : preset.value().blocks) {
+            const QJsonObject block = definition.toObject();
+            for (const QJsonValue &value : block.value(QStringLiteral("nodes")).toArray()) {
+                const QJsonObject node = value.toObject();
+                if (node.value(QStringLiteral("block")).toString() == QStringLiteral("layer.relu6")) {
+                    ++relu6;
+                    relu6Ids << node.value(QStringLiteral("id")).toString();
+                }
+            }
+            // The depthwise convolutions' groups, in the nodes or exposed with a value per use.
+            for (const QString &param : block.value(QStringLiteral("params")).toObject().keys())
+                grouped += param.endsWith(QStringLiteral("_groups"));
+        }
+        QVERIFY2(relu6 > 0 && grouped > 0, qPrintable(QStringLiteral("%1 relu6, %2 groups").arg(relu6).arg(grouped)));
+        QVERIFY2(relu6Ids.contains(QStringLiteral("relu6_2")), qPrintable(relu6Ids.join(QLatin1Char(' '))));
+        bool depthwise = false;  // a use with as many groups as channels (torchvision's first block: 32)
+        const std::function<void(const QJsonValue &)> findGroups = [&](const QJsonValue &v) {
+            if (v.isObject()) {
+                const QJsonObject o = v.toObject();
+                for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+                    if (it.key().endsWith(QStringLiteral("groups")) && it.value().toInt() == 32)
+                        depthwise = true;
+                    findGroups(it.value());
+                }
+            } else if (v.isArray()) {
+                for (const QJsonValue &item : v.toArray())
+                    findGroups(item);
+            }
+        };
+        QFile file(presetFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        findGroups(QJsonDocument::fromJson(file.readAll()).object());
+        QVERIFY(depthwise);
+    }
+
+    void refusesAnOpWithoutARule()
+    {
+        requireFixture();
+        expectRefusal(fixture(QStringLiteral("unknown_op.onnx")), QStringLiteral("unknown"),
+                      {QStringLiteral("Selu"), QStringLiteral("no import rule"), QStringLiteral("/1/Selu")});
+    }
+
+    void refusesADamagedFile()
+    {
+        requireFixture();
+        const QByteArray bytes = readAll(fixture(QStringLiteral("cnn.onnx")));
+        QVERIFY(bytes.size() > 1000);
+        const QString damaged = m_dir.filePath(QStringLiteral("damaged.onnx"));
+        QFile file(damaged);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes.left(bytes.size() / 2));
+        file.close();
+        expectRefusal(damaged, QStringLiteral("damaged"), {QStringLiteral("damaged.onnx"), QStringLiteral("does not parse")});
+        expectRefusal(m_dir.filePath(QStringLiteral("missing.onnx")), QStringLiteral("missing"), {QStringLiteral("no such file")});
+    }
+
+    void refusesExternalData()
+    {
+        requireFixture();
+        onnx::ModelProto proto;
+        const QByteArray bytes = readAll(fixture(QStringLiteral("cnn.onnx")));
+        QVERIFY(proto.ParseFromArray(bytes.constData(), int(bytes.size())));
+        onnx::TensorProto *weight = proto.mutable_graph()->mutable_initializer(proto.graph().initializer_size() - 1);
+        weight->clear_raw_data();
+        weight->set_data_location(onnx::TensorProto::EXTERNAL);
+        onnx::StringStringEntryProto *location = weight->add_external_data();
+        location->set_key("location");
+        location->set_value("cnn.weights.bin");
+        const QString external = m_dir.filePath(QStringLiteral("external.onnx"));
+        QFile file(external);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const std::string serialized = proto.SerializeAsString();
+        file.write(serialized.data(), qint64(serialized.size()));
+        file.close();
+        expectRefusal(external, QStringLiteral("external"),
+                      {QStringLiteral("external file (cnn.weights.bin)"), QString::fromStdString(weight->name())});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnnxImport)
+#include "test_onnx_import.moc"
