@@ -36,7 +36,10 @@ const char *const kUsage =
     "                                           classify images (PNG, JPEG, BMP), IDX files or CSV rows with a run's weights\n"
     "  predict RUN_ID --text TEXT [--generate N] [--temperature T] [--seed S] [--db PATH] [--json]\n"
     "                                           a text model's next characters after TEXT; --generate N continues it\n"
-    "  runs list [--tag TAG]... [--db PATH|--team URL] [--json]\n"
+    "  lrfind PRESET [--min LR] [--max LR] [--steps N] [--overlay FILE]... [--set K=V]... [--db PATH] [--json]\n"
+    "                                           learning-rate range test: the loss against an exponentially growing\n"
+    "                                           rate, and two suggested rates; recorded as a run of kind lrfind\n"
+    "  runs list [--tag TAG]... [--kind train|lrfind] [--db PATH|--team URL] [--json]\n"
     "                                           the recorded runs, newest first (with every TAG given)\n"
     "  runs show ID [--db PATH|--team URL] [--json]\n"
     "                                           one run: status, preset, summary, checkpoints\n"
@@ -98,7 +101,7 @@ int runCli(const QStringList &arguments, Io &io)
     else if (command == QStringLiteral("validate"))
         code = validateCommand(rest, io);
     else if (command == QStringLiteral("run") || command == QStringLiteral("resume") || command == QStringLiteral("evaluate")
-             || command == QStringLiteral("predict"))
+             || command == QStringLiteral("predict") || command == QStringLiteral("lrfind"))
         code = trainingCommand(command, rest, io);
     else if (command == QStringLiteral("runs"))
         code = runsCommand(rest, io);

@@ -97,6 +97,7 @@ int runTrainingCommand(const TrainingCommands *commands, const QString &reason, 
     const CommandFunction function = command == QStringLiteral("run") ? commands->run
         : command == QStringLiteral("resume")                       ? commands->resume
         : command == QStringLiteral("evaluate")                     ? commands->evaluate
+        : command == QStringLiteral("lrfind")                       ? commands->lrfind
                                                                     : commands->predict;
     return function(arguments, io);
 }

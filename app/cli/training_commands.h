@@ -1,5 +1,5 @@
 #pragma once
-// run, resume, evaluate and predict need LibTorch; no other command does. They live in a module of their own,
+// run, resume, evaluate, predict and lrfind need LibTorch; no other command does. They live in a module of their own,
 // trainyard-training.so (next to trainyard-cli in the build tree, in lib/trainyard/ of an installation), which
 // trainyard-cli loads only when asked to train: validate, blocks and runs start without loading LibTorch.
 
@@ -21,6 +21,7 @@ struct TrainingCommands {
     CommandFunction predict = nullptr;
     // Gives the module's data set loader the program's data set loaded ahead (run_data_prefetch.h).
     void (*setDatasetPrefetch)(const DatasetPrefetch &prefetch) = nullptr;
+    CommandFunction lrfind = nullptr;  // the learning-rate range test (cmd_lrfind.cpp)
 };
 
 // The commands given to useTrainingCommands(), else those of the module, loaded on first use. nullptr, with

@@ -7,7 +7,7 @@ namespace ty::cli {
 const TrainingCommands &linkedTrainingCommands()
 {
     static const TrainingCommands commands{&runCommand, &resumeCommand, &ty::cudaAvailable, &ty::torchVersion, &evaluateCommand, &predictCommand,
-                                                &ty::setDatasetPrefetch};
+                                                &ty::setDatasetPrefetch, &lrfindCommand};
     return commands;
 }
 

@@ -10,6 +10,7 @@ int runCommand(const QStringList &arguments, Io &io);
 int resumeCommand(const QStringList &arguments, Io &io);
 int evaluateCommand(const QStringList &arguments, Io &io);
 int predictCommand(const QStringList &arguments, Io &io);
+int lrfindCommand(const QStringList &arguments, Io &io);
 
 // The commands of this library, as the module hands them out.
 const TrainingCommands &linkedTrainingCommands();
