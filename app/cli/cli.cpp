@@ -39,7 +39,10 @@ const char *const kUsage =
     "  augment PRESET --node ID [--seed S] [--sample I] [--count N] [--set K=V]... [--json]\n"
     "                                           variants of a training sample through the transform blocks up to ID,\n"
     "                                           drawn as training draws them (16 unless --count)\n"
-    "  runs list [--tag TAG]... [--db PATH|--team URL] [--json]\n"
+    "  lrfind PRESET [--min LR] [--max LR] [--steps N] [--overlay FILE]... [--set K=V]... [--db PATH] [--json]\n"
+    "                                           learning-rate range test: the loss against an exponentially growing\n"
+    "                                           rate, and two suggested rates; recorded as a run of kind lrfind\n"
+    "  runs list [--tag TAG]... [--kind train|lrfind] [--db PATH|--team URL] [--json]\n"
     "                                           the recorded runs, newest first (with every TAG given)\n"
     "  runs show ID [--db PATH|--team URL] [--json]\n"
     "                                           one run: status, preset, summary, checkpoints\n"
@@ -105,7 +108,8 @@ int runCli(const QStringList &arguments, Io &io)
     else if (command == QStringLiteral("validate"))
         code = validateCommand(rest, io);
     else if (command == QStringLiteral("run") || command == QStringLiteral("resume") || command == QStringLiteral("evaluate")
-             || command == QStringLiteral("predict") || command == QStringLiteral("augment"))
+             || command == QStringLiteral("predict") || command == QStringLiteral("augment")
+             || command == QStringLiteral("lrfind"))
         code = trainingCommand(command, rest, io);
     else if (command == QStringLiteral("runs"))
         code = runsCommand(rest, io);

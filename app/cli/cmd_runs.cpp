@@ -43,12 +43,25 @@ QString keyMetric(const QMap<QString, double> &summary)
     return QString();
 }
 
+// A learning-rate range test's suggestions (RunInfo::result), as `runs list` shows them.
+QString lrFindResultText(const QJsonObject &result)
+{
+    QStringList parts;
+    for (const char *name : {"valley", "steepest"}) {
+        const QJsonValue lr = result.value(QStringLiteral("suggestions")).toObject().value(QLatin1String(name)).toObject().value(QStringLiteral("lr"));
+        if (lr.isDouble())
+            parts << QStringLiteral("%1 %2").arg(QLatin1String(name)).arg(lr.toDouble(), 0, 'g', 3);
+    }
+    return parts.isEmpty() ? QStringLiteral("no suggestion") : QStringLiteral("lr ") + parts.join(QStringLiteral(", "));
+}
+
 QJsonObject runJson(const RunInfo &run, const QMap<QString, double> &summary)
 {
     QJsonObject summaryJson;
     for (auto it = summary.constBegin(); it != summary.constEnd(); ++it)
         summaryJson.insert(it.key(), std::isfinite(it.value()) ? QJsonValue(it.value()) : QJsonValue());
     return QJsonObject{{QStringLiteral("id"), run.id}, {QStringLiteral("uuid"), run.uuid}, {QStringLiteral("name"), run.name},
+                       {QStringLiteral("kind"), run.kind}, {QStringLiteral("result"), run.result.isEmpty() ? QJsonValue() : QJsonValue(run.result)},
                        {QStringLiteral("status"), runStatusName(run.status)},
                        {QStringLiteral("paused"), runStatusName(run.status) != shownRunStatus(run.status, run.host, run.pid)},
                        {QStringLiteral("status_message"), run.statusMessage}, {QStringLiteral("error_node"), run.errorNode},
@@ -127,6 +140,12 @@ int listRuns(RunDatabase &db, const Args &args, Io &io)
                                               });
                                           }),
                            runs.value().end());
+    // --kind train|lrfind: the runs of that kind (checked by runsCommand).
+    if (args.options.contains(QStringLiteral("kind"))) {
+        const QString kind = args.option(QStringLiteral("kind"));
+        runs.value().erase(std::remove_if(runs.value().begin(), runs.value().end(), [&](const RunInfo &run) { return run.kind != kind; }),
+                           runs.value().end());
+    }
     const Result<QHash<qint64, QMap<QString, double>>> values = db.lastMetricValuesOfRuns();
     if (!values) {
         printError(io, values.error());
@@ -143,14 +162,18 @@ int listRuns(RunDatabase &db, const Args &args, Io &io)
         printer.finish();
         return Success;
     }
-    io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("id").rightJustified(5), QStringLiteral("status").leftJustified(11),
-                                                              QStringLiteral("created (UTC)").leftJustified(19), QStringLiteral("time").rightJustified(8),
-                                                              QStringLiteral("name").leftJustified(24), QStringLiteral("result"));
+    io.out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n").arg(QStringLiteral("id").rightJustified(5), QStringLiteral("status").leftJustified(11),
+                                                                  QStringLiteral("kind").leftJustified(6),
+                                                                  QStringLiteral("created (UTC)").leftJustified(19), QStringLiteral("time").rightJustified(8),
+                                                                  QStringLiteral("name").leftJustified(24), QStringLiteral("result"));
     for (const RunInfo &run : runs.value()) {
-        io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+        const bool lrFind = run.kind == QLatin1String(kRunKindLrFind);
+        io.out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
                       .arg(QString::number(run.id).rightJustified(5), shownRunStatus(run.status, run.host, run.pid).leftJustified(11),
+                           printableExcerpt(run.kind, 12).leftJustified(6),
                            run.createdAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), durationText(run).rightJustified(8),
-                           printableExcerpt(run.name, 60).leftJustified(24), keyMetric(values.value().value(run.id)));
+                           printableExcerpt(run.name, 60).leftJustified(24),
+                           lrFind ? lrFindResultText(run.result) : keyMetric(values.value().value(run.id)));
     }
     return Success;
 }
@@ -314,7 +337,7 @@ int runsCommand(const QStringList &arguments, Io &io)
 {
     const Args args = parseArgs(arguments,
                                 {QStringLiteral("db"), QStringLiteral("metric"), QStringLiteral("tag"), QStringLiteral("tensorboard"),
-                                 QStringLiteral("bundle"), QStringLiteral("team")},
+                                 QStringLiteral("bundle"), QStringLiteral("team"), QStringLiteral("kind")},
                                 {QStringLiteral("json"), QStringLiteral("csv"), QStringLiteral("remove"), QStringLiteral("without-checkpoints")});
     const QString sub = args.positionals.value(0);
     const QString tensorboard = args.option(QStringLiteral("tensorboard"));
@@ -341,9 +364,14 @@ int runsCommand(const QStringList &arguments, Io &io)
     const bool knownSub = sub == QStringLiteral("list") || sub == QStringLiteral("import") || needsId;
     const bool team = args.options.contains(QStringLiteral("team"));
     const bool teamOk = !team || sub == QStringLiteral("list") || sub == QStringLiteral("show") || sub == QStringLiteral("metrics");
+    if (args.options.contains(QStringLiteral("kind")) && args.option(QStringLiteral("kind")) != QLatin1String(kRunKindTrain)
+        && args.option(QStringLiteral("kind")) != QLatin1String(kRunKindLrFind)) {
+        io.err << "--kind: expected train or lrfind, got '" << printableExcerpt(args.option(QStringLiteral("kind")), 60) << "'\n";
+        return BadInput;
+    }
     if (!args.error.isEmpty() || !knownSub || (needsId && !idOk) || !shapeOk || !teamOk) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n"))
-               << "usage: trainyard-cli runs list [--tag TAG] [--db PATH|--team URL] [--json]\n"
+               << "usage: trainyard-cli runs list [--tag TAG] [--kind train|lrfind] [--db PATH|--team URL] [--json]\n"
                   "       trainyard-cli runs show ID [--db PATH|--team URL] [--json]\n"
                   "       trainyard-cli runs metrics ID... [--metric NAME] [--db PATH|--team URL] [--csv|--json]\n"
                   "       trainyard-cli runs note ID TEXT [--db PATH]          (\"\" clears the notes)\n"

@@ -98,6 +98,7 @@ int runTrainingCommand(const TrainingCommands *commands, const QString &reason, 
         : command == QStringLiteral("resume")                       ? commands->resume
         : command == QStringLiteral("evaluate")                     ? commands->evaluate
         : command == QStringLiteral("augment")                      ? commands->augment
+        : command == QStringLiteral("lrfind")                       ? commands->lrfind
                                                                     : commands->predict;
     return function(arguments, io);
 }

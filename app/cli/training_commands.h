@@ -1,5 +1,5 @@
 #pragma once
-// run, resume, evaluate, predict and augment need LibTorch; no other command does. They live in a module of their own,
+// run, resume, evaluate, predict, augment and lrfind need LibTorch; no other command does. They live in a module of their own,
 // trainyard-training.so (next to trainyard-cli in the build tree, in lib/trainyard/ of an installation), which
 // trainyard-cli loads only when asked to train: validate, blocks and runs start without loading LibTorch.
 
@@ -23,6 +23,7 @@ struct TrainingCommands {
     void (*setDatasetPrefetch)(const DatasetPrefetch &prefetch) = nullptr;
     // The transform blocks' variants of a sample (cmd_augment.cpp; the inspector's augmentation preview).
     CommandFunction augment = nullptr;
+    CommandFunction lrfind = nullptr;  // the learning-rate range test (cmd_lrfind.cpp)
 };
 
 // The commands given to useTrainingCommands(), else those of the module, loaded on first use. nullptr, with

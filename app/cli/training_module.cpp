@@ -7,7 +7,8 @@ namespace ty::cli {
 const TrainingCommands &linkedTrainingCommands()
 {
     static const TrainingCommands commands{&runCommand, &resumeCommand, &ty::cudaAvailable, &ty::torchVersion, &evaluateCommand, &predictCommand,
-                                                &ty::setDatasetPrefetch, &augmentCommand};
+                                                &ty::setDatasetPrefetch, &augmentCommand,
+                                                &lrfindCommand};
     return commands;
 }
 

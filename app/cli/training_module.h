@@ -11,6 +11,7 @@ int resumeCommand(const QStringList &arguments, Io &io);
 int evaluateCommand(const QStringList &arguments, Io &io);
 int predictCommand(const QStringList &arguments, Io &io);
 int augmentCommand(const QStringList &arguments, Io &io);
+int lrfindCommand(const QStringList &arguments, Io &io);
 
 // The commands of this library, as the module hands them out.
 const TrainingCommands &linkedTrainingCommands();

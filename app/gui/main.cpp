@@ -25,6 +25,7 @@
 #include "runs/run_browser.h"
 #include "sweeps/sweep_dialog.h"
 #include "sweeps/sweep_view.h"
+#include "training/learning_rate_finder_dialog.h"
 #include "training/training_panel.h"
 
 #include <QAction>
@@ -112,10 +113,14 @@ int main(int argc, char **argv)
                                         QStringLiteral("Import this ONNX model, writing the preset to [file] (default: MODEL.trainyard.json "
                                                        "beside it) and its weights beside that, and open it."),
                                         QStringLiteral("model"));
+    const QCommandLineOption findLr(QStringLiteral("find-lr"),
+                                    QStringLiteral("Run this optimizer node's Find learning rate… (a screenshot waits for its curve)."),
+                                    QStringLiteral("node"));
     const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
                                    QStringLiteral("Wait this long before the screenshot (e.g. for --train)."), QStringLiteral("ms"));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
-                       sweep, queue, speed, baseline, sweepDialog, classify, curves, runsMenu, importBundle, importOnnx, delay});
+                       sweep, queue, speed, baseline, sweepDialog, classify, curves, runsMenu, importBundle, importOnnx, findLr,
+                       delay});
     parser.process(app);
 
     // View ▸ Theme's choice, unless --color-scheme forces one for this start.
@@ -222,6 +227,18 @@ int main(int argc, char **argv)
         sweepBox->show();
     }
 
+    // An optimizer's learning-rate test, in a worker: a screenshot waits for the curve.
+    QPointer<ty::LearningRateFinderDialog> finder;
+    const bool findingLr = parser.isSet(findLr);
+    bool findStarted = false;
+    if (findingLr)
+        QTimer::singleShot(300, &window, [&] {
+            findStarted = true;
+            finder = window.findLearningRate(parser.value(findLr));
+            if (finder)
+                finder->resize(860, 560);
+        });
+
     // The data preview reads the data set on a worker thread, once the window has settled (the inspector may
     // rebuild its page meanwhile): a screenshot waits for it, scrolled into view.
     const bool previewing = parser.isSet(previewData);
@@ -284,7 +301,7 @@ int main(int argc, char **argv)
             auto *poll = new QTimer(&window);
             QObject::connect(poll, &QTimer::timeout, &window, [&, poll] {
                 if ((previewing && !window.property("previewDone").toBool()) || (classifying && !window.property("classified").toBool())
-                    || (importing && !window.property("imported").toBool()))
+                    || (importing && !window.property("imported").toBool()) || (findingLr && (!findStarted || (finder && finder->running()))))
                     return;
                 poll->stop();
                 if (parser.isSet(runsMenu))
@@ -292,7 +309,8 @@ int main(int argc, char **argv)
                 QTimer::singleShot(200, &window, [&] {
                     QPixmap shot = window.grab();
                     QPainter painter(&shot);
-                    for (QWidget *over : {static_cast<QWidget *>(sweepBox.data()), static_cast<QWidget *>(runsContextMenu.data())})
+                    for (QWidget *over : {static_cast<QWidget *>(sweepBox.data()), static_cast<QWidget *>(runsContextMenu.data()),
+                                          static_cast<QWidget *>(finder.data())})
                         if (over)  // where it is on the screen, over the window
                             painter.drawPixmap(over->geometry().topLeft() - window.geometry().topLeft(), over->grab());
                     painter.end();

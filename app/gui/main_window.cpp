@@ -99,6 +99,7 @@ void MainWindow::createDocks()
     QDockWidget *issues = dock(tr("Issues"), QStringLiteral("issuesDock"), m_issues, Qt::BottomDockWidgetArea);
     m_designDocks = {palette, inspector, issues};
     createTrainingPage();
+    connect(m_inspector, &InspectorPanel::findLearningRateRequested, this, [this](const QString &node) { findLearningRate(node); });
     resizeDocks({palette, inspector}, {225, 300}, Qt::Horizontal);
     resizeDocks({issues}, {130}, Qt::Vertical);
     connect(m_issues, &IssuesPanel::summaryChanged, this, [issues](const QString &, int errors, int warnings, int notes) {

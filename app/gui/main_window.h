@@ -24,6 +24,7 @@ class QTabWidget;
 namespace ty {
 
 class CompositeView;
+class LearningRateFinderDialog;
 
 class BlockPalette;
 class CanvasView;
@@ -104,6 +105,10 @@ public:
     static QString preferredRunDatabase();  // the last one opened, else RunDatabase::defaultPath()
     // Trains a snapshot of the document (after validating it); false when it has errors or cannot start.
     bool trainDocument();
+    // An optimizer node's learning-rate test (main_window_learning_rate.cpp): checks the graph as Train does, runs
+    // `trainyard-cli lrfind --json` on a snapshot in a worker and shows its LearningRateFinderDialog, whose chosen rate
+    // becomes the node's lr in one undoable edit. Null when refused (the reason in the status bar).
+    LearningRateFinderDialog *findLearningRate(const QString &optimizerNode);
     // Sweeps (main_window_sweeps.cpp). The dialog for the canvas's preset, `key` searched first (empty: none);
     // then startSweep. startSweep checks the graph, as Train does, and starts a driver process.
     bool sweepInteractively(const QString &key);

@@ -41,6 +41,19 @@ TrainResult PreparedTraining::run(TrainObserver &observer)
     }
 }
 
+LrFindResult PreparedTraining::findLearningRate(const LrFindOptions &options, const LrFindProgress &progress)
+{
+    LrFindResult result;
+    try {
+        m_run->findLearningRate(options, progress, &result);
+    } catch (const std::exception &e) {
+        result.failed = true;
+        result.message = QStringLiteral("the learning-rate test failed: %1").arg(firstLine(e));
+    }
+    result.suggestions = suggestRates(suggestionPoints(result.curve));
+    return result;
+}
+
 Result<std::unique_ptr<PreparedTraining>> Trainer::prepare(const Preset &preset, const TrainOptions &options)
 {
     try {

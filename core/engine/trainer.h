@@ -6,6 +6,7 @@
 #include "distributed.h"
 #include "engine_types.h"
 #include "error.h"
+#include "learning_rate_finder.h"
 #include "preset.h"
 #include "training_stages.h"
 
@@ -123,6 +124,9 @@ public:
     void setRunFolder(const QString &folder, qint64 runId = -1, const QList<TrainOptions::OwnedCheckpoint> &owned = {});
     // Trains to the end (once). Never throws: failures end in a TrainResult with outcome Failed.
     TrainResult run(TrainObserver &observer);
+    // Instead of run() (once, on a new run): the learning-rate range test (learning_rate_finder.h) on the first
+    // stage's model and optimizer. Writes nothing. Never throws: a failure ends in a result with `failed` set.
+    LrFindResult findLearningRate(const LrFindOptions &options, const LrFindProgress &progress);
 
 private:
     std::unique_ptr<detail::TrainingRun> m_run;

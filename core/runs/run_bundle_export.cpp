@@ -149,7 +149,8 @@ Result<QString> BundleExporter::uuidOfRun(qint64 id)
 Result<QJsonObject> BundleExporter::runObject(qint64 id)
 {
     SqliteStatement select;
-    if (Status prepared = prepare(select, QStringLiteral("SELECT folder, sweep_id, %1 FROM runs WHERE id = ?").arg(bundleColumnList(bundleRunColumns())));
+    if (Status prepared = prepare(select, QStringLiteral("SELECT folder, sweep_id, kind, result_json, %1 FROM runs WHERE id = ?")
+                                              .arg(bundleColumnList(bundleRunColumns())));
         !prepared)
         return prepared.error();
     select.bindInt(1, id);
@@ -158,9 +159,12 @@ Result<QJsonObject> BundleExporter::runObject(qint64 id)
         return row.error();
     if (!row.value())
         return Error(QStringLiteral("no run with id %1 in %2").arg(id).arg(m_request.database));
-    QJsonObject object = bundleRowToJson(bundleRunColumns(), select, 2);
+    QJsonObject object = bundleRowToJson(bundleRunColumns(), select, 4);
     const QString folder = select.textColumn(0);
     const qint64 sweepId = select.isNull(1) ? 0 : select.intColumn(1);
+    // What the run is (since schema 10), optional in a bundle: a bundle written before reads as training runs.
+    object.insert(QStringLiteral("kind"), select.textColumn(2));
+    object.insert(QStringLiteral("result_json"), select.isNull(3) ? QJsonValue() : QJsonValue(select.textColumn(3)));
     select.finalize();
     const QString status = object.value(QStringLiteral("status")).toString();
     if (!runStatusFromName(status) || !runStatusIsTerminal(*runStatusFromName(status)))

@@ -251,6 +251,17 @@ Status BundleImporter::insertRun(const BundleRun &run, qint64 id)
     bindBundleRow(insert, 4, runColumns(run));
     if (Status done = insert.run(QStringLiteral("cannot add run %1 (%2)").arg(id).arg(run.uuid)); !done)
         return done;
+    SqliteStatement kind;
+    if (Status prepared = prepare(kind, QStringLiteral("UPDATE runs SET kind = ?, result_json = ? WHERE id = ?")); !prepared)
+        return prepared;
+    kind.bindText(1, run.kind);
+    if (run.resultJson.isEmpty())
+        kind.bindNull(2);
+    else
+        kind.bindText(2, run.resultJson);
+    kind.bindInt(3, id);
+    if (Status done = kind.run(QStringLiteral("cannot set the kind of run %1 (%2)").arg(id).arg(run.uuid)); !done)
+        return done;
     return insertRunRows(run, id);
 }
 

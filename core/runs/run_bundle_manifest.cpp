@@ -6,6 +6,7 @@
 
 #include <QCryptographicHash>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -163,13 +164,26 @@ Result<BundleRun> ManifestReader::run(const QJsonObject &object, const QString &
                                QStringLiteral("params"), QStringLiteral("tags"),       QStringLiteral("events"),
                                QStringLiteral("stages"), QStringLiteral("metrics"),    QStringLiteral("checkpoints"),
                                QStringLiteral("evaluations")};
-    Result<QVariantList> columns = bundleRowFromJson(bundleRunColumns(), object, where, extra);
+    const QStringList optional = {QStringLiteral("kind"), QStringLiteral("result_json")};  // since schema 10
+    Result<QVariantList> columns = bundleRowFromJson(bundleRunColumns(), object, where, extra + optional);
     if (!columns)
         return located(columns.error());
     run.columns = columns.value();
     for (const QString &key : extra) {
         if (!object.contains(key))
             return fail(where + QLatin1Char('.') + key, QStringLiteral("missing"));
+    }
+    if (object.contains(QStringLiteral("kind"))) {
+        run.kind = object.value(QStringLiteral("kind")).toString();
+        if (run.kind != QLatin1String(kRunKindTrain) && run.kind != QLatin1String(kRunKindLrFind))
+            return fail(where + QStringLiteral(".kind"), QStringLiteral("expected \"train\" or \"lrfind\""));
+    }
+    const QJsonValue result = object.value(QStringLiteral("result_json"));
+    if (!result.isNull() && !result.isUndefined()) {
+        QJsonParseError parse;
+        if (!result.isString() || !QJsonDocument::fromJson(result.toString().toUtf8(), &parse).isObject())
+            return fail(where + QStringLiteral(".result_json"), QStringLiteral("expected a JSON object as text, or null"));
+        run.resultJson = result.toString();
     }
     run.uuid = object.value(QStringLiteral("uuid")).toString();
     if (!isUuidText(run.uuid))

@@ -39,6 +39,8 @@ struct BundleRun {
     QVariantList columns;   // bundleRunColumns()
     QString sweepUuid;      // empty: not a trial
     QString parentUuid;     // empty: trained from scratch or from a file (or the parent was not known)
+    QString kind = QStringLiteral("train");  // runs.kind; bundles written before schema 10 carry none
+    QString resultJson;     // runs.result_json; empty for NULL
     QList<QPair<QString, QVariant>> params;
     QStringList tags;
     QList<QVariantList> events;  // bundleEventColumns()

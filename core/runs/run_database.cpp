@@ -159,8 +159,8 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
         QSqlQuery insert(m_db);
         insert.prepare(QStringLiteral(
             "INSERT INTO runs (name, status, preset_json, preset_hash, created_at, app_version, torch_version,"
-            " qt_version, device, seed, provenance_json, host, pid, sweep_id, sweep_trial, uuid)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+            " qt_version, device, seed, provenance_json, host, pid, sweep_id, sweep_trial, uuid, kind)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         insert.addBindValue(nullIfEmpty(run.name));
         insert.addBindValue(runStatusName(RunStatus::Queued));
         insert.addBindValue(compactJson(run.preset));
@@ -178,6 +178,7 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
         insert.addBindValue(run.sweepId > 0 ? QVariant(run.sweepId) : QVariant());
         insert.addBindValue(run.sweepId > 0 ? QVariant(run.sweepTrial) : QVariant());
         insert.addBindValue(QUuid::createUuid().toString(QUuid::WithoutBraces));
+        insert.addBindValue(run.kind.isEmpty() ? QString::fromLatin1(kRunKindTrain) : run.kind);
         if (!insert.exec()) {
             if (run.sweepId > 0 && insert.lastError().text().contains(QLatin1String("UNIQUE")))
                 return Error(QStringLiteral("trial %1 of sweep %2 already has a run in %3").arg(run.sweepTrial).arg(run.sweepId).arg(m_path));
@@ -279,6 +280,21 @@ Status RunDatabase::setNotes(qint64 id, const QString &notes)
         update.addBindValue(id);
         if (!update.exec())
             return runDbError(QStringLiteral("cannot set the notes of run %1").arg(id), m_path, update.lastError());
+        if (update.numRowsAffected() == 0)
+            return noSuchRun(id);
+        return Status::success();
+    });
+}
+
+Status RunDatabase::setRunResult(qint64 id, const QJsonObject &result)
+{
+    return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
+        QSqlQuery update(m_db);
+        update.prepare(QStringLiteral("UPDATE runs SET result_json = ? WHERE id = ?"));
+        update.addBindValue(result.isEmpty() ? QVariant() : QVariant(compactJson(result)));
+        update.addBindValue(id);
+        if (!update.exec())
+            return runDbError(QStringLiteral("cannot store the result of run %1").arg(id), m_path, update.lastError());
         if (update.numRowsAffected() == 0)
             return noSuchRun(id);
         return Status::success();

@@ -66,6 +66,8 @@ public:
     // there first).
     Status claimRunForResume(qint64 id, qint64 fromStep);
     Status setNotes(qint64 id, const QString &notes);
+    // What a run of another kind than training found (RunInfo::result; an empty object stores NULL).
+    Status setRunResult(qint64 id, const QJsonObject &result);
     Status setTags(qint64 id, const QStringList &tags);  // replaces all tags; duplicates and empty tags dropped
     Status renameRun(qint64 id, const QString &name);   // trimmed; empty stores NULL
     // Deletes the run and (by cascade) its parameters, metrics, events, checkpoints and tags. Leaves its folder.

@@ -20,7 +20,7 @@ namespace {
 #define TY_RUN_COLUMNS(PRESET)                                                                                      \
     "id, name, status, status_message, error_node, " PRESET ", preset_hash, created_at, started_at, ended_at,"       \
     " heartbeat_at, app_version, torch_version, qt_version, device, host, pid, seed, provenance_json, folder, notes," \
-    " sweep_id, sweep_trial, uuid"
+    " sweep_id, sweep_trial, uuid, kind, result_json"
 const char kRunColumns[] = TY_RUN_COLUMNS("preset_json");
 // The presets are most of a big database's bytes, and a list shows none.
 const char kRunListColumns[] = TY_RUN_COLUMNS("NULL");
@@ -71,6 +71,8 @@ RunInfo runInfoFromRow(const QSqlQuery &query)
     info.sweepId = query.value(21).toLongLong();
     info.sweepTrial = query.value(22).isNull() ? -1 : query.value(22).toInt();
     info.uuid = query.value(23).toString();
+    info.kind = query.value(24).toString();
+    info.result = jsonObjectFromText(query.value(25));
     return info;
 }
 

@@ -26,6 +26,11 @@ bool runStatusIsTerminal(RunStatus status);
 // Every status in declaration order (for tests, filters and combo boxes).
 QList<RunStatus> allRunStatuses();
 
+// What a run is (the runs table's kind): a training run, or a learning-rate range test (trainyard-cli lrfind), which
+// trains a copy of the model for a few steps and is never a candidate where runs are compared by their results.
+inline constexpr char kRunKindTrain[] = "train";
+inline constexpr char kRunKindLrFind[] = "lrfind";
+
 // What a trainer knows when it creates a run.
 struct NewRun {
     QString name;
@@ -37,6 +42,7 @@ struct NewRun {
     QJsonObject provenance;          // anything else worth recording (data fingerprints, command line, host)
     qint64 sweepId = 0;              // the sweep this run is a trial of (0: none), and which trial
     int sweepTrial = -1;
+    QString kind = QStringLiteral("train");  // kRunKindTrain or kRunKindLrFind
 };
 
 // One row of `runs` plus its tags. Times are UTC; a time never set is an invalid QDateTime.
@@ -59,6 +65,8 @@ struct RunInfo {
     qint64 sweepId = 0;              // 0 unless the run is a trial of a sweep
     int sweepTrial = -1;
     QString uuid;                    // random, 128 bits: the run's identity across databases
+    QString kind = QStringLiteral("train");  // kRunKindTrain or kRunKindLrFind
+    QJsonObject result;              // what a run of another kind than training found (lrfind: its suggestions)
 };
 
 // What a sweep driver records when it starts a sweep.

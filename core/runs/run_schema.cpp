@@ -251,11 +251,23 @@ RunSchemaStep version9()
     return step;
 }
 
+// What a run is: "train" (every run recorded before) or "lrfind" (a learning-rate range test, trainyard-cli
+// lrfind), and what such a run found (its suggestions as JSON; NULL for training runs).
+RunSchemaStep version10()
+{
+    RunSchemaStep step;
+    step.toVersion = 10;
+    step.description = QStringLiteral("run kinds and results");
+    step.statements = {QStringLiteral("ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'train'"),
+                       QStringLiteral("ALTER TABLE runs ADD COLUMN result_json TEXT")};
+    return step;
+}
+
 } // namespace
 
 const QList<RunSchemaStep> &runSchemaSteps()
 {
-    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4(), version5(), version6(), version7(), version8(), version9()};
+    static const QList<RunSchemaStep> steps = {version1(), version2(), version3(), version4(), version5(), version6(), version7(), version8(), version9(), version10()};
     return steps;
 }
 

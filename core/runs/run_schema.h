@@ -16,7 +16,7 @@
 
 namespace ty {
 
-constexpr int kRunSchemaVersion = 9;
+constexpr int kRunSchemaVersion = 10;
 
 struct RunSchemaStep {
     int toVersion = 0;        // the user_version after this step

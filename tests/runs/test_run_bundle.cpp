@@ -150,6 +150,8 @@ void compareRun(RunDatabase &from, qint64 a, RunDatabase &to, qint64 b)
     QCOMPARE(y.notes, x.notes);
     QCOMPARE(y.tags, x.tags);
     QCOMPARE(y.sweepTrial, x.sweepTrial);
+    QCOMPARE(y.kind, x.kind);
+    QCOMPARE(y.result, x.result);
     QCOMPARE(y.folder, to.runFolder(b));
     QCOMPARE(to.params(b).value(), from.params(a).value());
 
@@ -226,6 +228,30 @@ QString forged(const QString &bundle, const QString &out, const std::function<vo
 class TestRunBundle : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A learning-rate range test travels as one: its kind and result (schema 10) with its curve's rows.
+    void rangeTestKeepsItsKindAndResult()
+    {
+        Fixture source;
+        QVERIFY(source.open());
+        NewRun test = testing::sampleNewRun(QStringLiteral("lrfind"));
+        test.kind = QString::fromLatin1(kRunKindLrFind);
+        const qint64 id = trainedRun(source, test, 5);
+        const QJsonObject result{{QStringLiteral("suggestions"), QJsonObject{{QStringLiteral("valley"), QJsonObject{{QStringLiteral("lr"), 0.004}}}}}};
+        QVERIFY(source.db->setRunResult(id, result).ok());
+        const qint64 plain = trainedRun(source, testing::sampleNewRun(QStringLiteral("plain")), 3);
+        const QString bundle = source.dir.filePath(QStringLiteral("test.tybundle"));
+        QVERIFY(exportRunBundle(RunBundleExportRequest{source.path, {id, plain}, {}, bundle, true}).ok());
+        Fixture target;
+        QVERIFY(target.open());
+        const Result<RunBundleImportReport> imported = importRunBundle(target.path, bundle);
+        QVERIFY2(imported.ok(), qPrintable(imported.error().toString()));
+        const qint64 copy = idOf(*target.db, source.db->run(id).value().uuid);
+        compareRun(*source.db, id, *target.db, copy);
+        QCOMPARE(target.db->run(copy).value().kind, QString::fromLatin1(kRunKindLrFind));
+        QCOMPARE(target.db->run(copy).value().result, result);
+        QCOMPARE(target.db->run(idOf(*target.db, source.db->run(plain).value().uuid)).value().kind, QString::fromLatin1(kRunKindTrain));
+    }
+
     void roundTripKeepsEveryRowAndLink()
     {
         Fixture source;

@@ -29,6 +29,8 @@ class TestRunSchema : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void migratesToRunKinds();
+    void recordsRunKindAndResult();
     void migratesToUuids();
     void migratesToTeamReplication();
     void resumeMarksTeamReplication();
@@ -45,10 +47,17 @@ private Q_SLOTS:
 
 namespace {
 
-// Undoes schema step 7 in a file, as a version-6 file was.
-// What a version-8 file lacks: the team store's replication marks.
+// What a version-9 file lacks: the runs' kind and result.
+void dropRunKinds(RawSqlite &raw)
+{
+    QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN result_json")), QString());
+    QCOMPARE(raw.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN kind")), QString());
+}
+
+// What a version-8 file lacks: the team store's replication marks (and what later versions added).
 void dropTeamReplication(RawSqlite &raw)
 {
+    dropRunKinds(raw);
     QCOMPARE(raw.exec(QStringLiteral("DROP TABLE team_replication")), QString());
 }
 
@@ -101,6 +110,60 @@ void TestRunSchema::migratesToSweeps()
     RawSqlite raw(path);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.scalar(QStringLiteral("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'sweep_id'")).toInt(), 1);
+}
+
+// A version-9 database's runs become training runs, without a result; a new run of another kind keeps its kind.
+void TestRunSchema::migratesToRunKinds()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
+    qint64 id = 0;
+    {
+        auto opened = RunDatabase::open(path);
+        QVERIFY(opened.ok());
+        id = opened.value()->createRun(testing::sampleNewRun()).value();
+    }
+    {
+        RawSqlite raw(path);
+        dropRunKinds(raw);
+        QCOMPARE(raw.exec(QStringLiteral("PRAGMA user_version = 9")), QString());
+        QVERIFY(!raw.exec(QStringLiteral("SELECT kind FROM runs")).isEmpty());  // really gone before the migration
+    }
+    auto opened = RunDatabase::open(path);
+    QVERIFY2(opened.ok(), qPrintable(opened.error().toString()));
+    {
+        RawSqlite raw(path);
+        QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
+    }
+    const RunInfo old = opened.value()->run(id).value();
+    QCOMPARE(old.kind, QString::fromLatin1(kRunKindTrain));
+    QVERIFY(old.result.isEmpty());
+    NewRun test = testing::sampleNewRun();
+    test.kind = QString::fromLatin1(kRunKindLrFind);
+    const qint64 testId = opened.value()->createRun(test).value();
+    QCOMPARE(opened.value()->run(testId).value().kind, QString::fromLatin1(kRunKindLrFind));
+    const QList<RunInfo> listed = opened.value()->listRuns().value();
+    QCOMPARE(listed.size(), 2);
+    QCOMPARE(listed.at(0).kind, QString::fromLatin1(kRunKindLrFind));  // newest first
+    QCOMPARE(listed.at(1).kind, QString::fromLatin1(kRunKindTrain));
+}
+
+// A run's result is stored as JSON and read back by run() and listRuns(); an empty object clears it.
+void TestRunSchema::recordsRunKindAndResult()
+{
+    QTemporaryDir dir;
+    auto opened = RunDatabase::open(dir.filePath(QStringLiteral("runs.sqlite")));
+    QVERIFY(opened.ok());
+    RunDatabase &db = *opened.value();
+    const qint64 id = db.createRun(testing::sampleNewRun()).value();
+    QCOMPARE(db.run(id).value().kind, QString::fromLatin1(kRunKindTrain));
+    const QJsonObject result{{QStringLiteral("suggestions"), QJsonObject{{QStringLiteral("valley"), QJsonObject{{QStringLiteral("lr"), 0.003}}}}}};
+    QVERIFY(db.setRunResult(id, result).ok());
+    QCOMPARE(db.run(id).value().result, result);
+    QCOMPARE(db.listRuns().value().at(0).result, result);
+    QVERIFY(db.setRunResult(id, {}).ok());
+    QVERIFY(db.run(id).value().result.isEmpty());
+    QVERIFY(!db.setRunResult(id + 100, result).ok());
 }
 
 // A version-8 database gains the team store's marks, empty: nothing of it was pushed anywhere.
@@ -202,7 +265,7 @@ void TestRunSchema::schemaVersionRecorded()
     const QString path = dir.filePath(QStringLiteral("runs.sqlite"));
     QVERIFY(RunDatabase::open(path).ok());
     RawSqlite raw(path);
-    QCOMPARE(RunDatabase::kSchemaVersion, 9);
+    QCOMPARE(RunDatabase::kSchemaVersion, 10);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RunDatabase::kSchemaVersion);
     QCOMPARE(raw.tables(), (QStringList{"checkpoints", "evaluation_samples", "evaluations", "events", "metric_summaries",
                                         "metrics", "queue", "run_params", "run_tags", "runs", "settings", "stages", "sweeps",
@@ -220,7 +283,7 @@ void TestRunSchema::schemaVersionRecorded()
              (QStringList{"id", "name", "status", "status_message", "error_node", "preset_json", "preset_hash",
                           "created_at", "started_at", "ended_at", "heartbeat_at", "app_version", "torch_version",
                           "qt_version", "device", "host", "pid", "seed", "provenance_json", "folder", "notes", "sweep_id", "sweep_trial",
-                          "uuid"}));
+                          "uuid", "kind", "result_json"}));
     QCOMPARE(raw.columns(QStringLiteral("metrics")), (QStringList{"run_id", "name", "step", "epoch", "time", "value"}));
     QCOMPARE(raw.columns(QStringLiteral("events")), (QStringList{"run_id", "step", "time", "kind", "message"}));
     QCOMPARE(raw.columns(QStringLiteral("checkpoints")), (QStringList{"run_id", "step", "epoch", "path", "created_at", "sha256", "kind"}));

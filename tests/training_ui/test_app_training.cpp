@@ -1,7 +1,7 @@
 // Training from the desktop app, end to end: the real main window trains the graph on its canvas with the
 // real trainyard-cli worker, keeps the canvas editable meanwhile, plots the run and finds it in the run
 // database; a graph with errors is not trained; a run started in a terminal is stopped from the browser; a killed
-// worker leaves the app running and the run interrupted; closing the window with a run training stops it with a checkpoint. Runs under Xvfb when
+// worker leaves the app running; an optimizer's learning-rate test sets only the rate clicked and the run interrupted; closing the window with a run training stops it with a checkpoint. Runs under Xvfb when
 // xvfb-run is installed (CTest test "app_training"), offscreen otherwise.
 
 #include "training_ui_support.h"
@@ -20,6 +20,8 @@
 #include "runs/run_browser.h"
 #include "runs/runs_table_model.h"
 #include "training/device_probe.h"
+#include "inspector/inspector_panel.h"
+#include "training/learning_rate_finder_dialog.h"
 #include "training/training_panel.h"
 
 #include "preset_format.h"
@@ -33,6 +35,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QComboBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QTableView>
 #include <QProcess>
@@ -41,6 +44,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 
 #include <algorithm>
 #include <csignal>
@@ -234,6 +238,34 @@ private Q_SLOTS:
         QTRY_COMPARE(plot->stageMarks(child).size(), 1);
         QCOMPARE(plot->stageMarks(child).first().name, QStringLiteral("all"));
         QCOMPARE(plot->stageMarks(child).first().step, stages[1].startStep);
+    }
+
+    // The optimizer node's "Find learning rate…" runs the test in a worker, recorded as a run of kind lrfind; the
+    // node's lr changes only when a suggestion is clicked, as one undo step.
+    void findLearningRateSetsOnlyTheClickedRate()
+    {
+        window->document()->setPreset(tytest::tinyPreset(1, 512));
+        window->document()->setSelectedNodes({QStringLiteral("opt")});
+        auto *find = window->inspector()->findChild<QPushButton *>(QStringLiteral("findLearningRate"));
+        QVERIFY(find);
+        QTest::mouseClick(find, Qt::LeftButton);
+        auto *dialog = window->findChild<LearningRateFinderDialog *>();
+        QVERIFY(dialog);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->running(), 120000);
+        QVERIFY2(dialog->valleyButton()->isEnabled(), qPrintable(dialog->statusLabel()->text()));
+        const auto lr = [this] { return window->document()->graph().node(QStringLiteral("opt"))->params.value(QStringLiteral("lr")).toDouble(); };
+        QCOMPARE(lr(), 0.1);  // nothing applied without the click
+        const QList<RunInfo> recorded = runs.db->listRuns().value();
+        QVERIFY(!recorded.isEmpty());
+        QCOMPARE(recorded.first().kind, QString::fromLatin1(kRunKindLrFind));
+        QSignalSpy chosen(dialog, &LearningRateFinderDialog::rateChosen);
+        QTest::mouseClick(dialog->valleyButton(), Qt::LeftButton);
+        QCOMPARE(chosen.count(), 1);
+        const double valley = chosen.first().at(1).toDouble();
+        QVERIFY(valley >= 1e-7 && valley <= 10);
+        QCOMPARE(lr(), valley);
+        window->document()->undoStack()->undo();
+        QCOMPARE(lr(), 0.1);
     }
 
     void aGraphWithErrorsIsNotTrained()

@@ -17,6 +17,7 @@
 
 #include <QFormLayout>
 #include <QGridLayout>
+#include <QPushButton>
 #include <QToolButton>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -111,6 +112,13 @@ void InspectorPanel::buildNodePage(const QString &id)
         layout->addWidget(new DatasetPreview(m_document, id, content));
     } else if (block && block->takesDataStatistics) {
         layout->addWidget(new NormalizeFromData(m_document, id, content));
+    } else if (block && block->category == BlockCategory::Optimizer) {
+        auto *find = new QPushButton(tr("Find learning rate…"), content);
+        find->setObjectName(QStringLiteral("findLearningRate"));
+        find->setToolTip(tr("Train a fresh copy of the model for a few steps while the rate grows, and show the loss against it "
+                            "with two suggested rates; nothing changes until you choose one"));
+        connect(find, &QPushButton::clicked, this, [this] { Q_EMIT findLearningRateRequested(m_nodeId); });
+        layout->addWidget(find, 0, Qt::AlignLeft);
     }
     if (block && block->category == BlockCategory::Transform) {
         layout->addWidget(sectionLabel(tr("Augmentation"), content));

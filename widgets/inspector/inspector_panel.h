@@ -49,6 +49,8 @@ public:
 Q_SIGNALS:
     // A parameter's "Sweep This Parameter…": `key` as --set writes it, "conv1.out_channels" or "training.epochs".
     void sweepRequested(const QString &key);
+    // An optimizer node's "Find learning rate…" (the window runs the test and offers the rates to set).
+    void findLearningRateRequested(const QString &optimizerNode);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

@@ -42,6 +42,9 @@ public:
         m_options.ownedCheckpoints = owned;
     }
     TrainResult run(TrainObserver &observer);  // may throw
+    // The learning-rate range test instead of run() (learning_rate_search.cpp): fills `result` as it goes, so the
+    // points before an exception are kept. May throw.
+    void findLearningRate(const LrFindOptions &options, const LrFindProgress &progress, LrFindResult *result);
     // Distributed runs (training_ranks.cpp): after prepare() on every rank, whether all of them prepared the same
     // preset; then rank 0's weights everywhere. False with `failure` set (this rank's own error when it failed).
     bool joinRanks(bool prepared, Error *failure);
