@@ -39,6 +39,7 @@ const char *const kUsage =
     "  augment PRESET --node ID [--seed S] [--sample I] [--count N] [--set K=V]... [--json]\n"
     "                                           variants of a training sample through the transform blocks up to ID,\n"
     "                                           drawn as training draws them (16 unless --count)\n"
+    "  augment --serve                          the same as a worker: a JSON request a line on stdin, a reply a line\n"
     "  runs list [--tag TAG]... [--db PATH|--team URL] [--json]\n"
     "                                           the recorded runs, newest first (with every TAG given)\n"
     "  runs show ID [--db PATH|--team URL] [--json]\n"
