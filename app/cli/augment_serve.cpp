@@ -54,8 +54,12 @@ Result<Preset> requestPreset(const QJsonObject &request)
             return Error::atField(QStringLiteral("preset_file"), QStringLiteral("\"preset_file\" must be a preset file's path"));
         preset = loadPreset(path);
     }
-    if (!preset)
-        return preset;
+    if (!preset) {
+        Error e = preset.error();
+        if (e.field.isEmpty())
+            e.field = inlined ? QStringLiteral("preset") : QStringLiteral("preset_file");
+        return e;
+    }
     QStringList sets;
     const QJsonValue setValue = request.value(QStringLiteral("set"));
     if (!setValue.isUndefined() && !setValue.isArray())

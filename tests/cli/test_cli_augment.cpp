@@ -130,6 +130,10 @@ private Q_SLOTS:
         noPreset.remove(QStringLiteral("preset_file"));
         send(worker, noPreset);
         QCOMPARE(reply(worker).value(QStringLiteral("field")).toString(), QStringLiteral("preset"));
+        send(worker, request(6, presetFile + QStringLiteral(".missing"), 1));
+        const QJsonObject missing = reply(worker);
+        QCOMPARE(missing.value(QStringLiteral("id")).toInt(), 6);
+        QCOMPARE(missing.value(QStringLiteral("field")).toString(), QStringLiteral("preset_file"));
 
         QJsonObject notATransform = request(3, presetFile, 1);
         notATransform.insert(QStringLiteral("node"), QStringLiteral("fc"));
