@@ -39,6 +39,7 @@ const char *const kUsage =
     "  augment PRESET --node ID [--seed S] [--sample I] [--count N] [--set K=V]... [--json]\n"
     "                                           variants of a training sample through the transform blocks up to ID,\n"
     "                                           drawn as training draws them (16 unless --count)\n"
+    "  augment --serve                          the same as a worker: a JSON request a line on stdin, a reply a line\n"
     "  lrfind PRESET [--min LR] [--max LR] [--steps N] [--overlay FILE]... [--set K=V]... [--db PATH] [--json]\n"
     "                                           learning-rate range test: the loss against an exponentially growing\n"
     "                                           rate, and two suggested rates; recorded as a run of kind lrfind\n"

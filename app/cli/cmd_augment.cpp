@@ -1,8 +1,9 @@
 // trainyard-cli augment PRESET --node ID [--seed S] [--sample I] [--count N] [--overlay FILE]... [--set KEY=VALUE]... [--json]
+// trainyard-cli augment --serve: the same as a long-lived worker, one JSON request and reply a line (augment_serve.h).
 // What the transform blocks up to node ID do to one training sample: N variants (16 unless told) through the code and
 // random generator training uses (augmentation_preview.h). The app's inspector shows them on a transform node.
 
-#include "augmentation_preview.h"
+#include "augment_serve.h"
 #include "commands.h"
 #include "training_module.h"
 
@@ -10,6 +11,7 @@
 #include <QJsonObject>
 
 #include <cmath>
+#include <iostream>
 #include <limits>
 
 namespace ty::cli {
@@ -17,7 +19,8 @@ namespace ty::cli {
 namespace {
 
 const char kAugmentUsage[] = "usage: trainyard-cli augment PRESET --node ID [--seed S] [--sample I] [--count N] [--overlay FILE]... "
-                             "[--set KEY=VALUE]... [--json]\n";
+                             "[--set KEY=VALUE]... [--json]\n"
+                             "       trainyard-cli augment --serve\n";
 
 QString shapeText(const std::vector<int64_t> &shape)
 {
@@ -73,11 +76,33 @@ bool wholeOption(const Args &args, const char *name, qint64 low, qint64 high, qi
 
 } // namespace
 
+QJsonObject augmentationPreviewJson(const AugmentationPreviewOptions &options, const AugmentationPreview &preview)
+{
+    QJsonArray variants;
+    for (const std::vector<float> &variant : preview.variants)
+        variants.append(numbers(variant));
+    return QJsonObject{{QStringLiteral("node"), options.nodeId},
+                       {QStringLiteral("seed"), QString::number(options.seed)},
+                       {QStringLiteral("sample"), qint64(options.sample)},
+                       {QStringLiteral("transforms"), QJsonArray::fromStringList(preview.transforms)},
+                       {QStringLiteral("sample_shape"), shapeJson(preview.sampleShape)},
+                       {QStringLiteral("variant_shape"), shapeJson(preview.variantShape)},
+                       {QStringLiteral("original"), numbers(preview.original)},
+                       {QStringLiteral("variants"), variants}};
+}
+
 int augmentCommand(const QStringList &arguments, Io &io)
 {
     const Args args = parseArgs(arguments, {QStringLiteral("node"), QStringLiteral("seed"), QStringLiteral("sample"), QStringLiteral("count"),
                                             QStringLiteral("overlay")},
-                                {QStringLiteral("json")});
+                                {QStringLiteral("json"), QStringLiteral("serve")});
+    if (args.error.isEmpty() && args.flag(QStringLiteral("serve"))) {
+        if (!args.positionals.isEmpty() || !args.options.isEmpty() || !args.sets.isEmpty() || !args.overlays.isEmpty() || args.flag(QStringLiteral("json"))) {
+            io.err << "error: augment --serve takes no other arguments: each request names its preset, node and seed\n" << kAugmentUsage;
+            return BadInput;
+        }
+        return serveAugmentRequests(std::cin, io);
+    }
     if (!args.error.isEmpty() || args.positionals.size() != 1 || args.option(QStringLiteral("node")).isEmpty()) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n")) << kAugmentUsage;
         return BadInput;
@@ -104,17 +129,7 @@ int augmentCommand(const QStringList &arguments, Io &io)
     }
     const AugmentationPreview &p = preview.value();
     if (args.flag(QStringLiteral("json"))) {
-        QJsonArray variants;
-        for (const std::vector<float> &variant : p.variants)
-            variants.append(numbers(variant));
-        printJson(io, QJsonObject{{QStringLiteral("node"), options.nodeId},
-                                  {QStringLiteral("seed"), QString::number(options.seed)},
-                                  {QStringLiteral("sample"), qint64(options.sample)},
-                                  {QStringLiteral("transforms"), QJsonArray::fromStringList(p.transforms)},
-                                  {QStringLiteral("sample_shape"), shapeJson(p.sampleShape)},
-                                  {QStringLiteral("variant_shape"), shapeJson(p.variantShape)},
-                                  {QStringLiteral("original"), numbers(p.original)},
-                                  {QStringLiteral("variants"), variants}});
+        printJson(io, augmentationPreviewJson(options, p));
         return Success;
     }
     io.out << "training sample " << options.sample << " (" << shapeText(p.sampleShape) << ") through "

@@ -4,11 +4,14 @@
 #include "detail/compiled_pipeline.h"
 #include "detail/device_data.h"
 #include "preset_dataset.h"
+#include "preset_format.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 #include <QSet>
 
 #include <algorithm>
+#include <optional>
 
 namespace ty {
 
@@ -41,9 +44,8 @@ DataSplit oneSample(const DataSplit &split, int64_t index)
     return one;
 }
 
-} // namespace
-
-Result<AugmentationPreview> previewAugmentation(const Preset &preset, const LoadedDataset &data, const AugmentationPreviewOptions &options)
+// The checks that need no compiled graph: the node, the count, the data set in memory, the sample.
+Status checkRequest(const Preset &preset, const LoadedDataset &data, const AugmentationPreviewOptions &options)
 {
     const Node *node = preset.graph.node(options.nodeId);
     if (!node)
@@ -57,15 +59,33 @@ Result<AugmentationPreview> previewAugmentation(const Preset &preset, const Load
         return Error::atNode(node->id, tr("the data set is streamed from disk; its preview needs it in memory"));
     if (options.sample < 0 || options.sample >= data.train.size())
         return Error::atNode(node->id, tr("sample %1 is not in the training split (%2 samples)").arg(options.sample).arg(data.train.size()));
+    return Status();
+}
+
+// The preset compiled as for training; an error (at the failing node) when it does not compile.
+Result<std::shared_ptr<detail::CompiledPipeline>> compileForPreview(const Preset &preset, const LoadedDataset &data, const QString &nodeId)
+{
     try {
         torch::NoGradGuard noGrad;
-        detail::CompiledPipeline pipeline = detail::compilePipeline(preset, data.shape);
-        for (const Issue &issue : pipeline.report.issues)
+        auto pipeline = std::make_shared<detail::CompiledPipeline>(detail::compilePipeline(preset, data.shape));
+        for (const Issue &issue : pipeline->report.issues)
             if (issue.severity == Severity::Error)
                 return Error::atNode(issue.node, tr("the pipeline does not compile: %1").arg(issue.message));
-        const int slot = pipeline.model->slotOf(node->id);
+        return pipeline;
+    } catch (const std::exception &e) {
+        return Error::atNode(nodeId, tr("the preview failed: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
+// The variants through a compiled pipeline: seeded here, so that a pipeline compiled once draws as a new one would.
+Result<AugmentationPreview> drawVariants(detail::CompiledPipeline &pipeline, const LoadedDataset &data, const AugmentationPreviewOptions &options)
+{
+    const QString &nodeId = options.nodeId;
+    try {
+        torch::NoGradGuard noGrad;
+        const int slot = pipeline.model->slotOf(nodeId);
         if (slot < 0)
-            return Error::atNode(node->id, tr("%1 is not on the network's path").arg(node->id));
+            return Error::atNode(nodeId, tr("%1 is not on the network's path").arg(nodeId));
         // The batch as training draws it: the split on the device, `count` rows of the sample by index_select.
         const detail::DeviceSplit split = detail::toDevice(oneSample(data.train, options.sample), torch::kCPU);
         const torch::Tensor batch = split.rows(torch::zeros({options.count}, torch::kLong));
@@ -80,7 +100,7 @@ Result<AugmentationPreview> previewAugmentation(const Preset &preset, const Load
         for (int64_t i = 0; i < out.size(0); ++i)
             preview.variants.push_back(values(out[i]));
         // The node and the ops it reads from, directly or not: walked back through the planned (topological) order.
-        QSet<QString> upstream{node->id};
+        QSet<QString> upstream{nodeId};
         for (auto op = pipeline.plan.ops.rbegin(); op != pipeline.plan.ops.rend(); ++op)
             if (upstream.contains(op->nodeId))
                 for (const QString &input : op->inputs)
@@ -92,23 +112,84 @@ Result<AugmentationPreview> previewAugmentation(const Preset &preset, const Load
         }
         return preview;
     } catch (const std::exception &e) {
-        return Error::atNode(node->id, tr("the preview failed: %1").arg(QString::fromUtf8(e.what())));
+        return Error::atNode(nodeId, tr("the preview failed: %1").arg(QString::fromUtf8(e.what())));
     }
+}
+
+Result<LoadedDataset> loadPresetDataset(const Preset &preset, const Node &dataset)
+{
+    Result<LoadedDataset> data = loadDataset(datasetRequest(preset, dataset));
+    if (!data) {
+        Error e = data.error();
+        if (e.node.isEmpty())
+            e.node = dataset.id;
+        return e;
+    }
+    return data;
+}
+
+QString compactJson(const QJsonObject &o) { return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)); }
+
+} // namespace
+
+Result<AugmentationPreview> previewAugmentation(const Preset &preset, const LoadedDataset &data, const AugmentationPreviewOptions &options)
+{
+    if (const Status checked = checkRequest(preset, data, options); !checked)
+        return checked.error();
+    Result<std::shared_ptr<detail::CompiledPipeline>> pipeline = compileForPreview(preset, data, options.nodeId);
+    if (!pipeline)
+        return pipeline.error();
+    return drawVariants(*pipeline.value(), data, options);
 }
 
 Result<AugmentationPreview> previewAugmentation(const Preset &preset, const AugmentationPreviewOptions &options)
 {
+    AugmentationPreviewer previewer;
+    return previewer.preview(preset, options);
+}
+
+struct AugmentationPreviewer::Cache {
+    QString dataKey;      // the data set request, as compact JSON
+    std::optional<LoadedDataset> data;
+    QString pipelineKey;  // the whole preset and the data set request
+    std::shared_ptr<detail::CompiledPipeline> pipeline;
+};
+
+AugmentationPreviewer::AugmentationPreviewer() : m_cache(std::make_unique<Cache>()) {}
+AugmentationPreviewer::~AugmentationPreviewer() = default;
+
+Result<AugmentationPreview> AugmentationPreviewer::preview(const Preset &preset, const AugmentationPreviewOptions &options)
+{
     const Node *dataset = firstDatasetNode(preset);
     if (!dataset)
         return Error(tr("the preset has no data set node"));
-    Result<LoadedDataset> data = loadDataset(datasetRequest(preset, *dataset));
-    if (!data) {
-        Error e = data.error();
-        if (e.node.isEmpty())
-            e.node = dataset->id;
-        return e;
+    const DatasetRequest request = datasetRequest(preset, *dataset);
+    const QString dataKey = compactJson(QJsonObject{{QStringLiteral("block"), request.blockType}, {QStringLiteral("params"), request.params},
+                                                    {QStringLiteral("base"), request.baseDir}});
+    if (!m_cache->data || m_cache->dataKey != dataKey) {
+        m_cache->data.reset();
+        m_cache->pipeline.reset();
+        Result<LoadedDataset> data = loadPresetDataset(preset, *dataset);
+        if (!data)
+            return data.error();
+        m_cache->data = std::move(data.value());
+        m_cache->dataKey = dataKey;
+        ++m_datasetLoads;
     }
-    return previewAugmentation(preset, data.value(), options);
+    const LoadedDataset &data = *m_cache->data;
+    if (const Status checked = checkRequest(preset, data, options); !checked)
+        return checked.error();
+    const QString pipelineKey = dataKey + compactJson(presetToJson(preset));
+    if (!m_cache->pipeline || m_cache->pipelineKey != pipelineKey) {
+        m_cache->pipeline.reset();
+        Result<std::shared_ptr<detail::CompiledPipeline>> pipeline = compileForPreview(preset, data, options.nodeId);
+        if (!pipeline)
+            return pipeline.error();
+        m_cache->pipeline = pipeline.value();
+        m_cache->pipelineKey = pipelineKey;
+        ++m_compilations;
+    }
+    return drawVariants(*m_cache->pipeline, data, options);
 }
 
 } // namespace ty

@@ -1,4 +1,4 @@
-// trainyard-bench-gui [--quick] [--markdown] [--only plots|runs|editing|stall|evaluate]
+// trainyard-bench-gui [--quick] [--markdown] [--only plots|runs|editing|stall|evaluate|data]
 // The desktop app's figures of docs/benchmarks.md alone (trainyard-bench prints them too, with the rest); exits 1
 // when a target is missed. Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise.
 
@@ -34,6 +34,8 @@ int main(int argc, char **argv)
         ty::bench::benchEventLoopStall(options, report);
     if (section.isEmpty() || section == QStringLiteral("evaluate"))
         ty::bench::benchEvaluateView(options, report);
+    if (section.isEmpty() || section == QStringLiteral("data"))
+        ty::bench::benchAugmentationView(options, report);
     report.print(args.contains(QStringLiteral("--markdown")));
     return report.missedTargets() == 0 ? 0 : 1;
 }

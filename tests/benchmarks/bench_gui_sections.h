@@ -15,7 +15,8 @@ void benchRunBrowser(const GuiOptions &options, Report &report);   // RunBrowser
 void benchMetricsCsvExport(const GuiOptions &options, Report &report);  // Export Metrics as CSV, 20 x 10,000 rows
 void benchDocumentEditing(const GuiOptions &options, Report &report);  // edit to report, 200 nodes
 void benchEventLoopStall(const GuiOptions &options, Report &report);   // a live plot and the event loop
-void benchEvaluateView(const GuiOptions &options, Report &report);    // EvaluationView on 10,000 samples
+void benchEvaluateView(const GuiOptions &options, Report &report);
+void benchAugmentationView(const GuiOptions &options, Report &report);  // the inspector's preview and its worker, in "data"    // EvaluationView on 10,000 samples
 
 // Runs the event loop for about `milliseconds` (paints, zero-timers, deferred deletes).
 void runEventLoopFor(int milliseconds);

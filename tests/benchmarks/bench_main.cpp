@@ -80,6 +80,8 @@ int main(int argc, char **argv)
         ty::bench::benchEventLoopStall(gui, report);
     if (section.isEmpty() || section == QStringLiteral("evaluate"))
         ty::bench::benchEvaluateView(gui, report);
+    if (section.isEmpty() || section == QStringLiteral("data"))
+        ty::bench::benchAugmentationView(gui, report);
 #endif
     report.print(args.contains(QStringLiteral("--markdown")));
     return report.missedTargets() == 0 ? 0 : 1;

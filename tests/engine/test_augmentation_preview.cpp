@@ -1,7 +1,8 @@
 // The augmentation preview (core/engine/augmentation_preview.h) on synthetic images through a random crop and a
 // random flip: 16 variants that differ from each other and from the sample, the same for the same seed and others
 // for another, equal to the compiled training graph's own output for that seed, and clear errors for a node that is
-// not a transform, an unknown node and a sample out of range.
+// not a transform, an unknown node and a sample out of range; an AugmentationPreviewer (the --serve worker's) that
+// loads the data set once and compiles once per preset, drawing what previewAugmentation draws.
 
 #include "test_suite.h"
 #include "engine_fixtures.h"
@@ -62,6 +63,7 @@ private Q_SLOTS:
     void variantsDifferAndRepeatForTheSeed();
     void equalsTheTrainingGraphForTheSeed();
     void refusesWhatHasNoPreview();
+    void previewerKeepsDataAndPipeline();
 };
 
 void TestAugmentationPreview::variantsDifferAndRepeatForTheSeed()
@@ -143,6 +145,39 @@ void TestAugmentationPreview::refusesWhatHasNoPreview()
     const Result<AugmentationPreview> outside = previewAugmentation(preset, data, options("flip", 0, 64));
     QVERIFY(!outside);
     QVERIFY2(outside.error().message.contains(QStringLiteral("sample 64 is not in the training split")), qPrintable(outside.error().message));
+}
+
+void TestAugmentationPreview::previewerKeepsDataAndPipeline()
+{
+    Preset preset = augmentedImages();
+    const LoadedDataset data = loaded(preset);
+    AugmentationPreviewer previewer;
+    for (quint64 seed : {7, 8, 7}) {  // another seed, then the first again: drawn as a fresh preview draws them
+        const Result<AugmentationPreview> kept = previewer.preview(preset, options("flip", seed));
+        const Result<AugmentationPreview> fresh = previewAugmentation(preset, data, options("flip", seed));
+        QVERIFY2(kept && fresh, qPrintable(kept ? QString() : kept.error().toString()));
+        QVERIFY(kept.value().variants == fresh.value().variants);
+        QVERIFY(kept.value().original == fresh.value().original);
+    }
+    QVERIFY(previewer.preview(preset, options("crop", 1, 5)));  // another node and sample
+    QCOMPARE(previewer.datasetLoads(), 1);
+    QCOMPARE(previewer.compilations(), 1);
+    QVERIFY(!previewer.preview(preset, options("fc", 1)));  // an error leaves what is kept
+    QCOMPARE(previewer.compilations(), 1);
+
+    Node *flip = preset.graph.node(QStringLiteral("flip"));  // an edited transform: compiled again, same data
+    flip->params.insert(QStringLiteral("p"), 1.0);
+    const Result<AugmentationPreview> edited = previewer.preview(preset, options("flip", 7));
+    QVERIFY(edited);
+    QVERIFY(edited.value().variants == previewAugmentation(preset, data, options("flip", 7)).value().variants);
+    QCOMPARE(previewer.compilations(), 2);
+    QCOMPARE(previewer.datasetLoads(), 1);
+
+    Node *dataset = preset.graph.node(QStringLiteral("data"));  // another data set: loaded again
+    dataset->params.insert(QStringLiteral("samples"), 80);
+    QVERIFY(previewer.preview(preset, options("flip", 7)));
+    QCOMPARE(previewer.datasetLoads(), 2);
+    QCOMPARE(previewer.compilations(), 3);
 }
 
 TY_TEST_CLASS(TestAugmentationPreview)

@@ -1,23 +1,20 @@
 #include "augmentation_preview_view.h"
 
+#include "augmentation_worker.h"
 #include "document/pipeline_document.h"
 #include "inspector_helpers.h"
 
 #include "preset_format.h"
 
-#include <QFile>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QPixmap>
-#include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
-#include <QTemporaryDir>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -49,9 +46,9 @@ QImage toImage(const QJsonArray &values, int channels, int height, int width, do
 
 } // namespace
 
-AugmentationPreviewView::AugmentationPreviewView(PipelineDocument *document, const QString &nodeId, const QString &workerPath,
+AugmentationPreviewView::AugmentationPreviewView(PipelineDocument *document, const QString &nodeId, AugmentationWorker *worker,
                                                  QWidget *parent)
-    : QWidget(parent), m_document(document), m_nodeId(nodeId), m_workerPath(workerPath)
+    : QWidget(parent), m_document(document), m_nodeId(nodeId), m_worker(worker)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -77,18 +74,11 @@ AugmentationPreviewView::AugmentationPreviewView(PipelineDocument *document, con
     layout->addWidget(gridBox, 0, Qt::AlignLeft);
     connect(m_previewButton, &QPushButton::clicked, this, &AugmentationPreviewView::preview);
     connect(m_rerollButton, &QPushButton::clicked, this, &AugmentationPreviewView::reroll);
+    if (m_worker)
+        connect(m_worker, &AugmentationWorker::replied, this, &AugmentationPreviewView::replied);
 }
 
-AugmentationPreviewView::~AugmentationPreviewView()
-{
-    if (m_process) {
-        m_process->disconnect(this);
-        m_process->kill();
-        m_process->waitForFinished(1000);
-    }
-}
-
-bool AugmentationPreviewView::busy() const { return m_process && m_process->state() != QProcess::NotRunning; }
+bool AugmentationPreviewView::busy() const { return m_request.has_value(); }
 
 void AugmentationPreviewView::reroll()
 {
@@ -98,52 +88,33 @@ void AugmentationPreviewView::reroll()
 
 void AugmentationPreviewView::preview()
 {
-    if (m_process) {  // a newer request replaces the one running
-        m_process->disconnect(this);
-        m_process->kill();
-        m_process->waitForFinished(1000);
-        m_process->deleteLater();
+    if (!m_worker) {
+        fail(tr("No training worker to draw the preview"));
+        return;
     }
-    // The canvas's preset (saved or not) with its data paths made absolute, read by the worker from a file of ours.
-    m_snapshotDir = std::make_unique<QTemporaryDir>();
+    // The canvas's preset (saved or not) with its data paths made absolute, sent to the worker in the request.
     Preset preset = m_document->preset();
     makePathsAbsolute(&preset);
-    const QString file = m_snapshotDir->filePath(QStringLiteral("preview.trainyard.json"));
-    QFile out(file);
-    if (!m_snapshotDir->isValid() || !out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(presetToJson(preset)).toJson()) < 0) {
-        fail(tr("Cannot write the preset for the preview: %1").arg(out.errorString()));
-        return;
-    }
-    out.close();
-    m_process = new QProcess(this);
-    m_process->setProgram(m_workerPath);
-    m_process->setArguments({QStringLiteral("augment"), file, QStringLiteral("--node"), m_nodeId, QStringLiteral("--seed"),
-                             QString::number(m_seed), QStringLiteral("--json")});
-    connect(m_process, &QProcess::finished, this, &AugmentationPreviewView::workerEnded);
-    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart)
-            fail(tr("The training worker did not start (%1): %2").arg(m_workerPath, m_process->errorString()));
-    });
+    m_request = m_worker->request(QJsonObject{{QStringLiteral("preset"), presetToJson(preset)},
+                                              {QStringLiteral("node"), m_nodeId},
+                                              {QStringLiteral("seed"), QString::number(m_seed)}});
     m_status->setText(tr("Drawing 16 variants with seed %1…").arg(m_seed));
     m_status->show();
-    m_process->start();
 }
 
-void AugmentationPreviewView::workerEnded()
+void AugmentationPreviewView::replied(quint64 id, const QJsonObject &reply)
 {
-    QProcess *process = m_process;
-    if (!process)
-        return;
-    const QByteArray out = process->readAllStandardOutput();
-    const QString err = QString::fromUtf8(process->readAllStandardError()).trimmed();
-    const bool ok = process->exitStatus() == QProcess::NormalExit && process->exitCode() == 0;
-    process->deleteLater();
-    m_process = nullptr;
-    if (!ok) {
-        fail(err.isEmpty() ? tr("The preview failed (exit code %1)").arg(process->exitCode()) : err);
+    if (!m_request || id != *m_request)
+        return;  // another view's, or a replaced preview's
+    m_request.reset();
+    if (reply.value(QStringLiteral("superseded")).toBool()) {  // another view's newer preview went first
+        m_status->hide();
         return;
     }
-    show(out);
+    if (reply.contains(QStringLiteral("error")))
+        fail(reply.value(QStringLiteral("error")).toString());
+    else
+        show(reply);
 }
 
 void AugmentationPreviewView::clearGrid()
@@ -164,9 +135,8 @@ void AugmentationPreviewView::fail(const QString &message)
     Q_EMIT finished(false);
 }
 
-void AugmentationPreviewView::show(const QByteArray &json)
+void AugmentationPreviewView::show(const QJsonObject &o)
 {
-    const QJsonObject o = QJsonDocument::fromJson(json).object();
     const QJsonArray shape = o.value(QStringLiteral("variant_shape")).toArray();
     const QJsonArray sampleShape = o.value(QStringLiteral("sample_shape")).toArray();
     const QJsonArray variants = o.value(QStringLiteral("variants")).toArray();

@@ -122,7 +122,7 @@ void InspectorPanel::buildNodePage(const QString &id)
     }
     if (block && block->category == BlockCategory::Transform) {
         layout->addWidget(sectionLabel(tr("Augmentation"), content));
-        layout->addWidget(new AugmentationPreviewView(m_document, id, m_workerPath, content));
+        layout->addWidget(new AugmentationPreviewView(m_document, id, m_augmentationWorker, content));
     }
     layout->addStretch(1);
 

@@ -1,5 +1,6 @@
 #include "inspector_panel.h"
 
+#include "augmentation_worker.h"
 #include "inspector_helpers.h"
 
 #include "common/canvas_style.h"
@@ -62,6 +63,15 @@ InspectorPanel::InspectorPanel(PipelineDocument *document, QWidget *parent)
     });
     refreshTraining();
     showSelection();
+}
+
+void InspectorPanel::setWorkerPath(const QString &path)
+{
+    if (path == m_workerPath && m_augmentationWorker)
+        return;
+    m_workerPath = path;
+    delete m_augmentationWorker;  // the views hold it by QPointer
+    m_augmentationWorker = new AugmentationWorker(path, this);
 }
 
 QWidget *InspectorPanel::buildTrainingPage()

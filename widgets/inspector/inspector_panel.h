@@ -17,6 +17,7 @@ class QStackedWidget;
 
 namespace ty {
 
+class AugmentationWorker;
 class CollapsibleSection;
 class ParamForm;
 struct ParamGroup;
@@ -42,9 +43,11 @@ public:
     QLineEdit *hypothesisEditor() const { return m_hypothesisEdit; }
     // Puts the keyboard focus in a parameter's editor (or a training setting's, for "training.KEY").
     void focusParam(const QString &name);
-    // The trainyard-cli that draws a transform node's augmentation preview (augmentation_preview_view.h).
-    void setWorkerPath(const QString &path) { m_workerPath = path; }
+    // The trainyard-cli that draws a transform node's augmentation preview (augmentation_preview_view.h), kept
+    // running between previews by one AugmentationWorker, which the panel owns (null until a path is set).
+    void setWorkerPath(const QString &path);
     QString workerPath() const { return m_workerPath; }
+    AugmentationWorker *augmentationWorker() const { return m_augmentationWorker; }
 
 Q_SIGNALS:
     // A parameter's "Sweep This Parameter…": `key` as --set writes it, "conv1.out_channels" or "training.epochs".
@@ -70,6 +73,7 @@ private:
 
     PipelineDocument *m_document;
     QString m_workerPath;
+    AugmentationWorker *m_augmentationWorker = nullptr;
     QStackedWidget *m_stack;
     // Training page
     QLineEdit *m_nameEdit = nullptr;
