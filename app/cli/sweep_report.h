@@ -12,5 +12,7 @@ namespace ty::cli {
 
 void printSweepTable(Io &io, const SweepRecord &sweep, const QList<SweepTrialRow> &rows);
 QJsonObject sweepJson(const SweepRecord &sweep, const QList<SweepTrialRow> &rows);
+// `sweeps list`: one line per sweep (or a JSON array without the trials and spec), newest first as given.
+void printSweepList(Io &io, const QList<QPair<SweepRecord, QList<SweepTrialRow>>> &sweeps, bool json);
 
 } // namespace ty::cli
