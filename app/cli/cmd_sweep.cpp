@@ -237,6 +237,8 @@ int sweepCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
 
+    if (!team.isEmpty() && !teamStoreReady(team, args, io))
+        return RunFailed;
     Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath(args));
     if (!db) {
         reportError(db.error(), args, io);

@@ -5,6 +5,7 @@
 #include "run_database.h"
 #include "sweep_driver.h"
 #include "sweep_report.h"
+#include "team_schema.h"
 #include "team_store.h"
 #include "team_sweep_work.h"
 #include "team_sweeps.h"
@@ -96,6 +97,20 @@ bool teamSweepOptionsOk(const Args &args, Io &io)
         }
     }
     return checkTeamStore(trainingTeamStore(args), io);
+}
+
+bool teamStoreReady(const QString &conninfo, const Args &args, Io &io)
+{
+    PgConnection server;
+    Status ready = server.open(conninfo);
+    if (ready)
+        ready = prepareTeamSchemaForWriting(server);
+    if (!ready) {
+        reportError(ready.error(), args, io);
+        io.err << "nothing was run or recorded\n";
+        return false;
+    }
+    return true;
 }
 
 int driveNewTeamSweep(RunDatabase &db, const SweepRecord &sweep, const QString &conninfo, const Args &args, Io &io)

@@ -17,6 +17,10 @@ namespace ty::cli {
 // The --max-trials and --lease options of a team sweep, checked; false after printing why.
 bool teamSweepOptionsOk(const Args &args, Io &io);
 
+// Before `sweep SPEC --team URL` records anything: the store answers and has (or now has) the team schema; false
+// after printing why.
+bool teamStoreReady(const QString &conninfo, const Args &args, Io &io);
+
 // `sweep SPEC --team URL`: the sweep just recorded in `db` goes to the store, then this process works it.
 int driveNewTeamSweep(RunDatabase &db, const SweepRecord &sweep, const QString &conninfo, const Args &args, Io &io);
 

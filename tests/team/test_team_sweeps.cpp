@@ -84,6 +84,41 @@ private:
     QString m_server;
     QTemporaryDir m_dir;
 
+    // Records a sweep of two trials, starts a worker with a lease of 3 s on `db`, waits until trial 0's rows reach
+    // the store, and kills the worker with SIGKILL; its trial's run gets SIGTERM, checkpoints and replicates that.
+    // Returns the sweep's id on the store, 0 after a failed check.
+    qint64 startTrialThenKillItsWorker(const QString &store, const QString &db)
+    {
+        const qint64 sweep = recordSweep(store, {blobsPreset(m_dir, 30, 2000), "--grid", "opt.lr=0.01,0.02"}, db);
+        if (sweep <= 0)
+            return 0;
+        QObject owner;
+        QProcess *killed = startWorker(&owner, sweep, store, db, {"--lease", "3"});
+        const QString trial0Rows = QStringLiteral("SELECT count(*) FROM trainyard.metrics m JOIN trainyard.sweep_trials t ON t.run_uuid = m.run_uuid"
+                                                  " WHERE t.sweep_id = %1 AND t.trial = 0").arg(sweep);
+        QDeadlineTimer deadline(120000);
+        while (storeValue(store, trial0Rows).toLongLong() <= 0 && !deadline.hasExpired() && killed->state() == QProcess::Running)
+            QThread::msleep(100);
+        if (killed->state() != QProcess::Running) {
+            qWarning("the worker ended before it could be killed: %s", killed->readAllStandardError().constData());
+            return 0;
+        }
+        killed->kill();
+        killed->waitForFinished();
+        const QString checkpoint = QStringLiteral("SELECT count(*) FROM trainyard.checkpoints c JOIN trainyard.sweep_trials t ON t.run_uuid = c.run_uuid"
+                                                  " WHERE t.sweep_id = %1 AND t.trial = 0").arg(sweep);
+        deadline.setRemainingTime(60000);
+        while (storeValue(store, checkpoint).toLongLong() <= 0 && !deadline.hasExpired())
+            QThread::msleep(100);
+        // Its worker's claim stands until the lease runs out; the run's checkpoint is on the store.
+        if (storeValue(store, checkpoint).toLongLong() <= 0
+            || storeValue(store, QStringLiteral("SELECT status FROM trainyard.sweep_trials WHERE sweep_id = %1 AND trial = 0").arg(sweep)) != QLatin1String("running")) {
+            qWarning("no replicated checkpoint, or trial 0 no longer held by the killed worker");
+            return 0;
+        }
+        return sweep;
+    }
+
 private Q_SLOTS:
     void init()
     {
@@ -141,31 +176,13 @@ private Q_SLOTS:
         QVERIFY2(list.code == 0 && list.out.contains(QStringLiteral("finished")) && list.out.contains(QStringLiteral("6/6")), qPrintable(list.out + list.err));
     }
 
+    // Another machine: the killed worker's run is not in the survivor's database, its checkpoint file is.
     void killedWorkersTrialIsTakenOver()
     {
         const QString store = createDatabase(m_server);
         const QString first = m_dir.filePath(QStringLiteral("killed.sqlite")), second = m_dir.filePath(QStringLiteral("survivor.sqlite"));
-        const qint64 sweep = recordSweep(store, {blobsPreset(m_dir, 30, 2000), "--grid", "opt.lr=0.01,0.02"}, first);
+        const qint64 sweep = startTrialThenKillItsWorker(store, first);
         QVERIFY(sweep > 0);
-        QObject owner;
-        QProcess *killed = startWorker(&owner, sweep, store, first, {"--lease", "3"});
-        // Wait until trial 0 trains and its rows reach the store, then kill the worker.
-        const QString trial0Rows = QStringLiteral("SELECT count(*) FROM trainyard.metrics m JOIN trainyard.sweep_trials t ON t.run_uuid = m.run_uuid"
-                                                  " WHERE t.sweep_id = %1 AND t.trial = 0").arg(sweep);
-        QDeadlineTimer deadline(120000);
-        while (storeValue(store, trial0Rows).toLongLong() <= 0 && !deadline.hasExpired() && killed->state() == QProcess::Running)
-            QThread::msleep(100);
-        QCOMPARE(killed->state(), QProcess::Running);
-        killed->kill();  // SIGKILL: its trial's run gets SIGTERM, writes a checkpoint and replicates it
-        QVERIFY(killed->waitForFinished());
-        const QString checkpoint = QStringLiteral("SELECT count(*) FROM trainyard.checkpoints c JOIN trainyard.sweep_trials t ON t.run_uuid = c.run_uuid"
-                                                  " WHERE t.sweep_id = %1 AND t.trial = 0").arg(sweep);
-        deadline.setRemainingTime(60000);
-        while (storeValue(store, checkpoint).toLongLong() <= 0 && !deadline.hasExpired())
-            QThread::msleep(100);
-        QVERIFY(storeValue(store, checkpoint).toLongLong() > 0);
-        QCOMPARE(storeValue(store, QStringLiteral("SELECT status FROM trainyard.sweep_trials WHERE sweep_id = %1 AND trial = 0").arg(sweep)),
-                 QStringLiteral("running"));  // its worker's claim stands until the lease runs out
 
         const CliResult survivor = cli({"sweep", "worker", QString::number(sweep), "--team", store, "--db", second, "--lease", "3"});
         QVERIFY2(survivor.code == 0, qPrintable(survivor.err));
@@ -178,6 +195,27 @@ private Q_SLOTS:
         QCOMPARE(survivorRuns.size(), 2);
         QVERIFY(localRows(second).filter(QStringLiteral("\"init_from\"")).size() >= 1);
         QCOMPARE(storeRows(store, survivorRuns), localRows(second));
+    }
+
+    // One machine, one database: the survivor resumes the killed worker's run itself, each epoch recorded once.
+    void killedWorkersTrialResumesInASharedDatabase()
+    {
+        const QString store = createDatabase(m_server);
+        const QString db = m_dir.filePath(QStringLiteral("shared.sqlite"));
+        const qint64 sweep = startTrialThenKillItsWorker(store, db);
+        QVERIFY(sweep > 0);
+
+        const CliResult survivor = cli({"sweep", "worker", QString::number(sweep), "--team", store, "--db", db, "--lease", "3"});
+        QVERIFY2(survivor.code == 0, qPrintable(survivor.err));
+        QVERIFY2(survivor.out.contains(QStringLiteral("(claim 2): resumes run 1 of this database")), qPrintable(survivor.out));
+        QCOMPARE(storeQuery(store, QStringLiteral("SELECT concat_ws('|', trial, status, claims) FROM trainyard.sweep_trials WHERE sweep_id = %1 ORDER BY trial").arg(sweep)),
+                 (QStringList{QStringLiteral("0|finished|2"), QStringLiteral("1|finished|1")}));
+        const QStringList runs = localUuids(db);
+        QCOMPARE(runs.size(), 2);  // one run per trial: trial 0's run went on
+        QCOMPARE(storeValue(store, QStringLiteral("SELECT count(*) FROM trainyard.metrics m JOIN trainyard.sweep_trials t ON t.run_uuid = m.run_uuid"
+                                                  " WHERE t.sweep_id = %1 AND t.trial = 0 AND m.name = 'val/loss'").arg(sweep)),
+                 QStringLiteral("30"));  // each epoch once
+        QCOMPARE(storeRows(store, runs), localRows(db));
     }
 
     void pruningJudgesByOtherWorkersTrials()
