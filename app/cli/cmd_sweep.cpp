@@ -16,6 +16,7 @@
 #include "sweep_report.h"
 #include "sweep_spec.h"
 #include "sweep_trials.h"
+#include "pg_connection.h"
 #include "team_store.h"
 #include "team_sweep_commands.h"
 
@@ -174,6 +175,13 @@ int resumeSweep(const Args &args, Io &io)
         reportError(db.error(), args, io);
         return BadInput;
     }
+    if (Result<SweepRecord> recorded = db.value()->sweep(id); recorded && recorded.value().spec.contains(QLatin1String(kTeamSweepKey))) {
+        reportError(Error(QStringLiteral("sweep %1 is a team sweep, its trials claimed on the team store %2: continue it there with "
+                                         "trainyard-cli sweep worker ID --team URL (its ID there: trainyard-cli sweeps list --team URL)")
+                              .arg(id).arg(recorded.value().spec.value(QLatin1String(kTeamSweepKey)).toString())),
+                    args, io);
+        return BadInput;
+    }
     if (Status claimed = db.value()->claimSweep(id); !claimed) {
         reportError(claimed.error(), args, io);
         return BadInput;
@@ -249,6 +257,8 @@ int sweepCommand(const QStringList &arguments, Io &io)
                                               : QStringLiteral("%1 sweep").arg(!base.value().name.isEmpty() ? base.value().name
                                                                                                            : QFileInfo(spec.value().presetFile).completeBaseName());
     sweep.spec = sweepSpecToJson(spec.value());
+    if (!team.isEmpty())  // its trials are claimed on the store: `sweep resume` here would train them a second time
+        sweep.spec.insert(QLatin1String(kTeamSweepKey), redactedConninfo(team).value());
     sweep.preset = presetToJson(base.value());
     sweep.presetFile = spec.value().presetFile;
     for (const SweepTrial &trial : trials.value())

@@ -14,6 +14,9 @@ class RunDatabase;
 
 namespace ty::cli {
 
+// The key of a team sweep's spec that names its store (without a password): `sweep resume` refuses such a sweep.
+constexpr char kTeamSweepKey[] = "team_store";
+
 // The --max-trials and --lease options of a team sweep, checked; false after printing why.
 bool teamSweepOptionsOk(const Args &args, Io &io);
 

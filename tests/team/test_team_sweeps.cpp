@@ -238,6 +238,12 @@ private Q_SLOTS:
         QVERIFY2(trial.first().startsWith(QStringLiteral("pruned|")) && trial.first().contains(QStringLiteral("of 3 other trials")), qPrintable(trial.first()));
         QVERIFY(localRows(second).filter(QStringLiteral("|pruned|")).size() == 1);
         QCOMPARE(storeRows(store, localUuids(second)), localRows(second));
+
+        // Its trials are claimed on the store: resuming it in a database would train them again, and is refused.
+        const CliResult resumed = cli({"sweep", "resume", "1", "--db", first});
+        QCOMPARE(resumed.code, 2);
+        QVERIFY2(resumed.err.contains(QStringLiteral("is a team sweep")), qPrintable(resumed.err));
+        QCOMPARE(localUuids(first).size(), 3);
     }
 };
 
