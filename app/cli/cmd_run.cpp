@@ -63,8 +63,7 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
     run.device = start.device;
     run.seed = settings.seed;
     run.provenance = QJsonObject{{QStringLiteral("preset_file"), QFileInfo(path).absoluteFilePath()},
-                                 {QStringLiteral("command"), QJsonArray::fromStringList(QStringList{QStringLiteral("trainyard-cli"), QStringLiteral("run")} +
-                                                                                       argumentsWithoutPasswords(arguments))},
+                                 {QStringLiteral("command"), QJsonArray::fromStringList(QStringList{QStringLiteral("trainyard-cli"), QStringLiteral("run")} + arguments)},
                                  {QStringLiteral("host"), QSysInfo::machineHostName()},
                                  {QStringLiteral("os"), QSysInfo::prettyProductName()},
                                  {QStringLiteral("deterministic"), settings.deterministic},

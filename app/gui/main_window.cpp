@@ -4,7 +4,6 @@
 
 #include "default_preset.h"
 #include "recent_files.h"
-#include "team_live_mirror.h"  // complete, for m_teamMirror
 #include "window_geometry.h"
 
 #include "common/canvas_style.h"
@@ -51,7 +50,6 @@ MainWindow::MainWindow(QWidget *parent)
     createMenus();
     createToolBar();
     createStatusBar();
-    createTeamStore();
 
     connect(m_document, &PipelineDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &PipelineDocument::fileNameChanged, this, &MainWindow::updateTitle);
