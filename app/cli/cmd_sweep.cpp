@@ -1,7 +1,9 @@
 // trainyard-cli sweep PRESET|SWEEP_FILE [--overlay FILE]... [--set K=V]... [--grid K=V1,V2,...]... [--random K=DIST]...
 //                    [--trials N] [--parallel P] [--metric NAME] [--maximize|--minimize] [--early-stop none|median|asha]
-//                    [--seed S] [--name NAME] [--db PATH] [--tensorboard DIR] [--json] [--quiet]
+//                    [--seed S] [--name NAME] [--db PATH] [--tensorboard DIR] [--team URL [--max-trials N] [--lease S]]
+//                    [--json] [--quiet]
 // trainyard-cli sweep resume ID [--db PATH] [--json] [--quiet]
+// trainyard-cli sweep worker ID --team URL [--db PATH] [--parallel P] [--max-trials N] [--lease S] [--json] [--quiet]
 
 #include "commands.h"
 #include "json_io.h"
@@ -14,6 +16,9 @@
 #include "sweep_report.h"
 #include "sweep_spec.h"
 #include "sweep_trials.h"
+#include "pg_connection.h"
+#include "team_store.h"
+#include "team_sweep_commands.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -27,8 +32,10 @@ namespace {
 const char kSweepUsage[] =
     "usage: trainyard-cli sweep PRESET|SWEEP_FILE [--overlay FILE]... [--set KEY=VALUE]... [--grid KEY=V1,V2,...]...\n"
     "           [--random KEY=DIST]... [--trials N] [--parallel P] [--metric NAME] [--maximize|--minimize]\n"
-    "           [--early-stop none|median|asha] [--seed S] [--name NAME] [--db PATH] [--tensorboard DIR] [--json] [--quiet]\n"
+    "           [--early-stop none|median|asha] [--seed S] [--name NAME] [--db PATH] [--tensorboard DIR]\n"
+    "           [--team URL [--max-trials N] [--lease S]] [--json] [--quiet]\n"
     "       trainyard-cli sweep resume ID [--db PATH] [--json] [--quiet]\n"
+    "       trainyard-cli sweep worker ID --team URL [--db PATH] [--parallel P] [--max-trials N] [--lease S] [--json] [--quiet]\n"
     "DIST: uniform(a,b), loguniform(a,b), int(a,b) or choice(x,y,...)\n";
 
 // The sweep file's JSON when `path` is one (by its name, or for another name by its "format"), read once; nullopt
@@ -168,6 +175,13 @@ int resumeSweep(const Args &args, Io &io)
         reportError(db.error(), args, io);
         return BadInput;
     }
+    if (Result<SweepRecord> recorded = db.value()->sweep(id); recorded && recorded.value().spec.contains(QLatin1String(kTeamSweepKey))) {
+        reportError(Error(QStringLiteral("sweep %1 is a team sweep, its trials claimed on the team store %2: continue it there with "
+                                         "trainyard-cli sweep worker ID --team URL (its ID there: trainyard-cli sweeps list --team URL)")
+                              .arg(id).arg(recorded.value().spec.value(QLatin1String(kTeamSweepKey)).toString())),
+                    args, io);
+        return BadInput;
+    }
     if (Status claimed = db.value()->claimSweep(id); !claimed) {
         reportError(claimed.error(), args, io);
         return BadInput;
@@ -177,8 +191,9 @@ int resumeSweep(const Args &args, Io &io)
         reportError(sweep.error(), args, io);
         return BadInput;
     }
-    const bool quiet = args.flag(QStringLiteral("quiet")) || args.flag(QStringLiteral("json"));
-    const int code = driveSweep(*db.value(), sweep.value(), io, quiet);
+    SweepDriveOptions options;
+    options.quiet = args.flag(QStringLiteral("quiet")) || args.flag(QStringLiteral("json"));
+    const int code = driveSweep(*db.value(), sweep.value(), io, options);
     return finish(*db.value(), id, code, args, io);
 }
 
@@ -189,7 +204,8 @@ int sweepCommand(const QStringList &arguments, Io &io)
     Args args = parseArgs(arguments,
                           {QStringLiteral("db"), QStringLiteral("name"), QStringLiteral("overlay"), QStringLiteral("grid"),
                            QStringLiteral("random"), QStringLiteral("trials"), QStringLiteral("parallel"), QStringLiteral("metric"),
-                           QStringLiteral("early-stop"), QStringLiteral("seed"), QStringLiteral("tensorboard")},
+                           QStringLiteral("early-stop"), QStringLiteral("seed"), QStringLiteral("tensorboard"), QStringLiteral("team"),
+                           QStringLiteral("max-trials"), QStringLiteral("lease")},
                           {QStringLiteral("json"), QStringLiteral("quiet"), QStringLiteral("maximize"), QStringLiteral("minimize")});
     if (!args.error.isEmpty() || args.positionals.isEmpty()) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n")) << kSweepUsage;
@@ -197,6 +213,12 @@ int sweepCommand(const QStringList &arguments, Io &io)
     }
     if (args.positionals.first() == QLatin1String("resume"))
         return resumeSweep(args, io);
+    if (args.positionals.first() == QLatin1String("worker"))
+        return teamSweepWorker(args, io);
+    // A team sweep (docs/team.md#sweeps-over-many-machines): --team, or the environment's TRAINYARD_TEAM.
+    const QString team = trainingTeamStore(args);
+    if (!teamSweepOptionsOk(args, io))
+        return BadInput;
     if (args.positionals.size() != 1) {
         io.err << kSweepUsage;
         return BadInput;
@@ -223,6 +245,8 @@ int sweepCommand(const QStringList &arguments, Io &io)
         return BadInput;
     }
 
+    if (!team.isEmpty() && !teamStoreReady(team, args, io))
+        return RunFailed;
     Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath(args));
     if (!db) {
         reportError(db.error(), args, io);
@@ -233,6 +257,8 @@ int sweepCommand(const QStringList &arguments, Io &io)
                                               : QStringLiteral("%1 sweep").arg(!base.value().name.isEmpty() ? base.value().name
                                                                                                            : QFileInfo(spec.value().presetFile).completeBaseName());
     sweep.spec = sweepSpecToJson(spec.value());
+    if (!team.isEmpty())  // its trials are claimed on the store: `sweep resume` here would train them a second time
+        sweep.spec.insert(QLatin1String(kTeamSweepKey), redactedConninfo(team).value());
     sweep.preset = presetToJson(base.value());
     sweep.presetFile = spec.value().presetFile;
     for (const SweepTrial &trial : trials.value())
@@ -249,8 +275,11 @@ int sweepCommand(const QStringList &arguments, Io &io)
         reportError(record.error(), args, io);
         return RunFailed;
     }
-    const bool quiet = args.flag(QStringLiteral("quiet")) || args.flag(QStringLiteral("json"));
-    const int code = driveSweep(*db.value(), record.value(), io, quiet);
+    if (!team.isEmpty())
+        return driveNewTeamSweep(*db.value(), record.value(), team, args, io);
+    SweepDriveOptions options;
+    options.quiet = args.flag(QStringLiteral("quiet")) || args.flag(QStringLiteral("json"));
+    const int code = driveSweep(*db.value(), record.value(), io, options);
     return finish(*db.value(), created.value(), code, args, io);
 }
 

@@ -1,23 +1,20 @@
-// trainyard-cli sweeps list [--db PATH] [--json]
-// trainyard-cli sweeps show ID [--db PATH] [--json]
+// trainyard-cli sweeps list [--db PATH|--team URL] [--json]
+// trainyard-cli sweeps show ID [--db PATH|--team URL] [--json]
 // trainyard-cli sweeps export ID... --bundle FILE [--without-checkpoints] [--db PATH]
 
 #include "commands.h"
-#include "printable_text.h"
 #include "run_database.h"
 #include "runs_bundle.h"
 #include "sweep_report.h"
+#include "team_sweep_commands.h"
 
-#include <QJsonArray>
-
-#include <cmath>
 
 namespace ty::cli {
 
 namespace {
 
-const char kSweepsUsage[] = "usage: trainyard-cli sweeps list [--db PATH] [--json]\n"
-                            "       trainyard-cli sweeps show ID [--db PATH] [--json]\n"
+const char kSweepsUsage[] = "usage: trainyard-cli sweeps list [--db PATH|--team URL] [--json]\n"
+                            "       trainyard-cli sweeps show ID [--db PATH|--team URL] [--json]\n"
                             "       trainyard-cli sweeps export ID... --bundle FILE [--without-checkpoints] [--db PATH]\n";
 
 int listSweeps(RunDatabase &db, const Args &args, Io &io)
@@ -27,37 +24,16 @@ int listSweeps(RunDatabase &db, const Args &args, Io &io)
         reportError(sweeps.error(), args, io);
         return RunFailed;
     }
-    QJsonArray json;
-    if (!args.flag(QStringLiteral("json")))
-        io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("id"), 4).arg(QStringLiteral("status"), -11)
-                      .arg(QStringLiteral("trials"), 9).arg(QStringLiteral("best"), 12).arg(QStringLiteral("metric"), -14).arg(QStringLiteral("name"));
+    QList<QPair<SweepRecord, QList<SweepTrialRow>>> listed;
     for (const SweepRecord &sweep : sweeps.value()) {
         Result<QList<SweepTrialRow>> rows = sweepTrialRows(db, sweep);
         if (!rows) {
             reportError(rows.error(), args, io);
             return RunFailed;
         }
-        // Rows come best first; NaN when no trial has a value yet.
-        const double best = !rows.value().isEmpty() && rows.value().first().value ? *rows.value().first().value : qQNaN();
-        if (args.flag(QStringLiteral("json"))) {
-            QJsonObject entry = sweepJson(sweep, rows.value());
-            entry.remove(QStringLiteral("trials"));
-            entry.remove(QStringLiteral("spec"));
-            entry.insert(QStringLiteral("best_value"), std::isfinite(best) ? QJsonValue(best) : QJsonValue());
-            json.append(entry);
-            continue;
-        }
-        io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
-                      .arg(sweep.id, 4)
-                      .arg(sweep.status, -11)
-                      .arg(QStringLiteral("%1/%2").arg(endedTrials(rows.value())).arg(rows.value().size()), 9)
-                      .arg(std::isfinite(best) ? QString::number(best, 'g', 5) : QStringLiteral("-"), 12)
-                      .arg(printableExcerpt(sweep.metric, 40), -14)
-                      .arg(printableExcerpt(sweep.name, 80));
+        listed.append({sweep, rows.value()});
     }
-    if (args.flag(QStringLiteral("json")))
-        printJson(io, json);
-    io.out.flush();
+    printSweepList(io, listed, args.flag(QStringLiteral("json")));
     return Success;
 }
 
@@ -95,7 +71,7 @@ int showSweep(RunDatabase &db, const Args &args, Io &io)
 
 int sweepsCommand(const QStringList &arguments, Io &io)
 {
-    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("bundle")}, {QStringLiteral("json"), QStringLiteral("without-checkpoints")});
+    const Args args = parseArgs(arguments, {QStringLiteral("db"), QStringLiteral("bundle"), QStringLiteral("team")}, {QStringLiteral("json"), QStringLiteral("without-checkpoints")});
     const QString what = args.positionals.value(0);
     QList<qint64> exportIds;
     bool exportIdsOk = what == QLatin1String("export") && args.positionals.size() >= 2 && !args.option(QStringLiteral("bundle")).isEmpty();
@@ -105,10 +81,14 @@ int sweepsCommand(const QStringList &arguments, Io &io)
         exportIdsOk = exportIdsOk && ok;
     }
     if (!args.error.isEmpty() || (what != QLatin1String("list") && what != QLatin1String("show") && what != QLatin1String("export"))
-        || (what == QLatin1String("list") && args.positionals.size() != 1) || (what == QLatin1String("export") && !exportIdsOk)) {
+        || (what == QLatin1String("list") && args.positionals.size() != 1) || (what == QLatin1String("export") && !exportIdsOk)
+        || (args.options.contains(QStringLiteral("team")) && (what == QLatin1String("export") || args.options.contains(QStringLiteral("db"))))) {
         io.err << (args.error.isEmpty() ? QString() : args.error + QStringLiteral("\n")) << kSweepsUsage;
         return BadInput;
     }
+    // The team store's sweeps (docs/team.md#sweeps-over-many-machines), with the store's ids.
+    if (args.options.contains(QStringLiteral("team")))
+        return teamSweepsCommand(args.option(QStringLiteral("team")), what, args, io);
     Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath(args));
     if (!db) {
         reportError(db.error(), args, io);

@@ -4,6 +4,7 @@
 #include "sweep_pruning.h"
 #include "sweep_report.h"
 #include "sweep_trials.h"
+#include "team_sweep_work.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QThread>
 #include <QTimer>
 
@@ -36,17 +38,18 @@ struct Worker {
     std::unique_ptr<QProcess> process;
     QByteArray pending;             // stdout not yet ended by a newline
     QString pruneReason;            // set when the rule stopped it
+    bool leaseLost = false;         // a team trial another worker took over (this one was presumed dead)
     QStringList errors;             // "error" events
     bool ended = false;
 };
 
 class SweepDriver {
 public:
-    SweepDriver(RunDatabase &db, const SweepRecord &sweep, Io &io, bool quiet)
-        : m_db(db), m_sweep(sweep), m_trials(recordedTrials(sweep)), m_io(io), m_quiet(quiet)
+    SweepDriver(RunDatabase &db, const SweepRecord &sweep, Io &io, const SweepDriveOptions &options)
+        : m_db(db), m_sweep(sweep), m_trials(recordedTrials(sweep)), m_io(io), m_quiet(options.quiet), m_team(options.team)
     {
         const QJsonObject spec = sweep.spec;
-        m_parallel = qMax(1, spec.value(QStringLiteral("parallel")).toInt(1));
+        m_parallel = qMax(1, options.parallel > 0 ? options.parallel : spec.value(QStringLiteral("parallel")).toInt(1));
         m_pruning.rule = pruningRuleFromName(spec.value(QStringLiteral("early_stop")).toString()).value_or(PruningRule::None);
         m_pruning.maximize = sweep.maximize;
         const int cores = qMax(1, QThread::idealThreadCount());
@@ -64,11 +67,21 @@ public:
 private:
     Status takeStockOfTrials();
     void tick();
-    void start(int trial, qint64 resumeRun);
+    void start(int trial, qint64 resumeRun, const QString &initFrom = QString());
+    void startTeamTrials();
+    bool nothingLeft();
+    QSet<int> runningTrials() const
+    {
+        QSet<int> trials;
+        for (const Worker &worker : m_workers)
+            trials.insert(worker.trial);
+        return trials;
+    }
     void read(Worker &worker);
     void handle(Worker &worker, const QJsonObject &event);
     void ended(Worker &worker);
     void updateBest();
+    int teamResult();
     void say(const QString &line)
     {
         if (!m_quiet) {
@@ -86,6 +99,7 @@ private:
     QList<SweepTrial> m_trials;
     Io &m_io;
     bool m_quiet;
+    TeamSweepWork *m_team = nullptr;
     int m_parallel = 1;
     int m_threads = 0;               // per worker; 0 leaves LibTorch's default
     PruningSettings m_pruning;
@@ -156,7 +170,7 @@ Status SweepDriver::takeStockOfTrials()
     return Status::success();
 }
 
-void SweepDriver::start(int trial, qint64 resumeRun)
+void SweepDriver::start(int trial, qint64 resumeRun, const QString &initFrom)
 {
     m_workers.emplace_back();
     Worker &worker = m_workers.back();
@@ -171,12 +185,16 @@ void SweepDriver::start(int trial, qint64 resumeRun)
                      QString::number(trial)};
         if (m_threads > 0)
             arguments << QStringLiteral("--set") << QStringLiteral("training.threads=%1").arg(m_threads);
+        if (!initFrom.isEmpty())
+            arguments << QStringLiteral("--init-from") << initFrom;
     }
     arguments << QStringLiteral("--db") << m_db.path() << QStringLiteral("--events") << QStringLiteral("--quiet");
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     if (m_threads > 0)
         for (const char *name : {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"})
             environment.insert(QString::fromLatin1(name), QString::number(m_threads));
+    if (m_team)  // the run replicates to the store (through the environment: no password on a command line)
+        environment.insert(QStringLiteral("TRAINYARD_TEAM"), m_team->conninfo());
     worker.process->setProcessEnvironment(environment);
     worker.process->setProcessChannelMode(QProcess::SeparateChannels);
     worker.process->setChildProcessModifier([] {
@@ -189,8 +207,9 @@ void SweepDriver::start(int trial, qint64 resumeRun)
     // Events are read as they come, so a pruned trial stops within its next steps.
     QObject::connect(worker.process.get(), &QProcess::readyReadStandardOutput, [this, &worker] { read(worker); });
     worker.process->start(sweepWorkerProgram(), arguments);
-    say(resumeRun > 0 ? QStringLiteral("%1 resumes run %2: %3").arg(trialText(trial)).arg(resumeRun).arg(sweepTrialName(m_trials.at(trial)))
-                      : QStringLiteral("%1 starts: %2").arg(trialText(trial), sweepTrialName(m_trials.at(trial))));
+    if (!m_team)
+        say(resumeRun > 0 ? QStringLiteral("%1 resumes run %2: %3").arg(trialText(trial)).arg(resumeRun).arg(sweepTrialName(m_trials.at(trial)))
+                          : QStringLiteral("%1 starts: %2").arg(trialText(trial), sweepTrialName(m_trials.at(trial))));
 }
 
 void SweepDriver::read(Worker &worker)
@@ -210,6 +229,8 @@ void SweepDriver::handle(Worker &worker, const QJsonObject &event)
     const QString kind = event.value(QStringLiteral("event")).toString();
     if (kind == QLatin1String("started")) {
         worker.runId = event.value(QStringLiteral("run_id")).toInteger();
+        if (m_team)
+            m_team->started(worker.trial, worker.runId);
     } else if (kind == QLatin1String("error")) {
         worker.errors.append(event.value(QStringLiteral("message")).toString());
     } else if (kind == QLatin1String("epoch")) {
@@ -229,6 +250,8 @@ void SweepDriver::handle(Worker &worker, const QJsonObject &event)
         m_curves[worker.trial][epoch] = value.toDouble();
         if (m_stopping || !worker.pruneReason.isEmpty())
             return;
+        if (m_team && m_pruning.rule != PruningRule::None)
+            m_team->mergeCurves(m_curves, runningTrials(), m_sweep.metric);  // every machine's trials judge it
         const PruningDecision decision = decidePruning(m_pruning, m_curves, worker.trial, epoch, m_sweep.metric);
         if (decision.prune) {
             worker.pruneReason = decision.reason;
@@ -246,10 +269,15 @@ void SweepDriver::ended(Worker &worker)
         if (runs && runs.value().contains(worker.trial))
             worker.runId = runs.value().value(worker.trial).id;
     }
-    if (worker.runId == 0 && m_stopping)
+    if (worker.runId == 0 && m_stopping) {
+        if (m_team && !worker.leaseLost)
+            m_team->ended(worker.trial, 0, QStringLiteral("queued"), QString());
         return;  // stopped before it recorded a run (loading, or waiting in the run queue): it stays queued
+    }
     if (worker.runId == 0 && worker.process->exitStatus() == QProcess::NormalExit && worker.process->exitCode() == Stopped) {
         // Cancelled in the run queue (`queue cancel`, the app's Cancel): it stays queued.
+        if (m_team && !worker.leaseLost)
+            m_team->ended(worker.trial, 0, QStringLiteral("queued"), QString());
         say(QStringLiteral("%1 was cancelled in the run queue: it stays queued (sweep resume %2 runs it)").arg(trialText(worker.trial)).arg(m_sweep.id));
         return;
     }
@@ -259,6 +287,8 @@ void SweepDriver::ended(Worker &worker)
                                                     : worker.errors.join(QStringLiteral("; "));
         m_io.err << trialText(worker.trial) << " could not start: " << (why.isEmpty() ? worker.process->errorString() : why) << "\n";
         m_io.err.flush();
+        if (m_team && !worker.leaseLost)
+            m_team->ended(worker.trial, 0, QStringLiteral("failed"), why);
         return;
     }
     m_db.markStaleRunsInterrupted();  // a worker that died (killed, out of memory) left its run "running"
@@ -274,6 +304,9 @@ void SweepDriver::ended(Worker &worker)
         if (Status set = m_db.setStatus(worker.runId, RunStatus::Pruned, worker.pruneReason); set)
             status = RunStatus::Pruned;
     }
+    if (m_team && !worker.leaseLost)
+        m_team->ended(worker.trial, worker.runId, runStatusName(status),
+                      status == RunStatus::Pruned ? worker.pruneReason : run.value().statusMessage);
     updateBest();
     const std::optional<double> best = bestSoFar(m_curves.value(worker.trial), -1, m_sweep.maximize);
     QString line = QStringLiteral("%1 (run %2) %3").arg(trialText(worker.trial)).arg(worker.runId).arg(runStatusName(status));
@@ -281,8 +314,10 @@ void SweepDriver::ended(Worker &worker)
         line += QStringLiteral(": ") + worker.pruneReason;
     else if (best)
         line += QStringLiteral(": %1 %2").arg(m_sweep.metric).arg(*best, 0, 'g', 5);
-    if (m_sweep.bestRun == worker.runId)
+    if (m_sweep.bestRun == worker.runId && !m_team)
         line += QStringLiteral(" (best so far)");
+    if (worker.leaseLost)
+        line += QStringLiteral(" (its lease ran out: another worker took the trial over)");
     say(line);
 }
 
@@ -310,17 +345,47 @@ void SweepDriver::tick()
             ended(worker);
     }
     m_workers.remove_if([](const Worker &worker) { return worker.ended; });
-    while (!m_stopping && int(m_workers.size()) < m_parallel && !m_todo.isEmpty()) {
-        const QPair<int, qint64> next = m_todo.takeFirst();
-        start(next.first, next.second);
+    if (m_team) {
+        startTeamTrials();
+    } else {
+        while (!m_stopping && int(m_workers.size()) < m_parallel && !m_todo.isEmpty()) {
+            const QPair<int, qint64> next = m_todo.takeFirst();
+            start(next.first, next.second);
+        }
     }
-    if (m_workers.empty() && (m_stopping || m_todo.isEmpty()))
+    if (m_workers.empty() && nothingLeft())
         m_loop.quit();
+}
+
+void SweepDriver::startTeamTrials()
+{
+    const QList<int> lost = m_team->renewLeases(runningTrials().values());
+    for (Worker &worker : m_workers)
+        if (lost.contains(worker.trial) && !worker.leaseLost) {
+            worker.leaseLost = true;  // another worker trains it now: stop this copy
+            worker.process->terminate();
+        }
+    while (!m_stopping && int(m_workers.size()) < m_parallel) {
+        const std::optional<TeamSweepWork::Next> next = m_team->next();
+        if (!next)
+            break;
+        say(QStringLiteral("%1 claimed by %2%3: %4")
+                .arg(trialText(next->trial), m_team->workerName(), next->note.isEmpty() ? QString() : QStringLiteral(", ") + next->note,
+                     sweepTrialName(m_trials.at(next->trial))));
+        start(next->trial, next->resumeRun, next->initFrom);
+    }
+}
+
+bool SweepDriver::nothingLeft()
+{
+    if (m_stopping)
+        return true;
+    return m_team ? m_team->done() : m_todo.isEmpty();
 }
 
 int SweepDriver::run()
 {
-    if (Status stock = takeStockOfTrials(); !stock) {
+    if (Status stock = m_team ? Status::success() : takeStockOfTrials(); !stock) {
         m_io.err << "error: " << stock.error().toString() << "\n";
         m_db.setSweepStatus(m_sweep.id, QStringLiteral("stopped"));
         return BadInput;
@@ -338,9 +403,11 @@ int SweepDriver::run()
     QObject::connect(&timer, &QTimer::timeout, [this] { tick(); });
     timer.start();
     tick();
-    if (!(m_workers.empty() && (m_stopping || m_todo.isEmpty())))
+    if (!(m_workers.empty() && nothingLeft()))
         m_loop.exec();
     timer.stop();
+    if (m_team)
+        return teamResult();
 
     updateBest();
     Result<QList<SweepTrialRow>> rows = sweepTrialRows(m_db, m_sweep);
@@ -356,6 +423,22 @@ int SweepDriver::run()
     return m_stopping ? Stopped : RunFailed;
 }
 
+int SweepDriver::teamResult()
+{
+    // This database's copy of the sweep says how the whole sweep stands on the store.
+    updateBest();
+    const QString onStore = m_team->storeStatus();
+    const bool finished = onStore == QLatin1String("finished");
+    m_db.setSweepStatus(m_sweep.id, finished ? QStringLiteral("finished") : m_stopping ? QStringLiteral("stopped") : QStringLiteral("running"));
+    if (m_stopping)
+        return Stopped;
+    if (m_unstarted > 0 || m_died > 0)
+        return RunFailed;
+    if (!finished)
+        say(QStringLiteral("this worker is done (%1 trial(s) claimed); the sweep goes on with the other workers").arg(m_team->claimed()));
+    return Success;
+}
+
 } // namespace
 
 QString sweepWorkerProgram()
@@ -369,9 +452,9 @@ QString sweepWorkerProgram()
     return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("trainyard-cli"));
 }
 
-int driveSweep(RunDatabase &db, const SweepRecord &sweep, Io &io, bool quiet)
+int driveSweep(RunDatabase &db, const SweepRecord &sweep, Io &io, const SweepDriveOptions &options)
 {
-    SweepDriver driver(db, sweep, io, quiet);
+    SweepDriver driver(db, sweep, io, options);
     return driver.run();
 }
 

@@ -19,14 +19,25 @@ class RunDatabase;
 
 namespace ty::cli {
 
+class TeamSweepWork;
+
+struct SweepDriveOptions {
+    bool quiet = false;
+    int parallel = 0;              // trials at once; 0: the sweep's own setting
+    // A team sweep (team_sweep_work.h): trials come from the store's claims instead of this database's list, and
+    // each trial's run replicates to the store.
+    TeamSweepWork *team = nullptr;
+};
+
 // The trainyard-cli that trains the trials: $TRAINYARD_CLI when set, else this program when it is trainyard-cli,
 // else trainyard-cli next to it.
 QString sweepWorkerProgram();
 
-// Runs every trial of `sweep` that has not ended; returns the exit code: 0 when every trial ended (the sweep is
-// finished); 130 when stopped by a stop request (stopped); 1 when a trial could not start or its worker died
+// Runs every trial of `sweep` that has not ended (for a team sweep: the trials this process claims, until every
+// trial on the store ended or it claimed options.team's maximum); returns the exit code: 0 when every trial ended
+// (the sweep is finished; for a team sweep: every trial this process claimed ended); 130 when stopped by a stop request (stopped); 1 when a trial could not start or its worker died
 // (failed), or a trial was cancelled in the run queue (stopped). The sweep must be recorded as running by this
 // process.
-int driveSweep(RunDatabase &db, const SweepRecord &sweep, Io &io, bool quiet);
+int driveSweep(RunDatabase &db, const SweepRecord &sweep, Io &io, const SweepDriveOptions &options);
 
 } // namespace ty::cli

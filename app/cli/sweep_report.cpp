@@ -1,5 +1,6 @@
 #include "sweep_report.h"
 
+#include "commands.h"
 #include "printable_text.h"
 #include "run_database.h"
 
@@ -84,6 +85,36 @@ QJsonObject sweepJson(const SweepRecord &sweep, const QList<SweepTrialRow> &rows
                        {QStringLiteral("preset_file"), sweep.presetFile},
                        {QStringLiteral("spec"), sweep.spec},
                        {QStringLiteral("trials"), trials}};
+}
+
+void printSweepList(Io &io, const QList<QPair<SweepRecord, QList<SweepTrialRow>>> &sweeps, bool json)
+{
+    QJsonArray entries;
+    if (!json)
+        io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n").arg(QStringLiteral("id"), 4).arg(QStringLiteral("status"), -11)
+                      .arg(QStringLiteral("trials"), 9).arg(QStringLiteral("best"), 12).arg(QStringLiteral("metric"), -14).arg(QStringLiteral("name"));
+    for (const auto &[sweep, rows] : sweeps) {
+        // Rows come best first; NaN when no trial has a value yet.
+        const double best = !rows.isEmpty() && rows.first().value ? *rows.first().value : qQNaN();
+        if (json) {
+            QJsonObject entry = sweepJson(sweep, rows);
+            entry.remove(QStringLiteral("trials"));
+            entry.remove(QStringLiteral("spec"));
+            entry.insert(QStringLiteral("best_value"), std::isfinite(best) ? QJsonValue(best) : QJsonValue());
+            entries.append(entry);
+            continue;
+        }
+        io.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+                      .arg(sweep.id, 4)
+                      .arg(sweep.status, -11)
+                      .arg(QStringLiteral("%1/%2").arg(endedTrials(rows)).arg(rows.size()), 9)
+                      .arg(std::isfinite(best) ? QString::number(best, 'g', 5) : QStringLiteral("-"), 12)
+                      .arg(printableExcerpt(sweep.metric, 40), -14)
+                      .arg(printableExcerpt(sweep.name, 80));
+    }
+    if (json)
+        printJson(io, entries);
+    io.out.flush();
 }
 
 } // namespace ty::cli

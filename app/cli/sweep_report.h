@@ -15,5 +15,7 @@ void printSweepTable(Io &io, const SweepRecord &sweep, const QList<SweepTrialRow
 QJsonObject sweepJson(const SweepRecord &sweep, const QList<SweepTrialRow> &rows);
 // The importance of each searched key (sweep_importance.h) as a table, or the reason it is absent.
 void printSweepImportance(Io &io, const SweepRecord &sweep, const SweepImportance &importance);
+// `sweeps list`: one line per sweep (or a JSON array without the trials and spec), newest first as given.
+void printSweepList(Io &io, const QList<QPair<SweepRecord, QList<SweepTrialRow>>> &sweeps, bool json);
 
 } // namespace ty::cli

@@ -119,6 +119,11 @@ public:
     // checkIntegrity()). claimSweep makes this process its driver again (sweep resume), refused while another
     // live process on this host drives it or when it is finished. Statuses: running, finished, stopped, failed.
     Result<qint64> createSweep(const NewSweep &sweep);
+    // The sweep with `uuid` here, recorded as createSweep does when it is not (a team sweep's worker, which trains
+    // its trials from this database: docs/team.md#sweeps-over-many-machines).
+    Result<qint64> adoptSweep(const NewSweep &sweep, const QString &uuid);
+    // The id of the run with `uuid` here, 0 when there is none.
+    Result<qint64> runIdByUuid(const QString &uuid) const;
     Status claimSweep(qint64 id);
     Status setSweepStatus(qint64 id, const QString &status);
     Status setSweepBestRun(qint64 id, qint64 runId);

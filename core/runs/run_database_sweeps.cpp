@@ -45,10 +45,24 @@ SweepRecord sweepFromRow(const QSqlQuery &query)
 
 Result<qint64> RunDatabase::createSweep(const NewSweep &sweep)
 {
+    return adoptSweep(sweep, QUuid::createUuid().toString(QUuid::WithoutBraces));
+}
+
+Result<qint64> RunDatabase::adoptSweep(const NewSweep &sweep, const QString &uuid)
+{
     if (Status intact = checkIntegrity(); !intact)
         return intact.error();
     qint64 id = 0;
     const Status status = inRunWriteTransaction(m_db, m_path, [&]() -> Status {
+        QSqlQuery existing(m_db);
+        existing.prepare(QStringLiteral("SELECT id FROM sweeps WHERE uuid = ?"));
+        existing.addBindValue(uuid);
+        if (!existing.exec())
+            return runDbError(QStringLiteral("cannot look up sweep %1").arg(uuid), m_path, existing.lastError());
+        if (existing.next()) {
+            id = existing.value(0).toLongLong();
+            return Status::success();
+        }
         QSqlQuery insert(m_db);
         insert.prepare(QStringLiteral("INSERT INTO sweeps (name, status, spec_json, preset_json, preset_file, trials_json, metric,"
                                       " maximize, created_at, host, pid, uuid) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
@@ -62,7 +76,7 @@ Result<qint64> RunDatabase::createSweep(const NewSweep &sweep)
         insert.addBindValue(runDbNow());
         insert.addBindValue(thisHostName());
         insert.addBindValue(thisProcessId());
-        insert.addBindValue(QUuid::createUuid().toString(QUuid::WithoutBraces));
+        insert.addBindValue(uuid);
         if (!insert.exec())
             return runDbError(QStringLiteral("cannot record the sweep"), m_path, insert.lastError());
         id = insert.lastInsertId().toLongLong();
@@ -142,6 +156,16 @@ Result<SweepRecord> RunDatabase::sweep(qint64 id) const
         return Error(QStringLiteral("no sweep with id %1 in %2").arg(id).arg(m_path));
     }
     return sweepFromRow(query);
+}
+
+Result<qint64> RunDatabase::runIdByUuid(const QString &uuid) const
+{
+    QSqlQuery query(m_db);
+    query.prepare(QStringLiteral("SELECT id FROM runs WHERE uuid = ?"));
+    query.addBindValue(uuid);
+    if (!query.exec())
+        return runDbError(QStringLiteral("cannot look up run %1").arg(uuid), m_path, query.lastError());
+    return query.next() ? query.value(0).toLongLong() : qint64(0);
 }
 
 Result<QList<SweepRecord>> RunDatabase::listSweeps() const

@@ -48,14 +48,19 @@ Result<QList<SweepTrialRow>> sweepTrialRows(const RunDatabase &db, const SweepRe
         }
         rows.append(row);
     }
+    rankSweepTrialRows(rows, sweep.maximize);
+    return rows;
+}
+
+void rankSweepTrialRows(QList<SweepTrialRow> &rows, bool maximize)
+{
     std::stable_sort(rows.begin(), rows.end(), [&](const SweepTrialRow &a, const SweepTrialRow &b) {
         if (a.value.has_value() != b.value.has_value())
             return a.value.has_value();
         if (!a.value)
             return false;
-        return sweep.maximize ? *a.value > *b.value : *a.value < *b.value;
+        return maximize ? *a.value > *b.value : *a.value < *b.value;
     });
-    return rows;
 }
 
 int endedTrials(const QList<SweepTrialRow> &rows)

@@ -26,6 +26,9 @@ struct SweepTrialRow {
 // Trials with a value first, best first; then the others in trial order.
 Result<QList<SweepTrialRow>> sweepTrialRows(const RunDatabase &db, const SweepRecord &sweep);
 
+// Sorts rows as sweepTrialRows returns them (also for a team store's trials, team_sweeps.h).
+void rankSweepTrialRows(QList<SweepTrialRow> &rows, bool maximize);
+
 // Trials whose run has ended for good (finished, pruned, diverged, failed).
 int endedTrials(const QList<SweepTrialRow> &rows);
 

@@ -29,7 +29,14 @@ QString columnDefinitions(const BundleColumns &columns)
     return definitions.join(QStringLiteral(", "));
 }
 
-QStringList schemaStatements()
+// One step of the schema: what moves a store from version - 1 to version.
+struct SchemaStep {
+    int version;
+    const char *name;
+    QStringList statements;
+};
+
+QStringList runStatements()
 {
     return {
         QStringLiteral("CREATE TABLE trainyard.runs (id bigserial PRIMARY KEY, %1, %2, replicated_at timestamptz NOT NULL DEFAULT now(),"
@@ -52,6 +59,28 @@ QStringList schemaStatements()
         QStringLiteral("CREATE TABLE trainyard.evaluations (run_uuid text NOT NULL, %1, PRIMARY KEY (run_uuid, split, checkpoint_step))")
             .arg(columnDefinitions(bundleEvaluationColumns())),
     };
+}
+
+// Sweeps over many machines (docs/team.md#sweeps-over-many-machines): the sweep as its creator recorded it, and
+// one row per trial that workers claim (FOR UPDATE SKIP LOCKED), hold with a lease they renew, and end with the
+// status and best value of the run that trained it.
+QStringList teamSweepStatements()
+{
+    return {
+        QStringLiteral("CREATE TABLE trainyard.sweeps (id bigserial PRIMARY KEY, uuid text NOT NULL UNIQUE, name text, status text NOT NULL,"
+                       " spec_json text NOT NULL, preset_json text NOT NULL, preset_file text, trials_json text NOT NULL,"
+                       " metric text NOT NULL, maximize boolean NOT NULL, host text, created_at timestamptz NOT NULL DEFAULT now(),"
+                       " ended_at timestamptz)"),
+        QStringLiteral("CREATE TABLE trainyard.sweep_trials (sweep_id bigint NOT NULL REFERENCES trainyard.sweeps (id) ON DELETE CASCADE,"
+                       " trial integer NOT NULL, status text NOT NULL DEFAULT 'queued', worker text, lease_until timestamptz,"
+                       " claims integer NOT NULL DEFAULT 0, run_uuid text, value double precision, message text,"
+                       " claimed_at timestamptz, ended_at timestamptz, PRIMARY KEY (sweep_id, trial))"),
+    };
+}
+
+QList<SchemaStep> schemaSteps()
+{
+    return {{1, "runs", runStatements()}, {2, "team sweeps", teamSweepStatements()}};
 }
 
 // The store's schema version, 0 when it has none.
@@ -130,11 +159,15 @@ Status prepareTeamSchemaForWriting(PgConnection &server)
     version = storedVersion(server);  // another machine may have created it meanwhile
     if (!version)
         return fail(version.error());
-    if (version.value() == 0) {
-        for (const QString &statement : schemaStatements())
-            if (Status created = server.command(statement, what); !created.ok())
+    // Each step the store lacks, in order, with its version stamped in the same transaction.
+    for (const SchemaStep &step : schemaSteps()) {
+        if (step.version <= version.value())
+            continue;
+        const QString stepWhat = QStringLiteral("%1 (step %2, %3)").arg(what).arg(step.version).arg(QLatin1String(step.name));
+        for (const QString &statement : step.statements)
+            if (Status created = server.command(statement, stepWhat); !created.ok())
                 return fail(created.error());
-        if (Status stamped = server.command(QStringLiteral("INSERT INTO trainyard.team_schema VALUES (%1)").arg(kTeamSchemaVersion), what); !stamped.ok())
+        if (Status stamped = server.command(QStringLiteral("INSERT INTO trainyard.team_schema VALUES (%1)").arg(step.version), stepWhat); !stamped.ok())
             return fail(stamped.error());
     }
     return server.command(QStringLiteral("COMMIT"), what);

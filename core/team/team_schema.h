@@ -13,7 +13,8 @@ namespace ty {
 
 class PgConnection;
 
-constexpr int kTeamSchemaVersion = 1;
+// 1: runs and their rows; 2: team sweeps (trainyard.sweeps, trainyard.sweep_trials).
+constexpr int kTeamSchemaVersion = 2;
 
 // Columns of a run that the team store keeps beyond a bundle's: where it ran (process id and run folder on its
 // host), so that `runs show --team` says where its files are.
@@ -22,7 +23,7 @@ const BundleColumns &teamRunExtraColumns();
 const BundleColumns &teamMetricColumns();
 const BundleColumns &teamMetricSummaryColumns();
 
-// For pushing: creates the schema when the store has none (under an advisory lock, so that two machines pushing
+// For pushing: creates the schema when the store has none, or adds the steps an older store lacks (under an advisory lock, so that two machines pushing
 // at once create it once), or checks its version. A store written by a newer Trainyard is refused.
 Status prepareTeamSchemaForWriting(PgConnection &server);
 // For reading: the schema must be there, at a version this build reads.
