@@ -194,6 +194,10 @@ Status endTeamTrial(PgConnection &server, qint64 sweepId, int trial, const QStri
 {
     const QString what = QStringLiteral("cannot record the end of trial %1 of sweep %2").arg(trial).arg(sweepId);
     return inTransaction(server, what, [&]() -> Status {
+        // The sweep's row locked first: two workers ending the last two trials at once take turns, so the second
+        // sees the first's end and marks the sweep finished (without the lock, neither would see the other's).
+        if (Result<PgResult> locked = server.exec(QStringLiteral("SELECT 1 FROM trainyard.sweeps WHERE id = $1 FOR UPDATE"), {sweepId}, what); !locked)
+            return locked.error();
         Result<PgResult> ended = server.exec(
             QStringLiteral("UPDATE trainyard.sweep_trials SET status = $4, value = $5, message = $6, lease_until = NULL,"
                            " ended_at = CASE WHEN $4 = 'queued' THEN NULL ELSE now() END"

@@ -1,5 +1,5 @@
 // trainyard-bench [--quick] [--markdown] [--device cpu|cuda]
-//                 [--only training|data|streaming|logging|editing|startup|process|plots|runs|bundles|stall|evaluate]
+//                 [--only training|data|streaming|logging|team|editing|startup|process|plots|runs|bundles|stall|evaluate]
 // Prints every figure of docs/benchmarks.md as one table, the desktop app's too unless the project is built
 // headless (those run on the offscreen platform unless QT_QPA_PLATFORM says otherwise); exits 1 when a target
 // is missed.
@@ -53,6 +53,8 @@ int main(int argc, char **argv)
         ty::bench::benchTraining(options, report);
     if (section.isEmpty() || section == QStringLiteral("logging"))
         ty::bench::benchLogging(options, report);
+    if (section.isEmpty() || section == QStringLiteral("team"))
+        ty::bench::benchTeamStore(options, report);
     if (section.isEmpty() || section == QStringLiteral("editing"))
         ty::bench::benchValidation(options, report);
     if (section.isEmpty() || section == QStringLiteral("startup"))

@@ -22,5 +22,6 @@ void benchWholeProcess(const Options &options, Report &report);
 void benchRunList(const Options &options, Report &report);
 void benchBundles(const Options &options, Report &report);  // bench_bundles.cpp, in "runs" and "bundles"
 void benchPredictMemory(const Options &options, Report &report);  // bench_predict_memory.cpp, in "process"
+void benchTeamStore(const Options &options, Report &report);      // bench_team.cpp
 
 } // namespace ty::bench

@@ -6,6 +6,7 @@
 #include "preset_overrides.h"
 #include "run_database.h"
 #include "run_recorder.h"
+#include "team_replicator.h"
 #include "trainer.h"
 
 #include <QTemporaryDir>
@@ -41,7 +42,7 @@ private:
 } // namespace
 
 double engineSamplesPerSecond(const QString &presetName, int batch, int warmup, int steps, bool record, const QString &device,
-                              const QString &tensorBoardDir)
+                              const QString &tensorBoardDir, const QString &teamStore)
 {
     Result<Preset> loaded = loadPreset(QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/%1.trainyard.json").arg(presetName));
     if (!loaded)
@@ -79,6 +80,9 @@ double engineSamplesPerSecond(const QString &presetName, int batch, int warmup, 
         if (!fed)
             qFatal("%s", qPrintable(fed.error().toString()));
     }
+    TeamReplicator replicator;
+    if (!teamStore.isEmpty())  // every 2 s, as trainyard-cli run's (team_store.cpp); the warning is dropped
+        replicator.start(dbPath, teamStore, id, 2000, [](const QString &) {});
     QString out, err;
     QTextStream outStream(&out), errStream(&err);
     cli::Io io{outStream, errStream, false};
@@ -86,6 +90,7 @@ double engineSamplesPerSecond(const QString &presetName, int batch, int warmup, 
     StepClock clock(&recorder);
     prepared.value()->run(clock);
     writer.finish(RunStatus::Finished);
+    replicator.stop();
     return double(steps) * batch / (clock.times.value(total) - clock.times.value(warmup));
 }
 

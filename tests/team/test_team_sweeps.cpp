@@ -89,7 +89,8 @@ private:
     // Returns the sweep's id on the store, 0 after a failed check.
     qint64 startTrialThenKillItsWorker(const QString &store, const QString &db)
     {
-        const qint64 sweep = recordSweep(store, {blobsPreset(m_dir, 30, 2000), "--grid", "opt.lr=0.01,0.02"}, db);
+        // 150 epochs: long enough on a fast, quiet machine that the kill comes mid-trial.
+        const qint64 sweep = recordSweep(store, {blobsPreset(m_dir, 150, 2000), "--grid", "opt.lr=0.01,0.02"}, db);
         if (sweep <= 0)
             return 0;
         QObject owner;
@@ -214,7 +215,7 @@ private Q_SLOTS:
         QCOMPARE(runs.size(), 2);  // one run per trial: trial 0's run went on
         QCOMPARE(storeValue(store, QStringLiteral("SELECT count(*) FROM trainyard.metrics m JOIN trainyard.sweep_trials t ON t.run_uuid = m.run_uuid"
                                                   " WHERE t.sweep_id = %1 AND t.trial = 0 AND m.name = 'val/loss'").arg(sweep)),
-                 QStringLiteral("30"));  // each epoch once
+                 QStringLiteral("150"));  // each epoch once
         QCOMPARE(storeRows(store, runs), localRows(db));
     }
 
