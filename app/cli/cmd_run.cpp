@@ -63,7 +63,8 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
     run.device = start.device;
     run.seed = settings.seed;
     run.provenance = QJsonObject{{QStringLiteral("preset_file"), QFileInfo(path).absoluteFilePath()},
-                                 {QStringLiteral("command"), QJsonArray::fromStringList(QStringList{QStringLiteral("trainyard-cli"), QStringLiteral("run")} + arguments)},
+                                 {QStringLiteral("command"), QJsonArray::fromStringList(QStringList{QStringLiteral("trainyard-cli"), QStringLiteral("run")} +
+                                                                                       argumentsWithoutPasswords(arguments))},
                                  {QStringLiteral("host"), QSysInfo::machineHostName()},
                                  {QStringLiteral("os"), QSysInfo::prettyProductName()},
                                  {QStringLiteral("deterministic"), settings.deterministic},

@@ -44,6 +44,22 @@ bool checkTeamStore(const QString &conninfo, Io &io)
     return true;
 }
 
+QStringList argumentsWithoutPasswords(const QStringList &arguments)
+{
+    const auto redacted = [](const QString &conninfo) {
+        const Result<QString> name = redactedConninfo(conninfo);
+        return name ? name.value() : QStringLiteral("(not a connection string)");
+    };
+    QStringList recorded = arguments;
+    for (qsizetype i = 0; i < recorded.size(); ++i) {
+        if (recorded[i] == QLatin1String("--team") && i + 1 < recorded.size())
+            recorded[i + 1] = redacted(recorded[i + 1]);
+        else if (recorded[i].startsWith(QLatin1String("--team=")))
+            recorded[i] = QStringLiteral("--team=") + redacted(recorded[i].mid(7));
+    }
+    return recorded;
+}
+
 std::unique_ptr<TeamReplicator> startTeamReplication(const Args &args, const QString &dbPath, qint64 runId)
 {
     const QString conninfo = trainingTeamStore(args);
@@ -96,7 +112,8 @@ int teamCommand(const QStringList &arguments, Io &io)
         printJson(io, QJsonObject{{QStringLiteral("store"), server.name()}, {QStringLiteral("runs"), report.runs},
                                   {QStringLiteral("records"), report.records}, {QStringLiteral("metric_rows_sent"), report.metricRowsSent},
                                   {QStringLiteral("metric_rows_new"), report.metricRowsNew},
-                                  {QStringLiteral("truncations"), report.truncations}, {QStringLiteral("seconds"), seconds}});
+                                  {QStringLiteral("truncations"), report.truncations}, {QStringLiteral("notifications"), report.notifications},
+                                  {QStringLiteral("seconds"), seconds}});
         return Success;
     }
     io.out << "pushed " << report.runs << " runs to " << server.name() << ": " << report.records << " records, "

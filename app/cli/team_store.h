@@ -24,6 +24,10 @@ QString trainingTeamStore(const Args &args);
 // False, after printing why, when `conninfo` (non-empty) is not a connection string libpq can parse.
 bool checkTeamStore(const QString &conninfo, Io &io);
 
+// `arguments` as they may be recorded (a run's provenance "command"): the value of each --team without any
+// password (as redactedConninfo() writes it; "(not a connection string)" when libpq cannot parse it).
+QStringList argumentsWithoutPasswords(const QStringList &arguments);
+
 // Starts replicating run `runId` of `dbPath` to the run's team store on a thread of its own, or returns nothing
 // when the run has none. The first failure is printed to stderr once; training never waits.
 std::unique_ptr<TeamReplicator> startTeamReplication(const Args &args, const QString &dbPath, qint64 runId);

@@ -76,6 +76,10 @@ int main(int argc, char **argv)
                                       QStringLiteral("The run database to record runs in and browse (default: the "
                                                      "last one opened, else ~/.local/share/trainyard/runs.sqlite)."),
                                       QStringLiteral("path"));
+    const QCommandLineOption team(QStringLiteral("team"),
+                                  QStringLiteral("Show the team store's runs in Experiments: a libpq connection string without a "
+                                                 "password, remembered as Training ▸ Team Store… (docs/team.md)."),
+                                  QStringLiteral("url"));
     const QCommandLineOption train(QStringLiteral("train"), QStringLiteral("Start training the preset at once."));
     const QCommandLineOption mode(QStringLiteral("mode"), QStringLiteral("Open in this mode."),
                                   QStringLiteral("design|experiments|evaluate"));
@@ -120,7 +124,7 @@ int main(int argc, char **argv)
                                    QStringLiteral("Wait this long before the screenshot (e.g. for --train)."), QStringLiteral("ms"));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
                        sweep, queue, speed, baseline, sweepDialog, classify, curves, runsMenu, importBundle, importOnnx, findLr,
-                       delay});
+                       delay, team});
     parser.process(app);
 
     // View ▸ Theme's choice, unless --color-scheme forces one for this start.
@@ -157,6 +161,15 @@ int main(int argc, char **argv)
     const QString dbPath = parser.isSet(database) ? parser.value(database) : ty::MainWindow::preferredRunDatabase();
     if (const ty::Status opened = window.openRunDatabase(dbPath); !opened.ok())
         std::fprintf(stderr, "trainyard: %s\n", qPrintable(opened.error().toString()));
+    if (parser.isSet(team)) {
+        if (const ty::Status set = window.setTeamStore(parser.value(team)); !set.ok()) {
+            std::fprintf(stderr, "trainyard: --team: %s\n", qPrintable(set.error().toString()));
+            return 2;
+        }
+        if (const ty::Status shown = window.showTeamRuns(true); !shown.ok())
+            std::fprintf(stderr, "trainyard: %s\n", qPrintable(shown.error().toString()));
+        window.setMode(ty::WindowMode::Experiments);
+    }
     if (parser.isSet(baseline))
         window.training()->browser()->setBaseline(parser.value(baseline).toLongLong());
     if (parser.isSet(runs)) {

@@ -4,6 +4,7 @@
 
 #include "default_preset.h"
 #include "recent_files.h"
+#include "team_live_mirror.h"  // complete, for m_teamMirror
 #include "window_geometry.h"
 
 #include "common/canvas_style.h"
@@ -50,6 +51,7 @@ MainWindow::MainWindow(QWidget *parent)
     createMenus();
     createToolBar();
     createStatusBar();
+    createTeamStore();
 
     connect(m_document, &PipelineDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &PipelineDocument::fileNameChanged, this, &MainWindow::updateTitle);

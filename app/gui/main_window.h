@@ -12,6 +12,8 @@
 #include <QHash>
 #include <QMainWindow>
 
+#include <memory>
+
 class QAction;
 class QDockWidget;
 class QLabel;
@@ -20,6 +22,7 @@ class QSpinBox;
 class QStackedWidget;
 class QTabBar;
 class QTabWidget;
+class QTimer;
 
 namespace ty {
 
@@ -40,6 +43,7 @@ class RunSpeedView;
 class StartPage;
 class SweepLauncher;
 class SweepView;
+class TeamLiveMirror;
 class TrainingPanel;
 struct SweepSpec;
 struct Issue;
@@ -103,6 +107,18 @@ public:
     // The run database that runs are recorded in and the browser shows (remembered in QSettings).
     Status openRunDatabase(const QString &path);
     static QString preferredRunDatabase();  // the last one opened, else RunDatabase::defaultPath()
+    // The team store (main_window_team.cpp, docs/team.md): a libpq connection string, remembered in the settings
+    // (else the environment's TRAINYARD_TEAM); one that holds a password is refused, and nothing changes. Empty:
+    // none. The runs this window trains replicate to it.
+    Status setTeamStore(const QString &conninfo);
+    QString teamStore() const;
+    // Experiments on the team's runs (a live, read-only copy in the cache folder) or on this machine's run database.
+    // Train, Sweep and Import go back to this machine first.
+    Status showTeamRuns(bool team);
+    bool showsTeamRuns() const;
+    TeamLiveMirror *teamMirror() const { return m_teamMirror.get(); }
+    QLabel *teamStatusLabel() const { return m_teamLabel; }
+    static QString teamCachePath(const QString &conninfo);  // the copy's file, named by the store
     // Trains a snapshot of the document (after validating it); false when it has errors or cannot start.
     bool trainDocument();
     // An optimizer node's learning-rate test (main_window_learning_rate.cpp): checks the graph as Train does, runs
@@ -180,6 +196,11 @@ private:
     void openRunPreset(const ty::Preset &preset);
     void openFineTunePreset(const ty::Preset &preset, qint64 runId);  // Design mode, a new unsaved document
     bool maybeStopTraining();
+    // main_window_team.cpp
+    void createTeamStore();  // Training ▸ Team Store…, the status bar's team label, the browser's source choice
+    void applyTeamStore();
+    void chooseTeamStore();
+    void updateTeamStatus();
     // main_window.cpp
     void createDocks();
     void createStatusBar();
@@ -223,6 +244,9 @@ private:
     QLabel *m_statsLabel = nullptr;
     QLabel *m_zoomLabel = nullptr;
     bool m_interactive = true;
+    std::unique_ptr<TeamLiveMirror> m_teamMirror;  // while Experiments shows the team's runs
+    QLabel *m_teamLabel = nullptr;
+    QTimer *m_teamTimer = nullptr;
     QString m_lastRefusal;
 };
 

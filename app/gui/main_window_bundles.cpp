@@ -101,6 +101,8 @@ void MainWindow::exportReportInteractively()
 
 bool MainWindow::importRunBundle(const QString &path)
 {
+    if (showsTeamRuns())
+        (void)showTeamRuns(false);  // into this machine's run database
     if (m_training->databasePath().isEmpty())
         openRunDatabase(preferredRunDatabase());  // a failure shows below
     showTraining();

@@ -114,6 +114,8 @@ bool MainWindow::startSweep(const SweepSpec &spec)
 {
     if (!checkTrainable(tr("Cannot sweep")))
         return false;
+    if (showsTeamRuns())
+        (void)showTeamRuns(false);
     if (m_training->databasePath().isEmpty())
         openRunDatabase(preferredRunDatabase());
     const Status started = m_sweepLauncher->start(spec, m_document->preset(), m_training->databasePath());

@@ -82,6 +82,9 @@ void MainWindow::createTrainingActions()
     connect(train, &QAction::triggered, this, [this] { trainDocument(); });
     connect(stop, &QAction::triggered, this, &MainWindow::stopTraining);
     connect(database, &QAction::triggered, this, &MainWindow::chooseRunDatabase);
+    QAction *team = addAction(QStringLiteral("team-store"), tr("&Team Store…"), QString(), {});
+    team->setToolTip(tr("The PostgreSQL team store that this app's runs replicate to and whose runs Experiments can show"));
+    connect(team, &QAction::triggered, this, &MainWindow::chooseTeamStore);
     connect(show, &QAction::triggered, this, &MainWindow::showTraining);
     createSweepAction();
     updateTrainingActions();
@@ -90,7 +93,7 @@ void MainWindow::createTrainingActions()
 void MainWindow::createTrainingMenu()
 {
     QMenu *menu = menuBar()->addMenu(tr("&Training"));
-    for (const char *name : {"train", "sweep", "stop-all", "", "show-training", "experiments-on-train", "run-database"})
+    for (const char *name : {"train", "sweep", "stop-all", "", "show-training", "experiments-on-train", "run-database", "team-store"})
         name[0] ? (void)menu->addAction(action(QString::fromLatin1(name))) : (void)menu->addSeparator();
 }
 
@@ -162,6 +165,8 @@ bool MainWindow::trainDocument()
 {
     if (!checkTrainable(tr("Cannot train")))
         return false;
+    if (showsTeamRuns())
+        (void)showTeamRuns(false);  // runs are recorded here, then replicated
     if (m_training->databasePath().isEmpty())
         openRunDatabase(preferredRunDatabase());  // a failure shows in the status bar and startTraining retries
     TrainingOptions options;

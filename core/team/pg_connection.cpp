@@ -185,6 +185,36 @@ Status PgConnection::copyIn(const QString &sql, const QByteArray &data, const QS
     return Status::success();
 }
 
+int PgConnection::socketDescriptor() const
+{
+    return m_conn ? PQsocket(m_conn) : -1;
+}
+
+Result<QList<QByteArray>> PgConnection::takeNotifications(const QByteArray &channel)
+{
+    if (!m_conn)
+        return failure(QStringLiteral("cannot listen"), QStringLiteral("not connected"));
+    if (PQconsumeInput(m_conn) != 1 || PQstatus(m_conn) != CONNECTION_OK)
+        return failure(QStringLiteral("lost the connection"), trimmedMessage(PQerrorMessage(m_conn)));
+    QList<QByteArray> payloads;
+    while (PGnotify *notification = PQnotifies(m_conn)) {
+        if (channel == notification->relname)
+            payloads << QByteArray(notification->extra);
+        PQfreemem(notification);
+    }
+    return payloads;
+}
+
+QString pgTextArray(const QStringList &values)
+{
+    QStringList quoted;
+    for (QString value : values) {
+        value.replace(QLatin1Char('\\'), QLatin1String("\\\\")).replace(QLatin1Char('"'), QLatin1String("\\\""));
+        quoted << QLatin1Char('"') + value + QLatin1Char('"');
+    }
+    return QLatin1Char('{') + quoted.join(QLatin1Char(',')) + QLatin1Char('}');
+}
+
 Result<QString> redactedConninfo(const QString &conninfo)
 {
     char *parseError = nullptr;
@@ -205,6 +235,25 @@ Result<QString> redactedConninfo(const QString &conninfo)
     }
     PQconninfoFree(options);
     return pairs.join(QLatin1Char(' '));
+}
+
+Result<QString> storableConninfo(const QString &conninfo, const QString &field)
+{
+    char *parseError = nullptr;
+    PQconninfoOption *options = PQconninfoParse(conninfo.toUtf8().constData(), &parseError);
+    if (!options) {
+        const QString message = parseError ? trimmedMessage(parseError) : QStringLiteral("out of memory");
+        PQfreemem(parseError);
+        return Error::atField(field, QStringLiteral("not a libpq connection string: %1").arg(message));
+    }
+    bool password = false;
+    for (PQconninfoOption *option = options; option->keyword; ++option)
+        password = password || (QByteArray(option->keyword) == "password" && option->val && *option->val);
+    PQconninfoFree(options);
+    if (password)
+        return Error::atField(field, QStringLiteral("the connection string holds a password, which is never stored: remove it and put it "
+                                                    "in ~/.pgpass (mode 0600) or the file PGPASSFILE names"));
+    return conninfo;
 }
 
 void appendCopyField(QByteArray &row, const QVariant &value)

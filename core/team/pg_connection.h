@@ -59,6 +59,12 @@ public:
     // COPY ... FROM STDIN in text format: `data` holds the rows, already escaped (copyField()).
     Status copyIn(const QString &sql, const QByteArray &data, const QString &what);
 
+    // For LISTEN (team_listener.h): the connection's socket, for a socket notifier (-1 when not connected), and
+    // what arrived on it: the payloads of the notifications on `channel` (PQconsumeInput, then PQnotifies; it
+    // never waits). An Error when the connection broke.
+    int socketDescriptor() const;
+    Result<QList<QByteArray>> takeNotifications(const QByteArray &channel);
+
     // The store's name in messages: the connection string without its password.
     const QString &name() const { return m_name; }
     // True when the last statement that failed was refused for want of privileges (a read-only role); statements
@@ -76,6 +82,12 @@ private:
 // The connection string as key=value pairs without any password (parsed by libpq, so URIs and conninfo strings
 // both work), or an Error when libpq cannot parse it. This is what may be stored or printed.
 Result<QString> redactedConninfo(const QString &conninfo);
+// `conninfo` when it may be stored (a setting, a preset): an Error, naming `field`, when libpq cannot parse it or
+// when it holds a password (which belongs in ~/.pgpass, PGPASSFILE or a service file, not in a setting).
+Result<QString> storableConninfo(const QString &conninfo, const QString &field);
+
+// `values` as a PostgreSQL text[] literal ({"a","b\"c"}), for $n::text[] parameters.
+QString pgTextArray(const QStringList &values);
 
 // A value for COPY's text format: \N for NULL; backslash, tab, newline and carriage return escaped.
 void appendCopyField(QByteArray &row, const QVariant &value);

@@ -2,79 +2,13 @@
 
 #include "pg_connection.h"
 #include "sqlite_connection.h"
+#include "team_mirror_tables.h"
 #include "team_schema.h"
 
 #include <QSet>
 #include <QStringList>
 
 namespace ty {
-
-namespace {
-
-// The server's runs.id as $run_id, then the table's columns.
-struct MirroredTable {
-    QString select;      // SELECT run_id, columns... (the filter and order are added)
-    QString localTable;
-    QString localColumns;  // run_id, columns...
-    BundleColumns columns;
-};
-
-BundleColumns joined(BundleColumns columns, const BundleColumns &more)
-{
-    columns += more;
-    return columns;
-}
-
-QString prefixed(const BundleColumns &columns, const QString &alias)
-{
-    QStringList names;
-    for (const BundleColumn &column : columns)
-        names << alias + QLatin1Char('.') + QLatin1String(column.name);
-    return names.join(QStringLiteral(", "));
-}
-
-MirroredTable childTable(const char *table, const BundleColumns &columns, const QString &order)
-{
-    return {QStringLiteral("SELECT r.id, %1 FROM trainyard.%2 t JOIN trainyard.runs r ON r.uuid = t.run_uuid WHERE %3 ORDER BY r.id, %4")
-                .arg(prefixed(columns, QStringLiteral("t")), QLatin1String(table), QStringLiteral("%1"), order),
-            QLatin1String(table), QStringLiteral("run_id, ") + bundleColumnList(columns), columns};
-}
-
-Status copyRows(PgConnection &server, SqliteConnection &scratch, const MirroredTable &table, const QString &filter, const QVariantList &params)
-{
-    const QString what = QStringLiteral("cannot read the team store's %1").arg(table.localTable);
-    Result<PgResult> rows = server.exec(table.select.arg(filter), params, what);
-    if (!rows)
-        return rows.error();
-    QStringList marks;
-    for (int i = 0; i <= table.columns.size(); ++i)
-        marks << QStringLiteral("?");
-    SqliteStatement insert;
-    const QString sql = QStringLiteral("INSERT INTO %1 (%2) VALUES (%3)").arg(table.localTable, table.localColumns, marks.join(QLatin1Char(',')));
-    if (Status prepared = insert.prepare(scratch, sql.toUtf8(), QStringLiteral("cannot copy the team store's %1").arg(table.localTable)); !prepared.ok())
-        return prepared;
-    for (int row = 0; row < rows.value().rows(); ++row) {
-        QVariantList values{rows.value().value(row, 0, BundleColumn::Integer)};
-        for (int column = 0; column < table.columns.size(); ++column)
-            values << rows.value().value(row, column + 1, table.columns[column].kind);
-        bindBundleRow(insert, 1, values);
-        if (Status done = insert.run(QStringLiteral("cannot copy the team store's %1").arg(table.localTable)); !done.ok())
-            return done;
-    }
-    return Status::success();
-}
-
-MirroredTable runsTable(bool withPreset)
-{
-    const BundleColumns columns = joined(bundleRunColumns(), teamRunExtraColumns());
-    QStringList selected;
-    for (const BundleColumn &column : columns)
-        selected << (!withPreset && QByteArray(column.name) == "preset_json" ? QStringLiteral("'{}'") : QStringLiteral("r.") + QLatin1String(column.name));
-    return {QStringLiteral("SELECT r.id, %1 FROM trainyard.runs r WHERE %2 ORDER BY r.id").arg(selected.join(QStringLiteral(", ")), QStringLiteral("%1")),
-            QStringLiteral("runs"), QStringLiteral("id, ") + bundleColumnList(columns), columns};
-}
-
-} // namespace
 
 Status mirrorTeamRuns(PgConnection &server, const QString &scratchPath, const TeamMirrorRequest &request)
 {
@@ -106,22 +40,17 @@ Status mirrorTeamRuns(PgConnection &server, const QString &scratchPath, const Te
                 return Error(QStringLiteral("no run with id %1 on the team store %2").arg(id).arg(server.name()));
     }
 
-    QList<MirroredTable> tables{runsTable(!request.list),
-                                childTable("run_tags", {{"tag", BundleColumn::Text, false}}, QStringLiteral("t.tag")),
-                                childTable("metric_summaries", teamMetricSummaryColumns(), QStringLiteral("t.name"))};
-    if (!request.list) {
-        tables << childTable("run_params", {{"key", BundleColumn::Text, false}, {"value", BundleColumn::Text, true}}, QStringLiteral("t.key"))
-               << childTable("events", bundleEventColumns(), QStringLiteral("t.seq"))
-               << childTable("stages", bundleStageColumns(), QStringLiteral("t.idx"))
-               << childTable("checkpoints", joined(bundleCheckpointColumns(), {{"path", BundleColumn::Text, true}}), QStringLiteral("t.seq"))
-               << childTable("evaluations", bundleEvaluationColumns(), QStringLiteral("t.created_at, t.split"));
+    QList<MirroredTable> tables = QList<MirroredTable>{mirroredRunsTable(!request.list)} + mirroredListTables();
+    if (!request.list)
+        tables += mirroredDetailTables();
+    for (MirroredTable &table : tables) {
+        table.onConflict.clear();  // a fresh scratch database
+        if (Result<qint64> copied = copyMirroredRows(server, scratch, table, filter, params); !copied)
+            return copied.error();
     }
-    for (const MirroredTable &table : tables)
-        if (Status copied = copyRows(server, scratch, table, filter, params); !copied.ok())
-            return copied;
 
     if (!request.list) {
-        MirroredTable metrics = childTable("metrics", teamMetricColumns(), QStringLiteral("t.name, t.step"));
+        const MirroredTable metrics = mirroredMetricsTable();
         QString metricFilter = filter;
         QVariantList metricParams = params;
         if (!request.metric.isEmpty()) {
@@ -132,8 +61,8 @@ Status mirrorTeamRuns(PgConnection &server, const QString &scratchPath, const Te
             metricFilter += QStringLiteral(" AND (t.name LIKE 'speed/%' OR t.step = (SELECT max(l.step) FROM trainyard.metrics l"
                                            " WHERE l.run_uuid = t.run_uuid AND l.name = t.name))");
         }
-        if (Status copied = copyRows(server, scratch, metrics, metricFilter, metricParams); !copied.ok())
-            return copied;
+        if (Result<qint64> copied = copyMirroredRows(server, scratch, metrics, metricFilter, metricParams); !copied)
+            return copied.error();
     }
     return scratch.exec("COMMIT", QStringLiteral("cannot fill the scratch database"));
 }

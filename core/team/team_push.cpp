@@ -2,10 +2,13 @@
 
 #include "pg_connection.h"
 #include "sqlite_connection.h"
+#include "team_listener.h"
 #include "team_schema.h"
 
 #include <QCryptographicHash>
 #include <QStringList>
+
+#include <algorithm>
 
 namespace ty {
 
@@ -118,6 +121,27 @@ public:
         return pushRecords();
     }
 
+    // Whether this pass committed anything new of the run on the server (rows, its record, a truncation), and the
+    // payload of the one notification that says so (team_listener.h): its uuid and last metric step.
+    bool changedOnServer() const { return m_changed; }
+    Result<QString> notificationPayload()
+    {
+        if (m_lastStep < 0) {
+            SqliteStatement last;
+            const QString action = what(QStringLiteral("cannot read the last step"));
+            if (Status prepared = last.prepare(m_local, "SELECT max(step) FROM metrics WHERE run_id = ?", action); !prepared.ok())
+                return prepared.error();
+            last.bindInt(1, m_runId);
+            Result<bool> row = last.next(action);
+            if (!row)
+                return row.error();
+            if (row.value() && !last.isNull(0))
+                m_lastStep = last.intColumn(0);
+            (void)last.next(action);
+        }
+        return teamNotificationPayload(m_uuid, m_lastStep);
+    }
+
 private:
     QString what(const QString &action) const { return QStringLiteral("%1 of run %2").arg(action).arg(m_runId); }
 
@@ -205,6 +229,7 @@ private:
         if (!deleted.ok())
             return deleted;
         ++m_report.truncations;
+        m_changed = true;
         return mark("UPDATE team_replication SET truncate_after = ?4", QVariant());
     }
 
@@ -229,6 +254,7 @@ private:
                 return next.error();
             if (next.value()) {
                 lastRowId = rows.intColumn(0);
+                m_lastStep = std::max(m_lastStep, rows.intColumn(2));
                 batch += uuidField;
                 for (int column = 1; column <= 5; ++column) {
                     batch += '\t';
@@ -272,6 +298,7 @@ private:
             return sent;
         m_report.metricRowsSent += count;
         m_report.metricRowsNew += inserted;
+        m_changed = m_changed || inserted > 0;
         return mark("UPDATE team_replication SET metrics_rowid = ?4", lastRowId);
     }
 
@@ -314,6 +341,7 @@ private:
         if (!sent.ok())
             return sent;
         ++m_report.records;
+        m_changed = true;
         return mark("UPDATE team_replication SET records_digest = ?4", digest);
     }
 
@@ -367,6 +395,8 @@ private:
     qint64 m_generation = 0;
     QString m_digest;
     bool m_current = true;  // the marks' generation is still the one read
+    bool m_changed = false;
+    qint64 m_lastStep = -1;  // the highest step sent in this pass
 };
 
 Result<QList<qint64>> everyRun(SqliteConnection &db)
@@ -412,6 +442,17 @@ Result<TeamPushReport> pushRunsToTeam(const QString &databasePath, PgConnection 
         if (Status pushed = pusher.push(runId); !pushed.ok())
             return refused(pushed.error());
         ++report.runs;
+        if (!pusher.changedOnServer())
+            continue;
+        // After the commits, outside any transaction: delivered at once, one per run and pass.
+        Result<QString> payload = pusher.notificationPayload();
+        if (!payload)
+            return payload.error();
+        if (Result<PgResult> sent = server.exec(QStringLiteral("SELECT pg_notify($1, $2)"), {QString::fromLatin1(kTeamRunsChannel), payload.value()},
+                                                QStringLiteral("cannot notify the team of run %1").arg(runId));
+            !sent)
+            return sent.error();
+        ++report.notifications;
     }
     return report;
 }

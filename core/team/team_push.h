@@ -8,6 +8,8 @@
 // commit; then, when their digest changed, the run's record and its parameters, tags, events, stages, checkpoint
 // references, evaluation summaries and metric summaries, replaced in one transaction. A pass killed at any point
 // leaves the server with rows that the next pass sends again and the server ignores: pushes are idempotent.
+// Last, when the pass changed anything of the run on the server, one NOTIFY trainyard_runs "<uuid> <last step>"
+// (team_listener.h), after the commits: at most one notification per run per pass.
 //
 // Threads: call on any one thread; it opens its own connections to the local file.
 
@@ -31,6 +33,7 @@ struct TeamPushReport {
     qint64 metricRowsSent = 0;   // metric rows sent
     qint64 metricRowsNew = 0;    // of those, rows the server did not have
     int truncations = 0;         // resumed runs whose later rows were deleted on the server
+    int notifications = 0;       // NOTIFYs sent: one per run that changed on the server (team_listener.h)
 };
 
 // Pushes `databasePath`'s runs (the file must exist at the current schema version: open it with RunDatabase

@@ -94,6 +94,12 @@ void RunBrowser::buildUi()
     layout->addWidget(m_loadProblem);
 
     auto *filters = new QHBoxLayout;
+    m_sourceChoice = new QComboBox(this);
+    m_sourceChoice->setObjectName(QStringLiteral("run-source"));
+    m_sourceChoice->addItems({tr("This machine"), tr("Team")});
+    m_sourceChoice->setToolTip(tr("The runs of this machine's run database, or the team store's (Training ▸ Team Store…)"));
+    m_sourceChoice->setVisible(false);
+    filters->addWidget(m_sourceChoice);
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter runs: name, preset, tag, status, #id, notes, from:#id"));
     m_filter->setClearButtonEnabled(true);
@@ -127,6 +133,7 @@ void RunBrowser::buildUi()
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->horizontalHeader()->setSectionsMovable(true);
     m_view->setColumnHidden(RunsTableModel::EndedColumn, true);
+    m_view->setColumnHidden(RunsTableModel::MachineColumn, true);  // shown in the Team view
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     // The name is edited in its cell (F2 or a double click; Escape cancels); the model refuses an empty name.
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);

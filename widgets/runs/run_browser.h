@@ -67,6 +67,14 @@ public:
     RunDatabase *database() const;  // the watcher's connection
     QString databasePath() const;
 
+    // The Team view (docs/team.md): the shown database is the app's copy of the team store's runs. The Machine
+    // column shows where each run trains, and what would only change the copy is off: rename, delete, notes and
+    // tags, resume and stop, fine-tune and export (the checkpoints are on the machine that wrote them), import.
+    void setTeamView(bool team);
+    bool isTeamView() const { return m_teamView; }
+    // "This machine" / "Team" before the filter; hidden until the window offers a team store (it connects it).
+    QComboBox *sourceChoice() const { return m_sourceChoice; }
+
     QList<qint64> selectedRunIds() const;   // in table order
     void selectRuns(const QList<qint64> &ids);
     qint64 baselineRunId() const { return m_baseline; }
@@ -225,6 +233,8 @@ private:
     QLineEdit *m_filter = nullptr;
     QComboBox *m_statusChoice = nullptr;
     QComboBox *m_tagChoice = nullptr;
+    QComboBox *m_sourceChoice = nullptr;
+    bool m_teamView = false;
     QTabWidget *m_details = nullptr;
     RunComparisonView *m_comparison = nullptr;
     PresetDiffView *m_diff = nullptr;

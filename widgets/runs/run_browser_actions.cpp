@@ -12,6 +12,9 @@
 #include "runs_table_model.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QSignalBlocker>
+#include <QTableView>
 #include <QLabel>
 #include <QDir>
 #include <QFileDialog>
@@ -63,6 +66,24 @@ void RunBrowser::updateActions()
     m_notes->setEnabled(one);
     m_tags->setEnabled(one);
     m_saveNotes->setEnabled(one);
+    if (m_teamView) {  // a copy of the store: nothing here would reach it
+        for (QWidget *off : std::initializer_list<QWidget *>{m_fineTune, m_resume, m_rename, m_export, m_delete, m_saveNotes})
+            off->setEnabled(false);
+    }
+}
+
+void RunBrowser::setTeamView(bool team)
+{
+    m_teamView = team;
+    m_model->setEditable(!team);
+    m_view->setColumnHidden(RunsTableModel::MachineColumn, !team);
+    m_notes->setReadOnly(team);
+    m_tags->setReadOnly(team);
+    {
+        const QSignalBlocker quiet(m_sourceChoice);
+        m_sourceChoice->setCurrentIndex(team ? 1 : 0);
+    }
+    updateActions();
 }
 
 void RunBrowser::updateDetails()

@@ -208,6 +208,10 @@ bool RunBrowser::importBundle(const QString &path, bool interactive)
         setStatus(tr("Cannot import %1: no run database is open.").arg(QDir::toNativeSeparators(path)));
         return false;
     }
+    if (m_teamView) {
+        setStatus(tr("Cannot import %1 into the team's runs: switch to This machine.").arg(QDir::toNativeSeparators(path)));
+        return false;
+    }
     m_importQueue.append({path, interactive});
     if (m_importQueue.size() == 1)
         startNextImport();

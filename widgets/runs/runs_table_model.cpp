@@ -5,6 +5,7 @@
 #include "common/duration_text.h"
 #include "common/run_colors.h"
 #include "run_lineage.h"
+#include "run_liveness.h"
 
 #include <QBrush>
 #include <QColor>
@@ -18,6 +19,13 @@
 namespace ty {
 
 namespace {
+
+QString machineText(const QString &host)
+{
+    if (!host.isEmpty() && host == thisHostName())
+        return QStringLiteral("%1 (this machine)").arg(host);
+    return host;
+}
 
 int metricColumnCount() { return int(keyMetricNames().size()) * 2; }
 
@@ -75,7 +83,7 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char *const fixed[] = {"ID",      "Name",    "Status", "Preset",   "From",
-                                        "Created", "Started", "Ended",  "Duration", "Tags"};
+                                        "Created", "Started", "Ended",  "Duration", "Tags", "Machine"};
     if (section == ParentColumn && role == Qt::ToolTipRole)
         return QStringLiteral("The run (or weights file) whose weights this run started from (training.init_from)");
     if (section < FirstMetricColumn)
@@ -142,6 +150,7 @@ QVariant RunsTableModel::displayValue(const RunSummaryRow &row, int column) cons
     case EndedColumn: return formatTime(row.endedAt);
     case DurationColumn: return formatDuration(row.durationSeconds());
     case TagsColumn: return row.tags.join(QStringLiteral(", "));
+    case MachineColumn: return machineText(row.host);
     default: break;
     }
     bool best = false;
@@ -168,6 +177,7 @@ QVariant RunsTableModel::sortValue(const RunSummaryRow &row, int column) const
     case EndedColumn: return timeOrNothing(row.endedAt);
     case DurationColumn: return numberOrNothing(row.durationSeconds());
     case TagsColumn: return row.tags.isEmpty() ? QVariant() : QVariant(row.tags.join(QLatin1Char(',')).toLower());
+    case MachineColumn: return row.host.isEmpty() ? QVariant() : QVariant(row.host.toLower());
     default: break;
     }
     bool best = false;

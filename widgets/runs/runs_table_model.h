@@ -1,7 +1,8 @@
 #pragma once
 // A table of the runs in a run database, one row per run, newest first (RunDatabase::runSummaries): id, name,
 // status, preset, the run or file it started from ("#12", with the checkpoint and sha256 as tooltip), created,
-// started, ended, duration, tags, and the best and last value of each key metric.
+// started, ended, duration, tags, the machine it trains or trained on ("(this machine)" after this host's name; the
+// run browser shows that column for the team's runs), and the best and last value of each key metric.
 // Rows load lazily, a page at a time (canFetchMore/fetchMore, as views ask while scrolling); fetchAll() loads
 // the rest (RunsFilterProxyModel calls it before filtering or sorting). refresh() is the cheap poll: when the
 // database's change stamp moved, it adds new runs at the top, rereads the queued and running ones, and reloads
@@ -24,7 +25,7 @@ class RunsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { IdColumn, NameColumn, StatusColumn, PresetColumn, ParentColumn, CreatedColumn, StartedColumn,
-                  EndedColumn, DurationColumn, TagsColumn, FirstMetricColumn };
+                  EndedColumn, DurationColumn, TagsColumn, MachineColumn, FirstMetricColumn };
     enum Role {
         SortRole = Qt::UserRole + 1,  // numbers, times and lowercase text; invalid QVariant when there is no value
         RunIdRole,
@@ -40,6 +41,8 @@ public:
     void setDatabase(RunDatabase *db);
     RunDatabase *database() const { return m_db; }
     void setPageSize(int rows) { m_pageSize = std::max(1, rows); }
+    // False for a read-only copy (the team's runs): the name cell is not editable.
+    void setEditable(bool editable) { m_editable = editable; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -110,6 +113,7 @@ private:
     bool m_exhausted = true;
     bool m_changing = false;  // inside begin/end of a reset or insertion
     int m_pageSize = kDefaultPageSize;
+    bool m_editable = true;
     QString m_lastError;
     QString m_loadError;
     QSet<qint64> m_paused;     // paused by this app

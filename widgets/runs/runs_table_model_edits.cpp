@@ -45,7 +45,7 @@ Status RunsTableModel::setTags(qint64 id, const QStringList &tags)
 Qt::ItemFlags RunsTableModel::flags(const QModelIndex &index) const
 {
     Qt::ItemFlags flags = QAbstractTableModel::flags(index);
-    if (index.isValid() && index.column() == NameColumn)
+    if (index.isValid() && index.column() == NameColumn && m_editable)
         flags |= Qt::ItemIsEditable;
     return flags;
 }

@@ -1,0 +1,96 @@
+#include "team_mirror_tables.h"
+
+#include "pg_connection.h"
+#include "sqlite_connection.h"
+#include "team_schema.h"
+
+#include <QStringList>
+
+namespace ty {
+
+namespace {
+
+BundleColumns joined(BundleColumns columns, const BundleColumns &more)
+{
+    columns += more;
+    return columns;
+}
+
+QString prefixed(const BundleColumns &columns, const QString &alias)
+{
+    QStringList names;
+    for (const BundleColumn &column : columns)
+        names << alias + QLatin1Char('.') + QLatin1String(column.name);
+    return names.join(QStringLiteral(", "));
+}
+
+MirroredTable childTable(const char *table, const BundleColumns &columns, const QString &order)
+{
+    return {QStringLiteral("SELECT r.id, %1 FROM trainyard.%2 t JOIN trainyard.runs r ON r.uuid = t.run_uuid WHERE %3 ORDER BY r.id, %4")
+                .arg(prefixed(columns, QStringLiteral("t")), QLatin1String(table), QStringLiteral("%1"), order),
+            QLatin1String(table), QStringLiteral("run_id, ") + bundleColumnList(columns), columns, QString()};
+}
+
+} // namespace
+
+MirroredTable mirroredRunsTable(bool withPreset)
+{
+    const BundleColumns columns = joined(bundleRunColumns(), teamRunExtraColumns());
+    QStringList selected, updates;
+    for (const BundleColumn &column : columns) {
+        selected << (!withPreset && QByteArray(column.name) == "preset_json" ? QStringLiteral("'{}'") : QStringLiteral("r.") + QLatin1String(column.name));
+        updates << QStringLiteral("%1 = excluded.%1").arg(QLatin1String(column.name));
+    }
+    return {QStringLiteral("SELECT r.id, %1 FROM trainyard.runs r WHERE %2 ORDER BY r.id").arg(selected.join(QStringLiteral(", ")), QStringLiteral("%1")),
+            QStringLiteral("runs"), QStringLiteral("id, ") + bundleColumnList(columns), columns,
+            QStringLiteral(" ON CONFLICT (id) DO UPDATE SET ") + updates.join(QStringLiteral(", "))};
+}
+
+QList<MirroredTable> mirroredListTables()
+{
+    return {childTable("run_tags", {{"tag", BundleColumn::Text, false}}, QStringLiteral("t.tag")),
+            childTable("metric_summaries", teamMetricSummaryColumns(), QStringLiteral("t.name"))};
+}
+
+QList<MirroredTable> mirroredDetailTables()
+{
+    return {childTable("run_params", {{"key", BundleColumn::Text, false}, {"value", BundleColumn::Text, true}}, QStringLiteral("t.key")),
+            childTable("events", bundleEventColumns(), QStringLiteral("t.seq")),
+            childTable("stages", bundleStageColumns(), QStringLiteral("t.idx")),
+            childTable("checkpoints", joined(bundleCheckpointColumns(), {{"path", BundleColumn::Text, true}}), QStringLiteral("t.seq")),
+            childTable("evaluations", bundleEvaluationColumns(), QStringLiteral("t.created_at, t.split"))};
+}
+
+MirroredTable mirroredMetricsTable()
+{
+    return childTable("metrics", teamMetricColumns(), QStringLiteral("t.name, t.step"));
+}
+
+Result<qint64> copyMirroredRows(PgConnection &server, SqliteConnection &local, const MirroredTable &table, const QString &filter,
+                                const QVariantList &params)
+{
+    const QString what = QStringLiteral("cannot read the team store's %1").arg(table.localTable);
+    Result<PgResult> rows = server.exec(table.select.arg(filter), params, what);
+    if (!rows)
+        return rows.error();
+    QStringList marks;
+    for (int i = 0; i <= table.columns.size(); ++i)
+        marks << QStringLiteral("?");
+    SqliteStatement insert;
+    const QString sql = QStringLiteral("INSERT INTO %1 (%2) VALUES (%3)%4")
+                            .arg(table.localTable, table.localColumns, marks.join(QLatin1Char(',')), table.onConflict);
+    const QString copying = QStringLiteral("cannot copy the team store's %1").arg(table.localTable);
+    if (Status prepared = insert.prepare(local, sql.toUtf8(), copying); !prepared.ok())
+        return prepared.error();
+    for (int row = 0; row < rows.value().rows(); ++row) {
+        QVariantList values{rows.value().value(row, 0, BundleColumn::Integer)};
+        for (int column = 0; column < table.columns.size(); ++column)
+            values << rows.value().value(row, column + 1, table.columns[column].kind);
+        bindBundleRow(insert, 1, values);
+        if (Status done = insert.run(copying); !done.ok())
+            return done.error();
+    }
+    return qint64(rows.value().rows());
+}
+
+} // namespace ty
