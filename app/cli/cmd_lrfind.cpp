@@ -128,7 +128,7 @@ int lrfindCommand(const QStringList &arguments, Io &io)
                               MetricPoint{QStringLiteral("lrfind/loss"), step + 1, 1, time, point.loss},
                               MetricPoint{QStringLiteral("lrfind/smoothed_loss"), step + 1, 1, time, point.smoothed}});
         if (chatty)
-            progress.update(step + 1, options.steps, 1, 1, point.smoothed);
+            progress.update(step + 1, options.steps, QStringLiteral("lr %1").arg(point.lr, 0, 'e', 2), point.smoothed);
         return !stopFlag().load();
     });
     if (chatty)

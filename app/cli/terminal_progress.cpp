@@ -14,14 +14,18 @@ QString formatDuration(double seconds)
 
 void TerminalProgress::update(qint64 step, qint64 totalSteps, int epoch, int epochs, double loss)
 {
+    update(step, totalSteps, QStringLiteral("epoch %1/%2").arg(epoch).arg(epochs), loss);
+}
+
+void TerminalProgress::update(qint64 step, qint64 totalSteps, const QString &where, double loss)
+{
     const double fraction = totalSteps > 0 ? double(step) / double(totalSteps) : 0.0;
     const int width = 30;
     const int filled = int(fraction * width);
     const double elapsed = m_clock.elapsed() / 1000.0;
     const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
     m_stream << "\r[" << QString(filled, QLatin1Char('#')) << QString(width - filled, QLatin1Char('.')) << "] "
-             << QString::number(int(fraction * 100)).rightJustified(3) << "%  epoch " << epoch << "/" << epochs
-             << "  step " << step << "/" << totalSteps << "  loss " << QString::number(loss, 'f', 4)
+             << QString::number(int(fraction * 100)).rightJustified(3) << "%  " << where << "  step " << step << "/" << totalSteps << "  loss " << QString::number(loss, 'f', 4)
              << "  ETA " << formatDuration(eta) << "   ";
     m_stream.flush();
     m_drawn = true;

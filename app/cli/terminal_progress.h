@@ -11,6 +11,8 @@ class TerminalProgress {
 public:
     explicit TerminalProgress(QTextStream &stream) : m_stream(stream) { m_clock.start(); }
     void update(qint64 step, qint64 totalSteps, int epoch, int epochs, double loss);
+    // The same bar with `where` in place of "epoch E/N" (the learning-rate test shows its current rate).
+    void update(qint64 step, qint64 totalSteps, const QString &where, double loss);
     void clear();  // erase the bar before printing a line
 
 private:

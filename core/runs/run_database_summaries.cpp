@@ -41,8 +41,9 @@ const char kSummaryColumns[] =
     // The parent without its import report's tensors (their counts stay): a summary row stays small whatever the
     // network; the run's own record has the whole report.
     " CASE WHEN json_valid(r.provenance_json) THEN json_remove(json_extract(r.provenance_json, '$.init_from'),"
-    " '$.import.copied', '$.import.skipped', '$.import.missing', '$.import.mismatched') END";
-constexpr int kFirstMetricColumn = 16;
+    " '$.import.copied', '$.import.skipped', '$.import.missing', '$.import.mismatched') END,"
+    " r.kind";
+constexpr int kFirstMetricColumn = 17;
 constexpr int kColumnsPerMetric = 5;
 
 RunSummaryRow summaryRowFromQuery(const QSqlQuery &query)
@@ -75,6 +76,7 @@ RunSummaryRow summaryRowFromQuery(const QSqlQuery &query)
     }
     if (!query.value(15).isNull())
         row.parent = QJsonDocument::fromJson(query.value(15).toByteArray()).object();
+    row.kind = query.value(16).toString();
     const QStringList &names = keyMetricNames();
     for (int i = 0; i < names.size(); ++i) {
         const int first = kFirstMetricColumn + i * kColumnsPerMetric;

@@ -56,6 +56,7 @@ struct RunSummaryRow {
     // "import" {"map", "strict", "counts"} (its tensors left out: RunInfo::provenance has them); empty when trained
     // from scratch.
     QJsonObject parent;
+    QString kind;                       // runs.kind: kRunKindTrain or kRunKindLrFind (run_records.h)
     QMap<QString, MetricSummary> keyMetrics;  // by name, for those of keyMetricNames() the run has
 
     // Seconds from start to end (or to the last heartbeat while running); NaN when it never started.

@@ -55,6 +55,7 @@ private Q_SLOTS:
     void refreshAddsAndUpdates();
     void refreshAfterOutsideDeletion();
     void editsAndDelete();
+    void learningRateTestsAreMarked();
 
 private:
     RunsFixture m_fixture;
@@ -296,6 +297,30 @@ void TestRunsTableModel::editsAndDelete()
     QVERIFY(!model.renameRun(9999, QStringLiteral("x")).ok());
 }
 
+// A run of kind lrfind says so in its name (which stays its own for editing) and its tooltip; a training run does not.
+void TestRunsTableModel::learningRateTestsAreMarked()
+{
+    RunsFixture f;
+    QVERIFY(f.open());
+    const qint64 trained = f.addRun(QStringLiteral("trained"), RunStatus::Finished, 5);
+    NewRun test;
+    test.name = QStringLiteral("lr sweep");
+    test.kind = QLatin1String(kRunKindLrFind);
+    test.preset = QJsonObject{{QStringLiteral("name"), QStringLiteral("p")}};
+    const Result<qint64> id = f.db->createRun(test);
+    QVERIFY(id.ok());
+    RunsTableModel model;
+    model.setDatabase(f.db.get());
+    const int row = model.rowOfRun(id.value());
+    QCOMPARE(cell(model, row, RunsTableModel::NameColumn), QStringLiteral("lr sweep (LR range test)"));
+    QCOMPARE(model.data(model.index(row, RunsTableModel::NameColumn), Qt::EditRole).toString(), QStringLiteral("lr sweep"));
+    QVERIFY(model.data(model.index(row, RunsTableModel::NameColumn), Qt::ToolTipRole).toString().contains(QStringLiteral("learning-rate range test")));
+    const int other = model.rowOfRun(trained);
+    QCOMPARE(cell(model, other, RunsTableModel::NameColumn), QStringLiteral("trained"));
+    QVERIFY(model.data(model.index(other, RunsTableModel::NameColumn), Qt::ToolTipRole).isNull());
+}
+
 TY_TEST_CLASS(TestRunsTableModel)
 
 #include "test_runs_table_model.moc"
+

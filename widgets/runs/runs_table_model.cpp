@@ -45,6 +45,8 @@ QString formatTime(const QDateTime &time)
 QVariant timeOrNothing(const QDateTime &time) { return time.isValid() ? QVariant(time) : QVariant(); }
 QVariant numberOrNothing(double value) { return std::isnan(value) ? QVariant() : QVariant(value); }
 
+bool isLearningRateTest(const RunSummaryRow &row) { return row.kind == QLatin1String(kRunKindLrFind); }
+
 QColor statusColor(RunStatus status)
 {
     switch (status) {
@@ -114,6 +116,10 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
         if (index.column() == StatusColumn && !row.statusMessage.isEmpty())
             return row.errorNode.isEmpty() ? row.statusMessage
                                            : QStringLiteral("%1 (node %2)").arg(row.statusMessage, row.errorNode);
+        if (index.column() == NameColumn && isLearningRateTest(row))
+            return QStringLiteral("A learning-rate range test (trainyard-cli lrfind, or an optimizer's Find learning rate…):"
+                                  " its train/loss is plotted against lr, its suggestions are in its record.%1%2")
+                .arg(row.notes.isEmpty() ? QString() : QStringLiteral("\n\n"), row.notes);
         if (index.column() == NameColumn && !row.notes.isEmpty())
             return row.notes;
         if (index.column() == ParentColumn && !row.parent.isEmpty())
@@ -141,7 +147,7 @@ QVariant RunsTableModel::displayValue(const RunSummaryRow &row, int column) cons
 {
     switch (column) {
     case IdColumn: return row.id;
-    case NameColumn: return row.name;
+    case NameColumn: return isLearningRateTest(row) ? QStringLiteral("%1 (LR range test)").arg(row.name) : row.name;
     case StatusColumn: return statusText(row);
     case PresetColumn: return row.presetName;
     case ParentColumn: return parentShortText(row.parent);
