@@ -23,7 +23,7 @@ headless=${TRAINYARD_HEADLESS:-OFF}
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-svg-dev qt6-qpa-plugins libqt6sql6-sqlite libqcustomplot-dev
-  libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev libsqlite3-dev libpq-dev
+  libtorch-dev libgloo-dev libopenblas0-pthread zlib1g-dev libsqlite3-dev libpq-dev libssl-dev
   dataset-fashion-mnist wamerican sqlite3 xvfb xauth
   libonnx-dev libprotobuf-dev python3-onnx python3-sklearn nodejs
   python3-torch python3-torchvision

@@ -5,8 +5,8 @@
 #include "dataset_split.h"
 #include "printable_text.h"
 #include "regular_file.h"
+#include "sha256.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 #include <QMap>
@@ -89,7 +89,7 @@ Result<CsvSettings> readSettings(DatasetParams &params)
     return s;
 }
 
-Result<QByteArray> readFile(const QString &path, const DatasetParams &params, QCryptographicHash *hash)
+Result<QByteArray> readFile(const QString &path, const DatasetParams &params, Sha256 *hash)
 {
     QFile file(path);
     if (Status regular = requireRegularFile(path); !regular)
@@ -306,7 +306,7 @@ Status readRow(const CsvTable &table, const CsvRow &row, const CsvColumns &colum
     return Status::success();
 }
 
-Result<CsvTable> readTable(const CsvSettings &s, const DatasetParams &params, QCryptographicHash *hash, int64_t maxRows)
+Result<CsvTable> readTable(const CsvSettings &s, const DatasetParams &params, Sha256 *hash, int64_t maxRows)
 {
     Result<QByteArray> bytes = readFile(s.path, params, hash);
     if (!bytes)
@@ -407,7 +407,7 @@ Result<LoadedDataset> loadCsvDataset(const DatasetRequest &request)
     if (!settings)
         return settings.error();
     const CsvSettings &s = settings.value();
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256 hash;
     Result<CsvTable> parsed = readTable(s, params, &hash, -1);
     if (!parsed)
         return parsed.error();

@@ -1,8 +1,8 @@
 #include "file_byte_stream.h"
 
 #include "regular_file.h"
+#include "sha256.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 
 #include <zlib.h>
@@ -20,7 +20,7 @@ constexpr qint64 kMaxInflate = 1 << 30;   // zlib counts in 32-bit unsigned
 struct FileByteStream::Impl {
     QFile file;
     QString path;
-    QCryptographicHash *hash = nullptr;
+    Sha256 *hash = nullptr;
     bool gzip = false;
     bool inflateReady = false;
     bool dataEnded = false;     // gzip: no more decompressed data will come
@@ -68,7 +68,7 @@ struct FileByteStream::Impl {
 FileByteStream::FileByteStream() : d(std::make_unique<Impl>()) {}
 FileByteStream::~FileByteStream() = default;
 
-Status FileByteStream::open(const QString &path, QCryptographicHash *hash)
+Status FileByteStream::open(const QString &path, Sha256 *hash)
 {
     d = std::make_unique<Impl>();
     d->path = path;

@@ -10,9 +10,9 @@
 
 #include <memory>
 
-class QCryptographicHash;
-
 namespace ty {
+
+class Sha256;
 
 class FileByteStream {
 public:
@@ -22,7 +22,7 @@ public:
     FileByteStream &operator=(const FileByteStream &) = delete;
 
     // Opens `path`; errors name the file. `hash` (optional, not owned) receives the stored bytes.
-    Status open(const QString &path, QCryptographicHash *hash = nullptr);
+    Status open(const QString &path, Sha256 *hash = nullptr);
 
     bool isGzip() const;
     qint64 storedSize() const;  // bytes on disk

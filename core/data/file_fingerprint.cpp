@@ -1,8 +1,8 @@
 #include "file_fingerprint.h"
 
 #include "regular_file.h"
+#include "sha256.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 
 #include <system_error>
@@ -12,7 +12,7 @@ namespace ty {
 
 Result<QString> fingerprintFiles(const QStringList &paths, const std::atomic<bool> *cancel)
 {
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256 hash;
     std::vector<char> buffer(size_t(1) << 20);
     for (const QString &path : paths) {
         if (Status regular = requireRegularFile(path); !regular)  // a FIFO would block, /dev/zero never end

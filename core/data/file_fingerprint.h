@@ -1,6 +1,6 @@
 #pragma once
 // The fingerprint of a dataset's source files: sha256 (hex) over every file's bytes as stored, in order.
-// Hashing 30 MB takes about as long as inflating Fashion-MNIST, so it runs on a worker thread meanwhile.
+// Hashing Fashion-MNIST's 30 MB (about 20 ms, sha256.h) runs on a worker thread while the files are inflated.
 
 #include "error.h"
 

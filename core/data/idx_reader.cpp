@@ -1,8 +1,7 @@
 #include "idx_reader.h"
 
 #include "file_byte_stream.h"
-
-#include <QCryptographicHash>
+#include "sha256.h"
 
 #include <cmath>
 #include <cstring>
@@ -153,7 +152,7 @@ Result<IdxHeader> readIdxHeader(const QString &path)
     return parseHeader(stream, path);
 }
 
-Result<IdxArray> readIdxFile(const QString &path, QCryptographicHash *hash)
+Result<IdxArray> readIdxFile(const QString &path, Sha256 *hash)
 {
     FileByteStream stream;
     if (const Status opened = stream.open(path, hash); !opened)

@@ -12,9 +12,9 @@
 #include <memory>
 #include <vector>
 
-class QCryptographicHash;
-
 namespace ty {
+
+class Sha256;
 
 class FileByteStream;
 
@@ -54,7 +54,7 @@ struct IdxArray {
 
 // Reads the header and data, streaming straight into the array. `hash` (optional) receives every stored
 // byte of the file, to its end. Refuses absurd headers before allocating; a short file is "truncated".
-Result<IdxArray> readIdxFile(const QString &path, QCryptographicHash *hash = nullptr);
+Result<IdxArray> readIdxFile(const QString &path, Sha256 *hash = nullptr);
 
 // An IDX file's samples read a few at a time, as floats (bytes as they are, other types converted): memory is
 // what one read asks for, whatever the file holds (predict on a million images). Not thread-safe.

@@ -1,6 +1,7 @@
 #include "image_files.h"
 
-#include <QCryptographicHash>
+#include "sha256.h"
+
 #include <QDateTime>
 #include <QFileInfo>
 #include <QDir>
@@ -33,7 +34,7 @@ int workerCount(int threads, qsizetype files)
 // The cache key: the format and every file's path, size and modification time.
 QString cacheKey(const QStringList &paths, const ImageFormat &format)
 {
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256 hash;
     hash.addData(QStringLiteral("%1 %2 %3 %4\n").arg(format.channels).arg(format.height).arg(format.width)
                      .arg(format.fit == ImageFit::Crop ? QStringLiteral("crop") : QStringLiteral("stretch")).toUtf8());
     const QDir current;
@@ -137,7 +138,7 @@ Result<DecodedImages> decode(const QStringList &paths, const ImageFormat &format
                 failed.store(true);
                 return;
             }
-            digests[size_t(i)] = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
+            digests[size_t(i)] = Sha256::hash(bytes);
         }
     };
     std::vector<std::thread> workers;
@@ -153,7 +154,7 @@ Result<DecodedImages> decode(const QStringList &paths, const ImageFormat &format
         worker.join();
     if (failed.load())
         return error;
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256 hash;
     for (const QByteArray &digest : digests)
         hash.addData(digest);
     out.fingerprint = QString::fromLatin1(hash.result().toHex());
@@ -184,7 +185,7 @@ Result<QString> decodeInChunks(const QStringList &paths, const ImageFormat &form
         if (file.write(reinterpret_cast<const char *>(bytes.data()), qint64(bytes.size())) != qint64(bytes.size()))
             return failedWrite();
     }
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256 hash;
     for (const QByteArray &digest : digests)
         hash.addData(digest);
     const QByteArray fingerprint = hash.result().toHex();

@@ -4,8 +4,8 @@
 #include "dataset_split.h"
 #include "json_io.h"
 #include "portable_random.h"
+#include "sha256.h"
 
-#include <QCryptographicHash>
 #include <QJsonObject>
 
 #include <cmath>
@@ -221,7 +221,7 @@ QString syntheticFingerprint(const SyntheticSpec &spec)
     if (spec.kind == QStringLiteral("images") && spec.channels != 1)  // one channel keeps the fingerprints it had
         parameters.insert(QStringLiteral("channels"), double(spec.channels));
     return QString::fromLatin1(
-        QCryptographicHash::hash(canonicalJson(parameters), QCryptographicHash::Sha256).toHex());
+        Sha256::hash(canonicalJson(parameters)).toHex());
 }
 
 Result<DatasetShape> describeSyntheticDataset(const DatasetRequest &request)

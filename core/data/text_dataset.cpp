@@ -3,8 +3,8 @@
 #include "dataset_params.h"
 #include "dataset_split.h"
 #include "regular_file.h"
+#include "sha256.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QStringDecoder>
 
@@ -51,7 +51,7 @@ Result<TextSettings> readSettings(DatasetParams &params)
 }
 
 // The file's characters as code points.
-Result<std::u32string> readText(const TextSettings &s, const DatasetParams &params, QCryptographicHash *hash)
+Result<std::u32string> readText(const TextSettings &s, const DatasetParams &params, Sha256 *hash)
 {
     if (Status regular = requireRegularFile(s.path); !regular)
         return params.error(kPath, regular.error().message, s.path);
@@ -203,7 +203,7 @@ Result<LoadedDataset> loadTextDataset(const DatasetRequest &request)
     if (!settings)
         return settings.error();
     const TextSettings &s = settings.value();
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256 hash;
     Result<std::u32string> read = readText(s, params, &hash);
     if (!read)
         return read.error();

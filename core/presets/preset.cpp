@@ -5,9 +5,9 @@
 #include "json_io.h"
 #include "param_values.h"
 #include "preset_format.h"
+#include "sha256.h"
 #include "training_settings.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 
@@ -62,7 +62,7 @@ QMap<QString, QString> flattenParams(const Preset &preset)
 QString presetHash(const Preset &preset)
 {
     return QString::fromLatin1(
-        QCryptographicHash::hash(canonicalJson(presetToJson(preset)), QCryptographicHash::Sha256).toHex());
+        Sha256::hash(canonicalJson(presetToJson(preset))).toHex());
 }
 
 } // namespace ty

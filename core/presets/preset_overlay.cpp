@@ -2,8 +2,8 @@
 
 #include "json_io.h"
 #include "preset_format.h"
+#include "sha256.h"
 
-#include <QCryptographicHash>
 #include <QFileInfo>
 #include <QJsonArray>
 
@@ -142,7 +142,7 @@ Result<Preset> loadPresetWithOverlays(const QString &path, const QStringList &ov
         if (!overlay)
             return overlay.error();
         if (overlaySha256)
-            hashes << QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+            hashes << Sha256::hexHash(bytes);
         Result<QJsonObject> next = applyPresetOverlay(merged.value(), overlay.value(), file);
         if (!next)
             return next.error();

@@ -97,7 +97,7 @@ Result<qint64> RunBundleWriter::addFileBlock(const QString &file, const QString 
     if (!in.open(QIODevice::ReadOnly))
         return Error::inFile(file, QStringLiteral("cannot read: %1").arg(in.errorString()));
     const qint64 offset = m_size;
-    QCryptographicHash fileHash(QCryptographicHash::Sha256);
+    Sha256 fileHash;
     QByteArray chunk;
     while (!(chunk = in.read(1 << 20)).isEmpty()) {
         fileHash.addData(chunk);
@@ -164,7 +164,7 @@ Status RunBundleFile::open(const QString &path)
 
     // The checksum first: nothing of a damaged file is parsed.
     const uchar *footer = m_data + m_size - kFooterSize;
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256 hash;
     for (qint64 at = 0; at < m_size - 32; at += 1 << 24)
         hash.addData(QByteArrayView(m_data + at, std::min<qint64>(1 << 24, m_size - 32 - at)));
     if (hash.result() != QByteArray::fromRawData(reinterpret_cast<const char *>(footer + 24), 32))

@@ -11,9 +11,9 @@
 // recompute it), so the reader also checks every field as it would a preset from elsewhere.
 
 #include "error.h"
+#include "sha256.h"
 
 #include <QByteArray>
-#include <QCryptographicHash>
 #include <QFile>
 #include <QJsonObject>
 #include <QString>
@@ -53,7 +53,7 @@ private:
 
     QString m_path;
     std::unique_ptr<QFile> m_file;
-    QCryptographicHash m_hash{QCryptographicHash::Sha256};
+    Sha256 m_hash;
     qint64 m_size = 0;
     bool m_finished = false;
 };

@@ -3,8 +3,8 @@
 #include "run_bundle_blocks.h"
 #include "run_bundle_columns.h"
 #include "run_bundle_file.h"
+#include "sha256.h"
 
-#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -322,7 +322,7 @@ Status ManifestReader::runCheckpoints(const QJsonObject &object, const QString &
         Result<QByteArray> bytes = blockOf(checkpoint.value(), at, 0, &length);
         if (!bytes)
             return bytes.error();
-        if (QString::fromLatin1(QCryptographicHash::hash(bytes.value(), QCryptographicHash::Sha256).toHex()) != recorded)
+        if (Sha256::hexHash(bytes.value()) != recorded)
             return fail(at, QStringLiteral("the checkpoint %1 does not match its sha256").arg(parsed.file));
         parsed.bytes = bytes.value();
         run.checkpoints << parsed;

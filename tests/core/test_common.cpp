@@ -1,5 +1,5 @@
 // core/common: Error and Issue texts (what every front end prints), JSON reading with line and column,
-// JSON type names and canonical serialisation.
+// JSON type names and canonical serialisation, SHA-256 digests.
 
 #include "test_suite.h"
 #include "core_test_support.h"
@@ -10,7 +10,9 @@
 #include "number_text.h"
 #include "printable_text.h"
 #include "regular_file.h"
+#include "sha256.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -50,7 +52,27 @@ private Q_SLOTS:
     void readAtMostReadsTheFileOrOneByteOverTheLimit();
     void shortestNumberTextReadsBackTheSameValue_data();
     void shortestNumberTextReadsBackTheSameValue();
+    void sha256EqualsTheStandardDigest();
 };
+
+// Sha256 (OpenSSL) gives FIPS 180-2's digests and Qt's, in one piece or fed in parts of any size.
+void TestCommon::sha256EqualsTheStandardDigest()
+{
+    QCOMPARE(Sha256::hexHash(QByteArrayLiteral("abc")),
+             QStringLiteral("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    QCOMPARE(Sha256::hexHash(QByteArray()), QStringLiteral("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+    QByteArray bytes(3 * 1024 * 1024 + 17, Qt::Uninitialized);
+    for (qsizetype i = 0; i < bytes.size(); ++i)
+        bytes[i] = char((i * 2654435761u) >> 13);
+    const QByteArray expected = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
+    QCOMPARE(Sha256::hash(bytes), expected);
+    Sha256 parts;
+    for (qsizetype at = 0, step = 1; at < bytes.size(); at += step, step = step * 3 + 1)
+        parts.addData(QByteArrayView(bytes.constData() + at, std::min(step, bytes.size() - at)));
+    QCOMPARE(parts.result(), expected);
+    QCOMPARE(parts.result(), expected);  // asked again: the same digest
+    QCOMPARE(parts.hexResult(), QString::fromLatin1(expected.toHex()));
+}
 
 void TestCommon::shortestNumberTextReadsBackTheSameValue_data()
 {

@@ -11,7 +11,7 @@ rm -rf "$out/debs" && mkdir -p "$out/debs"
   libqt6sql6-sqlite libqt6test6 libicu72 libdouble-conversion3 libb2-1 libpcre2-16-0 libegl1 libglx0 libopengl0 \
   libglvnd0 libgl1 libfontconfig1 libfreetype6 libx11-6 libxcb1 libxau6 libxdmcp6 libxkbcommon0 libpng16-16 \
   libharfbuzz0b libgraphite2-3 libmd4c0 libbrotli1 libdbus-1-3 libexpat1 libbsd0 libmd0 libgloo-dev libonnx-dev \
-  libonnx1 libonnxifi libprotobuf-dev libprotobuf32 zlib1g-dev libsqlite3-0 libsqlite3-dev libglib2.0-0)
+  libonnx1 libonnxifi libprotobuf-dev libprotobuf32 zlib1g-dev libsqlite3-0 libsqlite3-dev libglib2.0-0 libssl-dev libssl3)
 rm -rf "$out/prefix" && mkdir -p "$out/prefix"
 for deb in "$out"/debs/*.deb; do dpkg -x "$deb" "$out/prefix"; done
 # What the build and the checks do not use.

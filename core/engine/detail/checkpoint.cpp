@@ -6,9 +6,9 @@
 #include "detail/tensor_codec.h"
 #include "regular_file.h"
 #include "safetensors_file.h"
+#include "sha256.h"
 
 #include <ATen/CPUGeneratorImpl.h>
-#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 #include <QSet>
@@ -148,7 +148,7 @@ Result<QString> saveCheckpoint(const QString &path, torch::nn::Module &model, to
     const Status written = writeFileAtomically(path, bytes);
     if (!written)
         return Error::inFile(path, QStringLiteral("cannot write checkpoint: %1").arg(written.error().message));
-    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+    return Sha256::hexHash(bytes);
 }
 
 Result<TrainingPosition> loadCheckpoint(const QString &path, torch::nn::Module &model, torch::optim::Optimizer &optimizer,

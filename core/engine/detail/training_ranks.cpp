@@ -3,7 +3,7 @@
 
 #include "detail/training_run.h"
 
-#include <QCryptographicHash>
+#include "sha256.h"
 
 namespace ty::detail {
 
@@ -16,7 +16,7 @@ bool TrainingRun::joinRanks(bool prepared, Error *failure)
                                .arg(m_position.stage).arg(m_device.is_cuda() ? QStringLiteral("cuda") : QStringLiteral("cpu"))
                                .arg(m_precision.enabled() ? QStringLiteral("mixed") : QStringLiteral("float32"));
     const ProcessGroup::Agreement agreement =
-        m_options.group->agree(prepared, QCryptographicHash::hash(shared.toUtf8(), QCryptographicHash::Sha256));
+        m_options.group->agree(prepared, Sha256::hash(shared.toUtf8()));
     QStringList failed, different;
     for (int r : agreement.failed)
         failed << QString::number(r);
