@@ -3,6 +3,8 @@
 // (from a preset file or inline); a bad request gets an error naming its field and the next good one is answered;
 // closing stdin ends the worker.
 
+#include "augmented_images_preset.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,21 +13,6 @@
 #include <QtTest>
 
 namespace {
-
-const char kAugmentedImages[] = R"({
-  "format": "trainyard-preset", "version": 1, "name": "augmented images",
-  "nodes": [
-    {"id": "data", "block": "dataset.synthetic", "params": {"kind": "images", "features": 12, "samples": 64, "test_samples": 16}},
-    {"id": "crop", "block": "transform.random_crop", "params": {"padding": 2}},
-    {"id": "flip", "block": "transform.random_hflip", "params": {"p": 0.5}},
-    {"id": "flat", "block": "layer.flatten"},
-    {"id": "fc", "block": "layer.linear", "params": {"out_features": 4}},
-    {"id": "loss", "block": "loss.cross_entropy"},
-    {"id": "opt", "block": "optimizer.sgd"}],
-  "edges": [{"from": "data.features", "to": "crop.in"}, {"from": "crop.out", "to": "flip.in"}, {"from": "flip.out", "to": "flat.in"},
-            {"from": "flat.out", "to": "fc.in"}, {"from": "fc.out", "to": "loss.input"}, {"from": "data.target", "to": "loss.target"},
-            {"from": "loss.loss", "to": "opt.loss"}],
-  "training": {"epochs": 1, "batch_size": 16, "device": "cpu"}})";
 
 QJsonObject request(int id, const QString &presetFile, const QJsonValue &seed)
 {
@@ -78,7 +65,7 @@ private Q_SLOTS:
         presetFile = dir.filePath(QStringLiteral("augmented.trainyard.json"));
         QFile file(presetFile);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(kAugmentedImages);
+        file.write(tytest::kAugmentedImagesPreset);
     }
 
     void answersEachSeedAsTheOneShotCommand()
@@ -89,7 +76,7 @@ private Q_SLOTS:
         send(worker, request(2, presetFile, QStringLiteral("6")));
         QJsonObject inlined = request(3, QString(), 5);
         inlined.remove(QStringLiteral("preset_file"));
-        inlined.insert(QStringLiteral("preset"), QJsonDocument::fromJson(kAugmentedImages).object());
+        inlined.insert(QStringLiteral("preset"), QJsonDocument::fromJson(tytest::kAugmentedImagesPreset).object());
         send(worker, inlined);
         const QJsonObject five = reply(worker), six = reply(worker), fiveInline = reply(worker);
         QCOMPARE(five.value(QStringLiteral("id")).toInt(), 1);

@@ -1,6 +1,7 @@
 #pragma once
-// The small synthetic classifier the CLI suites train: four blobs in 2-D (600 samples, 200 for the test), a
-// 16-unit tanh layer, cross-entropy, accuracy and Adam at lr 0.01. A few epochs train it in well under a second.
+// The small synthetic classifier the CLI and team suites train: four blobs in 2-D (600 samples unless told, 200 for
+// the test), a 16-unit tanh layer, cross-entropy, accuracy and Adam at lr 0.01. A few epochs train it in well under
+// a second.
 
 #include <QByteArray>
 #include <QFile>
@@ -10,15 +11,17 @@
 namespace tytest {
 
 // Writes blobs.trainyard.json into `dir` with `training` as the inside of its "training" object
-// (`"epochs": 3, "batch_size": 32, "device": "cpu"`) and returns its path.
-inline QString writeBlobsPreset(const QTemporaryDir &dir, const QByteArray &training)
+// (`"epochs": 3, "batch_size": 32, "device": "cpu"`) and `samples` as the synthetic data's sample count; returns
+// its path.
+inline QString writeBlobsPreset(const QTemporaryDir &dir, const QByteArray &training, int samples = 600)
 {
     const QString path = dir.filePath(QStringLiteral("blobs.trainyard.json"));
     QFile file(path);
-    file.open(QIODevice::WriteOnly);
+    if (!file.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
     file.write(R"({"format": "trainyard-preset", "version": 1, "name": "blobs",
   "nodes": [
-    {"id": "data", "block": "dataset.synthetic", "params": {"samples": 600, "test_samples": 200, "noise": 1.0}},
+    {"id": "data", "block": "dataset.synthetic", "params": {"samples": )" + QByteArray::number(samples) + R"(, "test_samples": 200, "noise": 1.0}},
     {"id": "fc1", "block": "layer.linear", "params": {"out_features": 16}},
     {"id": "act", "block": "layer.tanh"},
     {"id": "fc2", "block": "layer.linear", "params": {"out_features": 4}},

@@ -3,6 +3,7 @@
 // a developer's machine, but fail where TRAINYARD_REQUIRE_DATA is set: CI sets it (.ci/run), as its set-up
 // installs every one of them, so a package that went missing or moved cannot turn a suite's checks into skips.
 
+#include <QDir>
 #include <QtGlobal>
 #include <QTest>
 
@@ -12,3 +13,14 @@
             QFAIL(reason " (TRAINYARD_REQUIRE_DATA is set: CI installs this)");                                  \
         QSKIP(reason);                                                                                           \
     } while (false)
+
+namespace tytest {
+
+// Debian's dataset-fashion-mnist is installed: its folder holds the IDX files.
+inline bool fashionMnistAvailable()
+{
+    const QDir dir(QStringLiteral("/usr/share/datasets/fashion-mnist"));
+    return dir.exists() && !dir.entryList({QStringLiteral("train-images*")}, QDir::Files).isEmpty();
+}
+
+} // namespace tytest

@@ -14,18 +14,11 @@
 #include "preset_inspection.h"
 #include "shape_rules.h"
 
-#include <QDir>
 #include <QtTest>
 
 using namespace ty;
 
 namespace {
-
-bool fashionMnistInstalled()
-{
-    const QDir dir(QStringLiteral("/usr/share/datasets/fashion-mnist"));
-    return dir.exists() && !dir.entryList({QStringLiteral("train-images*")}, QDir::Files).isEmpty();
-}
 
 ShapeReport inspectedPreset(const Preset &preset)
 {
@@ -111,7 +104,7 @@ class TestCostEstimate : public QObject {
 private Q_SLOTS:
     void fashionMnistCnnByHand()
     {
-        if (!fashionMnistInstalled())
+        if (!tytest::fashionMnistAvailable())
             TY_SKIP_WITHOUT_DATA("dataset-fashion-mnist is not installed");
         const ShapeReport report = inspectedPreset(bundled(QStringLiteral("fashion-mnist-cnn")));
         QVERIFY(report.ok());
@@ -157,7 +150,7 @@ private Q_SLOTS:
     // 14x14: 12,544 outputs of 3*3*32 = 288; fc1 3,136 -> 128; fc2 128 -> 10.
     void imageFolderCnnByHand()
     {
-        if (!fashionMnistInstalled())
+        if (!tytest::fashionMnistAvailable())
             TY_SKIP_WITHOUT_DATA("dataset-fashion-mnist is not installed");
         Preset preset = bundled(QStringLiteral("image-folder-cnn"));
         Node *data = preset.graph.node(QStringLiteral("data"));
@@ -177,7 +170,7 @@ private Q_SLOTS:
 
     void fashionMnistResnetByHand()
     {
-        if (!fashionMnistInstalled())
+        if (!tytest::fashionMnistAvailable())
             TY_SKIP_WITHOUT_DATA("dataset-fashion-mnist is not installed");
         const ShapeReport report = inspectedPreset(bundled(QStringLiteral("fashion-mnist-resnet")));
         QVERIFY(report.ok());

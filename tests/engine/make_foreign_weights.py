@@ -14,40 +14,15 @@ import os
 import struct
 import sys
 
-out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
-for stale in ("done", "unavailable"):
-    if os.path.exists(os.path.join(out, stale)):
-        os.remove(os.path.join(out, stale))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "fixtures"))
+from fixture_files import done, output_dir, save_safetensors, unavailable  # noqa: E402
+
+out = output_dir()
 try:
     import torch
     from torch import nn
 except ImportError as e:  # python3-torch is not installed
-    with open(os.path.join(out, "unavailable"), "w") as f:
-        f.write("python3-torch is not installed (%s)\n" % e)
-    sys.exit(0)
-
-DTYPES = {torch.float64: "F64", torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16", torch.int64: "I64"}
-
-
-def save_safetensors(tensors, path, metadata=None):
-    """The safetensors format by hand, in the order given."""
-    header, blobs, offset = {}, [], 0
-    for name, t in tensors.items():
-        t = t.detach().cpu().contiguous()
-        data = t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""
-        header[name] = {"dtype": DTYPES[t.dtype], "shape": list(t.shape), "data_offsets": [offset, offset + len(data)]}
-        blobs.append(data)
-        offset += len(data)
-    if metadata:
-        header["__metadata__"] = metadata
-    raw = json.dumps(header, separators=(",", ":")).encode()
-    raw += b" " * (-len(raw) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(raw)))
-        f.write(raw)
-        for blob in blobs:
-            f.write(blob)
+    unavailable(out, "python3-torch is not installed (%s)" % e)
 
 
 def write_idx(path, array_u8):
@@ -159,5 +134,4 @@ write_preset("cnn", "nn.Sequential(Conv2d(1, 4, 3, padding=1), BatchNorm2d(4), R
              {"epochs": 0, "batch_size": 8, "device": "cpu", "seed": 0,
               "init_from": {"file": "cnn.safetensors", "map": cnn_map}})
 
-with open(os.path.join(out, "done"), "w") as f:
-    f.write("torch %s\n" % torch.__version__)
+done(out, "torch %s" % torch.__version__)

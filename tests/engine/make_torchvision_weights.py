@@ -12,45 +12,19 @@ under TRAINYARD_REQUIRE_DATA (tests/common/required_data.h)."""
 
 import json
 import os
-import struct
 import sys
 import time
 
-out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
-for stale in ("done", "unavailable"):
-    if os.path.exists(os.path.join(out, stale)):
-        os.remove(os.path.join(out, stale))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "fixtures"))
+from fixture_files import done, output_dir, save_safetensors, unavailable  # noqa: E402
+
+out = output_dir()
 try:
     import torch
     from torch import nn
     import torchvision
 except ImportError as e:  # python3-torch or python3-torchvision is not installed
-    with open(os.path.join(out, "unavailable"), "w") as f:
-        f.write("python3-torch and python3-torchvision are needed (%s)\n" % e)
-    sys.exit(0)
-
-DTYPES = {torch.float32: "F32", torch.int64: "I64"}
-
-
-def save_safetensors(tensors, path):
-    """The safetensors format by hand (Debian has no safetensors package): an 8-byte header length, a JSON header,
-    the raw little-endian bytes."""
-    header, blobs, offset = {}, [], 0
-    for name, t in tensors.items():
-        t = t.detach().cpu().contiguous()
-        data = t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""
-        header[name] = {"dtype": DTYPES[t.dtype], "shape": list(t.shape), "data_offsets": [offset, offset + len(data)]}
-        blobs.append(data)
-        offset += len(data)
-    raw = json.dumps(header, separators=(",", ":")).encode()
-    raw += b" " * (-len(raw) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(raw)))
-        f.write(raw)
-        for blob in blobs:
-            f.write(blob)
-
+    unavailable(out, "python3-torch and python3-torchvision are needed (%s)" % e)
 
 MEAN = torch.tensor([0.485, 0.456, 0.406]).view(1, 3, 1, 1)
 STD = torch.tensor([0.229, 0.224, 0.225]).view(1, 3, 1, 1)
@@ -76,5 +50,4 @@ for name in ("resnet18", "resnet34", "mobilenet_v2"):
     save_safetensors({"inputs": inputs, "logits": logits}, os.path.join(out, name + "-io.safetensors"))
     timings[name] = round(time.time() - started, 2)
 
-with open(os.path.join(out, "done"), "w") as f:
-    f.write("torch %s, torchvision %s; seconds per model: %s\n" % (torch.__version__, torchvision.__version__, json.dumps(timings)))
+done(out, "torch %s, torchvision %s; seconds per model: %s" % (torch.__version__, torchvision.__version__, json.dumps(timings)))

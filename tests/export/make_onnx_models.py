@@ -9,41 +9,23 @@ usage: make_onnx_models.py OUTDIR
 Without PyTorch it writes OUTDIR/unavailable (the reason) and exits 0: the tests then skip, or fail under
 TRAINYARD_REQUIRE_DATA (tests/common/required_data.h)."""
 
-import json
 import os
-import struct
 import sys
 import warnings
 
-out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
-for stale in ("done", "unavailable"):
-    if os.path.exists(os.path.join(out, stale)):
-        os.remove(os.path.join(out, stale))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "fixtures"))
+from fixture_files import done, output_dir, save_safetensors, unavailable  # noqa: E402
+
+out = output_dir()
 try:
     import torch
     import torchvision
     from torch import nn
 except ImportError as e:
-    with open(os.path.join(out, "unavailable"), "w") as f:
-        f.write("python3-torch or python3-torchvision is not installed (%s)\n" % e)
-    sys.exit(0)
+    unavailable(out, "python3-torch or python3-torchvision is not installed (%s)" % e)
 
 warnings.filterwarnings("ignore")
 torch.set_num_threads(1)
-
-
-def save_safetensors(tensors, path):
-    header, blobs, offset = {}, [], 0
-    for name, t in tensors.items():
-        data = t.detach().contiguous().to(torch.float32).reshape(-1).numpy().tobytes()
-        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [offset, offset + len(data)]}
-        blobs.append(data)
-        offset += len(data)
-    raw = json.dumps(header, separators=(",", ":")).encode()
-    raw += b" " * (-len(raw) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(raw)) + raw + b"".join(blobs))
 
 
 def randomize_batch_norms(model, generator):
@@ -109,5 +91,4 @@ with torch.no_grad():
     export("unknown_op", nn.Sequential(nn.Linear(6, 4), nn.SELU(), nn.Linear(4, 3)), (6,))
     export_matmul_mlp("matmul_mlp", 4)
 
-with open(os.path.join(out, "done"), "w") as f:
-    f.write("torch %s, torchvision %s\n" % (torch.__version__, torchvision.__version__))
+done(out, "torch %s, torchvision %s" % (torch.__version__, torchvision.__version__))

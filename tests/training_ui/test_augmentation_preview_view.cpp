@@ -7,6 +7,7 @@
 
 #include "test_suite.h"
 #include "training_ui_support.h"
+#include "augmented_images_preset.h"
 
 #include "document/pipeline_document.h"
 #include "inspector/augmentation_preview_view.h"
@@ -26,21 +27,6 @@
 using namespace ty;
 
 namespace {
-
-const char kAugmentedImages[] = R"({
-  "format": "trainyard-preset", "version": 1, "name": "augmented images",
-  "nodes": [
-    {"id": "data", "block": "dataset.synthetic", "params": {"kind": "images", "features": 12, "samples": 64, "test_samples": 16}},
-    {"id": "crop", "block": "transform.random_crop", "params": {"padding": 2}},
-    {"id": "flip", "block": "transform.random_hflip", "params": {"p": 0.5}},
-    {"id": "flat", "block": "layer.flatten"},
-    {"id": "fc", "block": "layer.linear", "params": {"out_features": 4}},
-    {"id": "loss", "block": "loss.cross_entropy"},
-    {"id": "opt", "block": "optimizer.sgd"}],
-  "edges": [{"from": "data.features", "to": "crop.in"}, {"from": "crop.out", "to": "flip.in"}, {"from": "flip.out", "to": "flat.in"},
-            {"from": "flat.out", "to": "fc.in"}, {"from": "fc.out", "to": "loss.input"}, {"from": "data.target", "to": "loss.target"},
-            {"from": "loss.loss", "to": "opt.loss"}],
-  "training": {"epochs": 1, "batch_size": 16, "device": "cpu"}})";
 
 QSet<QByteArray> distinctImages(const QList<QImage> &images)
 {
@@ -71,7 +57,7 @@ class TestAugmentationPreviewView : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        const Result<Preset> preset = presetFromJson(QJsonDocument::fromJson(kAugmentedImages).object(), QString());
+        const Result<Preset> preset = presetFromJson(QJsonDocument::fromJson(tytest::kAugmentedImagesPreset).object(), QString());
         QVERIFY2(preset, qPrintable(preset ? QString() : preset.error().toString()));
         document.setPreset(preset.value());
         worker = std::make_unique<AugmentationWorker>(tytest::workerPath());

@@ -47,15 +47,7 @@ qint64 addEvaluation(RunDatabase &db, qint64 runId)
     report.confusion[size_t(9 * 10 + 5)] = 1;
     report.count = 91;
     report.accuracy = 90.0 / 91.0;
-    EvaluationRecord record;
-    record.runId = runId;
-    record.split = report.split;
-    record.checkpointStep = report.checkpointStep;
-    record.task = QStringLiteral("classification");
-    record.sampleCount = report.count;
-    record.accuracy = report.accuracy;
-    record.summary = evaluationToJson(report);
-    return db.addEvaluation(record, {}).value();
+    return tytest::addClassificationEvaluation(db, runId, report);
 }
 
 // A stand-in for trainyard-cli: writes its arguments to args.txt and prints one prediction per image named on its

@@ -47,15 +47,7 @@ qint64 addScoredEvaluation(RunDatabase &db, qint64 runId, int classes, int missi
     for (int c = 0; c < classes; ++c)
         names << QStringLiteral("class %1").arg(c);
     scoreClassification(logits, labels, classes, names, 1, &report);
-    EvaluationRecord record;
-    record.runId = runId;
-    record.split = report.split;
-    record.checkpointStep = report.checkpointStep;
-    record.task = QStringLiteral("classification");
-    record.sampleCount = report.count;
-    record.accuracy = report.accuracy;
-    record.summary = evaluationToJson(report);
-    return db.addEvaluation(record, {}).value();
+    return tytest::addClassificationEvaluation(db, runId, report);
 }
 
 QPalette darkPalette()

@@ -120,4 +120,17 @@ qint64 RunsFixture::addRun(const QString &name, ty::RunStatus status, int steps,
     return id;
 }
 
+qint64 addClassificationEvaluation(ty::RunDatabase &db, qint64 runId, const ty::EvaluationReport &report)
+{
+    ty::EvaluationRecord record;
+    record.runId = runId;
+    record.split = report.split;
+    record.checkpointStep = report.checkpointStep;
+    record.task = QStringLiteral("classification");
+    record.sampleCount = report.count;
+    record.accuracy = report.accuracy;
+    record.summary = ty::evaluationToJson(report);
+    return db.addEvaluation(record, {}).value();
+}
+
 } // namespace tytest

@@ -2,6 +2,7 @@
 // Fixtures of the training UI suite: tiny presets the real worker trains in about a second, and run databases
 // filled through RunDatabase and RunWriter (as a worker would) in a temporary folder. Test thread only.
 
+#include "evaluation_report.h"
 #include "preset.h"
 #include "run_database.h"
 
@@ -39,5 +40,9 @@ struct RunsFixture {
     qint64 createRun(const QString &name, const QJsonObject &provenance = {},
                      const std::optional<ty::Preset> &preset = std::nullopt);
 };
+
+// Stores a classification `report` of run `runId` as the worker stores one (its summary, no sample rows); returns
+// the evaluation's id.
+qint64 addClassificationEvaluation(ty::RunDatabase &db, qint64 runId, const ty::EvaluationReport &report);
 
 } // namespace tytest

@@ -36,12 +36,6 @@ QString presetPath(const QString &name)
     return QDir(presetsDir()).filePath(name + QStringLiteral(".trainyard.json"));
 }
 
-bool fashionMnistAvailable()
-{
-    const QDir dir(QStringLiteral("/usr/share/datasets/fashion-mnist"));
-    return dir.exists() && !dir.entryList({QStringLiteral("train-images*")}, QDir::Files).isEmpty();
-}
-
 ty::Edge edge(const QString &from, const QString &to)
 {
     ty::Edge e;

@@ -4,6 +4,7 @@
 
 #include "pipeline_graph.h"
 #include "preset.h"
+#include "required_data.h"  // fashionMnistAvailable()
 
 #include <QPoint>
 #include <QString>
@@ -24,7 +25,6 @@ namespace tytest {
 QString presetsDir();
 QStringList bundledPresetFiles();
 QString presetPath(const QString &name);  // "fashion-mnist-mlp" -> its file
-bool fashionMnistAvailable();             // /usr/share/datasets/fashion-mnist holds the IDX files
 ty::Edge edge(const QString &from, const QString &to);
 QString dump(const ty::PipelineGraph &graph);  // one line per node and edge, for failure messages
 ty::PipelineGraph withoutPositions(ty::PipelineGraph graph);
