@@ -7,7 +7,7 @@
 // the worker keeps serving. The data set and the compiled pipeline are kept between requests
 // (AugmentationPreviewer): a new seed, sample or node costs one forward pass. Every reply also carries
 // "dataset_loads" and "compilations": how often this worker has loaded a data set and compiled a preset so far (the
-// app warms the worker with a one-variant request; its first preview then shows neither count growing).
+// app warms its worker with a preview request whose reply it does not draw; its first preview then grows neither).
 
 #include "augmentation_preview.h"
 #include "cli.h"

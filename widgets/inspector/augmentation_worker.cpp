@@ -53,7 +53,6 @@ void AugmentationWorker::warmUp(QJsonObject request)
         return;  // a preview waits: it warms the worker as well
     const quint64 id = m_nextId++;
     request.insert(QStringLiteral("id"), qint64(id));
-    request.insert(QStringLiteral("count"), 1);
     m_warmUps.insert(id);
     if (!m_inFlight) {
         send(request);
@@ -66,8 +65,10 @@ void AugmentationWorker::warmUp(QJsonObject request)
 
 void AugmentationWorker::startProcess()
 {
-    if (m_process)
+    if (m_process) {  // ended, its signals not yet handled: they must not reach the new one's handlers
+        m_process->disconnect(this);
         m_process->deleteLater();
+    }
     m_buffer.clear();
     ++m_starts;
     m_process = new QProcess(this);

@@ -32,9 +32,9 @@ public:
 
     // Sends `request` (augment_serve.h's fields; its "id" is set here) and returns the id its reply will carry.
     quint64 request(QJsonObject request);
-    // Starts the worker if none runs and has it answer `request` (a preview's, drawn with one variant) when it is
-    // idle: it loads the request's data set and compiles its preset. Dropped when a preview is already waiting (it
-    // warms the worker as well); replaces a waiting warm-up.
+    // Starts the worker if none runs and has it answer `request` (a preview's, its reply drawn nowhere) when it is
+    // idle: it loads the request's data set, compiles its preset and runs its first forward pass of this size.
+    // Dropped when a preview is already waiting (it warms the worker as well); replaces a waiting warm-up.
     void warmUp(QJsonObject request);
     // How many worker processes were started so far (tests and benchmarks check that a preview starts none).
     int starts() const { return m_starts; }
