@@ -125,6 +125,8 @@ QJsonObject serveAugmentRequest(AugmentationPreviewer &previewer, const QByteArr
     const QJsonValue id = document.object().value(QStringLiteral("id"));
     if (!id.isUndefined())
         reply.insert(QStringLiteral("id"), id);
+    reply.insert(QStringLiteral("dataset_loads"), previewer.datasetLoads());
+    reply.insert(QStringLiteral("compilations"), previewer.compilations());
     return reply;
 }
 

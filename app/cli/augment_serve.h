@@ -5,7 +5,9 @@
 // A reply is `augment --json`'s object on one line with the request's "id", or {"id", "error": message, "field",
 // "node"} for a request it cannot answer (the field of the request at fault, or the preset's node and parameter);
 // the worker keeps serving. The data set and the compiled pipeline are kept between requests
-// (AugmentationPreviewer): a new seed, sample or node costs one forward pass.
+// (AugmentationPreviewer): a new seed, sample or node costs one forward pass. Every reply also carries
+// "dataset_loads" and "compilations": how often this worker has loaded a data set and compiled a preset so far (the
+// app warms its worker with a preview request whose reply it does not draw; its first preview then grows neither).
 
 #include "augmentation_preview.h"
 #include "cli.h"

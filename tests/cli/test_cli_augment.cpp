@@ -1,7 +1,8 @@
 // `trainyard-cli augment --serve`, the augmentation preview's long-lived worker, as the real executable: requests
 // with different seeds get different variants, each the same as the one-shot `augment --json` draws for its seed
-// (from a preset file or inline); a bad request gets an error naming its field and the next good one is answered;
-// closing stdin ends the worker.
+// (from a preset file or inline), the data set loaded and the preset compiled once for all of them (the replies'
+// counts); a bad request gets an error naming its field and the next good one is answered; closing stdin ends the
+// worker.
 
 #include "augmented_images_preset.h"
 
@@ -94,6 +95,33 @@ private Q_SLOTS:
         QCOMPARE(variants, shotFive.value(QStringLiteral("variants")).toArray());
         QCOMPARE(six.value(QStringLiteral("variants")).toArray(), shotSix.value(QStringLiteral("variants")).toArray());
         QCOMPARE(five.value(QStringLiteral("original")), shotFive.value(QStringLiteral("original")));
+        worker.closeWriteChannel();
+        QVERIFY(worker.waitForFinished(30000));
+    }
+
+    // The replies' counts: the first request loads the data set and compiles the preset, another seed reuses both, an
+    // edit of a transform compiles again, an edit of the data set node loads it again.
+    void keepsTheDataSetAndThePresetBetweenRequests()
+    {
+        QProcess worker;
+        startWorker(worker);
+        const auto counts = [](const QJsonObject &r) {
+            return QPair<int, int>(r.value(QStringLiteral("dataset_loads")).toInt(-1), r.value(QStringLiteral("compilations")).toInt(-1));
+        };
+        send(worker, request(1, presetFile, 5));
+        QCOMPARE(counts(reply(worker)), qMakePair(1, 1));
+        send(worker, request(2, presetFile, 6));
+        QCOMPARE(counts(reply(worker)), qMakePair(1, 1));
+        QJsonObject edited = request(3, presetFile, 6);
+        edited.insert(QStringLiteral("set"), QJsonArray{QStringLiteral("flip.p=1")});
+        send(worker, edited);
+        QCOMPARE(counts(reply(worker)), qMakePair(1, 2));
+        QJsonObject otherData = request(4, presetFile, 6);
+        otherData.insert(QStringLiteral("set"), QJsonArray{QStringLiteral("data.samples=32")});
+        send(worker, otherData);
+        const QJsonObject reloaded = reply(worker);
+        QVERIFY2(!reloaded.contains(QStringLiteral("error")), qPrintable(reloaded.value(QStringLiteral("error")).toString()));
+        QCOMPARE(counts(reloaded), qMakePair(2, 3));
         worker.closeWriteChannel();
         QVERIFY(worker.waitForFinished(30000));
     }

@@ -86,18 +86,28 @@ void AugmentationPreviewView::reroll()
     preview();
 }
 
+// The canvas's preset (saved or not) with its data paths made absolute, sent to the worker in the request.
+QJsonObject AugmentationPreviewView::previewRequest() const
+{
+    Preset preset = m_document->preset();
+    makePathsAbsolute(&preset);
+    return QJsonObject{{QStringLiteral("preset"), presetToJson(preset)}, {QStringLiteral("node"), m_nodeId},
+                       {QStringLiteral("seed"), QString::number(m_seed)}};
+}
+
+void AugmentationPreviewView::warmUp()
+{
+    if (m_worker)
+        m_worker->warmUp(previewRequest());
+}
+
 void AugmentationPreviewView::preview()
 {
     if (!m_worker) {
         fail(tr("No training worker to draw the preview"));
         return;
     }
-    // The canvas's preset (saved or not) with its data paths made absolute, sent to the worker in the request.
-    Preset preset = m_document->preset();
-    makePathsAbsolute(&preset);
-    m_request = m_worker->request(QJsonObject{{QStringLiteral("preset"), presetToJson(preset)},
-                                              {QStringLiteral("node"), m_nodeId},
-                                              {QStringLiteral("seed"), QString::number(m_seed)}});
+    m_request = m_worker->request(previewRequest());
     m_status->setText(tr("Drawing 16 variants with seed %1…").arg(m_seed));
     m_status->show();
 }

@@ -4,7 +4,9 @@
 // does not load LibTorch, so a worker (`trainyard-cli augment --serve`, kept running by an AugmentationWorker that
 // the inspector shares between its views) compiles the canvas's preset, loads its data set and runs the graph in
 // training mode with the shown seed (core/engine/augmentation_preview.h). The worker keeps the data set and the
-// compiled preset, so "Reroll" (a new seed) and another preview of the same preset cost one forward pass. The GUI
+// compiled preset, so "Reroll" (a new seed) and another preview of the same preset cost one forward pass; warmUp()
+// (which the inspector calls when it shows the view) has the worker start, load the data set and compile the preset
+// before the button is pressed, so that the first preview costs the same. The GUI
 // never waits: a preview asked for while one is drawn replaces it. A data set that cannot be loaded, or a preset
 // that does not compile, shows the worker's message. Images (1 or 3 channels) are drawn with one grey or colour scale over the sample and its variants;
 // other samples get a note.
@@ -33,6 +35,9 @@ public:
     AugmentationPreviewView(PipelineDocument *document, const QString &nodeId, AugmentationWorker *worker, QWidget *parent = nullptr);
 
     void preview();  // "Preview augmentation": with the current seed
+    // Starts the worker and has it load the data set and compile the canvas's preset now (AugmentationWorker::warmUp),
+    // drawing nothing here: the first preview then waits only for its forward pass.
+    void warmUp();
     void reroll();   // "Reroll": a new seed, then preview()
     quint64 seed() const { return m_seed; }
     void setSeed(quint64 seed) { m_seed = seed; }
@@ -52,6 +57,7 @@ private:
     void show(const QJsonObject &reply);
     void fail(const QString &message);
     void clearGrid();
+    QJsonObject previewRequest() const;  // the canvas's preset, this node and the seed
 
     PipelineDocument *m_document;
     QString m_nodeId;

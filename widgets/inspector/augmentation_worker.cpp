@@ -38,35 +38,72 @@ quint64 AugmentationWorker::request(QJsonObject request)
         send(request);
         return id;
     }
-    if (m_waiting)  // replaced by a newer one: answered now, never sent
-        Q_EMIT replied(idOf(*m_waiting), QJsonObject{{QStringLiteral("id"), qint64(idOf(*m_waiting))}, {QStringLiteral("superseded"), true}});
+    if (m_waiting) {  // replaced by a newer one: a preview is answered now, a warm-up dropped; never sent
+        const quint64 replaced = idOf(*m_waiting);
+        if (!m_warmUps.remove(replaced))
+            Q_EMIT replied(replaced, QJsonObject{{QStringLiteral("id"), qint64(replaced)}, {QStringLiteral("superseded"), true}});
+    }
     m_waiting = request;
     return id;
+}
+
+void AugmentationWorker::warmUp(QJsonObject request)
+{
+    if (m_waiting && !m_warmUps.contains(idOf(*m_waiting)))
+        return;  // a preview waits: it warms the worker as well
+    const quint64 id = m_nextId++;
+    request.insert(QStringLiteral("id"), qint64(id));
+    m_warmUps.insert(id);
+    if (!m_inFlight) {
+        send(request);
+        return;
+    }
+    if (m_waiting)
+        m_warmUps.remove(idOf(*m_waiting));
+    m_waiting = request;
+}
+
+void AugmentationWorker::startProcess()
+{
+    if (m_process) {  // ended, its signals not yet handled: they must not reach the new one's handlers
+        m_process->disconnect(this);
+        m_process->deleteLater();
+    }
+    m_buffer.clear();
+    ++m_starts;
+    m_process = new QProcess(this);
+    m_process->setProgram(m_program);
+    m_process->setArguments({QStringLiteral("augment"), QStringLiteral("--serve")});
+    m_process->setProcessChannelMode(QProcess::SeparateChannels);
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &AugmentationWorker::readReplies);
+    connect(m_process, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
+        const QString err = m_process ? QString::fromUtf8(m_process->readAllStandardError()).trimmed() : QString();
+        if (!err.isEmpty())
+            stopped(err);
+        else if (status == QProcess::CrashExit)
+            stopped(tr("The training worker (%1) stopped unexpectedly; the next preview starts it again").arg(m_program));
+        else
+            stopped(tr("The training worker (%1) stopped (exit code %2); the next preview starts it again").arg(m_program).arg(exitCode));
+    });
+    connect(m_process, &QProcess::errorOccurred, this, [this, process = m_process.data()](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return;
+        const QString why = tr("The training worker did not start (%1): %2").arg(m_program, process->errorString());
+        // From the event loop: never inside the request() that started it, whose caller does not know the id yet.
+        QMetaObject::invokeMethod(this, [this, process, why] {
+            if (m_process == process)
+                stopped(why);
+        }, Qt::QueuedConnection);
+    });
+    m_process->start();  // writes before it has started are buffered and sent once it runs
 }
 
 void AugmentationWorker::send(const QJsonObject &request)
 {
     m_inFlight = idOf(request);
-    if (!m_process || m_process->state() == QProcess::NotRunning) {
-        if (m_process)
-            m_process->deleteLater();
-        m_buffer.clear();
-        m_process = new QProcess(this);
-        m_process->setProgram(m_program);
-        m_process->setArguments({QStringLiteral("augment"), QStringLiteral("--serve")});
-        m_process->setProcessChannelMode(QProcess::SeparateChannels);
-        connect(m_process, &QProcess::readyReadStandardOutput, this, &AugmentationWorker::readReplies);
-        connect(m_process, &QProcess::finished, this, [this] {
-            const QString err = m_process ? QString::fromUtf8(m_process->readAllStandardError()).trimmed() : QString();
-            stopped(err.isEmpty() ? tr("The training worker stopped (exit code %1)").arg(m_process ? m_process->exitCode() : -1) : err);
-        });
-        connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-            if (error == QProcess::FailedToStart)
-                stopped(tr("The training worker did not start (%1): %2").arg(m_program, m_process ? m_process->errorString() : QString()));
-        });
-        m_process->start();  // writes before it has started are buffered and sent once it runs
-    }
-    if (m_process)  // not when it failed to start at once
+    if (!m_process || m_process->state() == QProcess::NotRunning)
+        startProcess();
+    if (m_process->state() != QProcess::NotRunning)  // not when it failed to start at once
         m_process->write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
 }
 
@@ -86,7 +123,7 @@ void AugmentationWorker::readReplies()
             m_waiting.reset();
             send(next);
         }
-        Q_EMIT replied(id, reply);
+        answer(id, reply);
     }
 }
 
@@ -109,9 +146,17 @@ void AugmentationWorker::stopped(const QString &why)
         answerWithError(*inFlight, why);
 }
 
+void AugmentationWorker::answer(quint64 id, const QJsonObject &reply)
+{
+    if (m_warmUps.remove(id))
+        Q_EMIT warmedUp(reply);
+    else
+        Q_EMIT replied(id, reply);
+}
+
 void AugmentationWorker::answerWithError(quint64 id, const QString &message)
 {
-    Q_EMIT replied(id, QJsonObject{{QStringLiteral("id"), qint64(id)}, {QStringLiteral("error"), message}});
+    answer(id, QJsonObject{{QStringLiteral("id"), qint64(id)}, {QStringLiteral("error"), message}});
 }
 
 } // namespace ty

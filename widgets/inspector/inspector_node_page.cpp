@@ -122,7 +122,9 @@ void InspectorPanel::buildNodePage(const QString &id)
     }
     if (block && block->category == BlockCategory::Transform) {
         layout->addWidget(sectionLabel(tr("Augmentation"), content));
-        layout->addWidget(new AugmentationPreviewView(m_document, id, m_augmentationWorker, content));
+        auto *augmentation = new AugmentationPreviewView(m_document, id, m_augmentationWorker, content);
+        layout->addWidget(augmentation);
+        augmentation->warmUp();  // the worker starts now, not when the button is pressed (costs nothing elsewhere)
     }
     layout->addStretch(1);
 

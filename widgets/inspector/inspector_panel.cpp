@@ -72,6 +72,10 @@ void InspectorPanel::setWorkerPath(const QString &path)
     m_workerPath = path;
     delete m_augmentationWorker;  // the views hold it by QPointer
     m_augmentationWorker = new AugmentationWorker(path, this);
+    if (m_nodePage) {  // a shown node's page holds the old worker: built anew (a transform node's warms the new one)
+        m_nodeId.clear();
+        showSelection();
+    }
 }
 
 QWidget *InspectorPanel::buildTrainingPage()

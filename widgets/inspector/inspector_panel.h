@@ -44,7 +44,8 @@ public:
     // Puts the keyboard focus in a parameter's editor (or a training setting's, for "training.KEY").
     void focusParam(const QString &name);
     // The trainyard-cli that draws a transform node's augmentation preview (augmentation_preview_view.h), kept
-    // running between previews by one AugmentationWorker, which the panel owns (null until a path is set).
+    // running between previews by one AugmentationWorker, which the panel owns (null until a path is set). Showing a
+    // transform node warms it up (started, the data set loaded, the preset compiled) before any preview is asked for.
     void setWorkerPath(const QString &path);
     QString workerPath() const { return m_workerPath; }
     AugmentationWorker *augmentationWorker() const { return m_augmentationWorker; }
