@@ -1,6 +1,7 @@
 // trainyard-cli import MODEL.onnx against PyTorch: the CTest fixture onnx_models (make_onnx_models.py) exports an MLP,
-// a small CNN, a MatMul+Add MLP and torchvision's ResNet-18 with seeded random weights, with fixed inputs and
-// PyTorch's logits. Each is imported, run for 0 epochs (its weights through training.init_from, without a map), and
+// a small CNN, a MatMul+Add MLP and torchvision's ResNet-18 and MobileNetV2 with seeded random weights, with fixed
+// inputs and PyTorch's logits. Each is imported, run for 0 epochs (its weights through training.init_from, without a
+// map; a ResNet-18 with its batch norms kept, with torchvision's own state_dict and map "torchvision"), and
 // the engine's logits on the fixed inputs must be PyTorch's within 1e-4; the run exported again as ONNX must give
 // the same logits in onnxruntime-node. Refusals (an op without a rule, a damaged file, external data) exit 2 and
 // write nothing.
@@ -168,11 +169,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("model");
         QTest::addColumn<int>("composites");  // at least
-        QTest::newRow("mlp") << QStringLiteral("mlp") << 0;
-        QTest::newRow("matmul_mlp") << QStringLiteral("matmul_mlp") << 0;
-        QTest::newRow("cnn") << QStringLiteral("cnn") << 0;
-        QTest::newRow("resnet18") << QStringLiteral("resnet18") << 2;
-        QTest::newRow("mobilenet_v2") << QStringLiteral("mobilenet_v2") << 2;
+        QTest::addColumn<QString>("torchvisionWeights");  // a state_dict run with --init-map torchvision instead of the import's weights
+        QTest::newRow("mlp") << QStringLiteral("mlp") << 0 << QString();
+        QTest::newRow("matmul_mlp") << QStringLiteral("matmul_mlp") << 0 << QString();
+        QTest::newRow("cnn") << QStringLiteral("cnn") << 0 << QString();
+        QTest::newRow("resnet18") << QStringLiteral("resnet18") << 2 << QString();
+        QTest::newRow("mobilenet_v2") << QStringLiteral("mobilenet_v2") << 2 << QString();
+        // Batch norms kept: the imported network has every tensor of torchvision's, named as the model library
+        // names them (layer1_0.conv1.weight), so torchvision's own file loads into it, strict, by map "torchvision".
+        QTest::newRow("resnet18_bn torchvision weights") << QStringLiteral("resnet18_bn") << 2 << QStringLiteral("resnet18_bn.state_dict.safetensors");
     }
 
     // Imported, run for 0 epochs and exported again: the engine's and onnxruntime's logits are PyTorch's.
@@ -180,6 +185,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, model);
         QFETCH(int, composites);
+        QFETCH(QString, torchvisionWeights);
         requireFixture();
         QVERIFY2(QFile::exists(QStringLiteral(TRAINYARD_ONNXRUNTIME_NODE_DIR "/node_modules/onnxruntime-node/package.json")),
                  "onnxruntime-node is not installed: run the onnxruntime_node test (ctest's fixture) first");
@@ -197,8 +203,11 @@ private Q_SLOTS:
         QVERIFY2((validated.out + validated.err).contains(QStringLiteral("node 'data', param 'placeholder'")), qPrintable(validated.out + validated.err));
 
         const QString db = m_dir.filePath(model + QStringLiteral(".sqlite"));
-        const Output run = trainyard({QStringLiteral("run"), presetFile, QStringLiteral("--db"), db, QStringLiteral("--quiet"), QStringLiteral("--json"),
-                                      QStringLiteral("--set"), QStringLiteral("training.device=cpu")});
+        QStringList runArguments{QStringLiteral("run"), presetFile, QStringLiteral("--db"), db, QStringLiteral("--quiet"), QStringLiteral("--json"),
+                                 QStringLiteral("--set"), QStringLiteral("training.device=cpu")};
+        if (!torchvisionWeights.isEmpty())
+            runArguments << QStringLiteral("--init-from") << fixture(torchvisionWeights) << QStringLiteral("--init-map") << QStringLiteral("torchvision");
+        const Output run = trainyard(runArguments);
         QVERIFY2(run.code == 0, qPrintable(run.err + run.out));
         const QJsonObject summary = QJsonDocument::fromJson(run.out.toUtf8()).object();
         const QString checkpoint = summary.value(QStringLiteral("checkpoint")).toString();
@@ -209,6 +218,17 @@ private Q_SLOTS:
         const torch::Tensor inputs = tensorOf(io.value(), QStringLiteral("inputs")), expected = tensorOf(io.value(), QStringLiteral("logits"));
         const Result<RunInfo> info = RunDatabase::open(db).value()->run(id.toLongLong());
         QVERIFY(info);
+        if (!torchvisionWeights.isEmpty()) {  // every tensor of the imported network came from torchvision's file
+            const Result<TensorFile> imported = readSafetensors(m_dir.filePath(model + QStringLiteral(".weights.safetensors")));
+            QVERIFY(imported);
+            const QJsonObject initFrom = info.value().provenance.value(QStringLiteral("init_from")).toObject();
+            QCOMPARE(QFileInfo(initFrom.value(QStringLiteral("file")).toString()).fileName(), torchvisionWeights);
+            const QJsonObject counts = initFrom.value(QStringLiteral("import")).toObject().value(QStringLiteral("counts")).toObject();
+            QCOMPARE(counts.value(QStringLiteral("copied")).toInt(), int(imported.value().tensors.size()));
+            QCOMPARE(counts.value(QStringLiteral("missing")).toInt(), 0);
+            QCOMPARE(counts.value(QStringLiteral("mismatched")).toInt(), 0);
+            QVERIFY(imported.value().find(QStringLiteral("layer1_0.bn1.running_var")));
+        }
         const Result<Preset> preset = presetFromJson(info.value().preset, presetFile);
         QVERIFY(preset);
         const torch::Tensor logits = engineLogits(preset.value(), checkpoint, inputs);
@@ -229,7 +249,8 @@ private Q_SLOTS:
         QVERIFY2(runtimeDiff <= kTolerance, qPrintable(QString::number(runtimeDiff)));
     }
 
-    // ResNet-18's basic blocks are one composite used by several nodes, and the names show the modules.
+    // ResNet-18's basic blocks are one composite used by several nodes, named as the model library names them
+    // (torchvision's layer1.0 is node layer1_0; its stages, nn.Sequential, are no nodes of their own).
     void resnetHasComposites()
     {
         requireFixture();
@@ -241,29 +262,30 @@ private Q_SLOTS:
         QStringList ids;
         for (const Node &node : preset.value().graph.nodes)
             ids << node.id;
-        for (const char *id : {"data", "conv1", "maxpool", "layer1", "layer2", "layer3", "layer4", "fc"})
+        for (const char *id : {"data", "conv1", "maxpool", "layer1_0", "layer1_1", "layer2_0", "layer2_1", "layer3_0", "layer4_1", "fc"})
             QVERIFY2(ids.contains(QString::fromLatin1(id)), qPrintable(ids.join(QLatin1Char(' '))));
-        // layer2, layer3 and layer4 (a downsampling block and a plain one each) share one definition.
-        QString layer2Block, layer4Block;
-        for (const Node &node : preset.value().graph.nodes) {
-            if (node.id == QStringLiteral("layer2"))
-                layer2Block = node.block;
-            if (node.id == QStringLiteral("layer4"))
-                layer4Block = node.block;
-        }
-        QVERIFY(preset.value().blocks.contains(layer2Block));
-        QCOMPARE(layer4Block, layer2Block);
+        QVERIFY2(!ids.contains(QStringLiteral("layer1")), qPrintable(ids.join(QLatin1Char(' '))));
+        // The downsampling blocks of layer2, layer3 and layer4 share one definition, and so do the plain ones of
+        // all four stages; the two differ.
+        QHash<QString, QString> blockOf;
+        for (const Node &node : preset.value().graph.nodes)
+            blockOf.insert(node.id, node.block);
+        QVERIFY(preset.value().blocks.contains(blockOf.value(QStringLiteral("layer2_0"))));
+        QCOMPARE(blockOf.value(QStringLiteral("layer4_0")), blockOf.value(QStringLiteral("layer2_0")));
+        QCOMPARE(blockOf.value(QStringLiteral("layer4_1")), blockOf.value(QStringLiteral("layer1_0")));
+        QVERIFY(blockOf.value(QStringLiteral("layer1_0")) != blockOf.value(QStringLiteral("layer2_0")));
         const Result<TensorFile> weights = readSafetensors(m_dir.filePath(QStringLiteral("structure.weights.safetensors")));
         QVERIFY(weights);
-        QVERIFY(weights.value().find(QStringLiteral("layer1.block0.conv1.weight")));
+        for (const char *name : {"layer1_0.conv1.weight", "layer2_0.downsample_0.weight", "fc.weight"})
+            QVERIFY2(weights.value().find(QString::fromLatin1(name)), name);
         qint64 values = 0;
         for (const NamedTensor &t : weights.value().tensors)
             values += t.elementCount();
         QCOMPARE(values, qint64(11176842));  // torchvision's resnet18(num_classes=10), batch norm folded into the convolutions
     }
 
-    // MobileNetV2's depthwise convolutions keep their groups and its Clip(0, 6) is a ReLU6; numbered modules
-    // ("features.0.2") become identifiers that read apart from the block's own digits ("relu6_2").
+    // MobileNetV2's depthwise convolutions keep their groups and its Clip(0, 6) is a ReLU6; numbered modules are
+    // named as the model library names them (features.1.conv.0.2 is node conv_0_2 of node features_1).
     void mobilenetKeepsGroupsAndRelu6()
     {
         requireFixture();
@@ -288,7 +310,12 @@ private Q_SLOTS:
                 grouped += param.endsWith(QStringLiteral("_groups"));
         }
         QVERIFY2(relu6 > 0 && grouped > 0, qPrintable(QStringLiteral("%1 relu6, %2 groups").arg(relu6).arg(grouped)));
-        QVERIFY2(relu6Ids.contains(QStringLiteral("relu6_2")), qPrintable(relu6Ids.join(QLatin1Char(' '))));
+        QVERIFY2(relu6Ids.contains(QStringLiteral("conv_0_2")), qPrintable(relu6Ids.join(QLatin1Char(' '))));
+        QStringList ids;
+        for (const Node &node : preset.value().graph.nodes)
+            ids << node.id;
+        for (const char *id : {"features_0_0", "features_0_2", "features_1", "features_17", "features_18_0", "classifier_1"})
+            QVERIFY2(ids.contains(QString::fromLatin1(id)), qPrintable(ids.join(QLatin1Char(' '))));
         bool depthwise = false;  // a use with as many groups as channels (torchvision's first block: 32)
         const std::function<void(const QJsonValue &)> findGroups = [&](const QJsonValue &v) {
             if (v.isObject()) {
