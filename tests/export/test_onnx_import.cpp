@@ -357,26 +357,65 @@ private Q_SLOTS:
         expectRefusal(m_dir.filePath(QStringLiteral("missing.onnx")), QStringLiteral("missing"), {QStringLiteral("no such file")});
     }
 
+    // The fixture's CNN with `change` made to its last initializer (its last layer's bias), written as NAME.onnx.
+    QString changedCnn(const QString &name, const std::function<void(onnx::TensorProto *)> &change)
+    {
+        onnx::ModelProto proto;
+        const QByteArray bytes = readAll(fixture(QStringLiteral("cnn.onnx")));
+        if (!proto.ParseFromArray(bytes.constData(), int(bytes.size())))
+            qFatal("the fixture's cnn.onnx does not parse");
+        change(proto.mutable_graph()->mutable_initializer(proto.graph().initializer_size() - 1));
+        const QString path = m_dir.filePath(name + QStringLiteral(".onnx"));
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(path));
+        const std::string serialized = proto.SerializeAsString();
+        file.write(serialized.data(), qint64(serialized.size()));
+        return path;
+    }
+
     void refusesExternalData()
     {
         requireFixture();
-        onnx::ModelProto proto;
-        const QByteArray bytes = readAll(fixture(QStringLiteral("cnn.onnx")));
-        QVERIFY(proto.ParseFromArray(bytes.constData(), int(bytes.size())));
-        onnx::TensorProto *weight = proto.mutable_graph()->mutable_initializer(proto.graph().initializer_size() - 1);
-        weight->clear_raw_data();
-        weight->set_data_location(onnx::TensorProto::EXTERNAL);
-        onnx::StringStringEntryProto *location = weight->add_external_data();
-        location->set_key("location");
-        location->set_value("cnn.weights.bin");
-        const QString external = m_dir.filePath(QStringLiteral("external.onnx"));
-        QFile file(external);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        const std::string serialized = proto.SerializeAsString();
-        file.write(serialized.data(), qint64(serialized.size()));
-        file.close();
+        std::string weightName;
+        const QString external = changedCnn(QStringLiteral("external"), [&](onnx::TensorProto *weight) {
+            weightName = weight->name();
+            weight->clear_raw_data();
+            weight->set_data_location(onnx::TensorProto::EXTERNAL);
+            onnx::StringStringEntryProto *location = weight->add_external_data();
+            location->set_key("location");
+            location->set_value("cnn.weights.bin");
+        });
         expectRefusal(external, QStringLiteral("external"),
-                      {QStringLiteral("external file (cnn.weights.bin)"), QString::fromStdString(weight->name())});
+                      {QStringLiteral("external file (cnn.weights.bin)"), QString::fromStdString(weightName)});
+    }
+
+    // A tensor whose data is not as long as its shape says, in raw_data or in a typed field: refused, naming the
+    // initializer, the field and both counts.
+    void refusesDataThatDoesNotFitItsShape()
+    {
+        requireFixture();
+        std::string weightName;
+        qint64 size = 0;
+        const QString shortRaw = changedCnn(QStringLiteral("short_raw"), [&](onnx::TensorProto *weight) {
+            weightName = weight->name();
+            if (weight->data_type() == onnx::TensorProto::FLOAT && weight->dims_size() == 1 && weight->has_raw_data())
+                size = weight->dims(0);
+            weight->set_raw_data(weight->raw_data().substr(0, size_t(size - 1) * 4));
+        });
+        QVERIFY2(size > 1, "the CNN's last initializer is no float vector in raw_data");
+        const QString initializer = QStringLiteral("initializer \"%1\"").arg(QString::fromStdString(weightName));
+        const auto counts = [&](qint64 found) {
+            return QStringLiteral("holds %1 values, but its shape [%2] needs %2").arg(found).arg(size);
+        };
+        expectRefusal(shortRaw, QStringLiteral("short_raw"), {initializer, QStringLiteral("raw_data"), counts(size - 1)});
+        const QString longDoubles = changedCnn(QStringLiteral("long_doubles"), [&](onnx::TensorProto *weight) {
+            weight->clear_raw_data();
+            weight->set_data_type(onnx::TensorProto::DOUBLE);
+            for (qint64 i = 0; i <= size; ++i)
+                weight->add_double_data(0.5);
+        });
+        expectRefusal(longDoubles, QStringLiteral("long_doubles"), {initializer, QStringLiteral("'data'"), counts(size + 1)});
     }
 };
 
