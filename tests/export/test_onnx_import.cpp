@@ -8,13 +8,12 @@
 
 #include "cli.h"
 #include "cli_in_process.h"
-#include "detail/checkpoint.h"
-#include "detail/compiled_pipeline.h"
 #include "dataset_loader.h"
 #include "block_registry.h"
 #include "composite_blocks.h"
 #include "preset_format.h"
 #include "preset_inspection.h"
+#include "onnx_test_support.h"
 #include "required_data.h"
 #include "run_database.h"
 #include "safetensors_file.h"
@@ -26,7 +25,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -39,6 +37,7 @@ namespace {
 constexpr double kTolerance = 1e-4;
 
 using Output = tytest::CliOutput;
+using tytest::readAll;
 using tytest::trainyard;
 
 QString fixture(const QString &name) { return QDir(QStringLiteral(TRAINYARD_ONNX_MODELS_DIR)).filePath(name); }
@@ -51,12 +50,6 @@ QString fixtureMissing()
     if (unavailable.open(QIODevice::ReadOnly))
         return QString::fromUtf8(unavailable.readAll()).trimmed();
     return QStringLiteral("the onnx_models fixture has not run: ctest -R 'onnx_models|onnx_import'");
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 torch::Tensor tensorOf(const TensorFile &file, const QString &name)
@@ -80,55 +73,17 @@ torch::Tensor engineLogits(const Preset &preset, const QString &checkpoint, cons
         DatasetRequest{dataset->block, dataset->id, registry.find(dataset->block)->effectiveParams(dataset->params), preset.baseDir()});
     if (!shape)
         qFatal("%s", qPrintable(shape.error().toString()));
-    ty::detail::CompiledPipeline pipeline = ty::detail::compilePipeline(preset, shape.value());
-    if (!pipeline.report.ok())
-        qFatal("the preset does not compile");
-    if (Status loaded = ty::detail::loadModelWeights(checkpoint, *pipeline.model, presetHash(preset)); !loaded)
-        qFatal("%s", qPrintable(loaded.error().toString()));
-    int slot = -1;
-    for (const ty::detail::LossHead &head : pipeline.losses)
-        if (head.optimized && slot < 0)
-            slot = head.slot;
-    pipeline.model->eval();
-    torch::NoGradGuard noGrad;
-    return pipeline.model->forward(inputs, slot).contiguous();
-}
-
-Output runProgram(const QString &program, const QStringList &arguments)
-{
-    QProcess process;
-    process.start(program, arguments);
-    Output o;
-    if (!process.waitForStarted(-1)) {
-        o.err = program + QStringLiteral(" did not start: ") + process.errorString();
-        return o;
-    }
-    process.waitForFinished(-1);
-    o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    o.out = QString::fromUtf8(process.readAllStandardOutput());
-    o.err = QString::fromUtf8(process.readAllStandardError());
-    return o;
+    return tytest::engineLogits(preset, shape.value(), checkpoint, inputs);
 }
 
 // onnxruntime-node's logits of `model` for `inputs`.
 torch::Tensor runtimeLogits(const QString &model, const torch::Tensor &inputs, const QString &scratch)
 {
-    const QString inputFile = scratch + QStringLiteral(".input.f32"), logitsFile = scratch + QStringLiteral(".logits.f32");
-    QFile file(inputFile);
-    if (!file.open(QIODevice::WriteOnly))
-        qFatal("cannot write %s", qPrintable(inputFile));
-    file.write(static_cast<const char *>(inputs.data_ptr()), qint64(inputs.numel() * 4));
-    file.close();
-    QJsonArray dims;
-    for (const int64_t d : inputs.sizes())
-        dims.append(qint64(d));
-    const Output ran = runProgram(QStringLiteral("node"), {QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/export/run_onnx_model.js"),
-                                                           QStringLiteral(TRAINYARD_ONNXRUNTIME_NODE_DIR), model, inputFile,
-                                                           QString::fromUtf8(QJsonDocument(dims).toJson(QJsonDocument::Compact)), logitsFile});
-    if (ran.code != 0)
-        qFatal("run_onnx_model.js: %s", qPrintable(ran.err));
-    const QByteArray bytes = readAll(logitsFile);
-    return torch::from_blob(const_cast<char *>(bytes.constData()), {inputs.size(0), qint64(bytes.size() / 4) / inputs.size(0)}, torch::kFloat).clone();
+    const tytest::OnnxRuntimeRun ran = tytest::runOnnxRuntime(model, inputs, scratch);
+    if (ran.process.code != 0)
+        qFatal("run_onnx_model.js: %s", qPrintable(ran.process.err));
+    return torch::from_blob(const_cast<char *>(ran.output.constData()), {inputs.size(0), qint64(ran.output.size() / 4) / inputs.size(0)}, torch::kFloat)
+        .clone();
 }
 
 } // namespace
