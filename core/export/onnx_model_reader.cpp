@@ -1,5 +1,7 @@
 #include "onnx_model_reader.h"
 
+#include "shape_types.h"
+
 #include <onnx/onnx_pb.h>  // ONNX_ML and ONNX_NAMESPACE=onnx come from the onnx_proto target, as Debian built it
 
 #include <QFile>
@@ -169,13 +171,7 @@ qint64 OnnxTensor::elementCount() const
     return count;
 }
 
-QString OnnxTensor::shapeText() const
-{
-    QStringList parts;
-    for (const qint64 d : dims)
-        parts << QString::number(d);
-    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
+QString OnnxTensor::shapeText() const { return shapeToText(dims); }
 
 const OnnxAttributeValue *OnnxNodeView::attribute(const QString &attributeName) const
 {
