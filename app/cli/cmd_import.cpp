@@ -53,16 +53,16 @@ int importCommand(const QStringList &arguments, Io &io)
                                   {QStringLiteral("network_nodes"), result.topNodes},
                                   {QStringLiteral("composites"), QJsonArray::fromStringList(result.composites)},
                                   {QStringLiteral("parameters"), result.parameters},
-                                  {QStringLiteral("input_shape"), onnxShapeText(result.inputShape)},
-                                  {QStringLiteral("output_shape"), onnxShapeText(result.outputShape)},
+                                  {QStringLiteral("input_shape"), shapeText(result.inputShape)},
+                                  {QStringLiteral("output_shape"), shapeText(result.outputShape)},
                                   {QStringLiteral("placeholder"), QStringLiteral("data")},
                                   {QStringLiteral("seconds"), seconds}});
         return Success;
     }
     io.out << "imported " << model << " (" << result.producer << ", opset " << result.opset << ") in " << QString::number(seconds, 'f', 2) << " s: "
            << result.onnxNodes << " ONNX nodes, " << result.layers << " layers, " << result.topNodes << " network nodes, "
-           << QLocale(QLocale::English).toString(result.parameters) << " parameters; " << onnxShapeText(result.inputShape) << " -> "
-           << onnxShapeText(result.outputShape) << " per sample\n";
+           << QLocale(QLocale::English).toString(result.parameters) << " parameters; " << shapeText(result.inputShape) << " -> "
+           << shapeText(result.outputShape) << " per sample\n";
     for (const QString &composite : result.composites)
         io.out << "  composite " << composite << "\n";
     io.out << "wrote " << output << " and " << weightsPath << " (its training.init_from)\n"

@@ -12,12 +12,9 @@
 #include "run_writer.h"
 #include "shape_inference.h"
 #include "terminal_progress.h"
-#include "version.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QSysInfo>
 
 namespace ty::cli {
 
@@ -29,25 +26,11 @@ const char kUsage[] = "usage: trainyard-cli lrfind PRESET [--min LR] [--max LR] 
 NewRun describeTest(const Preset &preset, const TrainStart &start, const QString &path, const QString &name,
                     const QStringList &arguments, const LrFindOptions &options)
 {
-    NewRun run;
+    NewRun run = describeNewRun(preset, start, path, name, QStringLiteral("lrfind"), arguments);
     run.kind = QString::fromLatin1(kRunKindLrFind);
-    run.name = name;
-    run.preset = presetToJson(preset);
-    run.presetHash = presetHash(preset);
-    run.params = flattenParams(preset);
-    run.appVersion = appVersion();
-    run.torchVersion = torchVersion();
-    run.qtVersion = qtVersion();
-    run.device = start.device;
-    run.seed = trainingSettings(preset).seed;
-    run.provenance = QJsonObject{{QStringLiteral("preset_file"), QFileInfo(path).absoluteFilePath()},
-                                 {QStringLiteral("command"), QJsonArray::fromStringList(QStringList{QStringLiteral("trainyard-cli"), QStringLiteral("lrfind")} + arguments)},
-                                 {QStringLiteral("host"), QSysInfo::machineHostName()},
-                                 {QStringLiteral("os"), QSysInfo::prettyProductName()},
-                                 {QStringLiteral("data_sha256"), start.dataFingerprint},
-                                 {QStringLiteral("lrfind"), QJsonObject{{QStringLiteral("min_lr"), options.minLr},
-                                                                        {QStringLiteral("max_lr"), options.maxLr},
-                                                                        {QStringLiteral("steps"), options.steps}}}};
+    run.provenance.insert(QStringLiteral("lrfind"), QJsonObject{{QStringLiteral("min_lr"), options.minLr},
+                                                                {QStringLiteral("max_lr"), options.maxLr},
+                                                                {QStringLiteral("steps"), options.steps}});
     return run;
 }
 

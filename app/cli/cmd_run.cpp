@@ -20,11 +20,9 @@
 #include "shape_inference.h"
 #include "sweep_trials.h"
 #include "preset_sections.h"
-#include "version.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QSysInfo>
 
 namespace ty::cli {
 
@@ -51,27 +49,11 @@ NewRun describeRun(const Preset &preset, const TrainStart &start, const QString 
                    const QStringList &arguments, const QStringList &overlays, const QStringList &overlaySha256,
                    const std::optional<InitFromSource> &initFrom)
 {
-    const TrainingSettings settings = trainingSettings(preset);
-    NewRun run;
-    run.name = name;
-    run.preset = presetToJson(preset);
-    run.presetHash = presetHash(preset);
-    run.params = flattenParams(preset);
-    run.appVersion = appVersion();
-    run.torchVersion = torchVersion();
-    run.qtVersion = qtVersion();
-    run.device = start.device;
-    run.seed = settings.seed;
-    run.provenance = QJsonObject{{QStringLiteral("preset_file"), QFileInfo(path).absoluteFilePath()},
-                                 {QStringLiteral("command"), QJsonArray::fromStringList(QStringList{QStringLiteral("trainyard-cli"), QStringLiteral("run")} +
-                                                                                       argumentsWithoutPasswords(arguments))},
-                                 {QStringLiteral("host"), QSysInfo::machineHostName()},
-                                 {QStringLiteral("os"), QSysInfo::prettyProductName()},
-                                 {QStringLiteral("deterministic"), settings.deterministic},
-                                 {QStringLiteral("data_sha256"), start.dataFingerprint},
-                                 {QStringLiteral("samples"), QJsonObject{{QStringLiteral("train"), start.trainSamples},
-                                                                         {QStringLiteral("val"), start.valSamples},
-                                                                         {QStringLiteral("test"), start.testSamples}}}};
+    NewRun run = describeNewRun(preset, start, path, name, QStringLiteral("run"), arguments);
+    run.provenance.insert(QStringLiteral("deterministic"), trainingSettings(preset).deterministic);
+    run.provenance.insert(QStringLiteral("samples"), QJsonObject{{QStringLiteral("train"), start.trainSamples},
+                                                                 {QStringLiteral("val"), start.valSamples},
+                                                                 {QStringLiteral("test"), start.testSamples}});
     // The thread counts decide the order of floating-point sums, so a run is reproduced bit for bit only with them.
     QJsonObject threads{{QStringLiteral("torch"), start.cpuThreads}};
     for (const char *name : {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"}) {

@@ -1,18 +1,24 @@
 #include "run_session.h"
 
 #include "commands.h"
+#include "preset_format.h"
+#include "preset_sections.h"
 #include "run_database.h"
 #include "run_recorder.h"
 #include "run_writer.h"
+#include "shape_inference.h"
 #include "event_stream.h"
 #include "live_tensorboard.h"
 #include "evaluation_store.h"
 #include "team_replicator.h"
 #include "team_store.h"
+#include "version.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonObject>
+#include <QSysInfo>
 
 namespace ty::cli {
 
@@ -77,6 +83,27 @@ int databaseRetryMs()
 }
 
 } // namespace
+
+NewRun describeNewRun(const Preset &preset, const TrainStart &start, const QString &path, const QString &name, const QString &command,
+                      const QStringList &arguments)
+{
+    NewRun run;
+    run.name = name;
+    run.preset = presetToJson(preset);
+    run.presetHash = presetHash(preset);
+    run.params = flattenParams(preset);
+    run.appVersion = appVersion();
+    run.torchVersion = torchVersion();
+    run.qtVersion = qtVersion();
+    run.device = start.device;
+    run.seed = trainingSettings(preset).seed;
+    run.provenance = QJsonObject{{QStringLiteral("preset_file"), QFileInfo(path).absoluteFilePath()},
+                                 {QStringLiteral("command"), QJsonArray::fromStringList(QStringList{QStringLiteral("trainyard-cli"), command} + argumentsWithoutPasswords(arguments))},
+                                 {QStringLiteral("host"), QSysInfo::machineHostName()},
+                                 {QStringLiteral("os"), QSysInfo::prettyProductName()},
+                                 {QStringLiteral("data_sha256"), start.dataFingerprint}};
+    return run;
+}
 
 std::unique_ptr<PreparedTraining> prepareTraining(const Preset &preset, const QString &resumeCheckpoint, qint64 runId,
                                                   const Args &args, Io &io,

@@ -5,10 +5,17 @@
 #include "cli_args.h"
 #include "preset.h"
 #include "distributed_launch.h"
+#include "run_records.h"
 #include "tensorboard_event_file.h"
 #include "trainer.h"
 
 namespace ty::cli {
+
+// The record of a new run of `preset` (from file `path`) that `command` (run, lrfind) starts with `arguments`: its
+// name, preset, versions, device and seed, and the provenance every run has (preset file, command line, host, OS,
+// data fingerprint); the command adds its own.
+NewRun describeNewRun(const Preset &preset, const TrainStart &start, const QString &path, const QString &name, const QString &command,
+                      const QStringList &arguments);
 
 // Prepares training (data, model, optimizer, the checkpoint to resume from); prints the error and returns
 // nothing when the input is to blame. Nothing is written anywhere. `runId`: the run resumed (its checkpoint

@@ -51,7 +51,7 @@ bool MainWindow::importOnnxAndOpen(const QString &modelPath, const QString &pres
     statusBar()->showMessage(tr("Imported %1: replace the placeholder data node 'data' with your data set (%2 parameters, %3 -> %4 "
                                 "per sample, %5 s)")
                                  .arg(QFileInfo(modelPath).fileName(), QLocale(QLocale::English).toString(result.parameters),
-                                      onnxShapeText(result.inputShape), onnxShapeText(result.outputShape),
+                                      shapeText(result.inputShape), shapeText(result.outputShape),
                                       QString::number(written.value().seconds, 'f', 2)),
                              20000);
     return true;

@@ -1,15 +1,8 @@
 #include "onnx_graph_builder.h"
 
-// Debian's ONNX is built with ONNX_ML and the namespace `onnx`; the onnx_proto target's interface says so too.
-#ifndef ONNX_ML
-#define ONNX_ML 1
-#endif
-#ifndef ONNX_NAMESPACE
-#define ONNX_NAMESPACE onnx
-#endif
 #include "composite_expansion.h"
 
-#include <onnx/onnx_pb.h>
+#include <onnx/onnx_pb.h>  // ONNX_ML and ONNX_NAMESPACE=onnx come from the onnx_proto target, as Debian built it
 
 #include <QSet>
 

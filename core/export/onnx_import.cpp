@@ -33,19 +33,11 @@ QList<ImportedLayer> layersNeededFor(const QList<ImportedLayer> &layers, const Q
     return out;
 }
 
-QString shapeList(const SampleShape &shape)
-{
-    QStringList parts;
-    for (const int64_t d : shape)
-        parts << QString::number(d);
-    return parts.join(QStringLiteral(", "));
-}
-
 // The placeholder data set: synthetic data of the model's input shape, saying that it stands in for the real one.
 Result<QJsonObject> placeholderData(const SampleShape &input, qint64 classes, const QString &fileName)
 {
-    const QString why = QStringLiteral("placeholder from importing %1: replace this node with your data set of [%2] samples")
-                            .arg(QFileInfo(fileName).fileName(), shapeList(input));
+    const QString why = QStringLiteral("placeholder from importing %1: replace this node with your data set of %2 samples")
+                            .arg(QFileInfo(fileName).fileName(), shapeText(input));
     QJsonObject params{{QStringLiteral("samples"), 64}, {QStringLiteral("test_samples"), 64}, {QStringLiteral("classes"), double(classes)},
                        {QStringLiteral("placeholder"), why}};
     if (input.size() == 1) {
@@ -56,8 +48,8 @@ Result<QJsonObject> placeholderData(const SampleShape &input, qint64 classes, co
         params.insert(QStringLiteral("features"), double(input[1]));
         params.insert(QStringLiteral("channels"), double(input[0]));
     } else {
-        return Error::inFile(fileName, QStringLiteral("the model's input has samples of [%1]; the import takes [features] and square images "
-                                                      "[channels, side, side]").arg(shapeList(input)), QStringLiteral("graph.input"));
+        return Error::inFile(fileName, QStringLiteral("the model's input has samples of %1; the import takes [features] and square images "
+                                                      "[channels, side, side]").arg(shapeText(input)), QStringLiteral("graph.input"));
     }
     return QJsonObject{{QStringLiteral("id"), QStringLiteral("data")}, {QStringLiteral("block"), QStringLiteral("dataset.synthetic")},
                        {QStringLiteral("params"), params}, {QStringLiteral("pos"), QJsonArray{40, 40}}};
@@ -193,8 +185,8 @@ Result<OnnxImport> importOnnx(const OnnxModelView &model, const QString &fileNam
     for (size_t i = 1; i < outDims.size(); ++i)
         expected.push_back(outDims[i]);
     if (result.outputShape != expected)
-        return Error::inFile(fileName, QStringLiteral("the imported network computes [%1] per sample, but the model's output \"%2\" is [%3]")
-                                           .arg(shapeList(result.outputShape), model.outputs.first().name, shapeList(expected)), QStringLiteral("graph.output"));
+        return Error::inFile(fileName, QStringLiteral("the imported network computes %1 per sample, but the model's output \"%2\" is %3")
+                                           .arg(shapeText(result.outputShape), model.outputs.first().name, shapeText(expected)), QStringLiteral("graph.output"));
     result.preset = presetJson;
     result.weights.tensors = net.weights;
     result.weights.metadata = {{QStringLiteral("format"), QStringLiteral("trainyard-weights")},

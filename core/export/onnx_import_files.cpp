@@ -34,14 +34,6 @@ QString onnxImportSuggestedPreset(const QString &modelPath)
     return QFileInfo(modelPath).dir().filePath(presetStem(modelPath) + QStringLiteral(".trainyard.json"));
 }
 
-QString onnxShapeText(const SampleShape &shape)
-{
-    QStringList parts;
-    for (const int64_t d : shape)
-        parts << QString::number(d);
-    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
-
 Result<OnnxImportFiles> importOnnxToFiles(const QString &modelPath, const QString &presetPath)
 {
     QElapsedTimer timer;

@@ -23,7 +23,4 @@ struct OnnxImportFiles {
 // (callers ask first: the command line's --force, the app's file dialog). Errors name the file, node and field.
 Result<OnnxImportFiles> importOnnxToFiles(const QString &modelPath, const QString &presetPath);
 
-// "[3, 64, 64]"
-QString onnxShapeText(const SampleShape &shape);
-
 } // namespace ty

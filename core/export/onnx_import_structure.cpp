@@ -1,7 +1,9 @@
 // The imported layers as the preset's network: named and grouped by the module scopes of their ONNX node names
 // (torch writes "/layer1/layer1.0/conv1/Conv": module layer1.0 of module layer1, its child conv1), each group a
 // composite block, equal groups sharing one (the parameters in which they differ exposed), and the weights named by
-// the layers' paths.
+// the layers' paths. A sequence (nn.Sequential: children named by numbers) is no block of its own: its children
+// join its parent as the model library names them, "layer1_0" for layer1.0, so that map "torchvision" reads
+// layer1_0.conv1.weight as torchvision's layer1.0.conv1.weight.
 
 #include "block_registry.h"
 #include "onnx_import.h"
@@ -9,6 +11,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
+
+#include <algorithm>
 
 namespace ty {
 
@@ -106,7 +110,7 @@ public:
         QList<Item> top = buildTree();
         ImportedNetwork net;
         QSet<QString> taken{QStringLiteral("data"), QStringLiteral("loss"), QStringLiteral("accuracy"), QStringLiteral("opt")};
-        const QList<Built> built = buildChildren(collapse(top), QString(), &taken);
+        const QList<Built> built = buildChildren(expandSequences(top), QString(), &taken);
         QHash<QString, QString> producer;  // value -> "id.port"
         for (const Built &b : built)
             for (const auto &[port, value] : b.outputs)
@@ -180,19 +184,30 @@ private:
         return top;
     }
 
-    // A group of one child is that child (under the group's name).
-    QList<Item> collapse(const QList<Item> &items) const
+    // A sequence is its children, named "<sequence>_<number>" (a sequence in a sequence: "features_0_2").
+    QList<Item> expandSequences(const QList<Item> &items) const
     {
         QList<Item> out;
-        for (Item item : items) {
-            while (item.group >= 0 && m_groups[item.group].children.size() == 1) {
-                const QString raw = item.raw;
-                item = m_groups[item.group].children.first();
-                item.raw = raw;
+        for (const Item &item : items) {
+            if (item.group < 0 || !isSequence(m_groups[item.group])) {
+                out << item;
+                continue;
             }
-            out << item;
+            QList<Item> children = m_groups[item.group].children;
+            for (Item &child : children)
+                child.raw = item.raw + QLatin1Char('_') + child.raw;
+            out << expandSequences(children);
         }
         return out;
+    }
+
+    static bool isSequence(const Group &group)
+    {
+        return std::all_of(group.children.cbegin(), group.children.cend(), [](const Item &child) {
+            bool number = false;
+            child.raw.toUInt(&number);
+            return number && child.raw.at(0).isDigit();
+        });
     }
 
     void collectLayers(const Item &item, QSet<int> *into) const
@@ -235,7 +250,7 @@ private:
     {
         const Group &group = m_groups[item.group];
         QSet<QString> innerTaken;
-        const QList<Built> children = buildChildren(collapse(group.children), path + QLatin1Char('.'), &innerTaken);
+        const QList<Built> children = buildChildren(expandSequences(group.children), path + QLatin1Char('.'), &innerTaken);
         QSet<int> inside;
         collectLayers(item, &inside);
 

@@ -1,13 +1,8 @@
 #include "onnx_model_reader.h"
 
-// Debian's ONNX is built with ONNX_ML and the namespace `onnx`; the onnx_proto target's interface says so too.
-#ifndef ONNX_ML
-#define ONNX_ML 1
-#endif
-#ifndef ONNX_NAMESPACE
-#define ONNX_NAMESPACE onnx
-#endif
-#include <onnx/onnx_pb.h>
+#include "shape_types.h"
+
+#include <onnx/onnx_pb.h>  // ONNX_ML and ONNX_NAMESPACE=onnx come from the onnx_proto target, as Debian built it
 
 #include <QFile>
 #include <QFileInfo>
@@ -23,8 +18,7 @@ QString text(const std::string &s) { return QString::fromStdString(s); }
 
 Error fileError(const QString &file, const QString &where, const QString &field, const QString &message)
 {
-    Error e = Error::inFile(file, where.isEmpty() ? message : QStringLiteral("%1: %2").arg(where, message), field);
-    return e;
+    return Error::inFile(file, where.isEmpty() ? message : QStringLiteral("%1: %2").arg(where, message), field);
 }
 
 QString dataTypeName(int type)
@@ -33,13 +27,27 @@ QString dataTypeName(int type)
     return name.empty() ? QStringLiteral("type %1").arg(type) : text(name);
 }
 
-template <typename T>
-std::vector<T> fromRaw(const std::string &raw)
+// The tensor's values into `*values`: from raw_data (as `Stored`, little-endian) or else from its typed field `field`.
+// False when they are not `count`; `*found` is how many there are.
+template <typename Stored, typename Field, typename Value>
+bool readValues(const onnx::TensorProto &proto, const Field &field, qint64 count, std::vector<Value> *values, qint64 *found)
 {
-    std::vector<T> values(raw.size() / sizeof(T));
-    if (!values.empty())
-        std::memcpy(values.data(), raw.data(), values.size() * sizeof(T));
-    return values;
+    if (!proto.has_raw_data()) {
+        *found = field.size();
+        if (*found != count)
+            return false;
+        values->assign(field.begin(), field.end());
+        return true;
+    }
+    const std::string &raw = proto.raw_data();
+    *found = qint64(raw.size() / sizeof(Stored));
+    if (qint64(raw.size()) != count * qint64(sizeof(Stored)))
+        return false;
+    std::vector<Stored> stored(raw.size() / sizeof(Stored));
+    if (!stored.empty())
+        std::memcpy(stored.data(), raw.data(), stored.size() * sizeof(Stored));
+    values->assign(stored.begin(), stored.end());
+    return true;
 }
 
 // One tensor's dims and data, checked against each other; `where` names it in messages.
@@ -71,71 +79,32 @@ Result<OnnxTensor> readTensor(const onnx::TensorProto &proto, const QString &fil
         t.dims.push_back(d);
     }
     t.typeName = dataTypeName(proto.data_type());
-    const std::string &raw = proto.raw_data();
-    const bool hasRaw = proto.has_raw_data();
-    const auto sizeError = [&](qint64 found) {
-        return fileError(file, where, hasRaw ? QStringLiteral("raw_data") : QStringLiteral("data"),
-                         QStringLiteral("holds %1 values, but its shape %2 needs %3").arg(found).arg(t.shapeText()).arg(count));
-    };
+    bool complete = true;
+    qint64 found = 0;
     switch (proto.data_type()) {
     case onnx::TensorProto::FLOAT:
         t.type = OnnxTensor::Type::Float;
-        if (hasRaw) {
-            if (qint64(raw.size()) != count * 4)
-                return sizeError(qint64(raw.size()) / 4);
-            t.floats = fromRaw<float>(raw);
-        } else {
-            if (proto.float_data_size() != count)
-                return sizeError(proto.float_data_size());
-            t.floats.assign(proto.float_data().begin(), proto.float_data().end());
-        }
+        complete = readValues<float>(proto, proto.float_data(), count, &t.floats, &found);
         break;
-    case onnx::TensorProto::DOUBLE: {
+    case onnx::TensorProto::DOUBLE:
         t.type = OnnxTensor::Type::Float;
-        std::vector<double> values;
-        if (hasRaw) {
-            if (qint64(raw.size()) != count * 8)
-                return sizeError(qint64(raw.size()) / 8);
-            values = fromRaw<double>(raw);
-        } else {
-            if (proto.double_data_size() != count)
-                return sizeError(proto.double_data_size());
-            values.assign(proto.double_data().begin(), proto.double_data().end());
-        }
-        t.floats.assign(values.begin(), values.end());
+        complete = readValues<double>(proto, proto.double_data(), count, &t.floats, &found);
         break;
-    }
     case onnx::TensorProto::INT64:
         t.type = OnnxTensor::Type::Int64;
-        if (hasRaw) {
-            if (qint64(raw.size()) != count * 8)
-                return sizeError(qint64(raw.size()) / 8);
-            t.ints = fromRaw<qint64>(raw);
-        } else {
-            if (proto.int64_data_size() != count)
-                return sizeError(proto.int64_data_size());
-            t.ints.assign(proto.int64_data().begin(), proto.int64_data().end());
-        }
+        complete = readValues<qint64>(proto, proto.int64_data(), count, &t.ints, &found);
         break;
-    case onnx::TensorProto::INT32: {
+    case onnx::TensorProto::INT32:
         t.type = OnnxTensor::Type::Int64;
-        std::vector<qint32> values;
-        if (hasRaw) {
-            if (qint64(raw.size()) != count * 4)
-                return sizeError(qint64(raw.size()) / 4);
-            values = fromRaw<qint32>(raw);
-        } else {
-            if (proto.int32_data_size() != count)
-                return sizeError(proto.int32_data_size());
-            values.assign(proto.int32_data().begin(), proto.int32_data().end());
-        }
-        t.ints.assign(values.begin(), values.end());
+        complete = readValues<qint32>(proto, proto.int32_data(), count, &t.ints, &found);
         break;
-    }
     default:
         t.type = OnnxTensor::Type::Unsupported;  // kept by name and shape; a rule that reads it refuses it
         break;
     }
+    if (!complete)
+        return fileError(file, where, proto.has_raw_data() ? QStringLiteral("raw_data") : QStringLiteral("data"),
+                         QStringLiteral("holds %1 values, but its shape %2 needs %3").arg(found).arg(t.shapeText()).arg(count));
     return t;
 }
 
@@ -202,13 +171,7 @@ qint64 OnnxTensor::elementCount() const
     return count;
 }
 
-QString OnnxTensor::shapeText() const
-{
-    QStringList parts;
-    for (const qint64 d : dims)
-        parts << QString::number(d);
-    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
+QString OnnxTensor::shapeText() const { return shapeToText(dims); }
 
 const OnnxAttributeValue *OnnxNodeView::attribute(const QString &attributeName) const
 {

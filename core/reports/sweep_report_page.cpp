@@ -22,22 +22,9 @@ QJsonValue timeJson(const QDateTime &t)
     return t.isValid() ? QJsonValue(t.toString(Qt::ISODateWithMs)) : QJsonValue();
 }
 
-// The keys the trials set, in the order they first appear.
-QStringList searchedKeys(const QList<SweepTrialRow> &rows)
-{
-    QStringList keys;
-    for (const SweepTrialRow &row : rows)
-        for (const QString &set : row.sets) {
-            const QString key = set.section(QLatin1Char('='), 0, 0);
-            if (!keys.contains(key))
-                keys << key;
-        }
-    return keys;
-}
-
 QString trialsSectionBody(const SweepRecord &sweep, const QList<SweepTrialRow> &rows, QJsonArray *data)
 {
-    const QStringList keys = searchedKeys(rows);
+    const QStringList keys = sweepKeys(rows);
     QList<TableCell> header{TableCell::number(QStringLiteral("trial")), TableCell::number(QStringLiteral("run")), QStringLiteral("status"),
                             TableCell::number(sweep.metric)};
     for (const QString &key : keys)

@@ -9,15 +9,6 @@ namespace ty {
 
 namespace {
 
-QStringList searchedKeys(const QList<SweepTrialRow> &rows)
-{
-    QStringList keys;
-    if (!rows.isEmpty())
-        for (const QString &set : rows.first().sets)
-            keys.append(set.section(QLatin1Char('='), 0, 0));
-    return keys;
-}
-
 ParameterColumn column(const QString &key, const QStringList &values, bool drawnLogUniform)
 {
     ParameterColumn column;
@@ -58,7 +49,7 @@ SweepImportance sweepImportance(const SweepRecord &sweep, const QList<SweepTrial
     }
     const QJsonObject random = sweep.spec.value(QStringLiteral("random")).toObject();
     QList<ParameterColumn> columns;
-    for (const QString &key : searchedKeys(finished)) {
+    for (const QString &key : sweepKeys(finished)) {
         QStringList values;
         for (const SweepTrialRow &row : finished)
             values.append(sweepTrialValue(row.sets, key));

@@ -68,6 +68,18 @@ int endedTrials(const QList<SweepTrialRow> &rows)
     return int(std::count_if(rows.begin(), rows.end(), [](const SweepTrialRow &row) { return endedForGood(row.status); }));
 }
 
+QStringList sweepKeys(const QList<SweepTrialRow> &rows)
+{
+    QStringList keys;
+    for (const SweepTrialRow &row : rows)
+        for (const QString &set : row.sets) {
+            const QString key = set.section(QLatin1Char('='), 0, 0);
+            if (!keys.contains(key))
+                keys << key;
+        }
+    return keys;
+}
+
 QString sweepTrialValue(const QStringList &sets, const QString &key)
 {
     for (const QString &set : sets)

@@ -32,6 +32,9 @@ void rankSweepTrialRows(QList<SweepTrialRow> &rows, bool maximize);
 // Trials whose run has ended for good (finished, pruned, diverged, failed).
 int endedTrials(const QList<SweepTrialRow> &rows);
 
+// The keys the trials set ("opt.lr" of "opt.lr=0.01"), in the order they first appear.
+QStringList sweepKeys(const QList<SweepTrialRow> &rows);
+
 // The value a trial's overrides give `key`, or an empty string.
 QString sweepTrialValue(const QStringList &sets, const QString &key);
 

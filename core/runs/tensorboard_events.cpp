@@ -42,6 +42,12 @@ void key(QByteArray *out, int field, int wireType)
     varint(out, uint64_t(field) << 3 | uint64_t(wireType));
 }
 
+void varintField(QByteArray *out, int field, uint64_t value)
+{
+    key(out, field, 0);
+    varint(out, value);
+}
+
 void lengthDelimited(QByteArray *out, int field, const QByteArray &bytes)
 {
     key(out, field, 2);
@@ -64,6 +70,15 @@ void fixedField(QByteArray *out, int field, int wireType, Real value)
 
 void doubleField(QByteArray *out, int field, double value) { fixedField<double, uint64_t>(out, field, 1, value); }
 void floatField(QByteArray *out, int field, float value) { fixedField<float, uint32_t>(out, field, 5, value); }
+
+// An Event's wall_time and step; the caller adds what happened (a summary, a session log).
+QByteArray eventAt(double wallTime, int64_t step)
+{
+    QByteArray event;
+    doubleField(&event, 1, wallTime);
+    varintField(&event, 2, uint64_t(step));
+    return event;
+}
 
 } // namespace
 
@@ -111,10 +126,7 @@ QByteArray scalarEvent(double wallTime, int64_t step, const QString &tag, float 
     floatField(&summaryValue, 2, value);
     QByteArray summary;
     lengthDelimited(&summary, 1, summaryValue);
-    QByteArray event;
-    doubleField(&event, 1, wallTime);
-    key(&event, 2, 0);
-    varint(&event, uint64_t(step));
+    QByteArray event = eventAt(wallTime, step);
     lengthDelimited(&event, 5, summary);
     return event;
 }
@@ -122,12 +134,8 @@ QByteArray scalarEvent(double wallTime, int64_t step, const QString &tag, float 
 QByteArray sessionStartEvent(double wallTime, int64_t step)
 {
     QByteArray sessionLog;
-    key(&sessionLog, 1, 0);
-    varint(&sessionLog, 1);  // SessionLog.status START
-    QByteArray event;
-    doubleField(&event, 1, wallTime);
-    key(&event, 2, 0);
-    varint(&event, uint64_t(step));
+    varintField(&sessionLog, 1, 1);  // SessionLog.status START
+    QByteArray event = eventAt(wallTime, step);
     lengthDelimited(&event, 7, sessionLog);
     return event;
 }

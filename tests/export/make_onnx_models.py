@@ -3,7 +3,8 @@
 python3-torchvision and nothing downloaded: an MLP (Linear, GELU, Tanh, Sigmoid, Dropout; and a MatMul+Add one), a
 small CNN (Conv, BatchNorm, ReLU, MaxPool, AvgPool, Flatten) and torchvision's ResNet-18 and MobileNetV2, each with seeded random
 weights, exported by torch.onnx.export in evaluation mode, with fixed inputs and PyTorch's logits for them in
-NAME.io.safetensors ("inputs", "logits").
+NAME.io.safetensors ("inputs", "logits"); and ResNet-18 again with its batch norms kept (resnet18_bn) and its
+state_dict in resnet18_bn.state_dict.safetensors.
 
 usage: make_onnx_models.py OUTDIR
 Without PyTorch it writes OUTDIR/unavailable (the reason) and exits 0: the tests then skip, or fail under
@@ -62,16 +63,21 @@ def export_matmul_mlp(name, seed):
     save_safetensors({"inputs": inputs, "logits": logits}, os.path.join(out, name + ".io.safetensors"))
 
 
-def export(name, model, sample_shape, batch=4, seed=0):
+def export(name, model, sample_shape, batch=4, seed=0, keep_batch_norms=False):
+    """keep_batch_norms: BatchNormalization nodes of their own rather than folded into the convolutions, so that the
+    file has every tensor of the model's state_dict, which is written beside it as NAME.state_dict.safetensors."""
     generator = torch.Generator().manual_seed(seed + 1)
     randomize_batch_norms(model, generator)
     model.eval()
     inputs = torch.randn((batch,) + sample_shape, generator=generator)
+    mode = torch.onnx.TrainingMode.PRESERVE if keep_batch_norms else torch.onnx.TrainingMode.EVAL
     with torch.no_grad():
         logits = model(inputs)
         torch.onnx.export(model, inputs[:1], os.path.join(out, name + ".onnx"), input_names=["input"], output_names=["logits"],
-                          dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}}, opset_version=14)
+                          dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}}, opset_version=14, training=mode)
     save_safetensors({"inputs": inputs, "logits": logits}, os.path.join(out, name + ".io.safetensors"))
+    if keep_batch_norms:
+        save_safetensors(model.state_dict(), os.path.join(out, name + ".state_dict.safetensors"))
 
 
 with torch.no_grad():
@@ -84,6 +90,8 @@ with torch.no_grad():
                                 nn.Linear(16 * 4 * 4, 10)), (1, 16, 16))
     torch.manual_seed(2)
     export("resnet18", torchvision.models.resnet18(num_classes=10), (3, 64, 64), batch=2)
+    torch.manual_seed(6)  # its batch norms kept: torchvision's weights load into the import with map "torchvision"
+    export("resnet18_bn", torchvision.models.resnet18(num_classes=10), (3, 64, 64), batch=2, seed=6, keep_batch_norms=True)
     torch.manual_seed(5)  # depthwise (grouped) convolutions, Clip(0, 6), residual Adds
     export("mobilenet_v2", torchvision.models.mobilenet_v2(num_classes=10), (3, 64, 64), batch=2, seed=5)
     # Not importable, for the refusals: an op without a rule (Elu is not one of them; Selu is).

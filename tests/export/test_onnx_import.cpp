@@ -1,19 +1,19 @@
 // trainyard-cli import MODEL.onnx against PyTorch: the CTest fixture onnx_models (make_onnx_models.py) exports an MLP,
-// a small CNN, a MatMul+Add MLP and torchvision's ResNet-18 with seeded random weights, with fixed inputs and
-// PyTorch's logits. Each is imported, run for 0 epochs (its weights through training.init_from, without a map), and
+// a small CNN, a MatMul+Add MLP and torchvision's ResNet-18 and MobileNetV2 with seeded random weights, with fixed
+// inputs and PyTorch's logits. Each is imported, run for 0 epochs (its weights through training.init_from, without a
+// map; a ResNet-18 with its batch norms kept, with torchvision's own state_dict and map "torchvision"), and
 // the engine's logits on the fixed inputs must be PyTorch's within 1e-4; the run exported again as ONNX must give
 // the same logits in onnxruntime-node. Refusals (an op without a rule, a damaged file, external data) exit 2 and
 // write nothing.
 
 #include "cli.h"
 #include "cli_in_process.h"
-#include "detail/checkpoint.h"
-#include "detail/compiled_pipeline.h"
 #include "dataset_loader.h"
 #include "block_registry.h"
 #include "composite_blocks.h"
 #include "preset_format.h"
 #include "preset_inspection.h"
+#include "onnx_test_support.h"
 #include "required_data.h"
 #include "run_database.h"
 #include "safetensors_file.h"
@@ -25,7 +25,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -38,6 +37,7 @@ namespace {
 constexpr double kTolerance = 1e-4;
 
 using Output = tytest::CliOutput;
+using tytest::readAll;
 using tytest::trainyard;
 
 QString fixture(const QString &name) { return QDir(QStringLiteral(TRAINYARD_ONNX_MODELS_DIR)).filePath(name); }
@@ -50,12 +50,6 @@ QString fixtureMissing()
     if (unavailable.open(QIODevice::ReadOnly))
         return QString::fromUtf8(unavailable.readAll()).trimmed();
     return QStringLiteral("the onnx_models fixture has not run: ctest -R 'onnx_models|onnx_import'");
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 torch::Tensor tensorOf(const TensorFile &file, const QString &name)
@@ -79,55 +73,17 @@ torch::Tensor engineLogits(const Preset &preset, const QString &checkpoint, cons
         DatasetRequest{dataset->block, dataset->id, registry.find(dataset->block)->effectiveParams(dataset->params), preset.baseDir()});
     if (!shape)
         qFatal("%s", qPrintable(shape.error().toString()));
-    ty::detail::CompiledPipeline pipeline = ty::detail::compilePipeline(preset, shape.value());
-    if (!pipeline.report.ok())
-        qFatal("the preset does not compile");
-    if (Status loaded = ty::detail::loadModelWeights(checkpoint, *pipeline.model, presetHash(preset)); !loaded)
-        qFatal("%s", qPrintable(loaded.error().toString()));
-    int slot = -1;
-    for (const ty::detail::LossHead &head : pipeline.losses)
-        if (head.optimized && slot < 0)
-            slot = head.slot;
-    pipeline.model->eval();
-    torch::NoGradGuard noGrad;
-    return pipeline.model->forward(inputs, slot).contiguous();
-}
-
-Output runProgram(const QString &program, const QStringList &arguments)
-{
-    QProcess process;
-    process.start(program, arguments);
-    Output o;
-    if (!process.waitForStarted(-1)) {
-        o.err = program + QStringLiteral(" did not start: ") + process.errorString();
-        return o;
-    }
-    process.waitForFinished(-1);
-    o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    o.out = QString::fromUtf8(process.readAllStandardOutput());
-    o.err = QString::fromUtf8(process.readAllStandardError());
-    return o;
+    return tytest::engineLogits(preset, shape.value(), checkpoint, inputs);
 }
 
 // onnxruntime-node's logits of `model` for `inputs`.
 torch::Tensor runtimeLogits(const QString &model, const torch::Tensor &inputs, const QString &scratch)
 {
-    const QString inputFile = scratch + QStringLiteral(".input.f32"), logitsFile = scratch + QStringLiteral(".logits.f32");
-    QFile file(inputFile);
-    if (!file.open(QIODevice::WriteOnly))
-        qFatal("cannot write %s", qPrintable(inputFile));
-    file.write(static_cast<const char *>(inputs.data_ptr()), qint64(inputs.numel() * 4));
-    file.close();
-    QJsonArray dims;
-    for (const int64_t d : inputs.sizes())
-        dims.append(qint64(d));
-    const Output ran = runProgram(QStringLiteral("node"), {QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/export/run_onnx_model.js"),
-                                                           QStringLiteral(TRAINYARD_ONNXRUNTIME_NODE_DIR), model, inputFile,
-                                                           QString::fromUtf8(QJsonDocument(dims).toJson(QJsonDocument::Compact)), logitsFile});
-    if (ran.code != 0)
-        qFatal("run_onnx_model.js: %s", qPrintable(ran.err));
-    const QByteArray bytes = readAll(logitsFile);
-    return torch::from_blob(const_cast<char *>(bytes.constData()), {inputs.size(0), qint64(bytes.size() / 4) / inputs.size(0)}, torch::kFloat).clone();
+    const tytest::OnnxRuntimeRun ran = tytest::runOnnxRuntime(model, inputs, scratch);
+    if (ran.process.code != 0)
+        qFatal("run_onnx_model.js: %s", qPrintable(ran.process.err));
+    return torch::from_blob(const_cast<char *>(ran.output.constData()), {inputs.size(0), qint64(ran.output.size() / 4) / inputs.size(0)}, torch::kFloat)
+        .clone();
 }
 
 } // namespace
@@ -168,11 +124,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("model");
         QTest::addColumn<int>("composites");  // at least
-        QTest::newRow("mlp") << QStringLiteral("mlp") << 0;
-        QTest::newRow("matmul_mlp") << QStringLiteral("matmul_mlp") << 0;
-        QTest::newRow("cnn") << QStringLiteral("cnn") << 0;
-        QTest::newRow("resnet18") << QStringLiteral("resnet18") << 2;
-        QTest::newRow("mobilenet_v2") << QStringLiteral("mobilenet_v2") << 2;
+        QTest::addColumn<QString>("torchvisionWeights");  // a state_dict run with --init-map torchvision instead of the import's weights
+        QTest::newRow("mlp") << QStringLiteral("mlp") << 0 << QString();
+        QTest::newRow("matmul_mlp") << QStringLiteral("matmul_mlp") << 0 << QString();
+        QTest::newRow("cnn") << QStringLiteral("cnn") << 0 << QString();
+        QTest::newRow("resnet18") << QStringLiteral("resnet18") << 2 << QString();
+        QTest::newRow("mobilenet_v2") << QStringLiteral("mobilenet_v2") << 2 << QString();
+        // Batch norms kept: the imported network has every tensor of torchvision's, named as the model library
+        // names them (layer1_0.conv1.weight), so torchvision's own file loads into it, strict, by map "torchvision".
+        QTest::newRow("resnet18_bn torchvision weights") << QStringLiteral("resnet18_bn") << 2 << QStringLiteral("resnet18_bn.state_dict.safetensors");
     }
 
     // Imported, run for 0 epochs and exported again: the engine's and onnxruntime's logits are PyTorch's.
@@ -180,6 +140,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, model);
         QFETCH(int, composites);
+        QFETCH(QString, torchvisionWeights);
         requireFixture();
         QVERIFY2(QFile::exists(QStringLiteral(TRAINYARD_ONNXRUNTIME_NODE_DIR "/node_modules/onnxruntime-node/package.json")),
                  "onnxruntime-node is not installed: run the onnxruntime_node test (ctest's fixture) first");
@@ -197,8 +158,11 @@ private Q_SLOTS:
         QVERIFY2((validated.out + validated.err).contains(QStringLiteral("node 'data', param 'placeholder'")), qPrintable(validated.out + validated.err));
 
         const QString db = m_dir.filePath(model + QStringLiteral(".sqlite"));
-        const Output run = trainyard({QStringLiteral("run"), presetFile, QStringLiteral("--db"), db, QStringLiteral("--quiet"), QStringLiteral("--json"),
-                                      QStringLiteral("--set"), QStringLiteral("training.device=cpu")});
+        QStringList runArguments{QStringLiteral("run"), presetFile, QStringLiteral("--db"), db, QStringLiteral("--quiet"), QStringLiteral("--json"),
+                                 QStringLiteral("--set"), QStringLiteral("training.device=cpu")};
+        if (!torchvisionWeights.isEmpty())
+            runArguments << QStringLiteral("--init-from") << fixture(torchvisionWeights) << QStringLiteral("--init-map") << QStringLiteral("torchvision");
+        const Output run = trainyard(runArguments);
         QVERIFY2(run.code == 0, qPrintable(run.err + run.out));
         const QJsonObject summary = QJsonDocument::fromJson(run.out.toUtf8()).object();
         const QString checkpoint = summary.value(QStringLiteral("checkpoint")).toString();
@@ -209,6 +173,17 @@ private Q_SLOTS:
         const torch::Tensor inputs = tensorOf(io.value(), QStringLiteral("inputs")), expected = tensorOf(io.value(), QStringLiteral("logits"));
         const Result<RunInfo> info = RunDatabase::open(db).value()->run(id.toLongLong());
         QVERIFY(info);
+        if (!torchvisionWeights.isEmpty()) {  // every tensor of the imported network came from torchvision's file
+            const Result<TensorFile> imported = readSafetensors(m_dir.filePath(model + QStringLiteral(".weights.safetensors")));
+            QVERIFY(imported);
+            const QJsonObject initFrom = info.value().provenance.value(QStringLiteral("init_from")).toObject();
+            QCOMPARE(QFileInfo(initFrom.value(QStringLiteral("file")).toString()).fileName(), torchvisionWeights);
+            const QJsonObject counts = initFrom.value(QStringLiteral("import")).toObject().value(QStringLiteral("counts")).toObject();
+            QCOMPARE(counts.value(QStringLiteral("copied")).toInt(), int(imported.value().tensors.size()));
+            QCOMPARE(counts.value(QStringLiteral("missing")).toInt(), 0);
+            QCOMPARE(counts.value(QStringLiteral("mismatched")).toInt(), 0);
+            QVERIFY(imported.value().find(QStringLiteral("layer1_0.bn1.running_var")));
+        }
         const Result<Preset> preset = presetFromJson(info.value().preset, presetFile);
         QVERIFY(preset);
         const torch::Tensor logits = engineLogits(preset.value(), checkpoint, inputs);
@@ -229,7 +204,8 @@ private Q_SLOTS:
         QVERIFY2(runtimeDiff <= kTolerance, qPrintable(QString::number(runtimeDiff)));
     }
 
-    // ResNet-18's basic blocks are one composite used by several nodes, and the names show the modules.
+    // ResNet-18's basic blocks are one composite used by several nodes, named as the model library names them
+    // (torchvision's layer1.0 is node layer1_0; its stages, nn.Sequential, are no nodes of their own).
     void resnetHasComposites()
     {
         requireFixture();
@@ -241,29 +217,30 @@ private Q_SLOTS:
         QStringList ids;
         for (const Node &node : preset.value().graph.nodes)
             ids << node.id;
-        for (const char *id : {"data", "conv1", "maxpool", "layer1", "layer2", "layer3", "layer4", "fc"})
+        for (const char *id : {"data", "conv1", "maxpool", "layer1_0", "layer1_1", "layer2_0", "layer2_1", "layer3_0", "layer4_1", "fc"})
             QVERIFY2(ids.contains(QString::fromLatin1(id)), qPrintable(ids.join(QLatin1Char(' '))));
-        // layer2, layer3 and layer4 (a downsampling block and a plain one each) share one definition.
-        QString layer2Block, layer4Block;
-        for (const Node &node : preset.value().graph.nodes) {
-            if (node.id == QStringLiteral("layer2"))
-                layer2Block = node.block;
-            if (node.id == QStringLiteral("layer4"))
-                layer4Block = node.block;
-        }
-        QVERIFY(preset.value().blocks.contains(layer2Block));
-        QCOMPARE(layer4Block, layer2Block);
+        QVERIFY2(!ids.contains(QStringLiteral("layer1")), qPrintable(ids.join(QLatin1Char(' '))));
+        // The downsampling blocks of layer2, layer3 and layer4 share one definition, and so do the plain ones of
+        // all four stages; the two differ.
+        QHash<QString, QString> blockOf;
+        for (const Node &node : preset.value().graph.nodes)
+            blockOf.insert(node.id, node.block);
+        QVERIFY(preset.value().blocks.contains(blockOf.value(QStringLiteral("layer2_0"))));
+        QCOMPARE(blockOf.value(QStringLiteral("layer4_0")), blockOf.value(QStringLiteral("layer2_0")));
+        QCOMPARE(blockOf.value(QStringLiteral("layer4_1")), blockOf.value(QStringLiteral("layer1_0")));
+        QVERIFY(blockOf.value(QStringLiteral("layer1_0")) != blockOf.value(QStringLiteral("layer2_0")));
         const Result<TensorFile> weights = readSafetensors(m_dir.filePath(QStringLiteral("structure.weights.safetensors")));
         QVERIFY(weights);
-        QVERIFY(weights.value().find(QStringLiteral("layer1.block0.conv1.weight")));
+        for (const char *name : {"layer1_0.conv1.weight", "layer2_0.downsample_0.weight", "fc.weight"})
+            QVERIFY2(weights.value().find(QString::fromLatin1(name)), name);
         qint64 values = 0;
         for (const NamedTensor &t : weights.value().tensors)
             values += t.elementCount();
         QCOMPARE(values, qint64(11176842));  // torchvision's resnet18(num_classes=10), batch norm folded into the convolutions
     }
 
-    // MobileNetV2's depthwise convolutions keep their groups and its Clip(0, 6) is a ReLU6; numbered modules
-    // ("features.0.2") become identifiers that read apart from the block's own digits ("relu6_2").
+    // MobileNetV2's depthwise convolutions keep their groups and its Clip(0, 6) is a ReLU6; numbered modules are
+    // named as the model library names them (features.1.conv.0.2 is node conv_0_2 of node features_1).
     void mobilenetKeepsGroupsAndRelu6()
     {
         requireFixture();
@@ -288,7 +265,12 @@ private Q_SLOTS:
                 grouped += param.endsWith(QStringLiteral("_groups"));
         }
         QVERIFY2(relu6 > 0 && grouped > 0, qPrintable(QStringLiteral("%1 relu6, %2 groups").arg(relu6).arg(grouped)));
-        QVERIFY2(relu6Ids.contains(QStringLiteral("relu6_2")), qPrintable(relu6Ids.join(QLatin1Char(' '))));
+        QVERIFY2(relu6Ids.contains(QStringLiteral("conv_0_2")), qPrintable(relu6Ids.join(QLatin1Char(' '))));
+        QStringList ids;
+        for (const Node &node : preset.value().graph.nodes)
+            ids << node.id;
+        for (const char *id : {"features_0_0", "features_0_2", "features_1", "features_17", "features_18_0", "classifier_1"})
+            QVERIFY2(ids.contains(QString::fromLatin1(id)), qPrintable(ids.join(QLatin1Char(' '))));
         bool depthwise = false;  // a use with as many groups as channels (torchvision's first block: 32)
         const std::function<void(const QJsonValue &)> findGroups = [&](const QJsonValue &v) {
             if (v.isObject()) {
@@ -330,26 +312,65 @@ private Q_SLOTS:
         expectRefusal(m_dir.filePath(QStringLiteral("missing.onnx")), QStringLiteral("missing"), {QStringLiteral("no such file")});
     }
 
+    // The fixture's CNN with `change` made to its last initializer (its last layer's bias), written as NAME.onnx.
+    QString changedCnn(const QString &name, const std::function<void(onnx::TensorProto *)> &change)
+    {
+        onnx::ModelProto proto;
+        const QByteArray bytes = readAll(fixture(QStringLiteral("cnn.onnx")));
+        if (!proto.ParseFromArray(bytes.constData(), int(bytes.size())))
+            qFatal("the fixture's cnn.onnx does not parse");
+        change(proto.mutable_graph()->mutable_initializer(proto.graph().initializer_size() - 1));
+        const QString path = m_dir.filePath(name + QStringLiteral(".onnx"));
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(path));
+        const std::string serialized = proto.SerializeAsString();
+        file.write(serialized.data(), qint64(serialized.size()));
+        return path;
+    }
+
     void refusesExternalData()
     {
         requireFixture();
-        onnx::ModelProto proto;
-        const QByteArray bytes = readAll(fixture(QStringLiteral("cnn.onnx")));
-        QVERIFY(proto.ParseFromArray(bytes.constData(), int(bytes.size())));
-        onnx::TensorProto *weight = proto.mutable_graph()->mutable_initializer(proto.graph().initializer_size() - 1);
-        weight->clear_raw_data();
-        weight->set_data_location(onnx::TensorProto::EXTERNAL);
-        onnx::StringStringEntryProto *location = weight->add_external_data();
-        location->set_key("location");
-        location->set_value("cnn.weights.bin");
-        const QString external = m_dir.filePath(QStringLiteral("external.onnx"));
-        QFile file(external);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        const std::string serialized = proto.SerializeAsString();
-        file.write(serialized.data(), qint64(serialized.size()));
-        file.close();
+        std::string weightName;
+        const QString external = changedCnn(QStringLiteral("external"), [&](onnx::TensorProto *weight) {
+            weightName = weight->name();
+            weight->clear_raw_data();
+            weight->set_data_location(onnx::TensorProto::EXTERNAL);
+            onnx::StringStringEntryProto *location = weight->add_external_data();
+            location->set_key("location");
+            location->set_value("cnn.weights.bin");
+        });
         expectRefusal(external, QStringLiteral("external"),
-                      {QStringLiteral("external file (cnn.weights.bin)"), QString::fromStdString(weight->name())});
+                      {QStringLiteral("external file (cnn.weights.bin)"), QString::fromStdString(weightName)});
+    }
+
+    // A tensor whose data is not as long as its shape says, in raw_data or in a typed field: refused, naming the
+    // initializer, the field and both counts.
+    void refusesDataThatDoesNotFitItsShape()
+    {
+        requireFixture();
+        std::string weightName;
+        qint64 size = 0;
+        const QString shortRaw = changedCnn(QStringLiteral("short_raw"), [&](onnx::TensorProto *weight) {
+            weightName = weight->name();
+            if (weight->data_type() == onnx::TensorProto::FLOAT && weight->dims_size() == 1 && weight->has_raw_data())
+                size = weight->dims(0);
+            weight->set_raw_data(weight->raw_data().substr(0, size_t(size - 1) * 4));
+        });
+        QVERIFY2(size > 1, "the CNN's last initializer is no float vector in raw_data");
+        const QString initializer = QStringLiteral("initializer \"%1\"").arg(QString::fromStdString(weightName));
+        const auto counts = [&](qint64 found) {
+            return QStringLiteral("holds %1 values, but its shape [%2] needs %2").arg(found).arg(size);
+        };
+        expectRefusal(shortRaw, QStringLiteral("short_raw"), {initializer, QStringLiteral("raw_data"), counts(size - 1)});
+        const QString longDoubles = changedCnn(QStringLiteral("long_doubles"), [&](onnx::TensorProto *weight) {
+            weight->clear_raw_data();
+            weight->set_data_type(onnx::TensorProto::DOUBLE);
+            for (qint64 i = 0; i <= size; ++i)
+                weight->add_double_data(0.5);
+        });
+        expectRefusal(longDoubles, QStringLiteral("long_doubles"), {initializer, QStringLiteral("'data'"), counts(size + 1)});
     }
 };
 

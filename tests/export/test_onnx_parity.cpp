@@ -8,13 +8,12 @@
 #include "cli.h"
 #include "cli_in_process.h"
 #include "dataset_loader.h"
-#include "detail/checkpoint.h"
-#include "detail/compiled_pipeline.h"
 #include "detail/device_data.h"
 #include "block_registry.h"
 #include "preset_format.h"
 #include "run_database.h"
 #include "safetensors_file.h"
+#include "onnx_test_support.h"
 #include "training_module.h"
 
 #include <onnx/onnx_pb.h>
@@ -22,7 +21,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -41,6 +39,9 @@ constexpr double kTolerance = 1e-4;
 constexpr double kRelativeTolerance = 1e-5;
 
 using Output = tytest::CliOutput;
+using tytest::engineLogits;
+using tytest::readAll;
+using tytest::runProgram;
 using tytest::trainyard;
 
 // A bundled preset, one of the model library's (presets/models/), or one of this folder's fixtures.
@@ -54,30 +55,7 @@ QString presetPath(const QString &name)
     return QStringLiteral(TRAINYARD_SOURCE_DIR "/presets/models/%1.trainyard.json").arg(name);
 }
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-// Runs a program to its end; its exit code, stdout and stderr.
-Output runProgram(const QString &program, const QStringList &arguments)
-{
-    QProcess process;
-    process.start(program, arguments);
-    Output o;
-    if (!process.waitForStarted(-1)) {
-        o.err = program + QStringLiteral(" did not start: ") + process.errorString();
-        return o;
-    }
-    process.waitForFinished(-1);
-    o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    o.out = QString::fromUtf8(process.readAllStandardOutput());
-    o.err = QString::fromUtf8(process.readAllStandardError());
-    return o;
-}
-
-// The engine's own outputs of the first optimized loss's input for the first `count` test samples, and those
+// The engine's outputs of the first optimized loss's input for the first `count` test samples, and those
 // samples as the engine sees them (floats).
 struct EngineOutputs {
     torch::Tensor inputs, logits;
@@ -94,29 +72,11 @@ EngineOutputs engineOutputs(const Preset &preset, const QString &weightsPath, in
         DatasetRequest{dataset->block, dataset->id, registry.find(dataset->block)->effectiveParams(dataset->params), preset.baseDir()});
     if (!loaded)
         qFatal("%s", qPrintable(loaded.error().toString()));
-    ty::detail::CompiledPipeline pipeline = ty::detail::compilePipeline(preset, loaded.value().shape);
-    if (!pipeline.report.ok())
-        qFatal("the preset does not compile");
-    if (Status loadedWeights = ty::detail::loadModelWeights(weightsPath, *pipeline.model, presetHash(preset)); !loadedWeights)
-        qFatal("%s", qPrintable(loadedWeights.error().toString()));
-    int slot = -1;
-    for (const ty::detail::LossHead &head : pipeline.losses)
-        if (head.optimized && slot < 0)
-            slot = head.slot;
-    pipeline.model->eval();
-    torch::NoGradGuard noGrad;
     const ty::detail::DeviceSplit test = ty::detail::toDevice(loaded.value().test, torch::kCPU);
     EngineOutputs out;
     out.inputs = test.range(0, std::min(count, test.size())).contiguous();
-    out.logits = pipeline.model->forward(out.inputs, slot).contiguous();
+    out.logits = engineLogits(preset, loaded.value().shape, weightsPath, out.inputs);
     return out;
-}
-
-void writeRaw(const QString &path, const torch::Tensor &t)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QCOMPARE(file.write(static_cast<const char *>(t.data_ptr()), qint64(t.numel() * 4)), qint64(t.numel() * 4));
 }
 
 QStringList modelTensorNames(const QString &checkpointPath)
@@ -221,24 +181,14 @@ private Q_SLOTS:
         const Result<Preset> runPreset = presetFromJson(info.value().preset, presetPath(preset));
         QVERIFY(runPreset);
         const EngineOutputs engine = engineOutputs(runPreset.value(), checkpoint, kParitySamples);
-        const QString inputFile = m_dir.filePath(preset + QStringLiteral(".input.f32"));
-        const QString logitsFile = m_dir.filePath(preset + QStringLiteral(".logits.f32"));
-        writeRaw(inputFile, engine.inputs);
-        QJsonArray dims;
-        for (int64_t d : engine.inputs.sizes())
-            dims.append(qint64(d));
-        const Output ran = runProgram(QStringLiteral("node"), {QStringLiteral(TRAINYARD_SOURCE_DIR "/tests/export/run_onnx_model.js"),
-                                                               QStringLiteral(TRAINYARD_ONNXRUNTIME_NODE_DIR), model, inputFile,
-                                                               QString::fromUtf8(QJsonDocument(dims).toJson(QJsonDocument::Compact)), logitsFile});
-        QVERIFY2(ran.code == 0, qPrintable(ran.err));
-        const QJsonObject seen = QJsonDocument::fromJson(ran.out.toUtf8()).object();
-        QCOMPARE(seen.value(QStringLiteral("inputs")).toArray(), QJsonArray{QStringLiteral("input")});
-        QCOMPARE(seen.value(QStringLiteral("outputs")).toArray(), QJsonArray{QStringLiteral("logits")});
-        QCOMPARE(seen.value(QStringLiteral("dims")).toArray(), (QJsonArray{qint64(engine.logits.size(0)), qint64(engine.logits.size(1))}));
+        const tytest::OnnxRuntimeRun ran = tytest::runOnnxRuntime(model, engine.inputs, m_dir.filePath(preset));
+        QVERIFY2(ran.process.code == 0, qPrintable(ran.process.err));
+        QCOMPARE(ran.report.value(QStringLiteral("inputs")).toArray(), QJsonArray{QStringLiteral("input")});
+        QCOMPARE(ran.report.value(QStringLiteral("outputs")).toArray(), QJsonArray{QStringLiteral("logits")});
+        QCOMPARE(ran.report.value(QStringLiteral("dims")).toArray(), (QJsonArray{qint64(engine.logits.size(0)), qint64(engine.logits.size(1))}));
 
-        const QByteArray runtimeBytes = readAll(logitsFile);
-        QCOMPARE(qint64(runtimeBytes.size()), qint64(engine.logits.numel() * 4));
-        const torch::Tensor runtime = torch::from_blob(const_cast<char *>(runtimeBytes.constData()), engine.logits.sizes(), torch::kFloat).clone();
+        QCOMPARE(qint64(ran.output.size()), qint64(engine.logits.numel() * 4));
+        const torch::Tensor runtime = torch::from_blob(const_cast<char *>(ran.output.constData()), engine.logits.sizes(), torch::kFloat).clone();
         const double maxDiff = (runtime - engine.logits).abs().max().item<double>();
         const double scale = engine.logits.abs().max().item<double>();
         qInfo("%s: %lld samples, max |onnxruntime - engine| = %.3g (logits up to %.3g)", qPrintable(preset),

@@ -78,10 +78,11 @@ private Q_SLOTS:
         QCOMPARE(window.document()->fileName(), preset);
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("residual.weights.safetensors"))));
         QVERIFY(!window.document()->isModified());
-        // The model's layers, grouped by its module scopes ("/layer/layer.0/..."), after the placeholder data node.
+        // The model's layers, grouped by its module scopes ("/layer/layer.0/...": node layer_0, as the model library
+        // names torchvision's modules), after the placeholder data node.
         const PipelineGraph &graph = window.document()->graph();
         QVERIFY2(graph.node(QStringLiteral("data")), qPrintable(tytest::dump(graph)));
-        QVERIFY2(graph.node(QStringLiteral("layer")), qPrintable(tytest::dump(graph)));
+        QVERIFY2(graph.node(QStringLiteral("layer_0")), qPrintable(tytest::dump(graph)));
         QVERIFY(!window.document()->preset().blocks.isEmpty());
         QCOMPARE(window.document()->preset().training.value(QStringLiteral("init_from")).toObject().value(QStringLiteral("file")).toString(),
                  QStringLiteral("residual.weights.safetensors"));

@@ -2,6 +2,7 @@
 
 #include "common/canvas_style.h"
 #include "common/run_colors.h"
+#include "plots/plot_palette.h"
 #include "plots/qcustomplot_include.h"
 
 #include <QComboBox>
@@ -13,12 +14,6 @@
 namespace ty {
 
 namespace {
-
-QColor withAlpha(QColor color, double alpha)
-{
-    color.setAlphaF(alpha);
-    return color;
-}
 
 // The palette's hues for the first ten classes, then the same hues lighter and darker in turn.
 QColor classColor(int index)
@@ -211,22 +206,9 @@ void ClassifierCurvesView::applyPalette()
     if (!m_roc)
         return;
     const QPalette pal = palette();
-    const bool dark = style::isDark(pal);
     const QColor background = pal.color(QPalette::Base), text = pal.color(QPalette::Text);
     for (QCustomPlot *plot : {m_roc, m_pr}) {
-        plot->setBackground(background);
-        plot->axisRect()->setBackground(background);
-        for (QCPAxis *axis : {plot->xAxis, plot->yAxis}) {
-            const QPen line(withAlpha(text, dark ? 0.55 : 0.7), 1);
-            axis->setBasePen(line);
-            axis->setTickPen(line);
-            axis->setSubTickPen(line);
-            axis->setTickLabelColor(text);
-            axis->setLabelColor(text);
-            axis->grid()->setPen(QPen(withAlpha(text, dark ? 0.16 : 0.14), 1, Qt::DotLine));
-            axis->grid()->setSubGridPen(QPen(withAlpha(text, dark ? 0.07 : 0.06), 1, Qt::DotLine));
-            axis->grid()->setZeroLinePen(Qt::NoPen);
-        }
+        applyPlotPalette(plot, {plot->xAxis, plot->yAxis}, pal, false);
         plot->legend->setBrush(withAlpha(background, 0.85));
         plot->legend->setTextColor(text);
     }

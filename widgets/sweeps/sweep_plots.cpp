@@ -117,15 +117,6 @@ QList<SweepTrialRow> withValues(const QList<SweepTrialRow> &rows)
 
 } // namespace
 
-QStringList sweepKeys(const QList<SweepTrialRow> &rows)
-{
-    QStringList keys;
-    if (!rows.isEmpty())
-        for (const QString &set : rows.first().sets)
-            keys.append(set.section(QLatin1Char('='), 0, 0));
-    return keys;
-}
-
 void drawParallelCoordinates(QCustomPlot *plot, const SweepRecord &sweep, const QList<SweepTrialRow> &rows)
 {
     resetPlot(plot);

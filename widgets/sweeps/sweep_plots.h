@@ -16,9 +16,6 @@ namespace ty {
 
 class RunDatabase;
 
-// The keys the sweep searches, in the order of its trials' overrides.
-QStringList sweepKeys(const QList<SweepTrialRow> &rows);
-
 void drawParallelCoordinates(QCustomPlot *plot, const SweepRecord &sweep, const QList<SweepTrialRow> &rows);
 void drawMetricAgainstKey(QCustomPlot *plot, const SweepRecord &sweep, const QList<SweepTrialRow> &rows, const QString &key);
 void drawTrialCurves(QCustomPlot *plot, const RunDatabase &db, const SweepRecord &sweep, const QList<SweepTrialRow> &rows);

@@ -1,9 +1,11 @@
 #include "learning_rate_finder_dialog.h"
 
 #include "plots/log_axis_ticker.h"
+#include "plots/plot_palette.h"
 #include "plots/qcustomplot_include.h"
 
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -92,6 +94,7 @@ LearningRateFinderDialog::LearningRateFinderDialog(const QString &optimizerNode,
     m_plot->legend->setFont(legendFont);
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    applyPalette();
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *event) {
         if (m_answer && event->button() == Qt::LeftButton)
             pickRate(m_plot->xAxis->pixelToCoord(event->position().x()));
@@ -216,6 +219,23 @@ bool LearningRateFinderDialog::showAnswer(const QByteArray &json)
     m_usePicked->setText(tr("Use picked"));
     drawAnswer();
     return true;
+}
+
+void LearningRateFinderDialog::changeEvent(QEvent *event)
+{
+    QDialog::changeEvent(event);
+    if (m_plot && (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)) {
+        applyPalette();
+        m_plot->replot();
+    }
+}
+
+void LearningRateFinderDialog::applyPalette()
+{
+    const QPalette pal = palette();
+    applyPlotPalette(m_plot, {m_plot->xAxis, m_plot->yAxis}, pal, false);
+    m_plot->legend->setBrush(withAlpha(pal.color(QPalette::Base), 0.85));
+    m_plot->legend->setTextColor(pal.color(QPalette::Text));
 }
 
 void LearningRateFinderDialog::drawAnswer()

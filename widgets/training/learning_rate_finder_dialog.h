@@ -60,7 +60,11 @@ Q_SIGNALS:
     // The user chose `lr` for `optimizerNode`'s lr.
     void rateChosen(const QString &optimizerNode, double lr);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void applyPalette();  // the chart's frame and legend in the app's light or dark scheme
     void drawAnswer();
     void markRate(const QString &name, double lr, const QColor &colour);
 
@@ -71,7 +75,7 @@ private:
     std::optional<LrFindAnswer> m_answer;
     std::optional<double> m_picked;
     QLabel *m_status;
-    QCustomPlot *m_plot;
+    QCustomPlot *m_plot = nullptr;
     QPushButton *m_useValley, *m_useSteepest, *m_usePicked, *m_close;
 };
 
