@@ -151,9 +151,9 @@ bool TrainingPanel::eventFilter(QObject *watched, QEvent *event)
 MetricPlot *TrainingPanel::lossPlot() const { return m_lossPanel->plot(); }
 MetricPlot *TrainingPanel::metricPlot() const { return m_metricPanel->plot(); }
 
-Status TrainingPanel::openDatabase(const QString &path)
+Status TrainingPanel::openDatabase(const QString &path, const QString &teamCopy)
 {
-    const Status opened = m_browser->openDatabase(path);  // in m_watcher: the plots follow (see the constructor)
+    const Status opened = m_browser->openDatabase(path, teamCopy);  // in m_watcher: the plots follow (see the constructor)
     if (!opened.ok())
         Q_EMIT messageChanged(opened.error().toString());
     return opened;
