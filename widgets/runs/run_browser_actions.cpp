@@ -278,8 +278,8 @@ void RunBrowser::showDiff()
     if (!presetA.ok() || !presetB.ok())
         return m_diff->showMessage(
             tr("A preset cannot be read: %1").arg((presetA.ok() ? presetB : presetA).error().toString()));
-    m_diff->showDiff(QStringLiteral("#%1 %2").arg(a).arg(runA.value().name), presetA.value(),
-                     QStringLiteral("#%1 %2").arg(b).arg(runB.value().name), presetB.value());
+    m_diff->showDiff(QStringLiteral("#%1 %2").arg(RunDatabase::displayedRunId(a), runA.value().name), presetA.value(),
+                     QStringLiteral("#%1 %2").arg(RunDatabase::displayedRunId(b), runB.value().name), presetB.value());
     if (sender() == m_diffButton)
         m_details->setCurrentWidget(m_diff);
 }

@@ -358,11 +358,11 @@ QString TrainingPanel::runLabel(qint64 runId) const
 {
     const int row = m_browser->model()->rowOfRun(runId);
     if (row >= 0)
-        return QStringLiteral("#%1 %2").arg(runId).arg(m_browser->model()->runAt(row).name);
+        return QStringLiteral("#%1 %2").arg(RunDatabase::displayedRunId(runId), m_browser->model()->runAt(row).name);
     for (const TrainingRunController *c : m_controllers)
         if (c->runId() == runId)
             return QStringLiteral("#%1 %2").arg(runId).arg(c->runName());
-    return QStringLiteral("#%1").arg(runId);
+    return QStringLiteral("#%1").arg(RunDatabase::displayedRunId(runId));
 }
 
 QList<qint64> TrainingPanel::plottedRuns() const { return m_plotted; }
