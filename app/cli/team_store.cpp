@@ -6,6 +6,7 @@
 #include "team_mirror.h"
 #include "team_push.h"
 #include "team_replicator.h"
+#include "team_sweep_push.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -107,18 +108,27 @@ int teamCommand(const QStringList &arguments, Io &io)
         return RunFailed;
     }
     const TeamPushReport &report = pushed.value();
+    // Then this database's sweeps, their trials naming the runs just pushed.
+    const Result<TeamSweepPushReport> sweeps = pushLocalSweeps(dbPath, server);
+    if (!sweeps) {
+        printError(io, sweeps.error());
+        return RunFailed;
+    }
     const double seconds = timer.nsecsElapsed() / 1e9;
     if (args.flag(QStringLiteral("json"))) {
         printJson(io, QJsonObject{{QStringLiteral("store"), server.name()}, {QStringLiteral("runs"), report.runs},
                                   {QStringLiteral("records"), report.records}, {QStringLiteral("metric_rows_sent"), report.metricRowsSent},
                                   {QStringLiteral("metric_rows_new"), report.metricRowsNew},
                                   {QStringLiteral("truncations"), report.truncations}, {QStringLiteral("notifications"), report.notifications},
+                                  {QStringLiteral("evaluation_samples_sent"), report.evaluationSamplesSent},
+                                  {QStringLiteral("sweeps"), sweeps.value().sweeps}, {QStringLiteral("team_sweeps_left"), sweeps.value().skipped},
                                   {QStringLiteral("seconds"), seconds}});
         return Success;
     }
     io.out << "pushed " << report.runs << " runs to " << server.name() << ": " << report.records << " records, "
-           << report.metricRowsSent << " metric rows (" << report.metricRowsNew << " new), " << report.truncations
-           << " resumed runs cut back, in " << QString::number(seconds, 'f', 2) << " s\n";
+           << report.metricRowsSent << " metric rows (" << report.metricRowsNew << " new), " << report.evaluationSamplesSent
+           << " evaluation samples, " << report.truncations << " resumed runs cut back, " << sweeps.value().sweeps
+           << " sweeps, in " << QString::number(seconds, 'f', 2) << " s\n";
     return Success;
 }
 

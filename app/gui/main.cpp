@@ -80,6 +80,8 @@ int main(int argc, char **argv)
                                   QStringLiteral("Show the team store's runs in Experiments: a libpq connection string without a "
                                                  "password, remembered as Training ▸ Team Store… (docs/team.md)."),
                                   QStringLiteral("url"));
+    const QCommandLineOption both(QStringLiteral("both"),
+                                  QStringLiteral("With --team: show this machine's runs and the team's in one list (Both)."));
     const QCommandLineOption train(QStringLiteral("train"), QStringLiteral("Start training the preset at once."));
     const QCommandLineOption mode(QStringLiteral("mode"), QStringLiteral("Open in this mode."),
                                   QStringLiteral("design|experiments|evaluate"));
@@ -124,7 +126,7 @@ int main(int argc, char **argv)
                                    QStringLiteral("Wait this long before the screenshot (e.g. for --train)."), QStringLiteral("ms"));
     parser.addOptions({screenshot, size, select, openBlock, scheme, empty, arrange, database, train, mode, evaluate, runs, previewData,
                        sweep, queue, speed, baseline, sweepDialog, classify, curves, runsMenu, importBundle, importOnnx, findLr,
-                       delay, team});
+                       delay, team, both});
     parser.process(app);
 
     // View ▸ Theme's choice, unless --color-scheme forces one for this start.
@@ -166,7 +168,8 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "trainyard: --team: %s\n", qPrintable(set.error().toString()));
             return 2;
         }
-        if (const ty::Status shown = window.showTeamRuns(true); !shown.ok())
+        if (const ty::Status shown = window.showRunSource(parser.isSet(both) ? ty::RunBrowser::RunSource::Both : ty::RunBrowser::RunSource::Team);
+            !shown.ok())
             std::fprintf(stderr, "trainyard: %s\n", qPrintable(shown.error().toString()));
         window.setMode(ty::WindowMode::Experiments);
     }

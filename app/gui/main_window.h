@@ -8,6 +8,7 @@
 // Ownership: owns the document, the scene and every widget. Thread affinity: the GUI thread.
 
 #include "error.h"
+#include "runs/run_browser.h"  // RunBrowser::RunSource
 
 #include <QHash>
 #include <QMainWindow>
@@ -112,10 +113,13 @@ public:
     // none. The runs this window trains replicate to it.
     Status setTeamStore(const QString &conninfo);
     QString teamStore() const;
-    // Experiments on the team's runs (a live, read-only copy in the cache folder) or on this machine's run database.
-    // Train, Sweep and Import go back to this machine first.
-    Status showTeamRuns(bool team);
-    bool showsTeamRuns() const;
+    // Experiments on the team's runs (a live, read-only copy in the cache folder), on this machine's run database,
+    // or on both in one list (this machine's database with the copy attached: RunDatabase::attachTeamCopy). Train,
+    // Sweep and Import go back to this machine first from the Team view; Both records into this machine's database.
+    Status showRunSource(RunBrowser::RunSource source);
+    Status showTeamRuns(bool team) { return showRunSource(team ? RunBrowser::RunSource::Team : RunBrowser::RunSource::ThisMachine); }
+    bool showsTeamRuns() const;  // the Team view (not Both)
+    RunBrowser::RunSource runSource() const;
     TeamLiveMirror *teamMirror() const { return m_teamMirror.get(); }
     QLabel *teamStatusLabel() const { return m_teamLabel; }
     static QString teamCachePath(const QString &conninfo);  // the copy's file, named by the store

@@ -1,9 +1,10 @@
 // MainWindow: the team store (docs/team.md). Training ▸ Team Store… sets its connection string, remembered without
 // a password (one that holds a password is refused: ~/.pgpass, PGPASSFILE or a service file hold it); runs the
 // app trains then replicate to it (TRAINYARD_TEAM in the workers' environment). The run browser's "This machine /
-// Team" choice switches Experiments between this machine's run database and the team's runs: a live copy of the
-// store (TeamLiveMirror into a cache file) that the watcher reads like any run database, so the browser, plots,
-// compare and the Evaluate view follow the team's runs, read only.
+// Team / Both" choice switches Experiments between this machine's run database, the team's runs (a live copy of the
+// store, TeamLiveMirror into a cache file, that the watcher reads like any run database) and both in one list (this
+// machine's database with the copy attached), so the browser, plots, compare and the Evaluate view follow the
+// team's runs, read only.
 
 #include "main_window.h"
 
@@ -59,8 +60,8 @@ Status MainWindow::setTeamStore(const QString &conninfo)
     if (!store.isEmpty())
         if (const Result<QString> storable = storableConninfo(store, tr("team store")); !storable)
             return storable.error();
-    if (showsTeamRuns())
-        (void)showTeamRuns(false);
+    if (runSource() != RunBrowser::RunSource::ThisMachine)
+        (void)showRunSource(RunBrowser::RunSource::ThisMachine);
     QSettings().setValue(QString::fromLatin1(kTeamSetting), store);
     applyTeamStore();
     return Status::success();
@@ -81,14 +82,23 @@ bool MainWindow::showsTeamRuns() const
     return m_training->browser()->isTeamView();
 }
 
-Status MainWindow::showTeamRuns(bool team)
+RunBrowser::RunSource MainWindow::runSource() const
 {
+    return m_training->browser()->runSource();
+}
+
+Status MainWindow::showRunSource(RunBrowser::RunSource source)
+{
+    using Source = RunBrowser::RunSource;
     RunBrowser *browser = m_training->browser();
-    if (!team) {
-        if (!showsTeamRuns())
-            return Status::success();
-        browser->setTeamView(false);
-        const Status opened = openRunDatabase(preferredRunDatabase());
+    const Source before = browser->runSource();
+    if (source == before)
+        return Status::success();
+    if (source == Source::ThisMachine) {
+        // From Team: this machine's database again; from Both: the same one without the copy.
+        const QString local = before == Source::Both ? m_training->databasePath() : preferredRunDatabase();
+        browser->setRunSource(Source::ThisMachine);
+        const Status opened = openRunDatabase(local);
         m_teamMirror.reset();
         m_teamTimer->stop();
         m_teamLabel->hide();
@@ -97,14 +107,21 @@ Status MainWindow::showTeamRuns(bool team)
     const QString store = teamStore();
     if (store.isEmpty())
         return Error(tr("no team store: set one with Training ▸ Team Store…"));
-    auto mirror = std::make_unique<TeamLiveMirror>();
     const QString cache = teamCachePath(store);
-    if (Status started = mirror->start(store, cache); !started.ok())
-        return started;
-    if (Status opened = m_training->openDatabase(cache); !opened.ok())
+    std::unique_ptr<TeamLiveMirror> mirror;
+    if (!m_teamMirror) {
+        mirror = std::make_unique<TeamLiveMirror>();
+        if (Status started = mirror->start(store, cache); !started.ok())
+            return started;
+    }
+    const QString local = before == Source::ThisMachine ? m_training->databasePath() : preferredRunDatabase();
+    const Status opened = source == Source::Team ? m_training->openDatabase(cache)
+                                                 : m_training->openDatabase(local.isEmpty() ? preferredRunDatabase() : local, cache);
+    if (!opened.ok())
         return opened;
-    m_teamMirror = std::move(mirror);
-    browser->setTeamView(true);
+    if (mirror)
+        m_teamMirror = std::move(mirror);
+    browser->setRunSource(source);
     m_teamLabel->show();
     updateTeamStatus();
     m_teamTimer->start();
@@ -152,9 +169,9 @@ void MainWindow::createTeamStore()
     connect(m_teamTimer, &QTimer::timeout, this, &MainWindow::updateTeamStatus);
     QComboBox *source = m_training->browser()->sourceChoice();
     connect(source, &QComboBox::currentIndexChanged, this, [this, source](int index) {
-        if (const Status shown = showTeamRuns(index == 1); !shown.ok()) {
+        if (const Status shown = showRunSource(RunBrowser::RunSource(index)); !shown.ok()) {
             const QSignalBlocker quiet(source);
-            source->setCurrentIndex(showsTeamRuns() ? 1 : 0);
+            source->setCurrentIndex(int(runSource()));
             showError(tr("Cannot show the team's runs"), shown.error().toString());
         }
     });

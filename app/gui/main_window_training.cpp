@@ -100,8 +100,9 @@ void MainWindow::createTrainingMenu()
 Status MainWindow::openRunDatabase(const QString &path)
 {
     // Opened in the panel's watcher, the app's one read connection: the browser, plots, sweeps, queue, speed and
-    // Evaluate views follow it (createSweepPage, createModes).
-    const Status opened = m_training->openDatabase(path);
+    // Evaluate views follow it (createSweepPage, createModes). In the Both view the team's copy stays beside it.
+    const bool both = runSource() == RunBrowser::RunSource::Both && m_teamMirror;
+    const Status opened = m_training->openDatabase(path, both ? teamCachePath(teamStore()) : QString());
     if (opened.ok())
         QSettings().setValue(QString::fromLatin1(kDatabaseSetting), m_training->databasePath());
     // training.init_from naming a run is checked against this database, as `run` will.

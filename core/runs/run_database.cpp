@@ -158,7 +158,7 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
     const Status status = inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery insert(m_db);
         insert.prepare(QStringLiteral(
-            "INSERT INTO runs (name, status, preset_json, preset_hash, created_at, app_version, torch_version,"
+            "INSERT INTO main.runs (name, status, preset_json, preset_hash, created_at, app_version, torch_version,"
             " qt_version, device, seed, provenance_json, host, pid, sweep_id, sweep_trial, uuid, kind)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         insert.addBindValue(nullIfEmpty(run.name));
@@ -194,7 +194,7 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
                 values << it.value();
             }
             QSqlQuery params(m_db);
-            params.prepare(QStringLiteral("INSERT INTO run_params (run_id, key, value) VALUES (?, ?, ?)"));
+            params.prepare(QStringLiteral("INSERT INTO main.run_params (run_id, key, value) VALUES (?, ?, ?)"));
             params.addBindValue(runIds);
             params.addBindValue(keys);
             params.addBindValue(values);
@@ -207,7 +207,7 @@ Result<qint64> RunDatabase::createRun(const NewRun &run)
         if (!QDir().mkpath(folder))
             return Error(QStringLiteral("cannot create the folder %1 of run %2").arg(folder).arg(id));
         QSqlQuery setFolder(m_db);
-        setFolder.prepare(QStringLiteral("UPDATE runs SET folder = ? WHERE id = ?"));
+        setFolder.prepare(QStringLiteral("UPDATE main.runs SET folder = ? WHERE id = ?"));
         setFolder.addBindValue(folder);
         setFolder.addBindValue(id);
         if (!setFolder.exec())
@@ -226,7 +226,7 @@ Status RunDatabase::claimRunForResume(qint64 id, qint64 fromStep)
         return intact.error();
     return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery update(m_db);
-        update.prepare(QStringLiteral("UPDATE runs SET status = ?, ended_at = NULL, host = ?, pid = ? WHERE id = ? AND status IN (?, ?, ?)"));
+        update.prepare(QStringLiteral("UPDATE main.runs SET status = ?, ended_at = NULL, host = ?, pid = ? WHERE id = ? AND status IN (?, ?, ?)"));
         update.addBindValue(runStatusName(RunStatus::Queued));
         update.addBindValue(thisHostName());
         update.addBindValue(thisProcessId());
@@ -255,7 +255,7 @@ Status RunDatabase::setStatus(qint64 id, RunStatus status, const QString &messag
 
     return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery update(m_db);
-        update.prepare(QStringLiteral("UPDATE runs SET status = ?, status_message = ?, error_node = ?, %1 WHERE id = ?")
+        update.prepare(QStringLiteral("UPDATE main.runs SET status = ?, status_message = ?, error_node = ?, %1 WHERE id = ?")
                            .arg(times));
         update.addBindValue(runStatusName(status));
         update.addBindValue(nullIfEmpty(message));
@@ -275,7 +275,7 @@ Status RunDatabase::setNotes(qint64 id, const QString &notes)
 {
     return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery update(m_db);
-        update.prepare(QStringLiteral("UPDATE runs SET notes = ? WHERE id = ?"));
+        update.prepare(QStringLiteral("UPDATE main.runs SET notes = ? WHERE id = ?"));
         update.addBindValue(nullIfEmpty(notes));
         update.addBindValue(id);
         if (!update.exec())
@@ -290,7 +290,7 @@ Status RunDatabase::setRunResult(qint64 id, const QJsonObject &result)
 {
     return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery update(m_db);
-        update.prepare(QStringLiteral("UPDATE runs SET result_json = ? WHERE id = ?"));
+        update.prepare(QStringLiteral("UPDATE main.runs SET result_json = ? WHERE id = ?"));
         update.addBindValue(result.isEmpty() ? QVariant() : QVariant(compactJson(result)));
         update.addBindValue(id);
         if (!update.exec())
@@ -305,7 +305,7 @@ Status RunDatabase::renameRun(qint64 id, const QString &name)
 {
     return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery update(m_db);
-        update.prepare(QStringLiteral("UPDATE runs SET name = ? WHERE id = ?"));
+        update.prepare(QStringLiteral("UPDATE main.runs SET name = ? WHERE id = ?"));
         update.addBindValue(nullIfEmpty(name.trimmed()));
         update.addBindValue(id);
         if (!update.exec())
@@ -322,13 +322,13 @@ Status RunDatabase::setTags(qint64 id, const QStringList &tags)
         if (Status exists = requireRun(id); !exists.ok())
             return exists;
         QSqlQuery clear(m_db);
-        clear.prepare(QStringLiteral("DELETE FROM run_tags WHERE run_id = ?"));
+        clear.prepare(QStringLiteral("DELETE FROM main.run_tags WHERE run_id = ?"));
         clear.addBindValue(id);
         if (!clear.exec())
             return runDbError(QStringLiteral("cannot set the tags of run %1").arg(id), m_path, clear.lastError());
         QSet<QString> seen;
         QSqlQuery insert(m_db);
-        insert.prepare(QStringLiteral("INSERT INTO run_tags (run_id, tag) VALUES (?, ?)"));
+        insert.prepare(QStringLiteral("INSERT INTO main.run_tags (run_id, tag) VALUES (?, ?)"));
         for (const QString &raw : tags) {
             const QString tag = raw.trimmed();
             if (tag.isEmpty() || seen.contains(tag))
@@ -347,7 +347,7 @@ Status RunDatabase::deleteRun(qint64 id)
 {
     return inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery remove(m_db);
-        remove.prepare(QStringLiteral("DELETE FROM runs WHERE id = ?"));
+        remove.prepare(QStringLiteral("DELETE FROM main.runs WHERE id = ?"));
         remove.addBindValue(id);
         if (!remove.exec())
             return runDbError(QStringLiteral("cannot delete run %1").arg(id), m_path, remove.lastError());

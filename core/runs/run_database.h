@@ -101,8 +101,22 @@ public:
     Result<QList<MetricSummary>> metricSummaries(qint64 id) const;
     // A cheap stamp to poll (one aggregate over the runs table): when it changes, reread what is shown.
     Result<RunsChangeStamp> changeStamp() const;
-    // Cheaper still, and for every table: moves with every commit to the file (see CommitStamp).
+    // Cheaper still, and for every table: moves with every commit to the file, or to the team copy attached.
     Result<CommitStamp> commitStamp() const;
+
+    // The "Both" view (run_database_team_copy.cpp, docs/team.md): the app's local copy of the team store (a
+    // TeamRunCache file, this schema) read beside this database's runs through this connection. The copy is
+    // ATTACHed as `team`, and temporary views named like the run tables (runs, metrics, events, evaluations, ...)
+    // shadow them for reading: SQLite looks names up in temp first. A copied run reads under its store id negated
+    // (store run 7 is run -7 here; its evaluations' ids below 0, in order), so ids never clash, without its sweep;
+    // a copied run whose uuid this database holds is left out (the local run is the one shown). Writes name main.*
+    // tables and change this database only; sweeps, the queue and settings stay this database's. Refused when
+    // attached already.
+    Status attachTeamCopy(const QString &copyPath);
+    const QString &teamCopyPath() const { return m_teamCopy; }  // empty: none attached
+    static bool isTeamCopyId(qint64 id) { return id < 0; }
+    static qint64 storeIdOfCopy(qint64 id) { return -id; }
+    static QString displayedRunId(qint64 id);  // "T7" for the copy's run -7, else the id
 
     // Evaluations (run_database_evaluations.cpp). Stores an evaluation with its samples, replacing one of the
     // same run, split and checkpoint step; returns its id.
@@ -164,8 +178,10 @@ private:
     Error noSuchRun(qint64 id) const;
     Status requireRun(qint64 id) const;
     Status deleteRowsAfter(qint64 id, qint64 step);  // deleteMetricsAfter() inside a write transaction
+    Status readKeyMetrics(QList<RunSummaryRow> &rows) const;  // runSummaries() with the team copy attached
 
     QString m_path;
+    QString m_teamCopy;
     QSqlDatabase m_db;
 };
 

@@ -39,14 +39,14 @@ Result<qint64> RunDatabase::addEvaluation(const EvaluationRecord &e, const QList
     qint64 id = 0;
     const Status status = inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery remove(m_db);
-        remove.prepare(QStringLiteral("DELETE FROM evaluations WHERE run_id = ? AND split = ? AND checkpoint_step = ?"));
+        remove.prepare(QStringLiteral("DELETE FROM main.evaluations WHERE run_id = ? AND split = ? AND checkpoint_step = ?"));
         remove.addBindValue(e.runId);
         remove.addBindValue(e.split);
         remove.addBindValue(e.checkpointStep);
         if (!remove.exec())
             return runDbError(QStringLiteral("cannot replace the evaluation of run %1").arg(e.runId), m_path, remove.lastError());
         QSqlQuery insert(m_db);
-        insert.prepare(QStringLiteral("INSERT INTO evaluations (run_id, split, checkpoint_step, created_at, task, sample_count,"
+        insert.prepare(QStringLiteral("INSERT INTO main.evaluations (run_id, split, checkpoint_step, created_at, task, sample_count,"
                                       " accuracy, summary_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
         insert.addBindValue(e.runId);
         insert.addBindValue(e.split);
@@ -70,7 +70,7 @@ Result<qint64> RunDatabase::addEvaluation(const EvaluationRecord &e, const QList
             confidences << s.confidence;
         }
         QSqlQuery rows(m_db);
-        rows.prepare(QStringLiteral("INSERT INTO evaluation_samples (evaluation_id, sample_index, label, predicted, confidence)"
+        rows.prepare(QStringLiteral("INSERT INTO main.evaluation_samples (evaluation_id, sample_index, label, predicted, confidence)"
                                     " VALUES (?, ?, ?, ?, ?)"));
         rows.addBindValue(ids);
         rows.addBindValue(indices);

@@ -204,10 +204,14 @@ Result<QList<MetricPoint>> RunDatabase::metricsAfter(qint64 id, qint64 afterRowI
     // Two plans, same rows. A poll (few rows written since afterRowId, by any run) walks the table from that
     // rowid on; a first read, or a cursor left far behind, takes the run's rows through its index and sorts.
     constexpr qint64 kMaxRowsToWalk = 200000;
+    // With the team copy attached (the Both view), the run's own table rather than the view: its rowids, its plans.
+    const QString table = m_teamCopy.isEmpty() ? QStringLiteral("metrics")
+                                               : isTeamCopyId(id) ? QStringLiteral("team.metrics") : QStringLiteral("main.metrics");
+    const qint64 rowsOf = m_teamCopy.isEmpty() || !isTeamCopyId(id) ? id : storeIdOfCopy(id);
     bool walkFromRowId = false;
     if (afterRowId > 0) {
         QSqlQuery newest(m_db);
-        if (!newest.exec(QStringLiteral("SELECT max(rowid) FROM metrics")) || !newest.next())
+        if (!newest.exec(QStringLiteral("SELECT max(rowid) FROM %1").arg(table)) || !newest.next())
             return runDbError(QStringLiteral("cannot read the metrics of run %1").arg(id), m_path, newest.lastError());
         walkFromRowId = newest.value(0).toLongLong() - afterRowId <= kMaxRowsToWalk;
     }
@@ -215,11 +219,11 @@ Result<QList<MetricPoint>> RunDatabase::metricsAfter(qint64 id, qint64 afterRowI
     query.setNumericalPrecisionPolicy(QSql::LowPrecisionDouble);
     query.setForwardOnly(true);
     query.prepare(walkFromRowId
-                      ? QStringLiteral("SELECT rowid, name, step, epoch, time, value FROM metrics"
-                                       " WHERE +run_id = ? AND rowid > ? ORDER BY rowid")
-                      : QStringLiteral("SELECT rowid, name, step, epoch, time, value FROM metrics"
-                                       " WHERE run_id = ? AND rowid > ? ORDER BY rowid"));
-    query.addBindValue(id);
+                      ? QStringLiteral("SELECT rowid, name, step, epoch, time, value FROM %1"
+                                       " WHERE +run_id = ? AND rowid > ? ORDER BY rowid").arg(table)
+                      : QStringLiteral("SELECT rowid, name, step, epoch, time, value FROM %1"
+                                       " WHERE run_id = ? AND rowid > ? ORDER BY rowid").arg(table));
+    query.addBindValue(rowsOf);
     query.addBindValue(afterRowId);
     if (!query.exec())
         return runDbError(QStringLiteral("cannot read the metrics of run %1").arg(id), m_path, query.lastError());

@@ -57,7 +57,7 @@ int RunDatabase::markStaleRunsInterrupted()
     const Status status = inRunWriteTransaction(m_db, m_path, [&]() -> Status {
         QSqlQuery update(m_db);
         update.prepare(QStringLiteral(
-            "UPDATE runs SET status = ?, status_message = ?, ended_at = ?"
+            "UPDATE main.runs SET status = ?, status_message = ?, ended_at = ?"
             " WHERE id = ? AND status = ? AND heartbeat_at IS ?"));
         for (const Candidate &candidate : candidates) {
             const QString last = candidate.heartbeat.isNull() ? QStringLiteral("never") : candidate.heartbeat.toString();

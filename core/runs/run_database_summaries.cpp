@@ -94,18 +94,21 @@ Result<QList<RunSummaryRow>> RunDatabase::runSummaries(const RunSummaryQuery &re
     QString joins;
     QVariantList binds;
     const QStringList &names = keyMetricNames();
-    for (int i = 0; i < names.size(); ++i) {
+    // With the team copy attached, metric_summaries is a view that SQLite would build whole for each join: the
+    // key metrics are read after the runs instead, in one query through the indexes (keyMetricsOfRows).
+    const bool joinMetrics = m_teamCopy.isEmpty();
+    for (int i = 0; joinMetrics && i < names.size(); ++i) {
         sql += QStringLiteral(", s%1.count, s%1.min_value, s%1.max_value, s%1.last_step, s%1.last_value").arg(i);
         joins += QStringLiteral(" LEFT JOIN metric_summaries s%1 ON s%1.run_id = r.id AND s%1.name = ?").arg(i);
         binds << names.at(i);
     }
     sql += QStringLiteral(" FROM runs r") + joins;
     QStringList conditions;
-    if (request.afterId > 0) {
+    if (request.afterId != 0) {  // ids below 0: the team copy's runs (attachTeamCopy)
         conditions << QStringLiteral("r.id > ?");
         binds << request.afterId;
     }
-    if (request.beforeId > 0) {
+    if (request.beforeId != 0) {
         conditions << QStringLiteral("r.id < ?");
         binds << request.beforeId;
     }
@@ -141,7 +144,44 @@ Result<QList<RunSummaryRow>> RunDatabase::runSummaries(const RunSummaryQuery &re
         rows.append(summaryRowFromQuery(query));
     if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot summarise runs"), m_path))
         return *cut;
+    if (!joinMetrics && !rows.isEmpty())
+        if (Status read = readKeyMetrics(rows); !read.ok())
+            return read.error();
     return rows;
+}
+
+Status RunDatabase::readKeyMetrics(QList<RunSummaryRow> &rows) const
+{
+    QHash<qint64, int> rowOfRun;
+    QStringList ids, marks;
+    for (int i = 0; i < rows.size(); ++i) {
+        rowOfRun.insert(rows.at(i).id, i);
+        ids << QString::number(rows.at(i).id);
+    }
+    const QStringList &names = keyMetricNames();
+    for (int i = 0; i < names.size(); ++i)
+        marks << QStringLiteral("?");
+    QSqlQuery query(m_db);
+    query.setNumericalPrecisionPolicy(QSql::LowPrecisionDouble);
+    query.setForwardOnly(true);
+    if (!query.prepare(QStringLiteral("SELECT run_id, name, count, min_value, max_value, last_step, last_value FROM metric_summaries"
+                                      " WHERE run_id IN (%1) AND name IN (%2)")
+                           .arg(ids.join(QLatin1Char(',')), marks.join(QLatin1Char(',')))))
+        return runDbError(QStringLiteral("cannot summarise runs"), m_path, query.lastError());
+    for (const QString &name : names)
+        query.addBindValue(name);
+    if (!query.exec())
+        return runDbError(QStringLiteral("cannot summarise runs"), m_path, query.lastError());
+    while (query.next()) {
+        const auto at = rowOfRun.constFind(query.value(0).toLongLong());
+        if (at == rowOfRun.constEnd())
+            continue;
+        const QString name = query.value(1).toString();
+        rows[at.value()].keyMetrics.insert(name, summaryFromColumns(query, 2, name));
+    }
+    if (const std::optional<Error> cut = rowsCutShort(query, QStringLiteral("cannot summarise runs"), m_path))
+        return *cut;
+    return Status::success();
 }
 
 Result<QList<MetricSummary>> RunDatabase::metricSummaries(qint64 id) const
@@ -192,7 +232,14 @@ Result<CommitStamp> RunDatabase::commitStamp() const
     QSqlQuery query(m_db);
     if (!query.exec(QStringLiteral("SELECT data_version, total_changes() FROM pragma_data_version")) || !query.next())
         return runDbError(QStringLiteral("cannot poll the database"), m_path, query.lastError());
-    return CommitStamp{query.value(0).toLongLong(), query.value(1).toLongLong()};
+    CommitStamp stamp{query.value(0).toLongLong(), query.value(1).toLongLong()};
+    if (!m_teamCopy.isEmpty()) {  // data_version is per file: the mirror's commits move the copy's
+        QSqlQuery copy(m_db);
+        if (!copy.exec(QStringLiteral("PRAGMA team.data_version")) || !copy.next())
+            return runDbError(QStringLiteral("cannot poll the team copy %1").arg(m_teamCopy), m_path, copy.lastError());
+        stamp.teamCopyVersion = copy.value(0).toLongLong();
+    }
+    return stamp;
 }
 
 } // namespace ty

@@ -66,8 +66,8 @@ struct RunSummaryRow {
 
 // Which runs runSummaries() returns; every condition given applies. Newest (highest id) first.
 struct RunSummaryQuery {
-    qint64 afterId = 0;        // only runs with id > afterId
-    qint64 beforeId = 0;       // when > 0: only runs with id < beforeId (pages going back in time)
+    qint64 afterId = 0;        // when not 0: only runs with id > afterId (the team copy's ids are negative)
+    qint64 beforeId = 0;       // when not 0: only runs with id < beforeId (pages going back in time)
     QList<qint64> ids;         // when not empty: only these runs
     bool activeOnly = false;   // only queued and running runs
     int limit = 0;             // when > 0: at most this many rows
@@ -98,8 +98,12 @@ struct RunsChangeStamp {
 struct CommitStamp {
     qint64 dataVersion = -1;
     qint64 ownChanges = -1;
+    qint64 teamCopyVersion = -1;  // the attached team copy's data_version (RunDatabase::attachTeamCopy); -1: none
 
-    bool operator==(const CommitStamp &o) const { return dataVersion == o.dataVersion && ownChanges == o.ownChanges; }
+    bool operator==(const CommitStamp &o) const
+    {
+        return dataVersion == o.dataVersion && ownChanges == o.ownChanges && teamCopyVersion == o.teamCopyVersion;
+    }
     bool operator!=(const CommitStamp &o) const { return !(*this == o); }
 };
 

@@ -2,6 +2,7 @@
 
 #include "pg_connection.h"
 #include "sqlite_connection.h"
+#include "team_evaluation_samples.h"
 #include "team_listener.h"
 #include "team_schema.h"
 
@@ -327,12 +328,19 @@ private:
             for (const QVariantList &row : table.rows)
                 digestRow(hash, row);
         }
+        hash.addData(QByteArrayView("evaluation_samples"));  // since schema step 3: every run's records go once more, with them
         const QString digest = QString::fromLatin1(hash.result().toHex());
         if (digest == m_digest)
             return Status::success();
+        qint64 samplesSent = 0;
         Status sent = inServerTransaction([&]() -> Status {
             if (Status upserted = upsertRun(runColumns, run.value().first()); !upserted.ok())
                 return upserted;
+            // Before the evaluations are replaced: it compares theirs on the store with the local ones.
+            Result<TeamSamplesPushReport> samples = pushEvaluationSamples(m_local, m_server, m_runId, m_uuid, m_batchRows);
+            if (!samples)
+                return samples.error();
+            samplesSent = samples.value().samples;
             for (const RecordTable &table : tables)
                 if (Status replaced = replaceTable(table); !replaced.ok())
                     return replaced;
@@ -341,6 +349,7 @@ private:
         if (!sent.ok())
             return sent;
         ++m_report.records;
+        m_report.evaluationSamplesSent += samplesSent;
         m_changed = true;
         return mark("UPDATE team_replication SET records_digest = ?4", digest);
     }

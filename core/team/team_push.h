@@ -33,6 +33,7 @@ struct TeamPushReport {
     qint64 metricRowsSent = 0;   // metric rows sent
     qint64 metricRowsNew = 0;    // of those, rows the server did not have
     int truncations = 0;         // resumed runs whose later rows were deleted on the server
+    qint64 evaluationSamplesSent = 0;  // per-sample predictions sent (those of evaluations the store lacked)
     int notifications = 0;       // NOTIFYs sent: one per run that changed on the server (team_listener.h)
 };
 

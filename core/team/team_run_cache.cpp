@@ -1,6 +1,7 @@
 #include "team_run_cache.h"
 
 #include "pg_connection.h"
+#include "team_evaluation_samples.h"
 #include "run_database.h"
 #include "team_mirror_tables.h"
 #include "team_schema.h"
@@ -80,8 +81,26 @@ Status TeamRunCache::open(const QString &path)
     m_path = path;
     if (Status opened = m_db.open(path); !opened.ok())
         return opened;
-    return m_db.exec("CREATE TABLE IF NOT EXISTS team_cache_runs (uuid TEXT PRIMARY KEY, id INTEGER NOT NULL, replicated_at TEXT NOT NULL)",
-                     QStringLiteral("cannot prepare the team cache"));
+    // The "Both" view reads the copy's runs under their negated ids and its evaluations under ids shifted below
+    // every local one (RunDatabase::attachTeamCopy): indexes on those expressions.
+    const char *const statements[] = {
+        "CREATE TABLE IF NOT EXISTS team_cache_runs (uuid TEXT PRIMARY KEY, id INTEGER NOT NULL, replicated_at TEXT NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS both_runs ON runs(-id)",
+        "CREATE INDEX IF NOT EXISTS both_run_params ON run_params(-run_id)",
+        "CREATE INDEX IF NOT EXISTS both_metrics ON metrics(-run_id, name, step)",
+        "CREATE INDEX IF NOT EXISTS both_events ON events(-run_id, step)",
+        "CREATE INDEX IF NOT EXISTS both_checkpoints ON checkpoints(-run_id, step)",
+        "CREATE INDEX IF NOT EXISTS both_run_tags ON run_tags(-run_id)",
+        "CREATE INDEX IF NOT EXISTS both_metric_summaries ON metric_summaries(-run_id, name)",
+        "CREATE INDEX IF NOT EXISTS both_evaluations ON evaluations(-run_id)",
+        "CREATE INDEX IF NOT EXISTS both_evaluation_ids ON evaluations(id - 1125899906842624)",
+        "CREATE INDEX IF NOT EXISTS both_evaluation_samples ON evaluation_samples(evaluation_id - 1125899906842624, sample_index)",
+        "CREATE INDEX IF NOT EXISTS both_stages ON stages(-run_id)",
+    };
+    for (const char *statement : statements)
+        if (Status done = m_db.exec(statement, QStringLiteral("cannot prepare the team cache")); !done.ok())
+            return done;
+    return Status::success();
 }
 
 Result<TeamCacheSyncReport> TeamRunCache::sync(PgConnection &server, const QSet<QString> &notified)
@@ -155,6 +174,9 @@ Status TeamRunCache::copyRecord(PgConnection &server, qint64 id, const QString &
         for (const MirroredTable &table : QList<MirroredTable>{mirroredRunsTable(true)} + children)
             if (Result<qint64> copied = copyMirroredRows(server, m_db, table, filter, {id}); !copied)
                 return copied.error();
+        // Their evaluations' samples (the old ones went with the evaluations: ON DELETE CASCADE).
+        if (Result<qint64> samples = copyEvaluationSamples(server, m_db, id, uuid); !samples)
+            return samples.error();
         SqliteStatement mark;
         const QString what = QStringLiteral("cannot write the team cache");
         if (Status prepared = mark.prepare(m_db, "INSERT OR REPLACE INTO team_cache_runs (uuid, id, replicated_at) VALUES (?, ?, ?)", what); !prepared.ok())

@@ -5,8 +5,9 @@
 // runs (id, uuid, the time its record was last replicated) tells which records changed; those are copied whole
 // (record, tags, summaries, parameters, events, stages, checkpoint references, evaluations); then each changed,
 // running or notified run gets the metric rows after the last step the cache has of each metric (a resumed run's
-// rows after the store's last step are dropped). The file keeps what it has between sessions (the table
-// team_cache_runs says which record it holds of each run), so a reopened app copies only what is new.
+// rows after the store's last step are dropped); a copied record brings its evaluations' samples. The file keeps
+// what it has between sessions (the table team_cache_runs says which record it holds of each run), so a reopened
+// app copies only what is new. It has indexes on negated run ids for the app's Both view (attachTeamCopy).
 //
 // Threads: open() and sync() on one thread (TeamLiveMirror's); readers open the file with connections of their own.
 

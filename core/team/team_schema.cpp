@@ -78,9 +78,17 @@ QStringList teamSweepStatements()
     };
 }
 
+// Per-sample evaluation predictions (team_evaluation_samples.h), by the evaluation's key on the store.
+QStringList evaluationSampleStatements()
+{
+    return {QStringLiteral("CREATE TABLE trainyard.evaluation_samples (run_uuid text NOT NULL, split text NOT NULL, checkpoint_step bigint NOT NULL,"
+                           " sample_index bigint NOT NULL, label double precision, predicted double precision, confidence double precision,"
+                           " PRIMARY KEY (run_uuid, split, checkpoint_step, sample_index))")};
+}
+
 QList<SchemaStep> schemaSteps()
 {
-    return {{1, "runs", runStatements()}, {2, "team sweeps", teamSweepStatements()}};
+    return {{1, "runs", runStatements()}, {2, "team sweeps", teamSweepStatements()}, {3, "evaluation samples", evaluationSampleStatements()}};
 }
 
 // The store's schema version, 0 when it has none.

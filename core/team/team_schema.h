@@ -14,7 +14,7 @@ namespace ty {
 class PgConnection;
 
 // 1: runs and their rows; 2: team sweeps (trainyard.sweeps, trainyard.sweep_trials).
-constexpr int kTeamSchemaVersion = 2;
+constexpr int kTeamSchemaVersion = 3;
 
 // Columns of a run that the team store keeps beyond a bundle's: where it ran (process id and run folder on its
 // host), so that `runs show --team` says where its files are.

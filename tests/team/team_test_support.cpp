@@ -21,6 +21,7 @@ struct Table {
     QStringList reals;
     QString localOrder;   // after the uuid
     QString storeOrder;
+    QString localFrom = {};  // instead of the table, a query giving it a run_id (evaluation samples: their evaluation's)
 };
 
 const QList<Table> &tables()
@@ -39,6 +40,10 @@ const QList<Table> &tables()
         {"checkpoints", {"step", "epoch", "created_at", "sha256", "kind", "path"}, {}, "t.rowid", "t.seq"},
         {"evaluations", {"split", "checkpoint_step", "created_at", "task", "sample_count", "accuracy", "summary_json"}, {"accuracy"},
          "t.split, t.checkpoint_step", "t.split, t.checkpoint_step"},
+        {"evaluation_samples", {"split", "checkpoint_step", "sample_index", "label", "predicted", "confidence"}, {"label", "predicted", "confidence"},
+         "t.split, t.checkpoint_step, t.sample_index", "t.split, t.checkpoint_step, t.sample_index",
+         "(SELECT e.run_id, e.split, e.checkpoint_step, s.sample_index, s.label, s.predicted, s.confidence"
+         " FROM evaluation_samples s JOIN evaluations e ON e.id = s.evaluation_id)"},
     };
     return list;
 }
@@ -157,7 +162,8 @@ QStringList localRows(const QString &databasePath)
             columns << QStringLiteral("t.") + column;
         const QString sql = runs ? QStringLiteral("SELECT t.uuid, %1 FROM runs t ORDER BY t.uuid").arg(columns.join(QLatin1Char(',')))
                                  : QStringLiteral("SELECT r.uuid, %1 FROM %2 t JOIN runs r ON r.id = t.run_id ORDER BY r.uuid, %3")
-                                       .arg(columns.join(QLatin1Char(',')), QLatin1String(table.name), table.localOrder);
+                                       .arg(columns.join(QLatin1Char(',')), table.localFrom.isEmpty() ? QLatin1String(table.name) : table.localFrom,
+                                            table.localOrder);
         ty::SqliteStatement select;
         if (ty::Status prepared = select.prepare(db, sql.toUtf8(), QStringLiteral("rows")); !prepared.ok())
             return {prepared.error().message};

@@ -2,13 +2,19 @@
 // Store… refuses a connection string that holds a password (nothing stored), takes one without; the run browser's
 // "This machine / Team" choice then shows the team's runs (a teammate's, marked with its machine) beside going back
 // to this machine's; the Team view is read only; the Evaluate view shows a team run's evaluation; a teammate's new
-// run appears while the Team view is open.
+// run appears while the Team view is open. Both: this machine's runs and the teammates' in one list, a run that is
+// local and replicated once (as the local, editable run), a teammate's read only with its machine; the plots,
+// Compare and the Evaluate view read a teammate's run there too.
 
 #include "main_window.h"
 
 #include "evaluation/evaluation_view.h"
+#include "evaluation/probability_bars.h"
+#include "plots/run_metrics_feed.h"
 #include "required_data.h"
+#include "run_database.h"
 #include "runs/run_browser.h"
+#include "runs/run_comparison_view.h"
 #include "runs/runs_table_model.h"
 #include "team_live_mirror.h"
 #include "team_test_support.h"
@@ -16,8 +22,11 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QLabel>
+#include <QListWidget>
 #include <QProcess>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QTableView>
@@ -56,13 +65,17 @@ class TestAppTeam : public QObject {
     QTemporaryDir m_dir;
 
 private Q_SLOTS:
+    void init()
+    {
+        QSettings().remove(QStringLiteral("team/store"));  // from an earlier test or run
+        qunsetenv("TRAINYARD_TEAM");
+    }
+
     void teamRunsShowBesideThisMachinesRuns()
     {
         const QString server = fixtureServer();
         if (server.isEmpty())
             TY_SKIP_WITHOUT_DATA("no PostgreSQL server (install postgresql-15; the team_server fixture starts one)");
-        QSettings().remove(QStringLiteral("team/store"));  // from an earlier run of this test
-        qunsetenv("TRAINYARD_TEAM");
         const QString store = createDatabase(server);
         const QString teammate = m_dir.filePath(QStringLiteral("teammate.sqlite"));
         QVERIFY(teammateRun(m_dir, teammate, store, QStringLiteral("teammate's blobs")));
@@ -107,10 +120,12 @@ private Q_SLOTS:
             if (button->text() == QStringLiteral("Rename") || button->text() == QStringLiteral("Delete…"))
                 QVERIFY2(!button->isEnabled(), qPrintable(button->text()));
 
-        // Evaluate on a team run: its test split's evaluation came with it.
+        // Evaluate on a team run: its test split's evaluation came with it, and its samples.
         window.showEvaluation(run.id);
         QCOMPARE(window.evaluation()->runId(), run.id);
         QVERIFY(window.evaluation()->report().count > 0);
+        window.evaluation()->showCell(0, 0);
+        QVERIFY(window.evaluation()->gallery()->count() > 0);
 
         // A teammate's new run appears while the Team view is open.
         QVERIFY(teammateRun(m_dir, teammate, store, QStringLiteral("teammate's second")));
@@ -130,6 +145,137 @@ private Q_SLOTS:
         QCOMPARE(browser->model()->runAt(0).name, QStringLiteral("my blobs"));
         QVERIFY(browser->view()->isColumnHidden(ty::RunsTableModel::MachineColumn));
         QCOMPARE(window.training()->databasePath(), QFileInfo(mine).absoluteFilePath());
+    }
+
+    void bothListsThisMachinesAndTheTeamsRuns()
+    {
+        const QString server = fixtureServer();
+        if (server.isEmpty())
+            TY_SKIP_WITHOUT_DATA("no PostgreSQL server (install postgresql-15; the team_server fixture starts one)");
+        const QString store = createDatabase(server);
+        const QString teammate = m_dir.filePath(QStringLiteral("both-teammate.sqlite"));
+        QVERIFY(teammateRun(m_dir, teammate, store, QStringLiteral("teammate's blobs")));
+        // This machine: a run that was pushed (on the store too) and one that never was.
+        const QString mine = m_dir.filePath(QStringLiteral("both-mine.sqlite"));
+        QCOMPARE(cli({"run", blobsPreset(m_dir, 1), "--db", mine, "--quiet", "--name", "my pushed blobs"}).code, 0);
+        QCOMPARE(cli({"team", "push", "--db", mine, "--team", store}).code, 0);
+        QCOMPARE(cli({"run", blobsPreset(m_dir, 1), "--db", mine, "--quiet", "--name", "my unpushed blobs"}).code, 0);
+
+        ty::MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openRunDatabase(mine).ok());
+        QVERIFY(window.setTeamStore(store).ok());
+        window.setMode(ty::WindowMode::Experiments);
+        ty::RunBrowser *browser = window.training()->browser();
+        ty::RunsTableModel *model = browser->model();
+        QCOMPARE(browser->sourceChoice()->itemText(2), QStringLiteral("Both"));
+        browser->sourceChoice()->setCurrentIndex(2);
+        QCOMPARE(window.runSource(), ty::RunBrowser::RunSource::Both);
+        QVERIFY(!window.showsTeamRuns());
+        QCOMPARE(window.training()->databasePath(), QFileInfo(mine).absoluteFilePath());  // runs are recorded here
+
+        // Three runs: the pushed one once (local), the unpushed one, the teammate's.
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 20000);
+        QStringList names;
+        qint64 teammateId = 0, pushedId = 0;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const ty::RunSummaryRow &run = model->runAt(row);
+            names << run.name;
+            const QString machine = model->index(row, ty::RunsTableModel::MachineColumn).data().toString();
+            const bool editable = model->flags(model->index(row, ty::RunsTableModel::NameColumn)) & Qt::ItemIsEditable;
+            if (run.name == QStringLiteral("teammate's blobs")) {
+                teammateId = run.id;
+                QVERIFY2(run.id < 0, qPrintable(QString::number(run.id)));
+                QCOMPARE(machine, QStringLiteral("teammate-box"));
+                QCOMPARE(model->index(row, ty::RunsTableModel::IdColumn).data().toString(),
+                         QStringLiteral("T%1").arg(-run.id));
+                QVERIFY(!editable);
+            } else {
+                QVERIFY2(run.id > 0, qPrintable(run.name));
+                QVERIFY2(machine.contains(QStringLiteral("(this machine)")), qPrintable(machine));
+                QVERIFY(editable);
+                if (run.name == QStringLiteral("my pushed blobs"))
+                    pushedId = run.id;
+            }
+        }
+        names.sort();
+        QCOMPARE(names, QStringList({"my pushed blobs", "my unpushed blobs", "teammate's blobs"}));
+        QVERIFY(teammateId < 0 && pushedId > 0);
+        QVERIFY(!browser->view()->isColumnHidden(ty::RunsTableModel::MachineColumn));
+
+        // A teammate's run is read only; this machine's run is not, and its edits reach this machine's database.
+        browser->selectRuns({teammateId});
+        QVERIFY(browser->isReadOnlyRun(teammateId));
+        for (QPushButton *button : browser->findChildren<QPushButton *>())
+            if (button->text() == QStringLiteral("Rename") || button->text() == QStringLiteral("Delete…"))
+                QVERIFY2(!button->isEnabled(), qPrintable(button->text()));
+        QVERIFY(!browser->bundleAction()->isEnabled());
+        browser->selectRuns({pushedId});
+        QVERIFY(!browser->isReadOnlyRun(pushedId));
+        QVERIFY(browser->renameRun(pushedId, QStringLiteral("my renamed blobs")).ok());
+        QTRY_COMPARE(model->runAt(model->rowOfRun(pushedId)).name, QStringLiteral("my renamed blobs"));
+        {
+            auto local = ty::RunDatabase::open(mine);
+            QVERIFY(local.ok());
+            QCOMPARE(local.value()->run(pushedId).value().name, QStringLiteral("my renamed blobs"));
+        }
+
+        // The plots read the teammate's curves, and Compare sets it beside a local run.
+        bool curveArrived = false;
+        const QMetaObject::Connection watching = QObject::connect(
+            window.training()->feed(), &ty::RunMetricsFeed::rowsArrived,
+            [&](qint64 runId, const QList<ty::MetricPoint> &rows) { curveArrived = curveArrived || (runId == teammateId && !rows.isEmpty()); });
+        browser->selectRuns({teammateId, pushedId});
+        QTRY_VERIFY_WITH_TIMEOUT(curveArrived, 5000);
+        QObject::disconnect(watching);
+        const QString teammateLoss = browser->comparison()->cellText(QStringLiteral("train/loss"), QStringLiteral("last"), teammateId);
+        QVERIFY2(!teammateLoss.isEmpty() && teammateLoss != QStringLiteral("–"), qPrintable(teammateLoss));
+        QVERIFY(!browser->comparison()->cellText(QStringLiteral("train/loss"), QStringLiteral("last"), pushedId).isEmpty());
+
+        // Evaluate: the teammate's test-split evaluation, with its samples (a confusion cell lists them, as many as
+        // the teammate's own database has); Classify says why it cannot (the checkpoint files are on its machine).
+        window.showEvaluation(teammateId, pushedId);
+        ty::EvaluationView *evaluation = window.evaluation();
+        QCOMPARE(evaluation->runId(), teammateId);
+        QVERIFY(evaluation->report().count > 0);
+        qsizetype inCell = 0;
+        {
+            auto theirs = ty::RunDatabase::open(teammate);
+            QVERIFY(theirs.ok());
+            const auto evaluations = theirs.value()->evaluations(1);
+            QVERIFY(evaluations.ok() && !evaluations.value().isEmpty());
+            inCell = theirs.value()->evaluationSamples(evaluations.value().first().id, 1, 1).value().size();
+        }
+        QVERIFY(inCell > 0);
+        evaluation->showCell(1, 1);
+        QCOMPARE(qsizetype(evaluation->gallery()->count()), std::min<qsizetype>(inCell, ty::EvaluationView::kMaxThumbnails));
+        QVERIFY(QDir(teammate + QStringLiteral("-runs")).removeRecursively());  // as on another machine
+        evaluation->classifyFile(blobsPreset(m_dir, 1));
+        QVERIFY2(evaluation->prediction()->message().contains(QStringLiteral("on the machine that trained it (teammate-box)")),
+                 qPrintable(evaluation->prediction()->message()));
+
+        // A teammate's new run and a new local run both appear.
+        QVERIFY(teammateRun(m_dir, teammate, store, QStringLiteral("teammate's second")));
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, 10000);
+        QCOMPARE(cli({"run", blobsPreset(m_dir, 1), "--db", mine, "--quiet", "--name", "my third blobs"}).code, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 5, 10000);
+
+        if (!qEnvironmentVariableIsEmpty("TRAINYARD_TEAM_SCREENSHOT")) {
+            QTest::qWait(500);
+            window.grab().save(qEnvironmentVariable("TRAINYARD_TEAM_SCREENSHOT"));
+        }
+
+        // This machine: its three runs only, the same database.
+        browser->sourceChoice()->setCurrentIndex(0);
+        QCOMPARE(window.runSource(), ty::RunBrowser::RunSource::ThisMachine);
+        QTRY_COMPARE(model->rowCount(), 3);
+        QVERIFY(!window.teamMirror());
+        QCOMPARE(window.training()->databasePath(), QFileInfo(mine).absoluteFilePath());
+        for (int row = 0; row < model->rowCount(); ++row)
+            QVERIFY(model->runAt(row).id > 0);
     }
 };
 

@@ -8,6 +8,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace tyteam;
@@ -59,6 +60,7 @@ private Q_SLOTS:
         QCOMPARE(first.value("metric_rows_new").toInteger(), first.value("metric_rows_sent").toInteger());
         const QStringList local = localRows(m_db);
         QVERIFY(local.size() > 200);
+        QCOMPARE(local.filter(QRegularExpression(QStringLiteral("^evaluation_samples\\|"))).size(), 2 * 200);  // every test sample
         QCOMPARE(storeRows(store, localUuids(m_db)), local);
 
         // Again: nothing to send, nothing new.
@@ -115,6 +117,50 @@ private Q_SLOTS:
         QVERIFY(local.contains(QStringLiteral("metrics|%1|train/loss|44|1|4023800000000000|bff8000000000000").arg(localUuids(m_db).first())));
         QCOMPARE(storeRows(store, localUuids(m_db)), local);
         QCOMPARE(push(store).value("truncations").toInt(), 0);  // done once
+    }
+
+    // Per-sample predictions: sent with the run's evaluation, once; an evaluation made again replaces them on the
+    // store, one deleted takes them away.
+    void evaluationSamplesFollowTheLocalEvaluations()
+    {
+        const QString store = createDatabase(m_server);
+        train(1);
+        QCOMPARE(push(store).value("evaluation_samples_sent").toInteger(), 200);
+        const QString samples = QStringLiteral("SELECT count(*) FROM trainyard.evaluation_samples");
+        QCOMPARE(storeRows(store, localUuids(m_db)), localRows(m_db));
+        QCOMPARE(serverSql(store, QStringLiteral("DO $$ BEGIN IF (%1) <> 200 THEN RAISE 'not 200'; END IF; END $$").arg(samples)), QString());
+
+        // Evaluated again (other predictions, a new time): the store's samples are the new ones.
+        QCOMPARE(QProcess::execute(QStringLiteral("sqlite3"),
+                                   {m_db, QStringLiteral("UPDATE evaluation_samples SET predicted = 3, confidence = 0.25 WHERE sample_index < 50;"
+                                                         " UPDATE evaluations SET created_at = '2030-01-01T00:00:00.000Z'")}),
+                 0);
+        const QJsonObject again = push(store);
+        QCOMPARE(again.value("records").toInt(), 1);
+        QCOMPARE(again.value("evaluation_samples_sent").toInteger(), 200);
+        const QStringList local = localRows(m_db);
+        QString seventh;  // evaluation_samples|uuid|split|step|index|label|predicted|confidence
+        for (const QString &row : local.filter(QRegularExpression(QStringLiteral("^evaluation_samples\\|"))))
+            if (row.section(QLatin1Char('|'), 4, 4) == QLatin1String("7"))
+                seventh = row;
+        QCOMPARE(seventh.section(QLatin1Char('|'), 6, 7), QStringLiteral("4008000000000000|3fd0000000000000"));  // 3, 0.25
+        QCOMPARE(storeRows(store, localUuids(m_db)), local);
+
+        // Marks lost: the records go again, the samples the store holds already are not sent twice (no duplicate
+        // is possible: the key is run, split, checkpoint step and sample index).
+        QCOMPARE(QProcess::execute(QStringLiteral("sqlite3"), {m_db, QStringLiteral("DELETE FROM team_replication")}), 0);
+        const QJsonObject resent = push(store);
+        QCOMPARE(resent.value("records").toInt(), 1);
+        QCOMPARE(resent.value("evaluation_samples_sent").toInteger(), 0);
+        QCOMPARE(storeRows(store, localUuids(m_db)), local);
+        QCOMPARE(push(store).value("records").toInt(), 0);  // nothing changed: not even the store's samples are asked for
+
+        // The evaluation deleted here: gone from the store with its samples.
+        QCOMPARE(QProcess::execute(QStringLiteral("sqlite3"), {m_db, QStringLiteral("PRAGMA foreign_keys=ON; DELETE FROM evaluations")}), 0);
+        QCOMPARE(push(store).value("records").toInt(), 1);
+        QVERIFY(localRows(m_db).filter(QStringLiteral("evaluation_samples|")).isEmpty());
+        QCOMPARE(storeRows(store, localUuids(m_db)), localRows(m_db));
+        QCOMPARE(serverSql(store, QStringLiteral("DO $$ BEGIN IF (%1) <> 0 THEN RAISE 'samples left'; END IF; END $$").arg(samples)), QString());
     }
 
     void readOnlyRoleListsButCannotPush()

@@ -246,6 +246,55 @@ private Q_SLOTS:
         QVERIFY2(resumed.err.contains(QStringLiteral("is a team sweep")), qPrintable(resumed.err));
         QCOMPARE(localUuids(first).size(), 3);
     }
+
+    // `team push` copies this machine's sweeps (without --team) with their trials, so `sweeps list|show --team` show
+    // them as the local commands do; pushing again changes nothing; a team sweep recorded in the same database is
+    // left as the store has it (its trials stay queued for workers).
+    void localSweepsArePushed()
+    {
+        const QString store = createDatabase(m_server);
+        const QString db = m_dir.filePath(QStringLiteral("local-sweeps.sqlite"));
+        const CliResult swept = cli({"sweep", blobsPreset(m_dir, 2), "--grid", "opt.lr=0.005,0.02,0.05", "--db", db, "--quiet"});
+        QVERIFY2(swept.code == 0, qPrintable(swept.err));
+        const qint64 teamSweep = recordSweep(store, {blobsPreset(m_dir, 2), "--grid", "opt.lr=0.01,0.03"}, db);
+        QVERIFY(teamSweep > 0);
+
+        const CliResult pushed = cli({"team", "push", "--db", db, "--team", store, "--json"});
+        QVERIFY2(pushed.code == 0, qPrintable(pushed.err));
+        QCOMPARE(jsonOf(pushed).value(QStringLiteral("sweeps")).toInt(), 1);
+        QCOMPARE(jsonOf(pushed).value(QStringLiteral("team_sweeps_left")).toInt(), 1);
+        QCOMPARE(storeValue(store, QStringLiteral("SELECT count(*) FROM trainyard.sweeps")), QStringLiteral("2"));
+        const qint64 onStore = storeValue(store, QStringLiteral("SELECT id FROM trainyard.sweeps WHERE id <> %1").arg(teamSweep)).toLongLong();
+        QVERIFY(onStore > 0);
+        // Its trials: finished, each naming its run, which the push replicated; none can be claimed.
+        const QStringList trials = storeQuery(store, QStringLiteral("SELECT concat_ws('|', t.status, t.claims, t.lease_until IS NULL, r.name IS NOT NULL)"
+                                                                    " FROM trainyard.sweep_trials t LEFT JOIN trainyard.runs r ON r.uuid = t.run_uuid"
+                                                                    " WHERE t.sweep_id = %1 ORDER BY t.trial").arg(onStore));
+        QCOMPARE(trials, QStringList({"finished|0|t|t", "finished|0|t|t", "finished|0|t|t"}));
+        QCOMPARE(storeValue(store, QStringLiteral("SELECT count(*) FROM trainyard.sweep_trials WHERE sweep_id = %1 AND status = 'queued'").arg(teamSweep)),
+                 QStringLiteral("2"));
+
+        // The same sweep as the local commands show it: status, trials, values.
+        const qint64 local = QJsonDocument::fromJson(cli({"sweeps", "list", "--db", db, "--json"}).out.toUtf8()).array().last().toObject()
+                                 .value(QStringLiteral("id")).toInteger();
+        const QJsonObject mine = jsonOf(cli({"sweeps", "show", QString::number(local), "--db", db, "--json"}));
+        const QJsonObject theirs = jsonOf(cli({"sweeps", "show", QString::number(onStore), "--team", store, "--json"}));
+        QCOMPARE(theirs.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+        QCOMPARE(theirs.value(QStringLiteral("status")), mine.value(QStringLiteral("status")));
+        QCOMPARE(trialValues(theirs).size(), 3);
+        QCOMPARE(trialValues(theirs), trialValues(mine));
+        const CliResult listed = cli({"sweeps", "list", "--team", store});
+        QVERIFY2(listed.code == 0 && listed.out.contains(QStringLiteral("3/3")), qPrintable(listed.out + listed.err));
+
+        // Again: the same rows.
+        const QStringList before = storeQuery(store, QStringLiteral("SELECT concat_ws('|', sweep_id, trial, status, worker, run_uuid, ended_at)"
+                                                                    " FROM trainyard.sweep_trials ORDER BY sweep_id, trial"));
+        QCOMPARE(jsonOf(cli({"team", "push", "--db", db, "--team", store, "--json"})).value(QStringLiteral("sweeps")).toInt(), 1);
+        QCOMPARE(storeQuery(store, QStringLiteral("SELECT concat_ws('|', sweep_id, trial, status, worker, run_uuid, ended_at)"
+                                                  " FROM trainyard.sweep_trials ORDER BY sweep_id, trial")),
+                 before);
+        QCOMPARE(storeValue(store, QStringLiteral("SELECT count(*) FROM trainyard.sweeps")), QStringLiteral("2"));
+    }
 };
 
 TY_TEST_CLASS(TestTeamSweeps)

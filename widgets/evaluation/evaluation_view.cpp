@@ -167,10 +167,11 @@ void EvaluationView::buildUi()
 
 QString EvaluationView::runLabel(qint64 runId) const
 {
+    const QString id = RunDatabase::displayedRunId(runId);  // T7: a teammate's run in the Both view
     if (!m_db)
-        return QStringLiteral("#%1").arg(runId);
+        return QStringLiteral("#%1").arg(id);
     const Result<RunInfo> run = m_db->run(runId);
-    return run ? QStringLiteral("#%1 %2").arg(runId).arg(run.value().name) : QStringLiteral("#%1").arg(runId);
+    return run ? QStringLiteral("#%1 %2").arg(id, run.value().name) : QStringLiteral("#%1").arg(id);
 }
 
 void EvaluationView::setDatabase(RunDatabase *database)
@@ -277,12 +278,13 @@ Status EvaluationView::showEvaluation(qint64 evaluationId)
     if (m_report.curves.rocAuc)
         summary += tr(" · ROC AUC %1").arg(*m_report.curves.rocAuc, 0, 'f', 4);
     if (m_compare)
-        summary += tr(" · #%1: accuracy %2").arg(m_compareRunId).arg(m_compare->accuracy, 0, 'f', 4);
+        summary += tr(" · #%1: accuracy %2").arg(RunDatabase::displayedRunId(m_compareRunId)).arg(m_compare->accuracy, 0, 'f', 4);
     m_summary->setText(summary);
     m_runChooser->setCurrentIndex(std::max(0, m_runChooser->findData(m_runId)));
     m_compareChooser->setCurrentIndex(std::max(0, m_compareChooser->findData(m_compareRunId)));
     if (newRun)
-        m_prediction->setMessage(tr("Drop images (PNG, JPEG, BMP), IDX files or CSV files here to classify them with run #%1's weights").arg(m_runId));
+        m_prediction->setMessage(tr("Drop images (PNG, JPEG, BMP), IDX files or CSV files here to classify them with run #%1's weights")
+                                     .arg(RunDatabase::displayedRunId(m_runId)));
 
     // The samples' data: loaded once per run and split, in the background.
     const QString key = QStringLiteral("%1/%2").arg(m_runId).arg(m_report.split);
@@ -406,10 +408,29 @@ void EvaluationView::dropEvent(QDropEvent *event)
     }
 }
 
+QString EvaluationView::checkpointsElsewhere() const
+{
+    // A teammate's run (Team or Both view): the store has its checkpoint references, the files stay on its machine.
+    const Result<QList<CheckpointRecord>> checkpoints = m_db->checkpoints(m_runId);
+    if (!checkpoints)
+        return checkpoints.error().toString();
+    for (const CheckpointRecord &checkpoint : checkpoints.value())
+        if (QFileInfo::exists(checkpoint.path))
+            return QString();
+    if (checkpoints.value().isEmpty() && !RunDatabase::isTeamCopyId(m_runId) && m_db->teamCopyPath().isEmpty())
+        return QString();  // trainyard-cli predict says what is missing
+    const Result<RunInfo> run = m_db->run(m_runId);
+    const QString host = run ? run.value().host : QString();
+    return tr("Cannot classify with run #%1: its checkpoint files are on the machine that trained it (%2), not here; the "
+              "team store copies their references, not the files")
+        .arg(RunDatabase::displayedRunId(m_runId), host.isEmpty() ? tr("unknown") : host);
+}
+
 void EvaluationView::classifyFiles(const QStringList &paths)
 {
-    if (!m_db || !m_runId || m_workerPath.isEmpty()) {
-        m_prediction->setMessage(tr("Choose an evaluated run first"));
+    const QString away = m_db && m_runId ? checkpointsElsewhere() : QString();
+    if (!m_db || !m_runId || m_workerPath.isEmpty() || !away.isEmpty()) {
+        m_prediction->setMessage(!away.isEmpty() ? away : tr("Choose an evaluated run first"));
         Q_EMIT predictionFinished();
         return;
     }
@@ -430,9 +451,12 @@ void EvaluationView::classifyFiles(const QStringList &paths)
     });
     m_prediction->setMessage(paths.size() == 1 ? tr("Classifying %1…").arg(QFileInfo(paths.first()).fileName())
                                             : tr("Classifying %1 files…").arg(paths.size()));
-    m_predict->start(m_workerPath, QStringList{QStringLiteral("predict"), QString::number(m_runId)} + paths
+    // A teammate's run of the Both view is the copy's run under its store id.
+    const bool copied = RunDatabase::isTeamCopyId(m_runId) && !m_db->teamCopyPath().isEmpty();
+    const qint64 id = copied ? RunDatabase::storeIdOfCopy(m_runId) : m_runId;
+    m_predict->start(m_workerPath, QStringList{QStringLiteral("predict"), QString::number(id)} + paths
                                        + QStringList{QStringLiteral("--top"), QString::number(kTopClasses), QStringLiteral("--json"),
-                                                     QStringLiteral("--db"), m_db->path()});
+                                                     QStringLiteral("--db"), copied ? m_db->teamCopyPath() : m_db->path()});
 }
 
 void EvaluationView::showPredictionOutput()

@@ -98,6 +98,9 @@ private:
     void fillGallery(const QList<EvaluatedSample> &samples, qint64 total);
     void refreshGallery();
     void showPredictionOutput();
+    // Why the run's weights cannot classify here (no checkpoint file of it on this machine: a teammate's run);
+    // empty when they can.
+    QString checkpointsElsewhere() const;
     void makeRoomForPredictions();  // the bars' part of the splitter grows to show them, up to about half
     QString runLabel(qint64 runId) const;
 

@@ -2,6 +2,7 @@
 
 #include "common/run_colors.h"
 #include "log_axis_ticker.h"
+#include "run_database.h"  // displayedRunId: T7 for a teammate's run in Both
 #include "qcustomplot_include.h"
 
 #include <QEvent>
@@ -109,7 +110,7 @@ void MetricPlot::addRun(qint64 runId, const QString &label, const QColor &color)
     } else if (color.isValid()) {
         m_colors.insert(runId, color);
     }
-    m_runs[runId].label = label.isEmpty() ? QStringLiteral("#%1").arg(runId) : label;
+    m_runs[runId].label = label.isEmpty() ? QStringLiteral("#%1").arg(RunDatabase::displayedRunId(runId)) : label;
     rebuildRun(runId);
 }
 

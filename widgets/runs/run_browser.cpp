@@ -96,8 +96,9 @@ void RunBrowser::buildUi()
     auto *filters = new QHBoxLayout;
     m_sourceChoice = new QComboBox(this);
     m_sourceChoice->setObjectName(QStringLiteral("run-source"));
-    m_sourceChoice->addItems({tr("This machine"), tr("Team")});
-    m_sourceChoice->setToolTip(tr("The runs of this machine's run database, or the team store's (Training ▸ Team Store…)"));
+    m_sourceChoice->addItems({tr("This machine"), tr("Team"), tr("Both")});
+    m_sourceChoice->setToolTip(tr("The runs of this machine's run database, the team store's (Training ▸ Team Store…), "
+                                  "or both in one list (a teammate's run read only, its id marked T)"));
     m_sourceChoice->setVisible(false);
     filters->addWidget(m_sourceChoice);
     m_filter = new QLineEdit(this);
@@ -133,7 +134,7 @@ void RunBrowser::buildUi()
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->horizontalHeader()->setSectionsMovable(true);
     m_view->setColumnHidden(RunsTableModel::EndedColumn, true);
-    m_view->setColumnHidden(RunsTableModel::MachineColumn, true);  // shown in the Team view
+    m_view->setColumnHidden(RunsTableModel::MachineColumn, true);  // shown in the Team and Both views
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     // The name is edited in its cell (F2 or a double click; Escape cancels); the model refuses an empty name.
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
@@ -282,11 +283,11 @@ void RunBrowser::setWatcher(RunDatabaseWatcher *watcher)
     showDatabase(database());
 }
 
-Status RunBrowser::openDatabase(const QString &path)
+Status RunBrowser::openDatabase(const QString &path, const QString &teamCopy)
 {
     if (!m_watcher)
         setWatcher(new RunDatabaseWatcher(this));
-    const Status opened = m_watcher->open(path);
+    const Status opened = m_watcher->open(path, teamCopy);
     if (!opened.ok())
         setStatus(opened.error().toString());
     return opened;

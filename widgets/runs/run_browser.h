@@ -63,16 +63,24 @@ public:
     RunDatabaseWatcher *watcher() const;
     // Opens (creating it if needed) and shows a run database, in the watcher (one of its own when none was set):
     // every view of that watcher moves to it.
-    Status openDatabase(const QString &path);
+    // `teamCopy`: the "Both" view's team copy, read beside it (RunDatabaseWatcher::open).
+    Status openDatabase(const QString &path, const QString &teamCopy = {});
     RunDatabase *database() const;  // the watcher's connection
     QString databasePath() const;
 
-    // The Team view (docs/team.md): the shown database is the app's copy of the team store's runs. The Machine
-    // column shows where each run trains, and what would only change the copy is off: rename, delete, notes and
-    // tags, resume and stop, fine-tune and export (the checkpoints are on the machine that wrote them), import.
-    void setTeamView(bool team);
-    bool isTeamView() const { return m_teamView; }
-    // "This machine" / "Team" before the filter; hidden until the window offers a team store (it connects it).
+    // Whose runs the list shows (docs/team.md). Team: the shown database is the app's copy of the team store's runs.
+    // Both: this machine's database with that copy attached (RunDatabase::attachTeamCopy): a teammate's run has a
+    // negative id, shown as T and its store id. In both, the Machine column shows where each run trains, and on a
+    // copied run what would only change the copy is off: rename, delete, notes and tags, resume and stop,
+    // fine-tune, export and bundles (the checkpoints are on the machine that wrote them); Team refuses imports too.
+    enum class RunSource { ThisMachine, Team, Both };
+    void setRunSource(RunSource source);
+    RunSource runSource() const { return m_source; }
+    bool isTeamView() const { return m_source == RunSource::Team; }
+    // True for a run this window may only read: every run of the Team view, a teammate's in Both.
+    bool isReadOnlyRun(qint64 id) const;
+    // "This machine" / "Team" / "Both" before the filter (the RunSource's order); hidden until the window offers a
+    // team store (it connects it).
     QComboBox *sourceChoice() const { return m_sourceChoice; }
 
     QList<qint64> selectedRunIds() const;   // in table order
@@ -234,7 +242,7 @@ private:
     QComboBox *m_statusChoice = nullptr;
     QComboBox *m_tagChoice = nullptr;
     QComboBox *m_sourceChoice = nullptr;
-    bool m_teamView = false;
+    RunSource m_source = RunSource::ThisMachine;
     QTabWidget *m_details = nullptr;
     RunComparisonView *m_comparison = nullptr;
     PresetDiffView *m_diff = nullptr;

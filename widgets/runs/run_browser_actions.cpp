@@ -26,6 +26,8 @@
 #include <QPushButton>
 #include <QTabWidget>
 
+#include <algorithm>
+
 namespace ty {
 
 namespace {
@@ -66,22 +68,32 @@ void RunBrowser::updateActions()
     m_notes->setEnabled(one);
     m_tags->setEnabled(one);
     m_saveNotes->setEnabled(one);
-    if (m_teamView) {  // a copy of the store: nothing here would reach it
+    const bool copied = std::any_of(ids.cbegin(), ids.cend(), [this](qint64 id) { return isReadOnlyRun(id); });
+    if (copied) {  // a copy of the store: nothing here would reach it
         for (QWidget *off : std::initializer_list<QWidget *>{m_fineTune, m_resume, m_rename, m_export, m_delete, m_saveNotes})
             off->setEnabled(false);
     }
+    m_notes->setReadOnly(copied);
+    m_tags->setReadOnly(copied);
 }
 
-void RunBrowser::setTeamView(bool team)
+bool RunBrowser::isReadOnlyRun(qint64 id) const
 {
-    m_teamView = team;
-    m_model->setEditable(!team);
-    m_view->setColumnHidden(RunsTableModel::MachineColumn, !team);
-    m_notes->setReadOnly(team);
-    m_tags->setReadOnly(team);
+    return m_source == RunSource::Team || (m_source == RunSource::Both && RunDatabase::isTeamCopyId(id));
+}
+
+void RunBrowser::setRunSource(RunSource source)
+{
+    const RunSource before = m_source;
+    m_source = source;
+    m_model->setEditable(source != RunSource::Team);  // Both: the model refuses the copied runs itself
+    m_view->setColumnHidden(RunsTableModel::MachineColumn, source == RunSource::ThisMachine);
+    // Both: this machine's runs and the team's, newest first (by id, the copied runs would all come last).
+    if ((source == RunSource::Both) != (before == RunSource::Both))
+        m_view->sortByColumn(source == RunSource::Both ? RunsTableModel::CreatedColumn : RunsTableModel::IdColumn, Qt::DescendingOrder);
     {
         const QSignalBlocker quiet(m_sourceChoice);
-        m_sourceChoice->setCurrentIndex(team ? 1 : 0);
+        m_sourceChoice->setCurrentIndex(int(source));
     }
     updateActions();
 }
@@ -266,8 +278,8 @@ void RunBrowser::showDiff()
     if (!presetA.ok() || !presetB.ok())
         return m_diff->showMessage(
             tr("A preset cannot be read: %1").arg((presetA.ok() ? presetB : presetA).error().toString()));
-    m_diff->showDiff(QStringLiteral("#%1 %2").arg(a).arg(runA.value().name), presetA.value(),
-                     QStringLiteral("#%1 %2").arg(b).arg(runB.value().name), presetB.value());
+    m_diff->showDiff(QStringLiteral("#%1 %2").arg(RunDatabase::displayedRunId(a), runA.value().name), presetA.value(),
+                     QStringLiteral("#%1 %2").arg(RunDatabase::displayedRunId(b), runB.value().name), presetB.value());
     if (sender() == m_diffButton)
         m_details->setCurrentWidget(m_diff);
 }

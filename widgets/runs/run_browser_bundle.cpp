@@ -112,6 +112,9 @@ QString importSummary(const RunBundleImportReport &r, const QString &path)
 QString RunBrowser::bundleRefusal(const QList<qint64> &ids) const
 {
     for (qint64 id : ids) {
+        if (m_source == RunSource::Both && RunDatabase::isTeamCopyId(id))  // not in this machine's database
+            return tr("Run %1 is a teammate's (a copy of the team store's): its checkpoint files are on its machine.")
+                .arg(m_model->displayedId(id));
         const int row = m_model->rowOfRun(id);
         if (row < 0)
             continue;
@@ -208,7 +211,7 @@ bool RunBrowser::importBundle(const QString &path, bool interactive)
         setStatus(tr("Cannot import %1: no run database is open.").arg(QDir::toNativeSeparators(path)));
         return false;
     }
-    if (m_teamView) {
+    if (isTeamView()) {
         setStatus(tr("Cannot import %1 into the team's runs: switch to This machine.").arg(QDir::toNativeSeparators(path)));
         return false;
     }

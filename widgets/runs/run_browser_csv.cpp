@@ -26,12 +26,16 @@ namespace {
 
 constexpr int kIdsInFileName = 5;
 
-// On the export thread: a connection of its own (a connection belongs to the thread that opened it).
-Result<qint64> writeMetricsFile(const QString &databasePath, const QList<qint64> &ids, const QString &path)
+// On the export thread: a connection of its own (a connection belongs to the thread that opened it), with the
+// team copy beside it in the Both view.
+Result<qint64> writeMetricsFile(const QString &databasePath, const QString &teamCopy, const QList<qint64> &ids, const QString &path)
 {
     Result<std::unique_ptr<RunDatabase>> db = RunDatabase::open(databasePath);
     if (!db)
         return db.error();
+    if (!teamCopy.isEmpty())
+        if (Status attached = db.value()->attachTeamCopy(teamCopy); !attached.ok())
+            return attached.error();
     return writeLongFormMetricsCsv(*db.value(), ids, path);
 }
 
@@ -118,9 +122,9 @@ bool RunBrowser::startMetricsExport(QList<qint64> ids, const QString &path, bool
         Q_EMIT metricsExported(path, rows.ok(), rows ? rows.value() : 0, message);
     });
     watcher->setFuture(promise->future());
-    m_exportThread->start([promise, databasePath = database()->path(), ids, path] {
+    m_exportThread->start([promise, databasePath = database()->path(), teamCopy = database()->teamCopyPath(), ids, path] {
         promise->start();
-        promise->addResult(writeMetricsFile(databasePath, ids, path));
+        promise->addResult(writeMetricsFile(databasePath, teamCopy, ids, path));
         promise->finish();
     });
     return true;

@@ -114,8 +114,8 @@ bool RunComparisonView::setRuns(RunDatabase *db, const QList<qint64> &runIds, qi
         }
         summaries << byName;
         m_shown << id;
-        auto *header = new QTableWidgetItem(style::runColorIcon(id), QStringLiteral("#%1").arg(id));
-        QString tip = QStringLiteral("#%1 %2").arg(id).arg(info.value().name);
+        auto *header = new QTableWidgetItem(style::runColorIcon(id), QStringLiteral("#%1").arg(RunDatabase::displayedRunId(id)));
+        QString tip = QStringLiteral("#%1 %2").arg(RunDatabase::displayedRunId(id), info.value().name);
         if (id == baselineId) {
             tip += tr(" (the baseline: the other runs' best values show their difference to it)");
             QFont bold = font();

@@ -17,11 +17,14 @@ RunDatabaseWatcher::RunDatabaseWatcher(QObject *parent) : QObject(parent), m_tim
 
 RunDatabaseWatcher::~RunDatabaseWatcher() = default;
 
-Status RunDatabaseWatcher::open(const QString &path)
+Status RunDatabaseWatcher::open(const QString &path, const QString &teamCopy)
 {
     Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(path);
     if (!opened)
         return opened.error();
+    if (!teamCopy.isEmpty())
+        if (Status attached = opened.value()->attachTeamCopy(teamCopy); !attached.ok())
+            return attached;
     std::unique_ptr<RunDatabase> old = std::move(m_db);
     m_db = std::move(opened).value();
     m_queries = 0;

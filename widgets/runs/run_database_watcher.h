@@ -41,8 +41,9 @@ public:
     ~RunDatabaseWatcher() override;
 
     // Opens (creating it if needed) the run database at `path` and starts watching it; on success replaces the
-    // connection (connectionReplaced), on failure keeps the one it had.
-    Status open(const QString &path);
+    // connection (connectionReplaced), on failure keeps the one it had. With `teamCopy` (the "Both" view), the team
+    // store's local copy is read beside it (RunDatabase::attachTeamCopy) and its commits count as changes too.
+    Status open(const QString &path, const QString &teamCopy = {});
     RunDatabase *database() const { return m_db.get(); }
     QString path() const;
 

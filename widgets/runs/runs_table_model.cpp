@@ -143,10 +143,12 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
     }
 }
 
+QString RunsTableModel::displayedId(qint64 id) { return RunDatabase::displayedRunId(id); }
+
 QVariant RunsTableModel::displayValue(const RunSummaryRow &row, int column) const
 {
     switch (column) {
-    case IdColumn: return row.id;
+    case IdColumn: return RunDatabase::isTeamCopyId(row.id) ? QVariant(displayedId(row.id)) : QVariant(row.id);
     case NameColumn: return isLearningRateTest(row) ? QStringLiteral("%1 (LR range test)").arg(row.name) : row.name;
     case StatusColumn: return statusText(row);
     case PresetColumn: return row.presetName;

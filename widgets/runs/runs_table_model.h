@@ -41,7 +41,10 @@ public:
     void setDatabase(RunDatabase *db);
     RunDatabase *database() const { return m_db; }
     void setPageSize(int rows) { m_pageSize = std::max(1, rows); }
-    // False for a read-only copy (the team's runs): the name cell is not editable.
+    // "T7" for the team copy's run -7 in the Both view (RunDatabase::attachTeamCopy), else the id.
+    static QString displayedId(qint64 id);
+    // False for a read-only copy (the team's runs): the name cell is not editable. Never editable: a copied run
+    // of the Both view (a negative id).
     void setEditable(bool editable) { m_editable = editable; }
 
     int rowCount(const QModelIndex &parent = {}) const override;

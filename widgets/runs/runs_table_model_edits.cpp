@@ -45,7 +45,8 @@ Status RunsTableModel::setTags(qint64 id, const QStringList &tags)
 Qt::ItemFlags RunsTableModel::flags(const QModelIndex &index) const
 {
     Qt::ItemFlags flags = QAbstractTableModel::flags(index);
-    if (index.isValid() && index.column() == NameColumn && m_editable)
+    if (index.isValid() && index.column() == NameColumn && m_editable && index.row() < m_rows.size()
+        && !RunDatabase::isTeamCopyId(m_rows.at(index.row()).id))
         flags |= Qt::ItemIsEditable;
     return flags;
 }

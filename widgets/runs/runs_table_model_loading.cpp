@@ -53,11 +53,11 @@ void RunsTableModel::reindex()
     m_rowOfId.reserve(m_rows.size());
     m_maxLoadedId = 0;
     m_minLoadedId = 0;
-    for (int i = 0; i < m_rows.size(); ++i) {
+    for (int i = 0; i < m_rows.size(); ++i) {  // ids may be negative (the team copy's, in the Both view)
         const qint64 id = m_rows.at(i).id;
         m_rowOfId.insert(id, i);
-        m_maxLoadedId = std::max(m_maxLoadedId, id);
-        m_minLoadedId = m_minLoadedId == 0 ? id : std::min(m_minLoadedId, id);
+        m_maxLoadedId = i == 0 ? id : std::max(m_maxLoadedId, id);
+        m_minLoadedId = i == 0 ? id : std::min(m_minLoadedId, id);
     }
 }
 

@@ -190,7 +190,7 @@ void RunSpeedView::fillTable()
     m_table->setRowCount(int(m_shown.size()));
     for (int row = 0; row < m_shown.size(); ++row) {
         const Shown &s = m_shown.at(row);
-        QStringList cells{QStringLiteral("#%1 %2").arg(s.id).arg(s.name),
+        QStringList cells{QStringLiteral("#%1 %2").arg(RunDatabase::displayedRunId(s.id), s.name),
                           s.speed.empty() ? QStringLiteral("–") : QString::number(s.speed.samplesPerSecond, 'f', 0),
                           s.speed.empty() ? QStringLiteral("–") : QString::number(s.speed.stepMs, 'f', 2)};
         for (const QString &phase : speedPhases())
@@ -218,7 +218,7 @@ void RunSpeedView::plotRate()
         if (s.speed.rate.isEmpty())
             continue;
         QCPGraph *graph = m_rate->addGraph();
-        graph->setName(QStringLiteral("#%1").arg(s.id));
+        graph->setName(QStringLiteral("#%1").arg(RunDatabase::displayedRunId(s.id)));
         graph->setPen(QPen(style::runColor(s.id), 1.6));
         QVector<double> x, y;
         for (const MetricPoint &p : s.speed.rate) {
@@ -262,7 +262,7 @@ void RunSpeedView::plotPhases()
         stack.append(bars);
     }
     for (int i = 0; i < m_shown.size(); ++i)
-        ticker->addTick(double(i + 1), QStringLiteral("#%1").arg(m_shown.at(i).id));
+        ticker->addTick(double(i + 1), QStringLiteral("#%1").arg(RunDatabase::displayedRunId(m_shown.at(i).id)));
     m_phases->xAxis->setTicker(ticker);
     m_phases->xAxis->setRange(0.4, double(m_shown.size()) + 0.6);
     m_phases->yAxis->rescale();

@@ -151,9 +151,9 @@ bool TrainingPanel::eventFilter(QObject *watched, QEvent *event)
 MetricPlot *TrainingPanel::lossPlot() const { return m_lossPanel->plot(); }
 MetricPlot *TrainingPanel::metricPlot() const { return m_metricPanel->plot(); }
 
-Status TrainingPanel::openDatabase(const QString &path)
+Status TrainingPanel::openDatabase(const QString &path, const QString &teamCopy)
 {
-    const Status opened = m_browser->openDatabase(path);  // in m_watcher: the plots follow (see the constructor)
+    const Status opened = m_browser->openDatabase(path, teamCopy);  // in m_watcher: the plots follow (see the constructor)
     if (!opened.ok())
         Q_EMIT messageChanged(opened.error().toString());
     return opened;
@@ -358,11 +358,11 @@ QString TrainingPanel::runLabel(qint64 runId) const
 {
     const int row = m_browser->model()->rowOfRun(runId);
     if (row >= 0)
-        return QStringLiteral("#%1 %2").arg(runId).arg(m_browser->model()->runAt(row).name);
+        return QStringLiteral("#%1 %2").arg(RunDatabase::displayedRunId(runId), m_browser->model()->runAt(row).name);
     for (const TrainingRunController *c : m_controllers)
         if (c->runId() == runId)
             return QStringLiteral("#%1 %2").arg(runId).arg(c->runName());
-    return QStringLiteral("#%1").arg(runId);
+    return QStringLiteral("#%1").arg(RunDatabase::displayedRunId(runId));
 }
 
 QList<qint64> TrainingPanel::plottedRuns() const { return m_plotted; }

@@ -44,7 +44,7 @@ public:
 
     // The run database the browser shows and new runs are recorded in, opened in the watcher: every view that
     // follows it moves to it.
-    Status openDatabase(const QString &path);
+    Status openDatabase(const QString &path, const QString &teamCopy = {});  // teamCopy: RunBrowser::openDatabase
     QString databasePath() const;
     RunDatabaseWatcher *watcher() const { return m_watcher; }
 
