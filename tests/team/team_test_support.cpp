@@ -1,5 +1,6 @@
 #include "team_test_support.h"
 
+#include "blobs_preset.h"
 #include "pg_connection.h"
 #include "sqlite_connection.h"
 
@@ -110,29 +111,8 @@ CliResult cli(const QStringList &arguments, const QProcessEnvironment &environme
 
 QString blobsPreset(const QTemporaryDir &dir, int epochs, int samples)
 {
-    const QString path = dir.filePath(QStringLiteral("blobs.trainyard.json"));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        qFatal("cannot write %s", qPrintable(path));
-    file.write(QStringLiteral(R"({"format": "trainyard-preset", "version": 1, "name": "blobs",
-  "nodes": [
-    {"id": "data", "block": "dataset.synthetic", "params": {"samples": %1, "test_samples": 200, "noise": 1.0}},
-    {"id": "fc1", "block": "layer.linear", "params": {"out_features": 16}},
-    {"id": "act", "block": "layer.tanh"},
-    {"id": "fc2", "block": "layer.linear", "params": {"out_features": 4}},
-    {"id": "loss", "block": "loss.cross_entropy"},
-    {"id": "accuracy", "block": "metric.accuracy"},
-    {"id": "opt", "block": "optimizer.adam", "params": {"lr": 0.01}}
-  ],
-  "edges": [
-    {"from": "data.features", "to": "fc1.in"}, {"from": "fc1.out", "to": "act.in"}, {"from": "act.out", "to": "fc2.in"},
-    {"from": "fc2.out", "to": "loss.input"}, {"from": "data.target", "to": "loss.target"},
-    {"from": "fc2.out", "to": "accuracy.input"}, {"from": "data.target", "to": "accuracy.target"},
-    {"from": "loss.loss", "to": "opt.loss"}
-  ],
-  "training": {"epochs": %2, "batch_size": 8, "device": "cpu", "seed": 3, "log_every": 1}
-})").arg(samples).arg(epochs).toUtf8());
-    return path;
+    return tytest::writeBlobsPreset(dir, "\"epochs\": " + QByteArray::number(epochs) + ", \"batch_size\": 8, \"device\": \"cpu\", \"seed\": 3, \"log_every\": 1",
+                                    samples);
 }
 
 QStringList localUuids(const QString &databasePath)
