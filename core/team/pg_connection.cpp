@@ -157,6 +157,18 @@ Status PgConnection::command(const QString &sql, const QString &what)
     return Status::success();
 }
 
+Status PgConnection::inTransaction(const QString &what, const std::function<Status()> &work)
+{
+    if (Status begun = command(QStringLiteral("BEGIN"), what); !begun.ok())
+        return begun;
+    Status done = work();
+    if (!done.ok()) {
+        (void)command(QStringLiteral("ROLLBACK"), what);
+        return done;
+    }
+    return command(QStringLiteral("COMMIT"), what);
+}
+
 Status PgConnection::copyIn(const QString &sql, const QByteArray &data, const QString &what)
 {
     if (!m_conn)

@@ -13,6 +13,7 @@
 #include <QString>
 #include <QVariant>
 
+#include <functional>
 #include <memory>
 
 struct pg_conn;
@@ -56,6 +57,8 @@ public:
     // exactly). Errors say "<what> on the team store <name>: <server's message>".
     Result<PgResult> exec(const QString &sql, const QVariantList &params, const QString &what);
     Status command(const QString &sql, const QString &what);
+    // BEGIN, `work`, then COMMIT; ROLLBACK (and work's error) when it fails.
+    Status inTransaction(const QString &what, const std::function<Status()> &work);
     // COPY ... FROM STDIN in text format: `data` holds the rows, already escaped (copyField()).
     Status copyIn(const QString &sql, const QByteArray &data, const QString &what);
 

@@ -205,15 +205,7 @@ private:
 
     Status inServerTransaction(const std::function<Status()> &work)
     {
-        const QString action = what(QStringLiteral("cannot push"));
-        if (Status begun = m_server.command(QStringLiteral("BEGIN"), action); !begun.ok())
-            return begun;
-        Status done = work();
-        if (!done.ok()) {
-            (void)m_server.command(QStringLiteral("ROLLBACK"), action);
-            return done;
-        }
-        return m_server.command(QStringLiteral("COMMIT"), action);
+        return m_server.inTransaction(what(QStringLiteral("cannot push")), work);
     }
 
     Status truncateOnServer()

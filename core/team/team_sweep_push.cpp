@@ -19,18 +19,6 @@ QString trialStatus(RunStatus status)
     }
 }
 
-Status inTransaction(PgConnection &server, const QString &what, const std::function<Status()> &work)
-{
-    if (Status begun = server.command(QStringLiteral("BEGIN"), what); !begun.ok())
-        return begun;
-    Status done = work();
-    if (!done.ok()) {
-        (void)server.command(QStringLiteral("ROLLBACK"), what);
-        return done;
-    }
-    return server.command(QStringLiteral("COMMIT"), what);
-}
-
 } // namespace
 
 Result<TeamSweepPushReport> pushLocalSweeps(const QString &databasePath, PgConnection &server)
@@ -64,7 +52,7 @@ Result<TeamSweepPushReport> pushLocalSweeps(const QString &databasePath, PgConne
         const QString what = QStringLiteral("cannot record the trials of sweep %1 (%2 on the team store)").arg(sweep.id).arg(id);
         int trials = 0;
         bool teamSweep = false;
-        const Status written = inTransaction(server, what, [&]() -> Status {
+        const Status written = server.inTransaction(what, [&]() -> Status {
             Result<PgResult> claimed = server.exec(QStringLiteral("SELECT 1 FROM trainyard.sweep_trials WHERE sweep_id = $1"
                                                                   " AND (claims > 0 OR status = 'queued') FOR UPDATE"),
                                                    {id}, what);

@@ -48,18 +48,6 @@ QString compact(const QJsonObject &object)
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
-Status inTransaction(PgConnection &server, const QString &what, const std::function<Status()> &work)
-{
-    if (Status begun = server.command(QStringLiteral("BEGIN"), what); !begun.ok())
-        return begun;
-    Status done = work();
-    if (!done.ok()) {
-        (void)server.command(QStringLiteral("ROLLBACK"), what);
-        return done;
-    }
-    return server.command(QStringLiteral("COMMIT"), what);
-}
-
 // The store has the sweeps' tables (schema version 2 or later).
 Status checkSweepTables(PgConnection &server)
 {
@@ -82,7 +70,7 @@ Result<qint64> recordTeamSweep(PgConnection &server, const SweepRecord &sweep)
         return prepared.error();
     const QString what = QStringLiteral("cannot record the sweep");
     qint64 id = 0;
-    const Status recorded = inTransaction(server, what, [&]() -> Status {
+    const Status recorded = server.inTransaction(what, [&]() -> Status {
         Result<PgResult> inserted = server.exec(
             QStringLiteral("INSERT INTO trainyard.sweeps (uuid, name, status, spec_json, preset_json, preset_file, trials_json, metric, maximize, host)"
                            " VALUES ($1, $2, 'running', $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (uuid) DO UPDATE SET uuid = EXCLUDED.uuid RETURNING id"),
@@ -133,7 +121,7 @@ Result<std::optional<TeamTrialClaim>> claimTeamTrial(PgConnection &server, qint6
     const QString what = QStringLiteral("cannot claim a trial of sweep %1").arg(sweepId);
     std::optional<TeamTrialClaim> claim;
     // A short transaction: the row lock lasts only until the claim is written.
-    const Status claimed = inTransaction(server, what, [&]() -> Status {
+    const Status claimed = server.inTransaction(what, [&]() -> Status {
         Result<PgResult> free = server.exec(
             QStringLiteral("SELECT trial, worker, run_uuid FROM trainyard.sweep_trials WHERE sweep_id = $1"
                            " AND (status = 'queued' OR (status = 'running' AND lease_until < now())) ORDER BY trial LIMIT 1 FOR UPDATE SKIP LOCKED"),
@@ -193,7 +181,7 @@ Status endTeamTrial(PgConnection &server, qint64 sweepId, int trial, const QStri
                     std::optional<double> value, const QString &message)
 {
     const QString what = QStringLiteral("cannot record the end of trial %1 of sweep %2").arg(trial).arg(sweepId);
-    return inTransaction(server, what, [&]() -> Status {
+    return server.inTransaction(what, [&]() -> Status {
         // The sweep's row locked first: two workers ending the last two trials at once take turns, so the second
         // sees the first's end and marks the sweep finished (without the lock, neither would see the other's).
         if (Result<PgResult> locked = server.exec(QStringLiteral("SELECT 1 FROM trainyard.sweeps WHERE id = $1 FOR UPDATE"), {sweepId}, what); !locked)
