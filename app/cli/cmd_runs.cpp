@@ -96,6 +96,10 @@ QString parentText(const QJsonObject &parent)
             .arg(parent.value(QStringLiteral("run")).toInteger())
             .arg(printableExcerpt(parent.value(QStringLiteral("run_name")).toString(), 60))
             .arg(parent.value(QStringLiteral("checkpoint_step")).toInteger()).arg(nodes);
+    if (!parent.contains(QStringLiteral("file")) && parent.contains(QStringLiteral("run_uuid")))  // a bundle's or teammate's run not here
+        return QStringLiteral("run %1 of another run database (uuid %2), not here%3")
+            .arg(printableExcerpt(parent.value(QStringLiteral("run_name")).toString(), 60),
+                 printableExcerpt(parent.value(QStringLiteral("run_uuid")).toString(), 40), nodes);
     return QStringLiteral("%1 (sha256 %2...)%3").arg(printableExcerpt(parent.value(QStringLiteral("file")).toString(), 200),
                                                    parent.value(QStringLiteral("sha256")).toString().left(12), nodes);
 }

@@ -31,6 +31,15 @@ const ShadowedTable kShadowedTables[] = {
 // is the one with the highest id): id - 2^50. TeamRunCache indexes the same expressions.
 const char kCopiedEvaluationId[] = "%1 - 1125899906842624 AS %1";
 
+// The run a copied run started from (the store's id, team_run_parents.h) as this view names it: the run of this
+// database with its uuid when the parent was replicated from here, else the copy's run under its negated id.
+const char kCopiedProvenance[] =
+    "CASE WHEN NOT json_valid(provenance_json) THEN provenance_json"
+    " WHEN json_type(provenance_json, '$.init_from.run') IS NULL THEN provenance_json"
+    " ELSE json_set(provenance_json, '$.init_from.run', coalesce((SELECT m.id FROM main.runs m"
+    " WHERE m.uuid = json_extract(team.runs.provenance_json, '$.init_from.run_uuid')),"
+    " -json_extract(provenance_json, '$.init_from.run'))) END AS provenance_json";
+
 // The copy's side of column `column` of `table`: run ids negated, evaluation ids shifted, sweeps left out (theirs
 // are the store's).
 QString copiedColumn(const QString &table, const QString &column)
@@ -41,6 +50,8 @@ QString copiedColumn(const QString &table, const QString &column)
         return QStringLiteral("-%1 AS %1").arg(column);
     if (table == QLatin1String("runs") && (column == QLatin1String("sweep_id") || column == QLatin1String("sweep_trial")))
         return QStringLiteral("NULL AS %1").arg(column);
+    if (table == QLatin1String("runs") && column == QLatin1String("provenance_json"))
+        return QString::fromLatin1(kCopiedProvenance);
     return column;
 }
 

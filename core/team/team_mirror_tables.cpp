@@ -2,6 +2,7 @@
 
 #include "pg_connection.h"
 #include "sqlite_connection.h"
+#include "team_run_parents.h"
 #include "team_schema.h"
 
 #include <QStringList>
@@ -82,10 +83,25 @@ Result<qint64> copyMirroredRows(PgConnection &server, SqliteConnection &local, c
     const QString copying = QStringLiteral("cannot copy the team store's %1").arg(table.localTable);
     if (Status prepared = insert.prepare(local, sql.toUtf8(), copying); !prepared.ok())
         return prepared.error();
+    // A run's parent under the store's id (team_run_parents.h): the store ids of the parents these runs name.
+    const int provenance = table.localTable == QLatin1String("runs") ? bundleColumnIndex(table.columns, "provenance_json") : -1;
+    QHash<QString, qint64> parentIds;
+    if (provenance >= 0) {
+        QStringList parents;
+        for (int row = 0; row < rows.value().rows(); ++row)
+            if (const QString uuid = parentUuidOf(rows.value().text(row, provenance + 1)); !uuid.isEmpty())
+                parents << uuid;
+        Result<QHash<QString, qint64>> ids = storeIdsOfRuns(server, parents);
+        if (!ids)
+            return ids.error();
+        parentIds = ids.value();
+    }
     for (int row = 0; row < rows.value().rows(); ++row) {
         QVariantList values{rows.value().value(row, 0, BundleColumn::Integer)};
         for (int column = 0; column < table.columns.size(); ++column)
             values << rows.value().value(row, column + 1, table.columns[column].kind);
+        if (provenance >= 0 && !values.at(provenance + 1).isNull())
+            values[provenance + 1] = provenanceWithStoreParent(values.at(provenance + 1).toString(), parentIds);
         bindBundleRow(insert, 1, values);
         if (Status done = insert.run(copying); !done.ok())
             return done.error();

@@ -4,6 +4,7 @@
 #include "sqlite_connection.h"
 #include "team_evaluation_samples.h"
 #include "team_listener.h"
+#include "team_run_parents.h"
 #include "team_schema.h"
 
 #include <QCryptographicHash>
@@ -305,6 +306,14 @@ private:
             return run.error();
         if (run.value().isEmpty())
             return Status::success();  // deleted meanwhile
+        // The run it started from by uuid too: its id here names another run on the store (team_run_parents.h).
+        QVariant &provenance = run.value().first()[bundleColumnIndex(runColumns, "provenance_json")];
+        if (!provenance.isNull()) {
+            Result<QString> withParent = provenanceWithParentUuid(m_local, provenance.toString());
+            if (!withParent)
+                return withParent.error();
+            provenance = withParent.value();
+        }
         QCryptographicHash hash(QCryptographicHash::Sha1);
         digestRow(hash, run.value().first());
         QList<RecordTable> tables = recordTables();

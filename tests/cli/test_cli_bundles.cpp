@@ -82,8 +82,10 @@ private Q_SLOTS:
         QCOMPARE(firstRun.value(QStringLiteral("id")).toInt(), 3);  // free on the server: kept
         const QJsonObject childParent = json(on(server, QStringLiteral("runs show 3 --json"))).value(QStringLiteral("parent")).toObject();
         QVERIFY2(!childParent.contains(QStringLiteral("run")), qPrintable(QJsonDocument(childParent).toJson()));
-        QCOMPARE(childParent.value(QStringLiteral("run_uuid")).toString(),
-                 json(on(laptop, QStringLiteral("runs show 2 --json"))).value(QStringLiteral("uuid")).toString());
+        const QString parentUuid = json(on(laptop, QStringLiteral("runs show 2 --json"))).value(QStringLiteral("uuid")).toString();
+        QCOMPARE(childParent.value(QStringLiteral("run_uuid")).toString(), parentUuid);
+        const tytest::CliOutput childShown = on(server, QStringLiteral("runs show 3"));
+        QVERIFY2(childShown.out.contains(QStringLiteral("of another run database (uuid %1), not here").arg(parentUuid)), qPrintable(childShown.out));
 
         // Then the sweep: run 1 clashes with the server's own, run 2 is free.
         const tytest::CliOutput imported = on(server, QStringLiteral("runs import %1").arg(sweepBundle));

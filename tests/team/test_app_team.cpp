@@ -23,6 +23,11 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
 #include <QLabel>
 #include <QListWidget>
 #include <QProcess>
@@ -276,6 +281,93 @@ private Q_SLOTS:
         QCOMPARE(window.training()->databasePath(), QFileInfo(mine).absoluteFilePath());
         for (int row = 0; row < model->rowCount(); ++row)
             QVERIFY(model->runAt(row).id > 0);
+    }
+
+    // A teammate's fine-tune names its parent under the store's id, not its id in the teammate's database: in
+    // `runs show --team`, the Team view and Both (where a parent replicated from here is this machine's run).
+    void teammatesFineTunesNameTheirParentsHere()
+    {
+        const QString server = fixtureServer();
+        if (server.isEmpty())
+            TY_SKIP_WITHOUT_DATA("no PostgreSQL server (install postgresql-15; the team_server fixture starts one)");
+        const QString store = createDatabase(server);
+        // This machine: "my base" (run 1, store run 1).
+        const QString mine = m_dir.filePath(QStringLiteral("lineage-mine.sqlite"));
+        QCOMPARE(cli({"run", blobsPreset(m_dir, 1), "--db", mine, "--quiet", "--name", "my base"}).code, 0);
+        QCOMPARE(cli({"team", "push", "--db", mine, "--team", store}).code, 0);
+        // The teammate: runs 1 to 3 (3 fine-tunes 2); run 4 is "my base" from a bundle, and run 5 fine-tunes it.
+        // Their ids here would name other runs on the store: 1 is "my base", 2 is "filler".
+        const QString theirs = m_dir.filePath(QStringLiteral("lineage-teammate.sqlite"));
+        const QString bundle = m_dir.filePath(QStringLiteral("my-base.tybundle"));
+        QCOMPARE(cli({"runs", "export", "1", "--bundle", bundle, "--db", mine}).code, 0);
+        QCOMPARE(cli({"run", blobsPreset(m_dir, 1), "--db", theirs, "--quiet", "--name", "filler"}).code, 0);
+        QCOMPARE(cli({"run", blobsPreset(m_dir, 1), "--db", theirs, "--quiet", "--name", "their base"}).code, 0);
+        QCOMPARE(cli({"run", blobsPreset(m_dir, 1), "--db", theirs, "--quiet", "--name", "their fine-tune", "--init-from", "2"}).code, 0);
+        QCOMPARE(cli({"runs", "import", bundle, "--db", theirs}).code, 0);
+        QCOMPARE(cli({"run", blobsPreset(m_dir, 1), "--db", theirs, "--quiet", "--name", "their fine-tune of mine", "--init-from", "4"}).code, 0);
+        QCOMPARE(cli({"team", "push", "--db", theirs, "--team", store}).code, 0);
+
+        // On the store, by name ("my base" once; the ids of an upsert's conflicts are spent, so they are looked up).
+        QHash<QString, qint64> onStore;
+        for (const QJsonValue &run : QJsonDocument::fromJson(cli({"runs", "list", "--team", store, "--json"}).out.toUtf8()).array())
+            onStore.insert(run[QStringLiteral("name")].toString(), run[QStringLiteral("id")].toInteger());
+        QCOMPARE(onStore.size(), 5);
+        const qint64 myBase = onStore.value(QStringLiteral("my base")), theirBase = onStore.value(QStringLiteral("their base"));
+        const qint64 theirFineTune = onStore.value(QStringLiteral("their fine-tune"));
+        const qint64 ofMine = onStore.value(QStringLiteral("their fine-tune of mine"));
+        QCOMPARE(myBase, 1);
+        QVERIFY(theirBase != 2 && theirBase != 1);  // else the test could not tell the ids apart
+        const auto parentOnStore = [&](qint64 id) {
+            const CliResult shown = cli({"runs", "show", QString::number(id), "--team", store, "--json"});
+            return QJsonDocument::fromJson(shown.out.toUtf8()).object().value(QStringLiteral("parent")).toObject();
+        };
+        QCOMPARE(parentOnStore(theirFineTune).value(QStringLiteral("run")).toInteger(), theirBase);
+        QCOMPARE(parentOnStore(ofMine).value(QStringLiteral("run")).toInteger(), myBase);
+        const CliResult text = cli({"runs", "show", QString::number(theirFineTune), "--team", store});
+        QVERIFY2(text.out.contains(QStringLiteral("parent     run %1 (their base)").arg(theirBase)), qPrintable(text.out));
+
+        ty::MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openRunDatabase(mine).ok());
+        QVERIFY(window.setTeamStore(store).ok());
+        window.setMode(ty::WindowMode::Experiments);
+        ty::RunBrowser *browser = window.training()->browser();
+        ty::RunsTableModel *model = browser->model();
+        const auto rowNamed = [model](const QString &name) {
+            for (int row = 0; row < model->rowCount(); ++row)
+                if (model->runAt(row).name == name)
+                    return row;
+            return -1;
+        };
+        const auto fromText = [model](int row) { return model->index(row, ty::RunsTableModel::ParentColumn).data().toString(); };
+
+        // Team: the store's ids.
+        browser->sourceChoice()->setCurrentIndex(1);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 5, 20000);
+        QCOMPARE(model->runAt(rowNamed(QStringLiteral("their fine-tune"))).parentRunId(), theirBase);
+        QCOMPARE(fromText(rowNamed(QStringLiteral("their fine-tune"))), QStringLiteral("#%1").arg(theirBase));
+        QCOMPARE(model->runAt(rowNamed(QStringLiteral("their fine-tune of mine"))).parentRunId(), myBase);
+
+        // Both: the teammate's base is T<its store id>, "my base" is this machine's run 1.
+        browser->sourceChoice()->setCurrentIndex(2);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 5, 20000);
+        const int fineTune = rowNamed(QStringLiteral("their fine-tune"));
+        QCOMPARE(model->runAt(fineTune).parentRunId(), -theirBase);
+        QCOMPARE(fromText(fineTune), QStringLiteral("#T%1").arg(theirBase));
+        const int fineTuneOfMine = rowNamed(QStringLiteral("their fine-tune of mine"));
+        QCOMPARE(model->runAt(fineTuneOfMine).parentRunId(), 1);
+        QCOMPARE(fromText(fineTuneOfMine), QStringLiteral("#1"));
+        // The lineage line of their base lists its fine-tune, the fine-tune's names its base; "from:T<id>" finds it.
+        browser->selectRuns({-theirBase});
+        QTRY_VERIFY2(browser->lineageLabel()->text().contains(QStringLiteral("Fine-tuned into <a href=\"run:%1\">#T%2</a>").arg(-theirFineTune).arg(theirFineTune)),
+                     qPrintable(browser->lineageLabel()->text()));
+        browser->selectRuns({-theirFineTune});
+        QTRY_VERIFY2(browser->lineageLabel()->text().contains(QStringLiteral("run #T%1 “their base”").arg(theirBase)), qPrintable(browser->lineageLabel()->text()));
+        browser->filterField()->setText(QStringLiteral("from:T%1").arg(theirBase));
+        QTRY_COMPARE(browser->view()->model()->rowCount(), 1);
     }
 };
 

@@ -25,7 +25,7 @@ namespace ty {
 void RunBrowser::updateLineage()
 {
     const qint64 id = m_lastSelection.size() == 1 ? m_lastSelection.first() : 0;
-    const int row = id > 0 ? m_model->rowOfRun(id) : -1;
+    const int row = id != 0 ? m_model->rowOfRun(id) : -1;  // a teammate's run in Both has a negative id
     QStringList lines;
     QString importTip;
     if (row >= 0 && !m_model->runAt(row).parent.isEmpty()) {
@@ -39,7 +39,7 @@ void RunBrowser::updateLineage()
     QStringList children;
     for (int i = 0; row >= 0 && i < m_model->rowCount(); ++i)
         if (m_model->runAt(i).parentRunId() == id)
-            children.prepend(QStringLiteral("<a href=\"run:%1\">#%1</a>").arg(m_model->runAt(i).id));  // oldest first
+            children.prepend(QStringLiteral("<a href=\"run:%1\">#%2</a>").arg(m_model->runAt(i).id).arg(RunDatabase::displayedRunId(m_model->runAt(i).id)));  // oldest first
     if (!children.isEmpty())
         lines << tr("Fine-tuned into %1").arg(children.join(QStringLiteral(", ")));
     m_lineage->setText(lines.join(QStringLiteral("<br>")));
@@ -138,7 +138,7 @@ QMenu *RunBrowser::createContextMenu(QWidget *menuParent)
     auto *menu = new QMenu(menuParent);
     const QList<qint64> ids = selectedRunIds();
     const qint64 id = ids.size() == 1 ? ids.first() : 0;
-    const int row = id > 0 ? m_model->rowOfRun(id) : -1;
+    const int row = id != 0 ? m_model->rowOfRun(id) : -1;
     const auto mirror = [menu](QPushButton *button, const QString &text) {
         QAction *action = menu->addAction(text);
         QObject::connect(action, &QAction::triggered, button, &QPushButton::click);
@@ -149,8 +149,8 @@ QMenu *RunBrowser::createContextMenu(QWidget *menuParent)
     mirror(m_open, tr("Open Preset"));
     mirror(m_fineTune, tr("Fine-tune from This Run…"))->setObjectName(QStringLiteral("fine-tune"));
     const qint64 parent = row >= 0 ? m_model->runAt(row).parentRunId() : 0;
-    if (parent > 0) {
-        QAction *toParent = menu->addAction(tr("Go to Parent Run #%1").arg(parent));
+    if (parent != 0) {
+        QAction *toParent = menu->addAction(tr("Go to Parent Run #%1").arg(RunDatabase::displayedRunId(parent)));
         toParent->setObjectName(QStringLiteral("go-to-parent"));
         connect(toParent, &QAction::triggered, this, [this, parent] { showRun(parent); });
     }

@@ -1,5 +1,6 @@
 #include "run_lineage.h"
 
+#include "run_database.h"  // displayedRunId: T7 for a teammate's run in the Both view
 #include "saturating.h"
 
 #include <QFileInfo>
@@ -42,8 +43,14 @@ QString details(const QJsonObject &parent, bool fullSha)
 QString runText(const QJsonObject &parent)
 {
     const QString name = parent.value(QStringLiteral("run_name")).toString();
-    return name.isEmpty() ? QStringLiteral("run #%1").arg(parentRun(parent))
-                          : QStringLiteral("run #%1 “%2”").arg(parentRun(parent)).arg(name);
+    const QString id = RunDatabase::displayedRunId(parentRun(parent));
+    return name.isEmpty() ? QStringLiteral("run #%1").arg(id) : QStringLiteral("run #%1 “%2”").arg(id, name);
+}
+
+// A parent known only by its uuid (a bundle's or a teammate's run that is not here): by its name.
+bool elsewhere(const QJsonObject &parent)
+{
+    return !parent.contains(QStringLiteral("run")) && parent.contains(QStringLiteral("run_uuid"));
 }
 
 QString shapeText(const QJsonValue &shape)
@@ -112,9 +119,11 @@ QString withImport(const QString &description, const QJsonObject &parent, bool h
 QString parentShortText(const QJsonObject &parent)
 {
     if (parent.contains(QStringLiteral("run")))
-        return QStringLiteral("#%1").arg(parentRun(parent));
+        return QStringLiteral("#%1").arg(RunDatabase::displayedRunId(parentRun(parent)));
     if (parent.contains(QStringLiteral("file")))
         return QFileInfo(parent.value(QStringLiteral("file")).toString()).fileName();
+    if (elsewhere(parent))
+        return QStringLiteral("“%1” (not here)").arg(parent.value(QStringLiteral("run_name")).toString());
     return QString();
 }
 
@@ -124,6 +133,11 @@ QString parentDescription(const QJsonObject &parent)
         return withImport(QStringLiteral("Started from %1%2").arg(runText(parent), details(parent, true)), parent);
     if (parent.contains(QStringLiteral("file")))
         return withImport(QStringLiteral("Started from the weights file %1%2").arg(parent.value(QStringLiteral("file")).toString(), details(parent, true)),
+                          parent);
+    if (elsewhere(parent))
+        return withImport(QStringLiteral("Started from the run “%1” of another run database (uuid %2), not here%3")
+                              .arg(parent.value(QStringLiteral("run_name")).toString(), parent.value(QStringLiteral("run_uuid")).toString(),
+                                   details(parent, true)),
                           parent);
     return QString();
 }

@@ -1,5 +1,6 @@
 #include "runs_filter_proxy_model.h"
 
+#include "run_database.h"
 #include "runs_table_model.h"
 
 #include <QDateTime>
@@ -77,18 +78,18 @@ bool RunsFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &so
         return false;
     if (m_words.isEmpty())
         return true;
-    const QString id = QString::number(row.id);
+    const QString id = RunDatabase::displayedRunId(row.id);  // T7: a teammate's run in the Both view
     const QString status = runStatusName(row.status);
     for (const QString &word : m_words) {
         if (word.startsWith(QStringLiteral("from:"), Qt::CaseInsensitive)) {  // from:12 or from:#12: its fine-tunes
             QString parent = word.mid(5);
             if (parent.startsWith(QLatin1Char('#')))
                 parent.remove(0, 1);
-            if (row.parentRunId() <= 0 || QString::number(row.parentRunId()) != parent)
+            if (row.parentRunId() == 0 || RunDatabase::displayedRunId(row.parentRunId()).compare(parent, Qt::CaseInsensitive) != 0)
                 return false;
             continue;
         }
-        const bool idMatch = word == id || word == QLatin1Char('#') + id;
+        const bool idMatch = word.compare(id, Qt::CaseInsensitive) == 0 || word.compare(QLatin1Char('#') + id, Qt::CaseInsensitive) == 0;
         const bool found = idMatch || row.name.contains(word, Qt::CaseInsensitive)
                         || row.presetName.contains(word, Qt::CaseInsensitive) || status.contains(word, Qt::CaseInsensitive)
                         || row.notes.contains(word, Qt::CaseInsensitive)

@@ -177,8 +177,10 @@ QVariant RunsTableModel::sortValue(const RunSummaryRow &row, int column) const
     case StatusColumn: return runStatusName(row.status);
     case PresetColumn: return row.presetName.toLower();
     case ParentColumn:
-        if (row.parentRunId() > 0)  // runs by number, before files by name
+        if (row.parentRunId() > 0)  // runs by number, before teammates' runs (T7) and files by name
             return QStringLiteral("#%1").arg(row.parentRunId(), 12, 10, QLatin1Char('0'));
+        if (row.parentRunId() < 0)
+            return QStringLiteral("#T%1").arg(-row.parentRunId(), 12, 10, QLatin1Char('0'));
         return row.parent.isEmpty() ? QVariant() : QVariant(parentShortText(row.parent).toLower());
     case CreatedColumn: return timeOrNothing(row.createdAt);
     case StartedColumn: return timeOrNothing(row.startedAt);
