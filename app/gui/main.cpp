@@ -12,6 +12,7 @@
 
 #include "app_theme.h"
 #include "main_window.h"
+#include "team_live_mirror.h"
 #include "termination_signals.h"
 
 #include "canvas/canvas_view.h"
@@ -31,6 +32,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QMenu>
 #include <QPainter>
 #include <QPointer>
@@ -39,6 +41,49 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
+
+namespace {
+
+// A run id of --runs or --evaluate: 7, or T7 for the team store's run 7 (run -7 in Both, 7 in the Team view).
+qint64 runIdArgument(const QString &text, ty::RunBrowser::RunSource source)
+{
+    if (!text.startsWith(QLatin1Char('T'), Qt::CaseInsensitive))
+        return text.toLongLong();
+    const qint64 storeId = text.mid(1).toLongLong();
+    return source == ty::RunBrowser::RunSource::Both ? -storeId : storeId;
+}
+
+// Calls `then` once the team copy has had its first sync (or failed), so that a teammate's run given on the
+// command line is there; at once without a team view; after 30 s in any case.
+void whenTeamCopyReady(ty::MainWindow &window, const std::function<void()> &then)
+{
+    const auto ready = [&window] {
+        const ty::TeamLiveMirror *mirror = window.teamMirror();
+        if (!mirror)
+            return true;
+        const ty::TeamMirrorState state = mirror->state();
+        return state.syncs > 0 || !state.problem.isEmpty();
+    };
+    if (ready()) {
+        then();
+        return;
+    }
+    auto *poll = new QTimer(&window);
+    QElapsedTimer *waited = new QElapsedTimer;
+    waited->start();
+    QObject::connect(poll, &QTimer::timeout, &window, [ready, then, poll, waited] {
+        if (!ready() && waited->elapsed() < 30000)
+            return;
+        poll->stop();
+        poll->deleteLater();
+        delete waited;
+        then();
+    });
+    poll->start(100);
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -89,8 +134,8 @@ int main(int argc, char **argv)
                                       QStringLiteral("Open the Evaluate mode on this run (RUN or RUN,OTHER to compare)."),
                                       QStringLiteral("run"));
     const QCommandLineOption runs(QStringLiteral("runs"),
-                                  QStringLiteral("Select these runs in the run browser (comma-separated ids): their curves "
-                                                 "are plotted and compared."),
+                                  QStringLiteral("Select these runs in the run browser (comma-separated ids, T7 for the team store's "
+                                                 "run 7): their curves are plotted and compared."),
                                   QStringLiteral("ids"));
     const QCommandLineOption previewData(QStringLiteral("preview-data"),
                                          QStringLiteral("Preview the data of the selected dataset node in the inspector (as its button does)."));
@@ -175,11 +220,17 @@ int main(int argc, char **argv)
     }
     if (parser.isSet(baseline))
         window.training()->browser()->setBaseline(parser.value(baseline).toLongLong());
+    // A teammate's run comes with the team copy's first sync: --runs and --evaluate wait for it, a screenshot for them.
+    int waitingForTeam = 0;
     if (parser.isSet(runs)) {
         QList<qint64> ids;
         for (const QString &id : parser.value(runs).split(QLatin1Char(','), Qt::SkipEmptyParts))
-            ids << id.toLongLong();
-        window.training()->browser()->selectRuns(ids);
+            ids << runIdArgument(id, window.runSource());
+        ++waitingForTeam;
+        whenTeamCopyReady(window, [&window, ids, &waitingForTeam] {
+            window.training()->browser()->selectRunsWhenListed(ids);  // listed once the watcher has read the copy
+            --waitingForTeam;
+        });
     }
     ty::quitGracefullyOnTermination([&window] { window.stopTraining(); });
     if (parser.isSet(train))
@@ -205,7 +256,12 @@ int main(int argc, char **argv)
     }
     if (parser.isSet(evaluate)) {
         const QStringList runs = parser.value(evaluate).split(QLatin1Char(','));
-        window.showEvaluation(runs.value(0).toLongLong(), runs.value(1).toLongLong());
+        const qint64 run = runIdArgument(runs.value(0), window.runSource()), other = runIdArgument(runs.value(1), window.runSource());
+        ++waitingForTeam;
+        whenTeamCopyReady(window, [&window, run, other, &waitingForTeam] {
+            window.showEvaluation(run, other);
+            --waitingForTeam;
+        });
     }
     if (parser.isSet(curves)) {
         window.evaluation()->showCurves();
@@ -308,15 +364,18 @@ int main(int argc, char **argv)
     if (parser.isSet(runsMenu) && !shooting)
         QTimer::singleShot(600, &window, openRunsMenu);
 
+    QElapsedTimer shotClock;  // from the screenshot's first look: it waits at most 20 s for --runs' teammates' runs
     if (shooting) {
         // Let the window lay out, validate and paint (and the data preview load), then render it.
         const int wait = parser.isSet(delay) ? parser.value(delay).toInt() : parser.isSet(evaluate) ? 2500 : 600;
         QTimer::singleShot(wait, &window, [&] {
+            shotClock.start();
             if (parser.isSet(select) && !window.document()->selectedNodes().isEmpty())
                 window.view()->ensureNodeVisible(window.document()->selectedNodes().first());
             auto *poll = new QTimer(&window);
             QObject::connect(poll, &QTimer::timeout, &window, [&, poll] {
-                if ((previewing && !window.property("previewDone").toBool()) || (classifying && !window.property("classified").toBool())
+                if (waitingForTeam > 0 || (window.training()->browser()->hasPendingSelection() && shotClock.elapsed() < 20000)
+                    || (previewing && !window.property("previewDone").toBool()) || (classifying && !window.property("classified").toBool())
                     || (importing && !window.property("imported").toBool()) || (findingLr && (!findStarted || (finder && finder->running()))))
                     return;
                 poll->stop();

@@ -21,6 +21,8 @@
 #include <QTableView>
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace ty;
 using tytest::RunsFixture;
 
@@ -38,6 +40,7 @@ private Q_SLOTS:
     void deleteAsksFirst();
     void openPresetAndResume();
     void pollShowsNewRuns();
+    void selectionWaitsForRunsNotListedYet();
     void badDatabaseIsReported();
     void damagedDatabaseShowsABanner();
 
@@ -204,6 +207,26 @@ void TestRunBrowser::pollShowsNewRuns()
     const qint64 id = m_f->addRun(QStringLiteral("from a terminal"), RunStatus::Running, 5);
     QTRY_VERIFY_WITH_TIMEOUT(m_browser->model()->rowOfRun(id) >= 0, 10000);
     QCOMPARE(m_browser->model()->rowCount(), 4);
+}
+
+// `trainyard --team URL --both --runs T3` before the team copy has the run: selected once it is listed.
+void TestRunBrowser::selectionWaitsForRunsNotListedYet()
+{
+    m_browser->watcher()->setPollInterval(20);
+    const qint64 next = m_broken + 1;  // the next run's id
+    m_browser->selectRunsWhenListed({m_small, next});
+    QCOMPARE(m_browser->selectedRunIds(), QList<qint64>{m_small});
+    QVERIFY(m_browser->hasPendingSelection());
+    QCOMPARE(m_f->addRun(QStringLiteral("arrives later"), RunStatus::Finished, 5), next);
+    QTRY_VERIFY_WITH_TIMEOUT(m_browser->model()->rowOfRun(next) >= 0, 10000);
+    QList<qint64> selected = m_browser->selectedRunIds();
+    std::sort(selected.begin(), selected.end());
+    QCOMPARE(selected, (QList<qint64>{m_small, next}));
+    QVERIFY(!m_browser->hasPendingSelection());
+    // Chosen otherwise meanwhile: the pending selection is dropped.
+    m_browser->selectRunsWhenListed({next + 1});
+    m_browser->selectRuns({m_large});
+    QVERIFY(!m_browser->hasPendingSelection());
 }
 
 void TestRunBrowser::badDatabaseIsReported()

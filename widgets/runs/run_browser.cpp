@@ -29,6 +29,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <tuple>
 
 namespace ty {
@@ -68,7 +69,11 @@ RunBrowser::RunBrowser(QWidget *parent)
     connect(m_model, &RunsTableModel::tagsChanged, this, &RunBrowser::updateTagChoices);
     connect(m_model, &RunsTableModel::errorOccurred, this, &RunBrowser::setStatus);
     connect(m_model, &RunsTableModel::loadErrorChanged, this, &RunBrowser::showLoadProblem);
-    connect(m_model, &RunsTableModel::modelReset, this, [this] { selectRuns(m_lastSelection); });
+    connect(m_model, &RunsTableModel::modelReset, this, [this] { selectRuns(m_pendingSelection.isEmpty() ? m_lastSelection : m_pendingSelection); });
+    connect(m_model, &RunsTableModel::rowsInserted, this, [this] {
+        if (!m_pendingSelection.isEmpty())
+            selectRuns(m_pendingSelection);
+    });
     m_pageLoader->setSingleShot(true);
     m_pageLoader->setInterval(0);
     connect(m_pageLoader, &QTimer::timeout, this, &RunBrowser::loadNextPage);
@@ -368,6 +373,12 @@ void RunBrowser::selectRuns(const QList<qint64> &ids)
     m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
+void RunBrowser::selectRunsWhenListed(const QList<qint64> &ids)
+{
+    m_pendingSelection = ids;
+    selectRuns(ids);
+}
+
 void RunBrowser::setBaseline(qint64 runId)
 {
     if (runId == m_baseline)
@@ -384,6 +395,15 @@ void RunBrowser::setBaseline(qint64 runId)
 void RunBrowser::onSelectionChanged()
 {
     const QList<qint64> ids = selectedRunIds();
+    if (!m_pendingSelection.isEmpty()) {
+        QList<qint64> wanted = m_pendingSelection, got = ids;
+        std::sort(wanted.begin(), wanted.end());
+        std::sort(got.begin(), got.end());
+        if (got == wanted)
+            m_pendingSelection.clear();  // all listed and selected
+        else if (!std::includes(wanted.begin(), wanted.end(), got.begin(), got.end()))
+            m_pendingSelection.clear();  // selected otherwise (by hand): nothing to finish
+    }
     if (ids == m_lastSelection)
         return;
     m_lastSelection = ids;

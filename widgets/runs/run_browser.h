@@ -85,6 +85,10 @@ public:
 
     QList<qint64> selectedRunIds() const;   // in table order
     void selectRuns(const QList<qint64> &ids);
+    // selectRuns(), and again as the list gains any of `ids` it lacks (a team copy still filling), until all are
+    // listed or the selection is changed otherwise.
+    void selectRunsWhenListed(const QList<qint64> &ids);
+    bool hasPendingSelection() const { return !m_pendingSelection.isEmpty(); }
     qint64 baselineRunId() const { return m_baseline; }
     void setBaseline(qint64 runId);         // 0: none
 
@@ -263,6 +267,7 @@ private:
     QTimer *m_pageLoader;
     qint64 m_baseline = 0;
     QList<qint64> m_lastSelection;
+    QList<qint64> m_pendingSelection;  // selectRunsWhenListed()'s runs while some are not listed yet
     std::function<bool(const QString &)> m_confirm;
     SaveFileChooser m_chooseSaveFile;
     // The metrics export (run_browser_csv.cpp) and the bundles' export and imports (run_browser_bundle.cpp): one
