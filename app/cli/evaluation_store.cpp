@@ -1,5 +1,6 @@
 #include "evaluation_store.h"
 
+#include "evaluation_records.h"
 #include "run_database.h"
 
 namespace ty::cli {
@@ -9,19 +10,7 @@ Result<qint64> storeEvaluation(const QString &dbPath, qint64 runId, const Evalua
     Result<std::unique_ptr<RunDatabase>> opened = RunDatabase::open(dbPath);
     if (!opened)
         return opened.error();
-    EvaluationRecord record;
-    record.runId = runId;
-    record.split = report.split;
-    record.checkpointStep = report.checkpointStep;
-    record.task = report.classification ? QStringLiteral("classification") : QStringLiteral("regression");
-    record.sampleCount = report.count;
-    record.accuracy = report.accuracy;
-    record.summary = evaluationToJson(report, 100);
-    QList<EvaluationSampleRow> rows;
-    rows.reserve(qsizetype(report.samples.size()));
-    for (const EvaluatedSample &s : report.samples)
-        rows.append(EvaluationSampleRow{s.index, s.label, s.predicted, s.confidence});
-    return opened.value()->addEvaluation(record, rows);
+    return opened.value()->addEvaluation(evaluationRecordOf(runId, report), evaluationSampleRowsOf(report));
 }
 
 namespace {

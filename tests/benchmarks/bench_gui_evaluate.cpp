@@ -6,6 +6,7 @@
 #include "bench_gui_sections.h"
 
 #include "classification_scores.h"
+#include "evaluation_records.h"
 #include "evaluation_view.h"
 #include "run_database.h"
 
@@ -46,18 +47,7 @@ qint64 writeEvaluatedRun(RunDatabase &db)
     report.split = QStringLiteral("test");
     report.checkpointStep = 4690;
     scoreClassification(logits, labels, kClasses, {}, 5, &report);
-    EvaluationRecord record;
-    record.runId = id;
-    record.split = report.split;
-    record.checkpointStep = report.checkpointStep;
-    record.task = QStringLiteral("classification");
-    record.sampleCount = report.count;
-    record.accuracy = report.accuracy;
-    record.summary = evaluationToJson(report, 100);
-    QList<EvaluationSampleRow> rows;
-    for (const EvaluatedSample &s : report.samples)
-        rows.append(EvaluationSampleRow{s.index, s.label, s.predicted, s.confidence});
-    if (!db.addEvaluation(record, rows))
+    if (!db.addEvaluation(evaluationRecordOf(id, report), evaluationSampleRowsOf(report)))
         qFatal("cannot store the fixture's evaluation");
     return id;
 }

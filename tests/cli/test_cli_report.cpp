@@ -9,6 +9,7 @@
 #include "cli_in_process.h"
 #include "test_suite.h"
 
+#include "evaluation_records.h"
 #include "evaluation_report.h"
 #include "run_database.h"
 #include "run_writer.h"
@@ -229,14 +230,7 @@ void TestCliReport::tenThousandPointsStayUnderTwoMegabytes()
         e.confusion = {4, 1, 2, 3};
         e.accuracy = 0.7;
         e.perClass = {ClassScore{e.classes[0], 0.67, 0.8, 0.73, 5}, ClassScore{e.classes[1], 0.75, 0.6, 0.67, 5}};
-        EvaluationRecord record;
-        record.runId = id;
-        record.split = e.split;
-        record.task = QStringLiteral("classification");
-        record.sampleCount = e.count;
-        record.accuracy = e.accuracy;
-        record.summary = evaluationToJson(e);
-        QVERIFY(database->addEvaluation(record, {}).ok());
+        QVERIFY(database->addEvaluation(evaluationRecordOf(id, e, 20), {}).ok());
     }
     const QString html = dir.filePath(QStringLiteral("big.html"));
     const tytest::CliOutput report = trainyard({QStringLiteral("report"), QStringLiteral("1"), QStringLiteral("--html"), html,

@@ -1,5 +1,6 @@
 #include "training_ui_support.h"
 
+#include "evaluation_records.h"
 #include "preset_format.h"
 #include "run_writer.h"
 
@@ -122,15 +123,7 @@ qint64 RunsFixture::addRun(const QString &name, ty::RunStatus status, int steps,
 
 qint64 addClassificationEvaluation(ty::RunDatabase &db, qint64 runId, const ty::EvaluationReport &report)
 {
-    ty::EvaluationRecord record;
-    record.runId = runId;
-    record.split = report.split;
-    record.checkpointStep = report.checkpointStep;
-    record.task = QStringLiteral("classification");
-    record.sampleCount = report.count;
-    record.accuracy = report.accuracy;
-    record.summary = ty::evaluationToJson(report);
-    return db.addEvaluation(record, {}).value();
+    return db.addEvaluation(ty::evaluationRecordOf(runId, report, 20), {}).value();
 }
 
 } // namespace tytest
