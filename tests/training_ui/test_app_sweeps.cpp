@@ -240,7 +240,7 @@ private Q_SLOTS:
         QCOMPARE(plot->plottableCount(), 0);
         auto *note = qobject_cast<QCPItemText *>(plot->item(0));
         QVERIFY(note);
-        QCOMPARE(note->text(), QStringLiteral("importance needs at least 20 finished trials; this sweep has 12"));
+        QCOMPARE(note->text(), QStringLiteral("importance needs at least 20 finished trials;\nthis sweep has 12"));
     }
 
     void stopAndResumeFromTheView()

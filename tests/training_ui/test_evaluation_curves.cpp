@@ -50,15 +50,6 @@ qint64 addScoredEvaluation(RunDatabase &db, qint64 runId, int classes, int missi
     return tytest::addClassificationEvaluation(db, runId, report);
 }
 
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Base, QColor(0x1f, 0x21, 0x24));
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    return p;
-}
-
 } // namespace
 
 class TestEvaluationCurves : public QObject {
@@ -186,7 +177,7 @@ private Q_SLOTS:
         curves.binary = true;
         ClassifierCurvesView view;
         view.resize(900, 400);
-        view.setPalette(darkPalette());
+        view.setPalette(tytest::darkPalette());
         view.setCurves(curves);
         QVERIFY(view.rocTitle().contains(QStringLiteral("class \"k1\" AUC 0.7500")));
         const QImage shot = view.rocPlot()->toPixmap(400, 300).toImage();
@@ -195,11 +186,7 @@ private Q_SLOTS:
         QVERIFY(view.rocPlot()->xAxis->labelColor().lightnessF() > 0.8);
         QVERIFY(view.rocPlot()->legend->textColor().lightnessF() > 0.8);
         // Back to light: the same plot turns white.
-        QPalette light;
-        light.setColor(QPalette::Base, Qt::white);
-        light.setColor(QPalette::Window, QColor(0xef, 0xef, 0xef));
-        light.setColor(QPalette::Text, Qt::black);
-        view.setPalette(light);
+        view.setPalette(tytest::lightPalette());
         QVERIFY(view.rocPlot()->toPixmap(400, 300).toImage().pixelColor(2, 2).lightnessF() > 0.95);
     }
 };

@@ -126,4 +126,22 @@ qint64 addClassificationEvaluation(ty::RunDatabase &db, qint64 runId, const ty::
     return db.addEvaluation(ty::evaluationRecordOf(runId, report, 20), {}).value();
 }
 
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Base, QColor(0x1f, 0x21, 0x24));
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    return p;
+}
+
+QPalette lightPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Base, Qt::white);
+    p.setColor(QPalette::Window, QColor(0xef, 0xef, 0xef));
+    p.setColor(QPalette::Text, Qt::black);
+    return p;
+}
+
 } // namespace tytest

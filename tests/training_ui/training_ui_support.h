@@ -7,6 +7,7 @@
 #include "run_database.h"
 
 #include <QList>
+#include <QPalette>
 #include <QString>
 #include <QTemporaryDir>
 
@@ -44,5 +45,9 @@ struct RunsFixture {
 // Stores a classification `report` of run `runId` as the worker stores one (its summary, no sample rows); returns
 // the evaluation's id.
 qint64 addClassificationEvaluation(ty::RunDatabase &db, qint64 runId, const ty::EvaluationReport &report);
+
+// A dark palette (the Base, Window and Text roles of the app's dark scheme) and a light one, for the charts' tests.
+QPalette darkPalette();
+QPalette lightPalette();
 
 } // namespace tytest

@@ -30,4 +30,16 @@ void applyPlotPalette(QCustomPlot *plot, const QList<QCPAxis *> &axes, const QPa
     }
 }
 
+void applyChartPalette(QCustomPlot *plot, const QPalette &palette)
+{
+    applyPlotPalette(plot, {plot->xAxis, plot->yAxis}, palette, false);
+    const QColor text = palette.color(QPalette::Text);
+    plot->legend->setBrush(withAlpha(palette.color(QPalette::Base), 0.85));
+    plot->legend->setTextColor(text);
+    plot->legend->setBorderPen(QPen(withAlpha(text, 0.4), 1));
+    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
+        if (auto *title = qobject_cast<QCPTextElement *>(plot->plotLayout()->elementAt(i)))
+            title->setTextColor(text);
+}
+
 } // namespace ty

@@ -17,4 +17,8 @@ QColor withAlpha(QColor color, double alpha);
 // stronger line (MetricPlot's values may cross 0; curves on [0, 1] need none).
 void applyPlotPalette(QCustomPlot *plot, const QList<QCPAxis *> &axes, const QPalette &palette, bool zeroLine);
 
+// The whole frame of a chart in the palette's colours: applyPlotPalette on its bottom and left axes, its legend,
+// and the titles (QCPTextElement) of its layout.
+void applyChartPalette(QCustomPlot *plot, const QPalette &palette);
+
 } // namespace ty

@@ -32,7 +32,10 @@ void drawParameterImportance(QCustomPlot *plot, const SweepImportance &importanc
         note->position->setType(QCPItemPosition::ptAxisRectRatio);
         note->position->setCoords(0.5, 0.5);
         note->setPositionAlignment(Qt::AlignCenter);
-        note->setText(importance.absentReason.isEmpty() ? QObject::tr("No sweep chosen") : importance.absentReason);
+        // A line per clause: the chart is narrow beside the trials' table.
+        QString reason = importance.absentReason.isEmpty() ? QObject::tr("No sweep chosen") : importance.absentReason;
+        note->setText(reason.replace(QStringLiteral("; "), QStringLiteral(";\n")));
+        note->setTextAlignment(Qt::AlignCenter);
         note->setColor(plot->palette().color(QPalette::PlaceholderText));
         plot->replot();
         return;

@@ -1,5 +1,6 @@
 #include "sweep_view.h"
 
+#include "plots/plot_palette.h"
 #include "plots/qcustomplot_include.h"
 #include "preset_format.h"
 #include "preset_overrides.h"
@@ -8,6 +9,7 @@
 #include "sweep_plots.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -109,6 +111,7 @@ SweepView::SweepView(QWidget *parent) : QWidget(parent)
     split->setStretchFactor(1, 3);
     layout->addWidget(split, 1);
 
+    applyPalette();
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this] { reloadSweep(); });
     connect(m_scatterKey, &QComboBox::currentTextChanged, this, [this](const QString &key) {
         if (!key.isEmpty())
@@ -239,11 +242,7 @@ void SweepView::reloadSweep()
         if (m_scatterKey->findText(key) >= 0)
             m_scatterKey->setCurrentText(key);
     }
-    drawParallelCoordinates(m_parallel, m_sweep, m_rows);
-    drawMetricAgainstKey(m_scatter, m_sweep, m_rows, m_scatterKey->currentText());
-    drawParameterImportance(m_importancePlot, m_importance);
-    if (database())
-        drawTrialCurves(m_curves, *database(), m_sweep, m_rows);
+    drawCharts();
     if (m_sweep.id == 0) {
         m_summary->setText(m_sweeps.isEmpty() ? tr("No sweeps in this run database yet: Training ▸ Sweep… starts one.") : QString());
     } else {
@@ -261,6 +260,30 @@ void SweepView::reloadSweep()
                                          : QString()));
     }
     updateButtons();
+}
+
+void SweepView::drawCharts()
+{
+    drawParallelCoordinates(m_parallel, m_sweep, m_rows);
+    drawMetricAgainstKey(m_scatter, m_sweep, m_rows, m_scatterKey->currentText());
+    drawParameterImportance(m_importancePlot, m_importance);
+    if (database())
+        drawTrialCurves(m_curves, *database(), m_sweep, m_rows);
+}
+
+void SweepView::applyPalette()
+{
+    for (QCustomPlot *plot : {m_importancePlot, m_parallel, m_scatter, m_curves})
+        applyChartPalette(plot, palette());
+}
+
+void SweepView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (m_curves && (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)) {
+        applyPalette();
+        drawCharts();  // the parallel coordinates' labels and the notes take the palette's colours as they are drawn
+    }
 }
 
 void SweepView::fillTable()

@@ -68,8 +68,13 @@ Q_SIGNALS:
     void exportRequested(qint64 sweepId);  // Export Bundle…: the sweep and all its trials
     void statusMessage(const QString &message);
 
+protected:
+    void changeEvent(QEvent *event) override;  // a palette change: the charts in the new colours
+
 private:
     void reloadSweep();
+    void drawCharts();
+    void applyPalette();
     void fillTable();
     void updateButtons();
     RunDatabase *database() const;
@@ -89,10 +94,10 @@ private:
     QPushButton *m_resume;
     QPushButton *m_exportBundle;
     QTableWidget *m_table;
-    QCustomPlot *m_parallel;
-    QCustomPlot *m_scatter;
-    QCustomPlot *m_curves;
-    QCustomPlot *m_importancePlot;
+    QCustomPlot *m_parallel = nullptr;
+    QCustomPlot *m_scatter = nullptr;
+    QCustomPlot *m_curves = nullptr;
+    QCustomPlot *m_importancePlot = nullptr;
     QComboBox *m_scatterKey;
     int m_quietTicks = 0;  // the watcher's seconds since the last reread
 };

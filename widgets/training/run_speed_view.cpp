@@ -2,12 +2,14 @@
 
 #include "common/canvas_style.h"
 #include "common/run_colors.h"
+#include "plots/plot_palette.h"
 #include "plots/qcustomplot_include.h"
 #include "run_database.h"
 #include "runs/run_database_watcher.h"
 
 #include <QDesktopServices>
 #include <QDir>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonObject>
@@ -83,6 +85,8 @@ RunSpeedView::RunSpeedView(QWidget *parent) : QWidget(parent)
     m_phases->yAxis->setLabel(tr("ms per step (median)"));
     m_phases->legend->setVisible(true);
     m_phases->setMinimumHeight(180);
+    for (QCustomPlot *plot : {m_rate, m_phases})
+        applyChartPalette(plot, palette());
     auto *plots = new QSplitter(Qt::Horizontal, this);
     plots->addWidget(m_rate);
     plots->addWidget(m_phases);
@@ -135,6 +139,17 @@ void RunSpeedView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     refresh();
+}
+
+void RunSpeedView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (m_phases && (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)) {
+        for (QCustomPlot *plot : {m_rate, m_phases}) {
+            applyChartPalette(plot, palette());
+            plot->replot();
+        }
+    }
 }
 
 QString RunSpeedView::currentFolder() const
@@ -228,6 +243,7 @@ void RunSpeedView::plotRate()
         graph->setData(x, y, true);
     }
     m_rate->rescaleAxes();
+    m_rate->legend->setVisible(m_rate->graphCount() > 0);  // no empty box
     if (m_rate->graphCount() > 0)
         m_rate->yAxis->setRangeLower(0);
     m_rate->replot();
@@ -274,6 +290,7 @@ void RunSpeedView::plotPhases()
         top = std::max(top, sum);
     }
     m_phases->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    m_phases->legend->setVisible(m_phases->plottableCount() > 0);  // no empty box
     m_phases->replot();
 }
 

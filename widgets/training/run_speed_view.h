@@ -47,6 +47,7 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;  // a palette change: the charts in the new colours
 
 private:
     struct Shown {
@@ -68,8 +69,8 @@ private:
     QList<Shown> m_shown;
     QLabel *m_summary;
     QTableWidget *m_table;
-    QCustomPlot *m_rate;
-    QCustomPlot *m_phases;
+    QCustomPlot *m_rate = nullptr;
+    QCustomPlot *m_phases = nullptr;
     QPushButton *m_openFolder;
 };
 
