@@ -12,8 +12,9 @@ namespace ty {
 
 Status mirrorTeamRuns(PgConnection &server, const QString &scratchPath, const TeamMirrorRequest &request)
 {
-    if (Status schema = checkTeamSchemaForReading(server); !schema.ok())
-        return schema;
+    const Result<int> version = checkTeamSchemaForReading(server);
+    if (!version)
+        return version.error();
     SqliteConnection scratch;
     if (Status opened = scratch.open(scratchPath); !opened.ok())
         return opened;
@@ -40,7 +41,7 @@ Status mirrorTeamRuns(PgConnection &server, const QString &scratchPath, const Te
                 return Error(QStringLiteral("no run with id %1 on the team store %2").arg(id).arg(server.name()));
     }
 
-    QList<MirroredTable> tables = QList<MirroredTable>{mirroredRunsTable(!request.list)} + mirroredListTables();
+    QList<MirroredTable> tables = QList<MirroredTable>{mirroredRunsTable(!request.list, version.value())} + mirroredListTables();
     if (!request.list)
         tables += mirroredDetailTables();
     for (MirroredTable &table : tables) {

@@ -34,12 +34,21 @@ MirroredTable childTable(const char *table, const BundleColumns &columns, const 
 
 } // namespace
 
-MirroredTable mirroredRunsTable(bool withPreset)
+MirroredTable mirroredRunsTable(bool withPreset, int storeVersion)
 {
-    const BundleColumns columns = joined(bundleRunColumns(), teamRunExtraColumns());
+    const BundleColumns columns = joined(joined(bundleRunColumns(), teamRunExtraColumns()), teamRunKindColumns());
+    const bool kinds = storeVersion >= kTeamSchemaRunKinds;
     QStringList selected, updates;
     for (const BundleColumn &column : columns) {
-        selected << (!withPreset && QByteArray(column.name) == "preset_json" ? QStringLiteral("'{}'") : QStringLiteral("r.") + QLatin1String(column.name));
+        const QByteArray name(column.name);
+        if (!withPreset && name == "preset_json")
+            selected << QStringLiteral("'{}'");
+        else if (name == "kind")  // pushed before schema step 4, or by a build before it: a training run
+            selected << (kinds ? QStringLiteral("coalesce(r.kind, 'train')") : QStringLiteral("'train'"));
+        else if (name == "result_json" && !kinds)
+            selected << QStringLiteral("NULL");
+        else
+            selected << QStringLiteral("r.") + QLatin1String(column.name);
         updates << QStringLiteral("%1 = excluded.%1").arg(QLatin1String(column.name));
     }
     return {QStringLiteral("SELECT r.id, %1 FROM trainyard.runs r WHERE %2 ORDER BY r.id").arg(selected.join(QStringLiteral(", ")), QStringLiteral("%1")),

@@ -24,8 +24,9 @@ struct MirroredTable {
     QString onConflict;    // appended to the local INSERT (the cache's upsert of a run), empty: none
 };
 
-// The runs (with their preset, or '{}' for a list) and the run's machine columns (teamRunExtraColumns()).
-MirroredTable mirroredRunsTable(bool withPreset);
+// The runs (with their preset, or '{}' for a list), the run's machine columns (teamRunExtraColumns()) and its kind
+// (teamRunKindColumns(): a training run on a store of `storeVersion` before they existed).
+MirroredTable mirroredRunsTable(bool withPreset, int storeVersion);
 // The small tables of a run: tags and metric summaries (what a list needs) first, then parameters, events,
 // stages, checkpoint references and evaluations.
 QList<MirroredTable> mirroredListTables();

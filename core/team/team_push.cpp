@@ -298,7 +298,7 @@ private:
 
     Status pushRecords()
     {
-        const BundleColumns runColumns = withExtra(bundleRunColumns(), teamRunExtraColumns());
+        const BundleColumns runColumns = withExtra(withExtra(bundleRunColumns(), teamRunExtraColumns()), teamRunKindColumns());
         const QString action = what(QStringLiteral("cannot read the records"));
         Result<QList<QVariantList>> run = readRows(m_local, QStringLiteral("SELECT %1 FROM runs WHERE id = ?").arg(bundleColumnList(runColumns)).toUtf8(),
                                                    m_runId, int(runColumns.size()), action);

@@ -105,8 +105,10 @@ Status TeamRunCache::open(const QString &path)
 
 Result<TeamCacheSyncReport> TeamRunCache::sync(PgConnection &server, const QSet<QString> &notified)
 {
-    if (Status schema = checkTeamSchemaForReading(server); !schema.ok())
-        return schema.error();
+    const Result<int> version = checkTeamSchemaForReading(server);
+    if (!version)
+        return version.error();
+    m_storeVersion = version.value();
     return syncListed(server, notified, false);
 }
 
@@ -114,6 +116,12 @@ Result<TeamCacheSyncReport> TeamRunCache::syncRuns(PgConnection &server, const Q
 {
     if (uuids.isEmpty())
         return TeamCacheSyncReport{};
+    if (m_storeVersion == 0) {  // not synced yet
+        const Result<int> version = checkTeamSchemaForReading(server);
+        if (!version)
+            return version.error();
+        m_storeVersion = version.value();
+    }
     return syncListed(server, uuids, true);
 }
 
@@ -171,7 +179,7 @@ Status TeamRunCache::copyRecord(PgConnection &server, qint64 id, const QString &
                 return done;
         }
         const QString filter = QStringLiteral("r.id = $1");
-        for (const MirroredTable &table : QList<MirroredTable>{mirroredRunsTable(true)} + children)
+        for (const MirroredTable &table : QList<MirroredTable>{mirroredRunsTable(true, m_storeVersion)} + children)
             if (Result<qint64> copied = copyMirroredRows(server, m_db, table, filter, {id}); !copied)
                 return copied.error();
         // Their evaluations' samples (the old ones went with the evaluations: ON DELETE CASCADE).

@@ -48,6 +48,7 @@ private:
 
     QString m_path;
     SqliteConnection m_db;
+    int m_storeVersion = 0;  // the store's schema version at the last full sync (0: none yet)
 };
 
 } // namespace ty

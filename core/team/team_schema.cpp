@@ -86,9 +86,18 @@ QStringList evaluationSampleStatements()
                            " PRIMARY KEY (run_uuid, split, checkpoint_step, sample_index))")};
 }
 
+// A run's kind and result (teamRunKindColumns()); runs pushed before have none and read as training runs.
+QStringList runKindStatements()
+{
+    return {QStringLiteral("ALTER TABLE trainyard.runs ADD COLUMN kind text, ADD COLUMN result_json text")};
+}
+
 QList<SchemaStep> schemaSteps()
 {
-    return {{1, "runs", runStatements()}, {2, "team sweeps", teamSweepStatements()}, {3, "evaluation samples", evaluationSampleStatements()}};
+    return {{1, "runs", runStatements()},
+            {2, "team sweeps", teamSweepStatements()},
+            {3, "evaluation samples", evaluationSampleStatements()},
+            {kTeamSchemaRunKinds, "run kinds", runKindStatements()}};
 }
 
 // The store's schema version, 0 when it has none.
@@ -120,6 +129,12 @@ Status refuseNewer(PgConnection &server, int version)
 const BundleColumns &teamRunExtraColumns()
 {
     static const BundleColumns columns = {{"pid", BundleColumn::Integer, true}, {"folder", BundleColumn::Text, true}};
+    return columns;
+}
+
+const BundleColumns &teamRunKindColumns()
+{
+    static const BundleColumns columns = {{"kind", BundleColumn::Text, true}, {"result_json", BundleColumn::Text, true}};
     return columns;
 }
 
@@ -181,14 +196,16 @@ Status prepareTeamSchemaForWriting(PgConnection &server)
     return server.command(QStringLiteral("COMMIT"), what);
 }
 
-Status checkTeamSchemaForReading(PgConnection &server)
+Result<int> checkTeamSchemaForReading(PgConnection &server)
 {
     Result<int> version = storedVersion(server);
     if (!version)
         return version.error();
     if (version.value() == 0)
         return Error(QStringLiteral("the team store %1 holds no Trainyard runs yet (nothing was pushed to it)").arg(server.name()));
-    return refuseNewer(server, version.value());
+    if (Status newer = refuseNewer(server, version.value()); !newer.ok())
+        return newer.error();
+    return version;
 }
 
 } // namespace ty

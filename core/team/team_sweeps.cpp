@@ -51,8 +51,8 @@ QString compact(const QJsonObject &object)
 // The store has the sweeps' tables (schema version 2 or later).
 Status checkSweepTables(PgConnection &server)
 {
-    if (Status readable = checkTeamSchemaForReading(server); !readable.ok())
-        return readable;
+    if (Result<int> readable = checkTeamSchemaForReading(server); !readable)
+        return readable.error();
     Result<PgResult> present = server.exec(QStringLiteral("SELECT to_regclass('trainyard.sweeps') IS NOT NULL"), {},
                                            QStringLiteral("cannot read the sweeps"));
     if (!present)

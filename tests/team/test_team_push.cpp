@@ -95,6 +95,41 @@ private Q_SLOTS:
         QVERIFY2(missing.err.contains("no run with id 99 on the team store"), qPrintable(missing.err));
     }
 
+    // A learning-rate range test stays one on the store (its kind and its result, schema step 4), where a reader
+    // without them would list it as a training run.
+    void learningRateTestsKeepTheirKind()
+    {
+        const QString store = createDatabase(m_server);
+        train(1);
+        const CliResult found = cli({"lrfind", blobsPreset(m_dir, 1), "--db", m_db, "--steps", "30", "--quiet"});
+        QVERIFY2(found.code == 0, qPrintable(found.err));
+        QCOMPARE(push(store).value("runs").toInt(), 2);
+        for (const QStringList &command : {QStringList{"runs", "list"}, QStringList{"runs", "list", "--kind", "lrfind", "--json"},
+                                           QStringList{"runs", "show", "2"}, QStringList{"runs", "show", "2", "--json"}}) {
+            const CliResult mine = cli(command + QStringList{"--db", m_db});
+            const CliResult team = cli(command + QStringList{"--team", store});
+            QCOMPARE(team.code, 0);
+            QCOMPARE(team.out, mine.out);
+        }
+        const QJsonObject shown = QJsonDocument::fromJson(cli({"runs", "show", "2", "--team", store, "--json"}).out.toUtf8()).object();
+        QCOMPARE(shown.value("kind").toString(), QStringLiteral("lrfind"));
+        QVERIFY2(!shown.value("result").toObject().isEmpty(), qPrintable(QJsonDocument(shown).toJson()));
+        QCOMPARE(QJsonDocument::fromJson(cli({"runs", "show", "1", "--team", store, "--json"}).out.toUtf8()).object().value("kind").toString(),
+                 QStringLiteral("train"));
+
+        // A store of schema 3 (pushed by a build before kinds): read, its runs are training runs; the next push
+        // upgrades it and, the records' digest having changed with the columns, sends the kinds.
+        QCOMPARE(serverSql(store, "ALTER TABLE trainyard.runs DROP COLUMN kind, DROP COLUMN result_json"), QString());
+        QCOMPARE(serverSql(store, "DELETE FROM trainyard.team_schema WHERE version = 4"), QString());
+        QCOMPARE(QProcess::execute(QStringLiteral("sqlite3"), {m_db, QStringLiteral("UPDATE team_replication SET records_digest = 'schema 3'")}), 0);
+        const CliResult old = cli({"runs", "show", "2", "--team", store, "--json"});
+        QCOMPARE(old.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(old.out.toUtf8()).object().value("kind").toString(), QStringLiteral("train"));
+        QCOMPARE(push(store).value("records").toInt(), 2);
+        QCOMPARE(QJsonDocument::fromJson(cli({"runs", "show", "2", "--team", store, "--json"}).out.toUtf8()).object().value("kind").toString(),
+                 QStringLiteral("lrfind"));
+    }
+
     // A resume deletes the run's rows after its checkpoint's step and writes new ones: the store follows.
     void resumedRunsTruncationReplays()
     {
