@@ -63,6 +63,18 @@ bool teammateRun(const QTemporaryDir &dir, const QString &db, const QString &sto
     return pushed.code == 0;
 }
 
+// Shows `window` on Experiments with the run database `db` and the team store `store`.
+bool showExperiments(ty::MainWindow &window, const QString &db, const QString &store)
+{
+    window.setInteractive(false);
+    window.resize(1280, 720);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window) || !window.openRunDatabase(db).ok() || !window.setTeamStore(store).ok())
+        return false;
+    window.setMode(ty::WindowMode::Experiments);
+    return true;
+}
+
 } // namespace
 
 class TestAppTeam : public QObject {
@@ -167,13 +179,7 @@ private Q_SLOTS:
         QCOMPARE(cli({"run", blobsPreset(m_dir, 1), "--db", mine, "--quiet", "--name", "my unpushed blobs"}).code, 0);
 
         ty::MainWindow window;
-        window.setInteractive(false);
-        window.resize(1280, 720);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.openRunDatabase(mine).ok());
-        QVERIFY(window.setTeamStore(store).ok());
-        window.setMode(ty::WindowMode::Experiments);
+        QVERIFY(showExperiments(window, mine, store));
         ty::RunBrowser *browser = window.training()->browser();
         ty::RunsTableModel *model = browser->model();
         QCOMPARE(browser->sourceChoice()->itemText(2), QStringLiteral("Both"));
@@ -327,13 +333,7 @@ private Q_SLOTS:
         QVERIFY2(text.out.contains(QStringLiteral("parent     run %1 (their base)").arg(theirBase)), qPrintable(text.out));
 
         ty::MainWindow window;
-        window.setInteractive(false);
-        window.resize(1280, 720);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.openRunDatabase(mine).ok());
-        QVERIFY(window.setTeamStore(store).ok());
-        window.setMode(ty::WindowMode::Experiments);
+        QVERIFY(showExperiments(window, mine, store));
         ty::RunBrowser *browser = window.training()->browser();
         ty::RunsTableModel *model = browser->model();
         const auto rowNamed = [model](const QString &name) {
