@@ -82,6 +82,26 @@ QVariant PgResult::value(int row, int column, int kind) const
     }
 }
 
+PgCanceller::~PgCanceller()
+{
+    if (m_cancel)
+        PQfreeCancel(m_cancel);
+}
+
+void PgCanceller::cancel()
+{
+    char message[256];
+    if (m_cancel)
+        (void)PQcancel(m_cancel, message, int(sizeof message));  // best effort: the statement ends with an error, or already ended
+}
+
+std::shared_ptr<PgCanceller> PgConnection::canceller() const
+{
+    if (!isOpen())
+        return nullptr;
+    return std::make_shared<PgCanceller>(PQgetCancel(m_conn));
+}
+
 PgConnection::PgConnection() = default;
 
 PgConnection::~PgConnection()

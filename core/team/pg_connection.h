@@ -18,6 +18,7 @@
 
 struct pg_conn;
 struct pg_result;
+struct pg_cancel;
 
 namespace ty {
 
@@ -38,6 +39,20 @@ public:
 
 private:
     std::shared_ptr<pg_result> m_result;
+};
+
+// Asks the server to cancel what a connection is running (PQcancel): callable from any thread, also while the
+// connection's own thread waits on that statement, and after the connection closed (then it does nothing useful).
+class PgCanceller {
+public:
+    explicit PgCanceller(pg_cancel *cancel) : m_cancel(cancel) {}
+    ~PgCanceller();
+    PgCanceller(const PgCanceller &) = delete;
+    PgCanceller &operator=(const PgCanceller &) = delete;
+    void cancel();
+
+private:
+    pg_cancel *m_cancel;
 };
 
 class PgConnection {
@@ -67,6 +82,9 @@ public:
     // never waits). An Error when the connection broke.
     int socketDescriptor() const;
     Result<QList<QByteArray>> takeNotifications(const QByteArray &channel);
+
+    // What cancels the statement this connection runs, from another thread; null when not connected.
+    std::shared_ptr<PgCanceller> canceller() const;
 
     // The store's name in messages: the connection string without its password.
     const QString &name() const { return m_name; }

@@ -333,6 +333,16 @@ private:
         const QString digest = QString::fromLatin1(hash.result().toHex());
         if (digest == m_digest)
             return Status::success();
+        // A copy imported from a bundle (no process of this machine trained it: no pid) leaves the record of the
+        // machine that trained it as the store has it: its folder and checkpoint paths are that machine's.
+        if (run.value().first().at(bundleColumnIndex(runColumns, "pid")).isNull()) {
+            Result<PgResult> held = m_server.exec(QStringLiteral("SELECT 1 FROM trainyard.runs WHERE uuid = $1"), {m_uuid},
+                                                  what(QStringLiteral("cannot read the record")));
+            if (!held)
+                return held.error();
+            if (held.value().rows() > 0)
+                return mark("UPDATE team_replication SET records_digest = ?4", digest);
+        }
         qint64 samplesSent = 0;
         Status sent = inServerTransaction([&]() -> Status {
             if (Status upserted = upsertRun(runColumns, run.value().first()); !upserted.ok())
@@ -355,11 +365,24 @@ private:
         return mark("UPDATE team_replication SET records_digest = ?4", digest);
     }
 
+    // An UPDATE first: an INSERT ... ON CONFLICT takes an id of the sequence even when it updates, and the store's
+    // ids (what `runs show ID --team` and T7 name) would leap with every push.
     Status upsertRun(const BundleColumns &columns, const QVariantList &row)
     {
-        QStringList updates;
-        for (const BundleColumn &column : columns)
-            updates << QStringLiteral("%1 = EXCLUDED.%1").arg(QLatin1String(column.name));
+        QStringList updates, assignments;
+        for (int i = 0; i < columns.size(); ++i) {
+            updates << QStringLiteral("%1 = EXCLUDED.%1").arg(QLatin1String(columns[i].name));
+            assignments << QStringLiteral("%1 = $%2").arg(QLatin1String(columns[i].name)).arg(i + 1);
+        }
+        const int uuid = bundleColumnIndex(columns, "uuid") + 1;
+        Result<PgResult> updated = m_server.exec(QStringLiteral("UPDATE trainyard.runs SET %1, replicated_at = now() WHERE uuid = $%2 RETURNING id")
+                                                     .arg(assignments.join(QStringLiteral(", ")))
+                                                     .arg(uuid),
+                                                 row, what(QStringLiteral("cannot push the record")));
+        if (!updated)
+            return updated.error();
+        if (updated.value().rows() > 0)
+            return Status::success();
         const QString sql = QStringLiteral("INSERT INTO trainyard.runs (%1) VALUES %2 ON CONFLICT (uuid) DO UPDATE SET %3, replicated_at = now()")
                                 .arg(bundleColumnList(columns), placeholders(1, int(columns.size())), updates.join(QStringLiteral(", ")));
         Result<PgResult> done = m_server.exec(sql, row, what(QStringLiteral("cannot push the record")));

@@ -2,23 +2,26 @@
 // The background replicator of `trainyard-cli run --team URL` (docs/team.md): a thread that pushes one run to the
 // team store every few seconds while it trains (pushRunsToTeam(), team_push.h), so that training never waits on
 // the network. A store that is down or refuses only delays replication: the first failure is reported once
-// through `warn`, later passes retry, and `trainyard-cli team push` catches up whatever is left.
+// through `warn`, later passes retry, and `trainyard-cli team push` catches up whatever is left. Nor does a store
+// that hangs or is slow hold the process up at its end: stop() waits at most kStopWaitMs for the pass in flight
+// (cancelling its statement after kStopCancelAfterMs), then leaves it.
 //
 // Threads: start() and stop() on the owning thread; the passes run on the replicator's own thread, with their own
-// connections. `warn` is called on the replicator's thread (at most once).
+// connections. `warn` is called on the replicator's thread while it runs (at most once) and on stop()'s.
 
 #include <QString>
 
-#include <atomic>
-#include <condition_variable>
 #include <functional>
-#include <mutex>
+#include <memory>
 #include <thread>
 
 namespace ty {
 
 class TeamReplicator {
 public:
+    static constexpr int kStopCancelAfterMs = 2000;
+    static constexpr int kStopWaitMs = 3000;
+
     TeamReplicator() = default;
     ~TeamReplicator() { stop(); }
     TeamReplicator(const TeamReplicator &) = delete;
@@ -27,28 +30,17 @@ public:
     void start(const QString &databasePath, const QString &conninfo, qint64 runId, int intervalMs,
                std::function<void(const QString &)> warn);
     // Wakes the thread for a last pass (unless the pass before failed: a store that is down does not hold the
-    // process up) and joins it.
+    // process up) and joins it. A pass still running after kStopCancelAfterMs has its statement cancelled; one
+    // still running after kStopWaitMs (a connection that hangs) is left to end on its own, and `warn` says so.
     void stop();
 
-    int passes() const { return m_passes.load(); }
-    bool lastPassOk() const { return m_lastPassOk.load(); }
+    int passes() const;
+    bool lastPassOk() const;
 
 private:
-    void loop();
-    bool pass();
-
-    QString m_databasePath;
-    QString m_conninfo;
-    qint64 m_runId = 0;
-    int m_intervalMs = 2000;
-    std::function<void(const QString &)> m_warn;
+    struct Shared;
+    std::shared_ptr<Shared> m_shared;  // with the thread, which may outlive this object when stop() left it
     std::thread m_thread;
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    bool m_stopping = false;
-    bool m_warned = false;
-    std::atomic<int> m_passes{0};
-    std::atomic<bool> m_lastPassOk{false};
 };
 
 } // namespace ty

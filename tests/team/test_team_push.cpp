@@ -90,6 +90,14 @@ private Q_SLOTS:
             QCOMPARE(team.out, mine.out);
             QVERIFY(!team.out.isEmpty());
         }
+        // The records sent again took no ids: the next new run is the store's run 3.
+        train(1);
+        QCOMPARE(push(store).value("runs").toInt(), 3);
+        const auto uuidOf = [](const QStringList &command) {
+            return QJsonDocument::fromJson(cli(command).out.toUtf8()).object().value("uuid").toString();
+        };
+        QCOMPARE(uuidOf({"runs", "show", "3", "--team", store, "--json"}), uuidOf({"runs", "show", "3", "--db", m_db, "--json"}));
+
         const CliResult missing = cli({"runs", "show", "99", "--team", store});
         QCOMPARE(missing.code, 2);
         QVERIFY2(missing.err.contains("no run with id 99 on the team store"), qPrintable(missing.err));

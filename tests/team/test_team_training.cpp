@@ -5,12 +5,40 @@
 #include "team_test_support.h"
 #include "test_suite.h"
 
+#include "pg_connection.h"
+
+#include <QDateTime>
 #include <QDeadlineTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <QProcess>
 #include <QTest>
 #include <QThread>
 
 using namespace tyteam;
+
+namespace {
+
+// A socket on 127.0.0.1 that listens (the kernel completes a client's handshake) but never accepts, reads or
+// answers: a store that hangs. Open for the test process's life; returns its port, or -1.
+int silentListener()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0 || ::listen(fd, 8) != 0
+        || ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) != 0)
+        return -1;
+    return ntohs(address.sin_port);
+}
+
+} // namespace
 
 class TestTeamTraining : public QObject {
     Q_OBJECT
@@ -76,6 +104,45 @@ private Q_SLOTS:
         QVERIFY2(pushed.code == 0, qPrintable(pushed.err));
         QCOMPARE(storeRows(store, localUuids(db)), localRows(db));
         QCOMPARE(QProcess::execute(QStringLiteral("sh"), {QStringLiteral(TRAINYARD_PG_CLUSTER), QStringLiteral("cleanup"), info}), 0);
+    }
+
+    // A store that accepts connections and never answers, and one whose tables another session holds locked: the
+    // run ends as soon as without a store but for the replicator's bounded wait (TeamReplicator::kStopWaitMs), not
+    // libpq's 10 s connect timeout or the lock's 60 s; a push after the lock catches up.
+    void storeThatHangsOrIsLockedDoesNotHoldTheEnd()
+    {
+        const auto secondsAfterTheEnd = [](const QString &db) {
+            const CliResult shown = cli({"runs", "show", "1", "--db", db, "--json"});
+            const QDateTime ended = QDateTime::fromString(QJsonDocument::fromJson(shown.out.toUtf8()).object().value("ended_at").toString(), Qt::ISODateWithMs);
+            return ended.isValid() ? double(ended.msecsTo(QDateTime::currentDateTimeUtc())) / 1000.0 : 1e9;
+        };
+        const int port = silentListener();
+        QVERIFY(port > 0);
+        const QString hanging = QStringLiteral("postgresql://nobody@127.0.0.1:%1/trainyard").arg(port);
+        const QString hungDb = m_dir.filePath(QStringLiteral("hung.sqlite"));
+        const CliResult hung = cli({"run", blobsPreset(m_dir, 2), "--db", hungDb, "--quiet", "--team", hanging});
+        QCOMPARE(hung.code, 0);
+        const double hungAfter = secondsAfterTheEnd(hungDb);
+        QVERIFY2(hungAfter < 8, qPrintable(QString::number(hungAfter)));
+        QCOMPARE(hung.err.count(QStringLiteral("warning: the team store")), 1);
+
+        const QString store = createDatabase(m_server);
+        const QString first = m_dir.filePath(QStringLiteral("before-lock.sqlite"));
+        QCOMPARE(cli({"run", blobsPreset(m_dir, 1), "--db", first, "--quiet", "--team", store}).code, 0);  // the schema
+        ty::PgConnection locker;
+        QVERIFY(locker.open(store).ok());
+        QVERIFY(locker.command(QStringLiteral("BEGIN"), QStringLiteral("lock")).ok());
+        QVERIFY(locker.command(QStringLiteral("LOCK TABLE trainyard.runs, trainyard.metrics IN ACCESS EXCLUSIVE MODE"), QStringLiteral("lock")).ok());
+        const QString lockedDb = m_dir.filePath(QStringLiteral("locked.sqlite"));
+        const CliResult locked = cli({"run", blobsPreset(m_dir, 2), "--db", lockedDb, "--quiet", "--team", store});
+        const double lockedAfter = secondsAfterTheEnd(lockedDb);
+        QVERIFY(locker.command(QStringLiteral("ROLLBACK"), QStringLiteral("unlock")).ok());
+        QCOMPARE(locked.code, 0);
+        QVERIFY2(lockedAfter < 8, qPrintable(QString::number(lockedAfter)));
+        QCOMPARE(locked.err.count(QStringLiteral("warning: the team store")), 1);
+        QVERIFY(storeRows(store, localUuids(lockedDb)) != localRows(lockedDb));  // behind
+        QCOMPARE(cli({"team", "push", "--db", lockedDb, "--team", store}).code, 0);
+        QCOMPARE(storeRows(store, localUuids(lockedDb)), localRows(lockedDb));
     }
 
     // A store that answers: the run's last pass leaves it complete, without any push.
