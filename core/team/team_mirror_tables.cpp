@@ -34,6 +34,31 @@ MirroredTable childTable(const char *table, const BundleColumns &columns, const 
 
 } // namespace
 
+QString storeRunStatusSql()
+{
+    return QStringLiteral("CASE WHEN r.status = 'running' AND r.replicated_at < now() - interval '%1 seconds' THEN 'interrupted' ELSE r.status END")
+        .arg(kTeamSilentRunSeconds);
+}
+
+namespace {
+
+// What readers see of a silent running run (storeRunStatusSql()): why, and when it was last heard of.
+QString silentRunColumn(const QByteArray &name)
+{
+    const QString silent = QStringLiteral("r.status = 'running' AND r.replicated_at < now() - interval '%1 seconds'").arg(kTeamSilentRunSeconds);
+    if (name == "status")
+        return storeRunStatusSql();
+    if (name == "status_message")
+        return QStringLiteral("CASE WHEN %1 THEN 'its machine stopped replicating it (last heard of ' || to_char(r.replicated_at AT TIME ZONE 'UTC',"
+                              " 'YYYY-MM-DD HH24:MI:SS') || ' UTC): its process was stopped, or its machine went away' ELSE r.status_message END")
+            .arg(silent);
+    if (name == "ended_at")
+        return QStringLiteral("CASE WHEN %1 THEN coalesce(r.heartbeat_at, r.ended_at) ELSE r.ended_at END").arg(silent);
+    return QString();
+}
+
+} // namespace
+
 MirroredTable mirroredRunsTable(bool withPreset, int storeVersion)
 {
     const BundleColumns columns = joined(joined(bundleRunColumns(), teamRunExtraColumns()), teamRunKindColumns());
@@ -43,6 +68,8 @@ MirroredTable mirroredRunsTable(bool withPreset, int storeVersion)
         const QByteArray name(column.name);
         if (!withPreset && name == "preset_json")
             selected << QStringLiteral("'{}'");
+        else if (const QString silent = silentRunColumn(name); !silent.isEmpty())
+            selected << silent;
         else if (name == "kind")  // pushed before schema step 4, or by a build before it: a training run
             selected << (kinds ? QStringLiteral("coalesce(r.kind, 'train')") : QStringLiteral("'train'"));
         else if (name == "result_json" && !kinds)

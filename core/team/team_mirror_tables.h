@@ -24,6 +24,13 @@ struct MirroredTable {
     QString onConflict;    // appended to the local INSERT (the cache's upsert of a run), empty: none
 };
 
+// A run the store says is running but whose machine has not replicated it for this long reads as interrupted
+// (its process was killed, or its machine went away): what a local run database does with another host's run
+// whose heartbeat stopped (run_liveness.h). It reads as running again when its machine pushes again.
+constexpr int kTeamSilentRunSeconds = 60;
+// The store's status of run alias `r` as readers see it, with that rule; SQL.
+QString storeRunStatusSql();
+
 // The runs (with their preset, or '{}' for a list), the run's machine columns (teamRunExtraColumns()) and its kind
 // (teamRunKindColumns(): a training run on a store of `storeVersion` before they existed).
 MirroredTable mirroredRunsTable(bool withPreset, int storeVersion);

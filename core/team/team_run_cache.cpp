@@ -127,8 +127,8 @@ Result<TeamCacheSyncReport> TeamRunCache::syncRuns(PgConnection &server, const Q
 
 Result<TeamCacheSyncReport> TeamRunCache::syncListed(PgConnection &server, const QSet<QString> &notified, bool onlyNotified)
 {
-    const QString listing = QStringLiteral("SELECT id, uuid, replicated_at::text, status FROM trainyard.runs%1 ORDER BY id")
-                                .arg(onlyNotified ? QStringLiteral(" WHERE uuid = ANY($1::text[])") : QString());
+    const QString listing = QStringLiteral("SELECT id, uuid, replicated_at::text, %1 FROM trainyard.runs r%2 ORDER BY id")
+                                .arg(storeRunStatusSql(), onlyNotified ? QStringLiteral(" WHERE uuid = ANY($1::text[])") : QString());
     const QVariantList params = onlyNotified ? QVariantList{pgTextArray(QStringList(notified.cbegin(), notified.cend()))} : QVariantList{};
     Result<PgResult> runs = server.exec(listing, params, QStringLiteral("cannot list the team store's runs"));
     if (!runs)

@@ -74,6 +74,16 @@ private Q_SLOTS:
         run.kill();            // SIGKILL
         QVERIFY(run.waitForFinished());
 
+        // Before any push: running on the store, and read as interrupted once its machine has been silent for a
+        // minute (the store's clock moved back instead of waiting).
+        const auto shownStatus = [&] {
+            const QJsonObject shown = QJsonDocument::fromJson(cli({"runs", "show", "1", "--team", store, "--json"}).out.toUtf8()).object();
+            return shown.value("status").toString() + QLatin1Char('|') + shown.value("status_message").toString();
+        };
+        QVERIFY2(shownStatus().startsWith(QStringLiteral("running|")), qPrintable(shownStatus()));
+        QCOMPARE(serverSql(store, QStringLiteral("UPDATE trainyard.runs SET replicated_at = now() - interval '61 seconds'")), QString());
+        QVERIFY2(shownStatus().startsWith(QStringLiteral("interrupted|its machine stopped replicating it")), qPrintable(shownStatus()));
+
         const CliResult pushed = cli({"team", "push", "--db", db, "--team", store});
         QVERIFY2(pushed.code == 0, qPrintable(pushed.err));
         const QStringList local = localRows(db);
