@@ -19,6 +19,17 @@ bool endsTheTrial(const QString &status)
         || status == QLatin1String("failed");
 }
 
+// The first of `paths` (newest first) that is a readable regular file here (a shared filesystem), else empty.
+QString newestReadable(const QStringList &paths)
+{
+    for (const QString &path : paths) {
+        const QFileInfo file(path);
+        if (file.isFile() && file.isReadable())
+            return path;
+    }
+    return QString();
+}
+
 } // namespace
 
 TeamSweepWork::TeamSweepWork(const TeamSweepSettings &settings, RunDatabase &db, Io &io)
@@ -82,13 +93,16 @@ std::optional<TeamSweepWork::Next> TeamSweepWork::next()
         if (run) {
             next.resumeRun = run.value().id;
             next.note = QStringLiteral("%1: resumes run %2 of this database").arg(whose).arg(next.resumeRun);
-        } else if (!taken.checkpointPath.isEmpty() && QFileInfo(taken.checkpointPath).isReadable()) {
-            next.initFrom = taken.checkpointPath;
-            next.note = QStringLiteral("%1: warm-starts from its last replicated checkpoint %2").arg(whose, taken.checkpointPath);
+        } else if (const QString newest = newestReadable(taken.checkpointPaths); !newest.isEmpty()) {
+            next.initFrom = newest;
+            next.note = QStringLiteral("%1: warm-starts from its newest replicated checkpoint readable here, %2").arg(whose, newest);
         } else {
             next.note = QStringLiteral("%1: starts again (%2)")
-                            .arg(whose, taken.checkpointPath.isEmpty() ? QStringLiteral("no checkpoint was replicated")
-                                                                       : QStringLiteral("its checkpoint %1 is not reachable here").arg(taken.checkpointPath));
+                            .arg(whose, taken.checkpointPaths.isEmpty()
+                                            ? QStringLiteral("no checkpoint was replicated")
+                                            : QStringLiteral("none of its %1 replicated checkpoints is a readable file here; the newest: %2")
+                                                  .arg(taken.checkpointPaths.size())
+                                                  .arg(taken.checkpointPaths.first()));
         }
     }
     return next;

@@ -148,12 +148,12 @@ Result<std::optional<TeamTrialClaim>> claimTeamTrial(PgConnection &server, qint6
         return claimed.error();
     if (claim && !claim->previousRunUuid.isEmpty()) {
         Result<PgResult> checkpoint = server.exec(QStringLiteral("SELECT path FROM trainyard.checkpoints WHERE run_uuid = $1 AND path IS NOT NULL"
-                                                                 " ORDER BY step DESC, seq DESC LIMIT 1"),
+                                                                 " ORDER BY step DESC, seq DESC LIMIT 16"),
                                                   {claim->previousRunUuid}, what);
         if (!checkpoint)
             return checkpoint.error();
-        if (checkpoint.value().rows() > 0)
-            claim->checkpointPath = checkpoint.value().text(0, 0);
+        for (int row = 0; row < checkpoint.value().rows(); ++row)
+            claim->checkpointPaths << checkpoint.value().text(row, 0);
     }
     return claim;
 }

@@ -28,7 +28,9 @@ struct TeamTrialClaim {
     int claims = 0;              // 1 for a first claim; more when it takes over from a worker whose lease ran out
     QString previousWorker;      // who held it before, for a take-over
     QString previousRunUuid;     // the run it had trained, for a take-over or a stopped trial
-    QString checkpointPath;      // that run's last replicated checkpoint reference (its file on the machine that wrote it)
+    // That run's replicated checkpoint references, newest first (their files on the machine that wrote them; the
+    // newest may be gone since, replaced by a newer best or pruned).
+    QStringList checkpointPaths;
 };
 
 // How the trials of a sweep stand, as workers decide whether to wait or to end.

@@ -184,10 +184,17 @@ private Q_SLOTS:
         const QString first = m_dir.filePath(QStringLiteral("killed.sqlite")), second = m_dir.filePath(QStringLiteral("survivor.sqlite"));
         const qint64 sweep = startTrialThenKillItsWorker(store, first);
         QVERIFY(sweep > 0);
+        // Its newest reference names a file that is gone (a best checkpoint replaced since): the next one is used.
+        QCOMPARE(serverSql(store, QStringLiteral("INSERT INTO trainyard.checkpoints SELECT (jsonb_populate_record(c, jsonb_build_object("
+                                                 "'seq', c.seq + 1000, 'path', '/gone/best-step.safetensors'))).* FROM trainyard.checkpoints c"
+                                                 " JOIN trainyard.sweep_trials t ON t.run_uuid = c.run_uuid WHERE t.sweep_id = %1 AND t.trial = 0"
+                                                 " ORDER BY c.step DESC, c.seq DESC LIMIT 1").arg(sweep)),
+                 QString());
 
         const CliResult survivor = cli({"sweep", "worker", QString::number(sweep), "--team", store, "--db", second, "--lease", "3"});
         QVERIFY2(survivor.code == 0, qPrintable(survivor.err));
-        QVERIFY2(survivor.out.contains(QStringLiteral("(claim 2): warm-starts from its last replicated checkpoint")), qPrintable(survivor.out));
+        QVERIFY2(survivor.out.contains(QStringLiteral("(claim 2): warm-starts from its newest replicated checkpoint readable here, ") + first),
+                 qPrintable(survivor.out));
         const QStringList trials = storeQuery(store, QStringLiteral("SELECT concat_ws('|', trial, status, claims) FROM trainyard.sweep_trials WHERE sweep_id = %1 ORDER BY trial").arg(sweep));
         QCOMPARE(trials, (QStringList{QStringLiteral("0|finished|2"), QStringLiteral("1|finished|1")}));
         QCOMPARE(storeValue(store, QStringLiteral("SELECT status FROM trainyard.sweeps WHERE id = %1").arg(sweep)), QStringLiteral("finished"));
