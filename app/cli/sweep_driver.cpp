@@ -390,14 +390,17 @@ int SweepDriver::run()
         m_db.setSweepStatus(m_sweep.id, QStringLiteral("stopped"));
         return BadInput;
     }
+    // A worker names the team sweep by the store's id (what `sweep worker ID` took), its local copy beside it.
+    const QString sweepName = m_team ? QStringLiteral("team sweep %1 (sweep %2 here)").arg(m_team->storeSweepId()).arg(m_sweep.id)
+                                     : QStringLiteral("sweep %1").arg(m_sweep.id);
     if (m_threads > 0)
-        say(QStringLiteral("sweep %1: %2 trials, %3 at a time with %4 each")
-                .arg(m_sweep.id)
+        say(QStringLiteral("%1: %2 trials, %3 at a time with %4 each")
+                .arg(sweepName)
                 .arg(m_trials.size())
                 .arg(m_parallel)
                 .arg(m_threads == 1 ? QStringLiteral("1 thread") : QStringLiteral("%1 threads").arg(m_threads)));
     else
-        say(QStringLiteral("sweep %1: %2 trials, %3 at a time").arg(m_sweep.id).arg(m_trials.size()).arg(m_parallel));
+        say(QStringLiteral("%1: %2 trials, %3 at a time").arg(sweepName).arg(m_trials.size()).arg(m_parallel));
     QTimer timer;
     timer.setInterval(100);
     QObject::connect(&timer, &QTimer::timeout, [this] { tick(); });

@@ -61,6 +61,7 @@ public:
     // The sweep's status on the store ("finished" when every trial ended), empty when it cannot be read.
     QString storeStatus();
     const QString &conninfo() const { return m_settings.conninfo; }
+    qint64 storeSweepId() const { return m_settings.sweepId; }
     const QString &workerName() const { return m_worker; }
     int claimed() const { return m_claimed; }
 

@@ -13,6 +13,7 @@
 #include "training_ui_support.h"
 
 #include <QLabel>
+#include <QProcess>
 #include <QLineEdit>
 #include <QRandomGenerator>
 #include <QSqlDatabase>
@@ -41,6 +42,7 @@ private Q_SLOTS:
     void openPresetAndResume();
     void pollShowsNewRuns();
     void selectionWaitsForRunsNotListedYet();
+    void idColumnWidensForLongerIds();
     void badDatabaseIsReported();
     void damagedDatabaseShowsABanner();
 
@@ -227,6 +229,18 @@ void TestRunBrowser::selectionWaitsForRunsNotListedYet()
     m_browser->selectRunsWhenListed({next + 1});
     m_browser->selectRuns({m_large});
     QVERIFY(!m_browser->hasPendingSelection());
+}
+
+// Fitted to runs 1 to 3, the ID column widens when a run with a longer id arrives (a teammate's T113 in Both).
+void TestRunBrowser::idColumnWidensForLongerIds()
+{
+    m_browser->watcher()->setPollInterval(20);
+    const qint64 id = m_f->createRun(QStringLiteral("long id"));
+    QCOMPARE(QProcess::execute(QStringLiteral("sqlite3"), {m_f->path, QStringLiteral("UPDATE runs SET id = 123456789012 WHERE id = %1").arg(id)}), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(m_browser->model()->rowOfRun(123456789012) >= 0, 10000);
+    QTableView *view = m_browser->view();
+    QVERIFY2(view->columnWidth(RunsTableModel::IdColumn) > view->fontMetrics().horizontalAdvance(QStringLiteral("123456789012")),
+             qPrintable(QString::number(view->columnWidth(RunsTableModel::IdColumn))));
 }
 
 void TestRunBrowser::badDatabaseIsReported()

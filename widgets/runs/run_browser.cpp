@@ -342,6 +342,8 @@ void RunBrowser::refreshRuns(bool withWatcherStamp)
         return;
     if (wasEmpty && m_model->rowCount() > 0)
         fitColumns();
+    else if (m_model->rowCount() != m_idColumnRows)
+        widenIdColumn();  // a teammate's T113 arriving after this machine's 1 and 2
     updateActions();
     if (!m_lastSelection.isEmpty() || m_baseline > 0)
         m_comparison->setRuns(database(), m_lastSelection, m_baseline);  // a running run's numbers move
@@ -438,9 +440,25 @@ void RunBrowser::updateTagChoices()
     m_proxy->setTagFilter(m_tagChoice->currentIndex() > 0 ? current : QString());
 }
 
+void RunBrowser::widenIdColumn()
+{
+    m_idColumnRows = m_model->rowCount();
+    QString widest;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QString id = RunDatabase::displayedRunId(m_model->runAt(row).id);
+        if (id.size() > widest.size())
+            widest = id;
+    }
+    // The text, the run's colour icon and the cell's margins.
+    const int needed = m_view->fontMetrics().horizontalAdvance(widest) + m_view->iconSize().width() + 6 * m_view->fontMetrics().averageCharWidth();
+    if (m_view->columnWidth(RunsTableModel::IdColumn) < needed)
+        m_view->setColumnWidth(RunsTableModel::IdColumn, needed);
+}
+
 void RunBrowser::fitColumns()
 {
     m_view->resizeColumnsToContents();
+    widenIdColumn();
     for (const auto &[column, least, most] : {std::tuple{int(RunsTableModel::NameColumn), 140, 320},
                                               std::tuple{int(RunsTableModel::PresetColumn), 120, 260}})
         m_view->setColumnWidth(column, std::clamp(m_view->columnWidth(column), least, most));
