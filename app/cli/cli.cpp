@@ -27,7 +27,7 @@ const char *const kUsage =
     "      [--db PATH] [--name NAME] [--device auto|cpu|cuda] [--nproc N] [--note TEXT] [--tag TAG]... [--tensorboard DIR]\n"
     "      [--team URL] [--json|--events] [--quiet]\n"
     "                                           train a preset and record the run (and replicate it to a team store)\n"
-    "  resume RUN_ID [--db PATH] [--nproc N] [--json|--events] [--quiet]\n"
+    "  resume RUN_ID [--db PATH] [--nproc N] [--team URL] [--json|--events] [--quiet]\n"
     "                                           continue an interrupted, stopped or failed run from its last checkpoint\n"
     "  evaluate RUN_ID [--split test|val|train] [--checkpoint last|best|STEP] [--top K] [--mistakes N] [--db PATH] [--json]\n"
     "                                           a run's weights on a split: accuracy, per-class scores, confusion\n"

@@ -87,6 +87,14 @@ void whenTeamCopyReady(ty::MainWindow &window, const std::function<void()> &then
 
 int main(int argc, char **argv)
 {
+    // --help and --version print and quit: they need no display (over ssh, in a terminal without X).
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if ((arg == "--help" || arg == "-h" || arg == "--help-all" || arg == "--version" || arg == "-v")
+            && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+            && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Trainyard"));
     QApplication::setApplicationName(QStringLiteral("trainyard"));
