@@ -86,6 +86,7 @@ void EvaluationView::buildUi()
     m_compareChooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_summary = new QLabel(this);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true);  // two lines rather than a window wider than the screen
     auto *header = new QHBoxLayout;
     header->addWidget(new QLabel(tr("Run"), this));
     header->addWidget(m_runChooser, 1);
