@@ -100,6 +100,9 @@ QString parentText(const QJsonObject &parent)
         return QStringLiteral("run %1 of another run database (uuid %2), not here%3")
             .arg(printableExcerpt(parent.value(QStringLiteral("run_name")).toString(), 60),
                  printableExcerpt(parent.value(QStringLiteral("run_uuid")).toString(), 40), nodes);
+    if (!parent.contains(QStringLiteral("file")))  // pushed by a build before run_uuid: only its name is known here
+        return QStringLiteral("run %1 of another run database, not here%2")
+            .arg(printableExcerpt(parent.value(QStringLiteral("run_name")).toString(), 60), nodes);
     return QStringLiteral("%1 (sha256 %2...)%3").arg(printableExcerpt(parent.value(QStringLiteral("file")).toString(), 200),
                                                    parent.value(QStringLiteral("sha256")).toString().left(12), nodes);
 }

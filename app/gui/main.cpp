@@ -45,11 +45,17 @@
 
 namespace {
 
-// A run id of --runs or --evaluate: 7, or T7 for the team store's run 7 (run -7 in Both, 7 in the Team view).
+// A run id of --runs or --evaluate: 7, or T7 for the team store's run 7 (run -7 in Both, 7 in the Team view);
+// 0, with a message, for T7 without the team's runs shown (it would name this machine's run 7).
 qint64 runIdArgument(const QString &text, ty::RunBrowser::RunSource source)
 {
     if (!text.startsWith(QLatin1Char('T'), Qt::CaseInsensitive))
         return text.toLongLong();
+    if (source == ty::RunBrowser::RunSource::ThisMachine) {
+        std::fprintf(stderr, "trainyard: %s names a run of the team store: add --team URL (and --both to see this machine's runs too)\n",
+                     qPrintable(text));
+        return 0;
+    }
     const qint64 storeId = text.mid(1).toLongLong();
     return source == ty::RunBrowser::RunSource::Both ? -storeId : storeId;
 }
@@ -70,14 +76,13 @@ void whenTeamCopyReady(ty::MainWindow &window, const std::function<void()> &then
         return;
     }
     auto *poll = new QTimer(&window);
-    QElapsedTimer *waited = new QElapsedTimer;
-    waited->start();
+    QElapsedTimer waited;
+    waited.start();
     QObject::connect(poll, &QTimer::timeout, &window, [ready, then, poll, waited] {
-        if (!ready() && waited->elapsed() < 30000)
+        if (!ready() && waited.elapsed() < 30000)
             return;
         poll->stop();
         poll->deleteLater();
-        delete waited;
         then();
     });
     poll->start(100);
@@ -232,8 +237,9 @@ int main(int argc, char **argv)
     int waitingForTeam = 0;
     if (parser.isSet(runs)) {
         QList<qint64> ids;
-        for (const QString &id : parser.value(runs).split(QLatin1Char(','), Qt::SkipEmptyParts))
-            ids << runIdArgument(id, window.runSource());
+        for (const QString &text : parser.value(runs).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            if (const qint64 id = runIdArgument(text, window.runSource()); id != 0)
+                ids << id;
         ++waitingForTeam;
         whenTeamCopyReady(window, [&window, ids, &waitingForTeam] {
             window.training()->browser()->selectRunsWhenListed(ids);  // listed once the watcher has read the copy

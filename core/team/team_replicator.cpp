@@ -23,6 +23,9 @@ struct TeamReplicator::Shared {
     bool done = false;
     bool left = false;                 // stop() gave up waiting: touch nothing more
     bool warned = false;
+    bool lastPassFailed = false;       // the pass stop() asked for did not complete
+    QString lastFailure;               // why (what the run's last message names)
+    bool lastFailureWasPermission = false;  // a role that may only read: no push will catch up
     int passes = 0;
     bool lastPassOk = false;
     std::shared_ptr<PgCanceller> active;  // the pass's connection while it pushes
@@ -55,13 +58,23 @@ void TeamReplicator::stop()
     s.wake.notify_all();
     using std::chrono::milliseconds;
     if (!s.finished.wait_for(lock, milliseconds(kStopCancelAfterMs), [&s] { return s.done; })) {
-        if (s.active)
-            s.active->cancel();  // a statement waiting on the store (a lock, a slow server) ends with an error
+        // A statement waiting on the store (a lock, a slow server) ends with an error. PQcancel connects to the
+        // server and may wait as long as the kernel tries an unreachable host: a thread of its own, not waited for.
+        if (std::shared_ptr<PgCanceller> active = s.active)
+            std::thread([active] { active->cancel(); }).detach();
         s.finished.wait_for(lock, milliseconds(kStopWaitMs - kStopCancelAfterMs), [&s] { return s.done; });
     }
     if (s.done) {
+        const bool failed = s.lastPassFailed && s.warn;
+        // The first word about it, or a second one for the last records after an earlier failure.
+        const QString what = s.warned ? QStringLiteral("did not take this run's last records") : QStringLiteral("is not replicating this run");
         lock.unlock();
         m_thread.join();
+        if (failed)
+            s.warn(QStringLiteral("warning: the team store %1 (%2); the run is complete here%3")
+                       .arg(what, s.lastFailure,
+                            s.lastFailureWasPermission ? QStringLiteral(", and this role may not write to the store: push with a role that may")
+                                                       : QStringLiteral(", and `trainyard-cli team push` sends what the store lacks")));
         return;
     }
     // Still connecting (a store that accepts and never answers): leave the pass; it touches nothing once it returns.
@@ -105,6 +118,7 @@ void TeamReplicator::Shared::loop()
         lock.lock();
         ++passes;
         lastPassOk = ok;
+        lastPassFailed = stopping && !ok;  // the last pass, or one that stop() found in flight
         if (last || left)
             break;
     }
@@ -134,6 +148,11 @@ bool TeamReplicator::Shared::pass()
     }
     if (!outcome.ok()) {
         const bool permission = server.lastErrorWasPermission();
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            lastFailure = outcome.error().message;
+            lastFailureWasPermission = permission;
+        }
         warnOnce(permission ? QStringLiteral("warning: the team store is not replicating this run (%1); training goes on, but this "
                                              "role may not write to the store: push with a role that may")
                                   .arg(outcome.error().message)
@@ -148,7 +167,7 @@ void TeamReplicator::Shared::warnOnce(const QString &message)
 {
     {
         std::lock_guard<std::mutex> lock(mutex);
-        if (warned || left || !warn)
+        if (warned || left || stopping || !warn)  // once the run has ended, stop() speaks
             return;
         warned = true;
     }

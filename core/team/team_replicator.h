@@ -19,8 +19,8 @@ namespace ty {
 
 class TeamReplicator {
 public:
-    static constexpr int kStopCancelAfterMs = 2000;
-    static constexpr int kStopWaitMs = 3000;
+    static constexpr int kStopCancelAfterMs = 4000;
+    static constexpr int kStopWaitMs = 5000;
 
     TeamReplicator() = default;
     ~TeamReplicator() { stop(); }
@@ -30,8 +30,10 @@ public:
     void start(const QString &databasePath, const QString &conninfo, qint64 runId, int intervalMs,
                std::function<void(const QString &)> warn);
     // Wakes the thread for a last pass (unless the pass before failed: a store that is down does not hold the
-    // process up) and joins it. A pass still running after kStopCancelAfterMs has its statement cancelled; one
-    // still running after kStopWaitMs (a connection that hangs) is left to end on its own, and `warn` says so.
+    // process up) and joins it. A pass still running after kStopCancelAfterMs has its statement cancelled (from a
+    // thread of its own: the cancel request connects too); one still running after kStopWaitMs (a connection that
+    // hangs) is left to end on its own. When the last pass did not complete, `warn` says so (once more if need be:
+    // the run has ended, and what the store lacks waits for `trainyard-cli team push`).
     void stop();
 
     int passes() const;

@@ -116,7 +116,7 @@ Result<TeamCacheSyncReport> TeamRunCache::syncRuns(PgConnection &server, const Q
 {
     if (uuids.isEmpty())
         return TeamCacheSyncReport{};
-    if (m_storeVersion == 0) {  // not synced yet
+    if (m_storeVersion < kTeamSchemaVersion) {  // not synced yet, or a push may have upgraded the store since
         const Result<int> version = checkTeamSchemaForReading(server);
         if (!version)
             return version.error();

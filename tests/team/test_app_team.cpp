@@ -313,7 +313,7 @@ private Q_SLOTS:
         QCOMPARE(cli({"run", blobsPreset(m_dir, 1), "--db", theirs, "--quiet", "--name", "their fine-tune of mine", "--init-from", "4"}).code, 0);
         QCOMPARE(cli({"team", "push", "--db", theirs, "--team", store}).code, 0);
 
-        // On the store, by name ("my base" once; the ids of an upsert's conflicts are spent, so they are looked up).
+        // On the store, by name ("my base" once; looked up rather than assumed).
         QHash<QString, qint64> onStore;
         for (const QJsonValue &run : QJsonDocument::fromJson(cli({"runs", "list", "--team", store, "--json"}).out.toUtf8()).array())
             onStore.insert(run[QStringLiteral("name")].toString(), run[QStringLiteral("id")].toInteger());

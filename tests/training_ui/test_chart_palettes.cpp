@@ -50,11 +50,20 @@ private Q_SLOTS:
             QVERIFY2(corner(plot).lightnessF() < 0.2, qPrintable(plot->objectName() + QLatin1Char(' ') + corner(plot).name()));
             QVERIFY2(framedIn(plot, 0.8, 1.0), qPrintable(plot->objectName()));
         }
+        // The importance chart's note ("No sweep chosen") in the palette's placeholder colour, after a switch too.
+        const auto noteColor = [&view] {
+            for (int i = 0; i < view.importancePlot()->itemCount(); ++i)
+                if (auto *note = qobject_cast<QCPItemText *>(view.importancePlot()->item(i)); note && note->objectName() == QLatin1String("note"))
+                    return note->color();
+            return QColor();
+        };
+        QTRY_COMPARE(noteColor(), tytest::darkPalette().color(QPalette::PlaceholderText));
         view.setPalette(tytest::lightPalette());
         for (QCustomPlot *plot : {view.parallelPlot(), view.scatterPlot(), view.curvesPlot(), view.importancePlot()}) {
             QVERIFY2(corner(plot).lightnessF() > 0.95, qPrintable(plot->objectName()));
             QVERIFY2(framedIn(plot, 0.0, 0.2), qPrintable(plot->objectName()));
         }
+        QTRY_COMPARE(noteColor(), tytest::lightPalette().color(QPalette::PlaceholderText));
     }
 
     void speedChartsFollowThePalette()

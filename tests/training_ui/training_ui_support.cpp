@@ -132,6 +132,7 @@ QPalette darkPalette()
     p.setColor(QPalette::Base, QColor(0x1f, 0x21, 0x24));
     p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
     p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::PlaceholderText, QColor(0xa0, 0xa0, 0xa0));
     return p;
 }
 
@@ -141,6 +142,7 @@ QPalette lightPalette()
     p.setColor(QPalette::Base, Qt::white);
     p.setColor(QPalette::Window, QColor(0xef, 0xef, 0xef));
     p.setColor(QPalette::Text, Qt::black);
+    p.setColor(QPalette::PlaceholderText, QColor(0x60, 0x60, 0x60));
     return p;
 }
 

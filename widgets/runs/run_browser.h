@@ -268,8 +268,8 @@ private:
     QTimer *m_pageLoader;
     qint64 m_baseline = 0;
     QList<qint64> m_lastSelection;
-    QList<qint64> m_pendingSelection;
-    int m_idColumnRows = -1;  // the rows widenIdColumn() saw  // selectRunsWhenListed()'s runs while some are not listed yet
+    QList<qint64> m_pendingSelection;  // selectRunsWhenListed()'s runs while some are not listed yet
+    int m_idColumnRows = -1;           // the rows widenIdColumn() saw
     std::function<bool(const QString &)> m_confirm;
     SaveFileChooser m_chooseSaveFile;
     // The metrics export (run_browser_csv.cpp) and the bundles' export and imports (run_browser_bundle.cpp): one

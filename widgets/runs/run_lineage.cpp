@@ -47,10 +47,11 @@ QString runText(const QJsonObject &parent)
     return name.isEmpty() ? QStringLiteral("run #%1").arg(id) : QStringLiteral("run #%1 “%2”").arg(id, name);
 }
 
-// A parent known only by its uuid (a bundle's or a teammate's run that is not here): by its name.
+// A parent known only by its uuid or its name (a bundle's or a teammate's run that is not here): by its name.
 bool elsewhere(const QJsonObject &parent)
 {
-    return !parent.contains(QStringLiteral("run")) && parent.contains(QStringLiteral("run_uuid"));
+    return !parent.contains(QStringLiteral("run")) && !parent.contains(QStringLiteral("file"))
+        && (parent.contains(QStringLiteral("run_uuid")) || parent.contains(QStringLiteral("run_name")));
 }
 
 QString shapeText(const QJsonValue &shape)
@@ -135,8 +136,11 @@ QString parentDescription(const QJsonObject &parent)
         return withImport(QStringLiteral("Started from the weights file %1%2").arg(parent.value(QStringLiteral("file")).toString(), details(parent, true)),
                           parent);
     if (elsewhere(parent))
-        return withImport(QStringLiteral("Started from the run “%1” of another run database (uuid %2), not here%3")
-                              .arg(parent.value(QStringLiteral("run_name")).toString(), parent.value(QStringLiteral("run_uuid")).toString(),
+        return withImport(QStringLiteral("Started from the run “%1” of another run database%2, not here%3")
+                              .arg(parent.value(QStringLiteral("run_name")).toString(),
+                                   parent.contains(QStringLiteral("run_uuid"))
+                                       ? QStringLiteral(" (uuid %1)").arg(parent.value(QStringLiteral("run_uuid")).toString())
+                                       : QString(),
                                    details(parent, true)),
                           parent);
     return QString();

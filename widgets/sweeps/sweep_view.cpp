@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace ty {
@@ -282,7 +283,9 @@ void SweepView::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (m_curves && (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)) {
         applyPalette();
-        drawCharts();  // the parallel coordinates' labels and the notes take the palette's colours as they are drawn
+        // The parallel coordinates' labels and the notes take the charts' own palette as they are drawn, which
+        // Qt hands down to them after this event: drawn again once it has.
+        QTimer::singleShot(0, this, [this] { drawCharts(); });
     }
 }
 
