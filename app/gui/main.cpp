@@ -393,6 +393,9 @@ int main(int argc, char **argv)
                     || (importing && !window.property("imported").toBool()) || (findingLr && (!findStarted || (finder && finder->running()))))
                     return;
                 poll->stop();
+                if (window.training()->browser()->hasPendingSelection())
+                    std::fprintf(stderr, "trainyard: --runs: not every run was listed within 20 s (no such run here?); the screenshot "
+                                         "shows those that were\n");
                 if (parser.isSet(runsMenu))
                     openRunsMenu();
                 QTimer::singleShot(200, &window, [&] {
