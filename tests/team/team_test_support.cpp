@@ -187,13 +187,22 @@ QStringList storeRows(const QString &conninfo, const QStringList &uuids)
     return rows;
 }
 
-qint64 storeMetricRows(const QString &conninfo)
+namespace {
+
+qint64 storeCount(const QString &conninfo, const char *table)
 {
     ty::PgConnection server;
     if (!server.open(conninfo).ok())
         return -1;
-    ty::Result<ty::PgResult> count = server.exec(QStringLiteral("SELECT count(*) FROM trainyard.metrics"), {}, QStringLiteral("count"));
+    ty::Result<ty::PgResult> count = server.exec(QStringLiteral("SELECT count(*) FROM trainyard.%1").arg(QLatin1String(table)), {},
+                                                 QStringLiteral("count"));
     return count ? count.value().integer(0, 0) : -1;
 }
+
+} // namespace
+
+qint64 storeMetricRows(const QString &conninfo) { return storeCount(conninfo, "metrics"); }
+
+qint64 storeRuns(const QString &conninfo) { return storeCount(conninfo, "runs"); }
 
 } // namespace tyteam

@@ -36,5 +36,7 @@ QStringList storeRows(const QString &conninfo, const QStringList &uuids);
 QStringList localUuids(const QString &databasePath);
 // The number of metric rows on the store.
 qint64 storeMetricRows(const QString &conninfo);
+// The number of run records on the store (a pass sends a run's rows before its record).
+qint64 storeRuns(const QString &conninfo);
 
 } // namespace tyteam

@@ -66,9 +66,9 @@ private Q_SLOTS:
         QVERIFY(run.waitForStarted());
         // The replicator pushes while the run trains: wait for its rows on the store, then kill the run.
         QDeadlineTimer deadline(120000);
-        while (storeMetricRows(store) <= 0 && !deadline.hasExpired() && run.state() == QProcess::Running)
+        while ((storeMetricRows(store) <= 0 || storeRuns(store) <= 0) && !deadline.hasExpired() && run.state() == QProcess::Running)
             QThread::msleep(100);
-        QCOMPARE(run.state(), QProcess::Running);  // still training: the rows came from the background
+        QCOMPARE(run.state(), QProcess::Running);  // still training: the rows and the record came from the background
         QVERIFY(storeMetricRows(store) > 0);
         QThread::msleep(700);  // into the middle of a flush or a push
         run.kill();            // SIGKILL
