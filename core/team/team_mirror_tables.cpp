@@ -34,10 +34,19 @@ MirroredTable childTable(const char *table, const BundleColumns &columns, const 
 
 } // namespace
 
+namespace {
+
+// Run alias `r` is running on the store and its machine has been silent for kTeamSilentRunSeconds; SQL.
+QString silentRunCondition()
+{
+    return QStringLiteral("r.status = 'running' AND r.replicated_at < now() - interval '%1 seconds'").arg(kTeamSilentRunSeconds);
+}
+
+} // namespace
+
 QString storeRunStatusSql()
 {
-    return QStringLiteral("CASE WHEN r.status = 'running' AND r.replicated_at < now() - interval '%1 seconds' THEN 'interrupted' ELSE r.status END")
-        .arg(kTeamSilentRunSeconds);
+    return QStringLiteral("CASE WHEN %1 THEN 'interrupted' ELSE r.status END").arg(silentRunCondition());
 }
 
 namespace {
@@ -45,7 +54,7 @@ namespace {
 // What readers see of a silent running run (storeRunStatusSql()): why, and when it was last heard of.
 QString silentRunColumn(const QByteArray &name)
 {
-    const QString silent = QStringLiteral("r.status = 'running' AND r.replicated_at < now() - interval '%1 seconds'").arg(kTeamSilentRunSeconds);
+    const QString silent = silentRunCondition();
     if (name == "status")
         return storeRunStatusSql();
     if (name == "status_message")

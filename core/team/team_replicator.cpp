@@ -89,22 +89,6 @@ void TeamReplicator::stop()
                    .arg(kStopWaitMs / 1000));
 }
 
-int TeamReplicator::passes() const
-{
-    if (!m_shared)
-        return 0;
-    std::lock_guard<std::mutex> lock(m_shared->mutex);
-    return m_shared->passes;
-}
-
-bool TeamReplicator::lastPassOk() const
-{
-    if (!m_shared)
-        return false;
-    std::lock_guard<std::mutex> lock(m_shared->mutex);
-    return m_shared->lastPassOk;
-}
-
 void TeamReplicator::Shared::loop()
 {
     std::unique_lock<std::mutex> lock(mutex);

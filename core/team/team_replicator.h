@@ -36,9 +36,6 @@ public:
     // the run has ended, and what the store lacks waits for `trainyard-cli team push`).
     void stop();
 
-    int passes() const;
-    bool lastPassOk() const;
-
 private:
     struct Shared;
     std::shared_ptr<Shared> m_shared;  // with the thread, which may outlive this object when stop() left it

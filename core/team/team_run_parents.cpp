@@ -14,9 +14,12 @@ const QString kInitFrom = QStringLiteral("init_from");
 const QString kRun = QStringLiteral("run");
 const QString kRunUuid = QStringLiteral("run_uuid");
 
-// The provenance's object, or an empty one when the text is not a JSON object.
+// The provenance's object, or an empty one when the text is not a JSON object. A text that does not mention
+// init_from (most runs; a provenance may hold a long import report) is not parsed: it names no parent.
 QJsonObject provenanceObject(const QString &json)
 {
+    if (!json.contains(QLatin1String("\"init_from\"")))
+        return QJsonObject();
     const QJsonDocument document = QJsonDocument::fromJson(json.toUtf8());
     return document.isObject() ? document.object() : QJsonObject();
 }
