@@ -69,8 +69,13 @@ RunBrowser::RunBrowser(QWidget *parent)
     connect(m_model, &RunsTableModel::tagsChanged, this, &RunBrowser::updateTagChoices);
     connect(m_model, &RunsTableModel::errorOccurred, this, &RunBrowser::setStatus);
     connect(m_model, &RunsTableModel::loadErrorChanged, this, &RunBrowser::showLoadProblem);
-    connect(m_model, &RunsTableModel::modelReset, this, [this] { selectRuns(m_pendingSelection.isEmpty() ? m_lastSelection : m_pendingSelection); });
-    connect(m_model, &RunsTableModel::rowsInserted, this, [this] {
+    connect(m_model, &RunsTableModel::modelReset, this, [this] {
+        widenIdColumn(0, m_model->rowCount() - 1);
+        selectRuns(m_pendingSelection.isEmpty() ? m_lastSelection : m_pendingSelection);
+    });
+    // New runs (a refresh, a page, a teammate's T113 after this machine's 1 and 2): the ID column fits them.
+    connect(m_model, &RunsTableModel::rowsInserted, this, [this](const QModelIndex &, int first, int last) {
+        widenIdColumn(first, last);
         if (!m_pendingSelection.isEmpty())
             selectRuns(m_pendingSelection);
     });
@@ -342,8 +347,6 @@ void RunBrowser::refreshRuns(bool withWatcherStamp)
         return;
     if (wasEmpty && m_model->rowCount() > 0)
         fitColumns();
-    else if (m_model->rowCount() != m_idColumnRows)
-        widenIdColumn();  // a teammate's T113 arriving after this machine's 1 and 2
     updateActions();
     if (!m_lastSelection.isEmpty() || m_baseline > 0)
         m_comparison->setRuns(database(), m_lastSelection, m_baseline);  // a running run's numbers move
@@ -440,11 +443,10 @@ void RunBrowser::updateTagChoices()
     m_proxy->setTagFilter(m_tagChoice->currentIndex() > 0 ? current : QString());
 }
 
-void RunBrowser::widenIdColumn()
+void RunBrowser::widenIdColumn(int first, int last)
 {
-    m_idColumnRows = m_model->rowCount();
     QString widest;
-    for (int row = 0; row < m_model->rowCount(); ++row) {
+    for (int row = first; row <= last; ++row) {
         const QString id = RunDatabase::displayedRunId(m_model->runAt(row).id);
         if (id.size() > widest.size())
             widest = id;
@@ -458,7 +460,7 @@ void RunBrowser::widenIdColumn()
 void RunBrowser::fitColumns()
 {
     m_view->resizeColumnsToContents();
-    widenIdColumn();
+    widenIdColumn(0, m_model->rowCount() - 1);
     for (const auto &[column, least, most] : {std::tuple{int(RunsTableModel::NameColumn), 140, 320},
                                               std::tuple{int(RunsTableModel::PresetColumn), 120, 260}})
         m_view->setColumnWidth(column, std::clamp(m_view->columnWidth(column), least, most));

@@ -218,7 +218,7 @@ private:
     void setStatus(const QString &message);
     void showLoadProblem(const QString &message);
     void fitColumns();
-    void widenIdColumn();  // at least as wide as the widest id listed (T113)
+    void widenIdColumn(int first, int last);  // at least as wide as the widest id of these rows (T113)
     void renameInteractively();
     bool startMetricsExport(QList<qint64> ids, const QString &path, bool interactive);  // (run_browser_csv.cpp)
     // The file an export goes to, asked with m_chooseSaveFile in the last export folder (remembered), `suggestion`
@@ -269,7 +269,6 @@ private:
     qint64 m_baseline = 0;
     QList<qint64> m_lastSelection;
     QList<qint64> m_pendingSelection;  // selectRunsWhenListed()'s runs while some are not listed yet
-    int m_idColumnRows = -1;           // the rows widenIdColumn() saw
     std::function<bool(const QString &)> m_confirm;
     SaveFileChooser m_chooseSaveFile;
     // The metrics export (run_browser_csv.cpp) and the bundles' export and imports (run_browser_bundle.cpp): one
