@@ -5,6 +5,7 @@
 #include "sqlite_connection.h"
 
 #include <QFile>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QtEndian>
@@ -187,16 +188,39 @@ QStringList storeRows(const QString &conninfo, const QStringList &uuids)
     return rows;
 }
 
+// The rows of `sql` on the store, the first column of each (queries join theirs with concat_ws('|', ...)).
+QStringList storeQuery(const QString &conninfo, const QString &sql)
+{
+    ty::PgConnection server;
+    if (!server.open(conninfo).ok())
+        return {QStringLiteral("cannot connect")};
+    ty::Result<ty::PgResult> result = server.exec(sql, {}, QStringLiteral("test query"));
+    if (!result)
+        return {result.error().message};
+    QStringList rows;
+    for (int row = 0; row < result.value().rows(); ++row)
+        rows << result.value().text(row, 0);
+    return rows;
+}
+
+QString storeValue(const QString &conninfo, const QString &sql)
+{
+    const QStringList rows = storeQuery(conninfo, sql);
+    return rows.isEmpty() ? QString() : rows.first();
+}
+
+QJsonObject jsonOf(const CliResult &result)
+{
+    return QJsonDocument::fromJson(result.out.toUtf8()).object();
+}
+
 namespace {
 
 qint64 storeCount(const QString &conninfo, const char *table)
 {
-    ty::PgConnection server;
-    if (!server.open(conninfo).ok())
-        return -1;
-    ty::Result<ty::PgResult> count = server.exec(QStringLiteral("SELECT count(*) FROM trainyard.%1").arg(QLatin1String(table)), {},
-                                                 QStringLiteral("count"));
-    return count ? count.value().integer(0, 0) : -1;
+    bool number = false;
+    const qint64 count = storeValue(conninfo, QStringLiteral("SELECT count(*) FROM trainyard.%1").arg(QLatin1String(table))).toLongLong(&number);
+    return number ? count : -1;
 }
 
 } // namespace

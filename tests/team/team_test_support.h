@@ -2,6 +2,7 @@
 // What the team store's tests share: the fixture's server, a fresh database on it per test, the real trainyard-cli,
 // and the comparison of a local run database with the store, table by table and value by value.
 
+#include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -34,6 +35,12 @@ QString blobsPreset(const QTemporaryDir &dir, int epochs, int samples = 600);
 QStringList localRows(const QString &databasePath);
 QStringList storeRows(const QString &conninfo, const QStringList &uuids);
 QStringList localUuids(const QString &databasePath);
+// The rows of `sql` on the store, the first column of each (queries join theirs with concat_ws('|', ...)); the
+// error's message as the only row when it fails. storeValue: the first row's.
+QStringList storeQuery(const QString &conninfo, const QString &sql);
+QString storeValue(const QString &conninfo, const QString &sql);
+// The command's standard output read as a JSON object (empty when it is not one).
+QJsonObject jsonOf(const CliResult &result);
 // The number of metric rows on the store.
 qint64 storeMetricRows(const QString &conninfo);
 // The number of run records on the store (a pass sends a run's rows before its record).

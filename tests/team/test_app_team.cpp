@@ -323,13 +323,13 @@ private Q_SLOTS:
         const qint64 ofMine = onStore.value(QStringLiteral("their fine-tune of mine"));
         QCOMPARE(myBase, 1);
         // The teammate's push of its imported copy left the record of "my base" as this machine pushed it.
-        const QJsonObject myBaseOnStore = QJsonDocument::fromJson(cli({"runs", "show", "1", "--team", store, "--json"}).out.toUtf8()).object();
+        const QJsonObject myBaseOnStore = jsonOf(cli({"runs", "show", "1", "--team", store, "--json"}));
         QVERIFY2(myBaseOnStore.value(QStringLiteral("folder")).toString().startsWith(mine + QStringLiteral("-runs")),
                  qPrintable(myBaseOnStore.value(QStringLiteral("folder")).toString()));
         QVERIFY(theirBase != 2 && theirBase != 1);  // else the test could not tell the ids apart
         const auto parentOnStore = [&](qint64 id) {
             const CliResult shown = cli({"runs", "show", QString::number(id), "--team", store, "--json"});
-            return QJsonDocument::fromJson(shown.out.toUtf8()).object().value(QStringLiteral("parent")).toObject();
+            return jsonOf(shown).value(QStringLiteral("parent")).toObject();
         };
         QCOMPARE(parentOnStore(theirFineTune).value(QStringLiteral("run")).toInteger(), theirBase);
         QCOMPARE(parentOnStore(ofMine).value(QStringLiteral("run")).toInteger(), myBase);

@@ -38,7 +38,7 @@ private:
                                       QStringLiteral("--team"), store, QStringLiteral("--json")});
         if (pushed.code != expectedCode)
             qWarning("team push: %d, %s", pushed.code, qPrintable(pushed.err));
-        return pushed.code == expectedCode ? QJsonDocument::fromJson(pushed.out.toUtf8()).object() : QJsonObject{{"failed", pushed.err}};
+        return pushed.code == expectedCode ? jsonOf(pushed) : QJsonObject{{"failed", pushed.err}};
     }
 
 private Q_SLOTS:
@@ -94,7 +94,7 @@ private Q_SLOTS:
         train(1);
         QCOMPARE(push(store).value("runs").toInt(), 3);
         const auto uuidOf = [](const QStringList &command) {
-            return QJsonDocument::fromJson(cli(command).out.toUtf8()).object().value("uuid").toString();
+            return jsonOf(cli(command)).value("uuid").toString();
         };
         QCOMPARE(uuidOf({"runs", "show", "3", "--team", store, "--json"}), uuidOf({"runs", "show", "3", "--db", m_db, "--json"}));
 
@@ -119,10 +119,10 @@ private Q_SLOTS:
             QCOMPARE(team.code, 0);
             QCOMPARE(team.out, mine.out);
         }
-        const QJsonObject shown = QJsonDocument::fromJson(cli({"runs", "show", "2", "--team", store, "--json"}).out.toUtf8()).object();
+        const QJsonObject shown = jsonOf(cli({"runs", "show", "2", "--team", store, "--json"}));
         QCOMPARE(shown.value("kind").toString(), QStringLiteral("lrfind"));
         QVERIFY2(!shown.value("result").toObject().isEmpty(), qPrintable(QJsonDocument(shown).toJson()));
-        QCOMPARE(QJsonDocument::fromJson(cli({"runs", "show", "1", "--team", store, "--json"}).out.toUtf8()).object().value("kind").toString(),
+        QCOMPARE(jsonOf(cli({"runs", "show", "1", "--team", store, "--json"})).value("kind").toString(),
                  QStringLiteral("train"));
 
         // A store of schema 3 (pushed by a build before kinds): read, its runs are training runs; the next push
@@ -132,9 +132,9 @@ private Q_SLOTS:
         QCOMPARE(QProcess::execute(QStringLiteral("sqlite3"), {m_db, QStringLiteral("UPDATE team_replication SET records_digest = 'schema 3'")}), 0);
         const CliResult old = cli({"runs", "show", "2", "--team", store, "--json"});
         QCOMPARE(old.code, 0);
-        QCOMPARE(QJsonDocument::fromJson(old.out.toUtf8()).object().value("kind").toString(), QStringLiteral("train"));
+        QCOMPARE(jsonOf(old).value("kind").toString(), QStringLiteral("train"));
         QCOMPARE(push(store).value("records").toInt(), 2);
-        QCOMPARE(QJsonDocument::fromJson(cli({"runs", "show", "2", "--team", store, "--json"}).out.toUtf8()).object().value("kind").toString(),
+        QCOMPARE(jsonOf(cli({"runs", "show", "2", "--team", store, "--json"})).value("kind").toString(),
                  QStringLiteral("lrfind"));
     }
 

@@ -21,32 +21,6 @@ using namespace tyteam;
 
 namespace {
 
-// The rows of `sql` on the store, the first column of each (queries join theirs with concat_ws('|', ...)).
-QStringList storeQuery(const QString &conninfo, const QString &sql)
-{
-    ty::PgConnection server;
-    if (!server.open(conninfo).ok())
-        return {QStringLiteral("cannot connect")};
-    ty::Result<ty::PgResult> result = server.exec(sql, {}, QStringLiteral("test query"));
-    if (!result)
-        return {result.error().message};
-    QStringList rows;
-    for (int row = 0; row < result.value().rows(); ++row)
-        rows << result.value().text(row, 0);
-    return rows;
-}
-
-QString storeValue(const QString &conninfo, const QString &sql)
-{
-    const QStringList rows = storeQuery(conninfo, sql);
-    return rows.isEmpty() ? QString() : rows.first();
-}
-
-QJsonObject jsonOf(const CliResult &result)
-{
-    return QJsonDocument::fromJson(result.out.toUtf8()).object();
-}
-
 // Records a sweep on the store without training any of it here (--max-trials 0); returns its id there.
 qint64 recordSweep(const QString &store, const QStringList &options, const QString &db)
 {

@@ -77,7 +77,7 @@ private Q_SLOTS:
         // Before any push: running on the store, and read as interrupted once its machine has been silent for a
         // minute (the store's clock moved back instead of waiting).
         const auto shownStatus = [&] {
-            const QJsonObject shown = QJsonDocument::fromJson(cli({"runs", "show", "1", "--team", store, "--json"}).out.toUtf8()).object();
+            const QJsonObject shown = jsonOf(cli({"runs", "show", "1", "--team", store, "--json"}));
             return shown.value("status").toString() + QLatin1Char('|') + shown.value("status_message").toString();
         };
         QVERIFY2(shownStatus().startsWith(QStringLiteral("running|")), qPrintable(shownStatus()));
@@ -124,7 +124,7 @@ private Q_SLOTS:
         // From the run's end (its record) to its process's end.
         const auto secondsAfterTheEnd = [](const QString &db, const QDateTime &exited) {
             const CliResult shown = cli({"runs", "show", "1", "--db", db, "--json"});
-            const QDateTime ended = QDateTime::fromString(QJsonDocument::fromJson(shown.out.toUtf8()).object().value("ended_at").toString(), Qt::ISODateWithMs);
+            const QDateTime ended = QDateTime::fromString(jsonOf(shown).value("ended_at").toString(), Qt::ISODateWithMs);
             return ended.isValid() ? double(ended.msecsTo(exited)) / 1000.0 : 1e9;
         };
         const int port = silentListener();
