@@ -4,31 +4,12 @@
 
 #include <QHash>
 
-#include <sstream>
-#include <type_traits>
 
 namespace ty::detail {
 
 namespace {
 
 using torch::optim::OptimizerParamState;
-using StateMap = std::decay_t<decltype(std::declval<torch::optim::Optimizer &>().state())>;
-using StateKey = typename StateMap::key_type;
-
-// The key LibTorch files a parameter's state under: the address of its TensorImpl, as text in LibTorch 1.x
-// and as a pointer in 2.x.
-// (A template, so that only the branch for this LibTorch's key type is compiled.)
-template <typename Key = StateKey>
-Key stateKeyOf(const torch::Tensor &parameter)
-{
-    if constexpr (std::is_same_v<Key, std::string>) {
-        std::ostringstream text;
-        text << parameter.unsafeGetTensorImpl();
-        return text.str();
-    } else {
-        return parameter.unsafeGetTensorImpl();
-    }
-}
 
 // One named field of an optimizer's per-parameter state. `step` fields are int64 scalars; the others have
 // the parameter's shape and dtype.

@@ -9,9 +9,26 @@
 #include <torch/torch.h>
 
 #include <map>
+#include <sstream>
+#include <type_traits>
 #include <vector>
 
 namespace ty::detail {
+
+// The key LibTorch files a parameter's state under: the address of its TensorImpl, as text in LibTorch 1.x
+// and as a pointer in 2.x. (A template, so that only the branch for this LibTorch's key type is compiled.)
+using OptimizerStateKey = typename std::decay_t<decltype(std::declval<torch::optim::Optimizer &>().state())>::key_type;
+template <typename Key = OptimizerStateKey>
+Key stateKeyOf(const torch::Tensor &parameter)
+{
+    if constexpr (std::is_same_v<Key, std::string>) {
+        std::ostringstream text;
+        text << parameter.unsafeGetTensorImpl();
+        return text.str();
+    } else {
+        return parameter.unsafeGetTensorImpl();
+    }
+}
 
 // The state of every parameter that has some, named after the parameter's stable name.
 std::vector<std::pair<QString, torch::Tensor>> optimizerStateTensors(torch::optim::Optimizer &optimizer,

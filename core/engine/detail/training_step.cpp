@@ -5,6 +5,7 @@
 #include "detail/training_run.h"
 
 #include "detail/batch_stream.h"
+#include "detail/fused_adam.h"
 #include "detail/optimization.h"
 
 #include <algorithm>
@@ -172,7 +173,8 @@ void TrainingRun::optimizerStep()
     const bool finite = m_precision.unscale(m_pipeline.model->parameters());
     if (finite && (m_settings.clipGradValue > 0 || m_settings.clipGradNorm > 0))
         clipGradients(m_pipeline.model->parameters(), m_settings.clipGradValue, m_settings.clipGradNorm);
-    if (finite)
+    // Adam and AdamW on the CPU in one pass per parameter, bitwise LibTorch's step (detail/fused_adam.h).
+    if (finite && !fusedAdamStep(*m_optimizer))
         m_optimizer->step();
     m_precision.update();
     m_timing->lap(StepTiming::Optimizer);
