@@ -48,6 +48,8 @@ private Q_SLOTS:
     void streamingMatchesInMemory();
     void metricsHaveOneRowPerStep();
     void sameSeedGivesSameMetrics();
+    void fusedAdamLeavesEveryMetricBitwise_data();
+    void fusedAdamLeavesEveryMetricBitwise();
     void divergenceEndsTheRun();
     void stopRequestEndsWithACheckpoint();
     void earlyStoppingEndsBeforeTheLastEpoch();

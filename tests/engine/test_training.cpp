@@ -2,6 +2,7 @@
 // truthfully (diverged, stopped, early-stopped).
 
 #include "required_data.h"
+#include "detail/fused_adam.h"
 #include "detail/optimization.h"
 #include "engine_fixtures.h"
 #include "test_engine_classes.h"
@@ -292,6 +293,58 @@ void TestTraining::sameSeedGivesSameMetrics()
     QCOMPARE(first.values(QStringLiteral("train/loss")), second.values(QStringLiteral("train/loss")));
     QCOMPARE(first.values(QStringLiteral("test/accuracy")), second.values(QStringLiteral("test/accuracy")));
     QVERIFY(first.values(QStringLiteral("train/loss")) != otherSeed.values(QStringLiteral("train/loss")));
+}
+
+void TestTraining::fusedAdamLeavesEveryMetricBitwise_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("mlp, adam") << "fashion-mnist-mlp";
+    QTest::newRow("cnn, adam") << "fashion-mnist-cnn";
+    QTest::newRow("lstm, adam") << "words-char-lstm";
+    QTest::newRow("tabular, adamw with weight decay") << "wine-tabular";
+}
+
+// Adam's and AdamW's fused step (detail/fused_adam.h) against LibTorch's own (TRAINYARD_FUSED_ADAM=off): every
+// metric row of a bundled preset's run, validation and test included, bit for bit.
+void TestTraining::fusedAdamLeavesEveryMetricBitwise()
+{
+    QFETCH(QString, name);
+    Preset preset = test::bundledPreset(name);
+    QJsonObject &params = preset.graph.node(QStringLiteral("data"))->params;
+    if (name.startsWith(QStringLiteral("fashion-mnist"))) {
+        if (!QDir(QStringLiteral("/usr/share/datasets/fashion-mnist")).exists())
+            TY_SKIP_WITHOUT_DATA("Fashion-MNIST is not installed (dataset-fashion-mnist)");
+        params.insert(QStringLiteral("limit"), name.contains(QStringLiteral("cnn")) ? 800 : 3000);
+        params.insert(QStringLiteral("val_count"), 300);
+        params.insert(QStringLiteral("test_limit"), 500);
+    }
+    if (name == QStringLiteral("words-char-lstm")) {
+        if (!QFile::exists(QStringLiteral("/usr/share/dict/words")))
+            TY_SKIP_WITHOUT_DATA("The word list is not installed (wamerican)");
+        params.insert(QStringLiteral("limit"), 4000);
+        params.insert(QStringLiteral("val_count"), 500);
+        params.insert(QStringLiteral("test_limit"), 500);
+    }
+    preset.training.insert(QStringLiteral("epochs"), 2);
+    preset.training.insert(QStringLiteral("device"), QStringLiteral("cpu"));
+    auto rows = [](const test::RecordingObserver &observer) {
+        QStringList out;
+        for (const MetricSample &m : observer.metrics)
+            out << QStringLiteral("%1 %2 %3").arg(m.name).arg(m.step).arg(m.value, 0, 'a');
+        return out;
+    };
+    test::RecordingObserver fused, libtorch;
+    const int64_t before = ty::detail::fusedAdamStepsTaken();
+    const TrainResult result = train(preset, fused);
+    QCOMPARE(int(result.outcome), int(TrainOutcome::Finished));
+    QCOMPARE(ty::detail::fusedAdamStepsTaken() - before, int64_t(result.steps));  // every step through the fused loop
+    qputenv("TRAINYARD_FUSED_ADAM", "off");
+    const TrainResult reference = train(preset, libtorch);
+    qunsetenv("TRAINYARD_FUSED_ADAM");
+    QCOMPARE(int(reference.outcome), int(TrainOutcome::Finished));
+    QCOMPARE(ty::detail::fusedAdamStepsTaken() - before, int64_t(result.steps));  // none with it off
+    QVERIFY(!fused.values(QStringLiteral("test/loss")).isEmpty());
+    QCOMPARE(rows(fused), rows(libtorch));
 }
 
 void TestTraining::divergenceEndsTheRun()

@@ -5,7 +5,10 @@
 
 #include <ATen/Parallel.h>
 
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 namespace ty::detail {
@@ -60,6 +63,8 @@ void runKernel(const torch::Tensor &param, const torch::Tensor &grad, const torc
                      [&](int64_t begin, int64_t end) { adamUpdate(p, g, m, v, begin, end, s); });
 }
 
+std::atomic<int64_t> g_stepsTaken{0};
+
 template <typename Opt, typename Options, typename State>
 bool step(Opt &optimizer, bool decoupled)
 {
@@ -102,6 +107,7 @@ bool step(Opt &optimizer, bool decoupled)
             runKernel(p, p.grad(), state.exp_avg(), state.exp_avg_sq(), scalarsFor(options, state.step(), decoupled));
         }
     }
+    g_stepsTaken.fetch_add(1, std::memory_order_relaxed);
     return true;
 }
 
@@ -136,6 +142,11 @@ bool probe(bool decoupled, bool weightDecay)
 
 } // namespace
 
+int64_t fusedAdamStepsTaken()
+{
+    return g_stepsTaken.load(std::memory_order_relaxed);
+}
+
 bool fusedAdamMatchesLibTorch(bool decoupled, bool weightDecay)
 {
     static std::once_flag once[2][2];
@@ -149,6 +160,10 @@ bool fusedAdamMatchesLibTorch(bool decoupled, bool weightDecay)
 
 bool fusedAdamStep(torch::optim::Optimizer &optimizer)
 {
+    // TRAINYARD_FUSED_ADAM=off: LibTorch's own step (to compare, or to rule the fused loop out). Read at every
+    // step, so a test can train both ways in one process.
+    if (const char *mode = std::getenv("TRAINYARD_FUSED_ADAM"); mode && std::strcmp(mode, "off") == 0)
+        return false;
     if (auto *adam = dynamic_cast<Adam *>(&optimizer))
         return step<Adam, AdamOptions, AdamParamState>(*adam, false);
     if (auto *adamw = dynamic_cast<AdamW *>(&optimizer))
