@@ -354,6 +354,12 @@ private Q_SLOTS:
         QCOMPARE(model->runAt(rowNamed(QStringLiteral("their fine-tune"))).parentRunId(), theirBase);
         QCOMPARE(fromText(rowNamed(QStringLiteral("their fine-tune"))), QStringLiteral("#%1").arg(theirBase));
         QCOMPARE(model->runAt(rowNamed(QStringLiteral("their fine-tune of mine"))).parentRunId(), myBase);
+        // As on the command line and in Both, T<id> and from:T<id> name the store's runs here.
+        browser->filterField()->setText(QStringLiteral("from:T%1").arg(theirBase));
+        QTRY_COMPARE(browser->view()->model()->rowCount(), 1);
+        browser->filterField()->setText(QStringLiteral("T%1").arg(theirBase));
+        QTRY_COMPARE(browser->view()->model()->rowCount(), 1);
+        browser->filterField()->clear();
 
         // Both: the teammate's base is T<its store id>, "my base" is this machine's run 1.
         browser->sourceChoice()->setCurrentIndex(2);

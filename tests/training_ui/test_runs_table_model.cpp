@@ -176,6 +176,15 @@ void TestRunsTableModel::filters()
     QCOMPARE(proxyIds(proxy), QList<qint64>{m_delta});
     proxy.setTextFilter(QStringLiteral("#%1").arg(m_gamma));
     QCOMPARE(proxyIds(proxy), QList<qint64>{m_gamma});
+    proxy.setTextFilter(QStringLiteral("T%1").arg(m_gamma));  // a teammate's id: not one of this database's
+    QCOMPARE(proxyIds(proxy), QList<qint64>{});
+    proxy.setTeamIds(true);  // the Team view: its ids are the store's, T12 names 12
+    QCOMPARE(proxyIds(proxy), QList<qint64>{m_gamma});
+    proxy.setTextFilter(QStringLiteral("#t%1").arg(m_gamma));
+    QCOMPARE(proxyIds(proxy), QList<qint64>{m_gamma});
+    proxy.setTextFilter(QStringLiteral("Tanh"));  // a word that starts with T is still a word
+    QCOMPARE(proxyIds(proxy), QList<qint64>{});
+    proxy.setTeamIds(false);
     proxy.setTextFilter(QStringLiteral("broke"));    // the status message
     QCOMPARE(proxyIds(proxy), QList<qint64>{m_beta});
     proxy.setTextFilter(QString());

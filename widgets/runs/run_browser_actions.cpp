@@ -87,6 +87,7 @@ void RunBrowser::setRunSource(RunSource source)
     const RunSource before = m_source;
     m_source = source;
     m_model->setEditable(source != RunSource::Team);  // Both: the model refuses the copied runs itself
+    m_proxy->setTeamIds(source == RunSource::Team);
     m_view->setColumnHidden(RunsTableModel::MachineColumn, source == RunSource::ThisMachine);
     // Both: this machine's runs and the team's, newest first (by id, the copied runs would all come last).
     if ((source == RunSource::Both) != (before == RunSource::Both))

@@ -67,6 +67,25 @@ qint64 RunsFilterProxyModel::runIdAt(int proxyRow) const
     return data(index(proxyRow, 0), RunsTableModel::RunIdRole).toLongLong();
 }
 
+void RunsFilterProxyModel::setTeamIds(bool teamIds)
+{
+    if (teamIds == m_teamIds)
+        return;
+    m_teamIds = teamIds;
+    if (!m_words.isEmpty())
+        invalidateFilter();
+}
+
+QString RunsFilterProxyModel::plainId(QString word) const
+{
+    if (word.startsWith(QLatin1Char('#')))
+        word.remove(0, 1);
+    // A teammate's run is T12 in Both and on the command line; the Team view shows the store's 12.
+    if (m_teamIds && word.size() > 1 && word.at(0).toUpper() == QLatin1Char('T') && word.at(1).isDigit())
+        word.remove(0, 1);
+    return word;
+}
+
 bool RunsFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     if (!m_runs || sourceParent.isValid())
@@ -82,14 +101,11 @@ bool RunsFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &so
     const QString status = runStatusName(row.status);
     for (const QString &word : m_words) {
         if (word.startsWith(QStringLiteral("from:"), Qt::CaseInsensitive)) {  // from:12 or from:#12: its fine-tunes
-            QString parent = word.mid(5);
-            if (parent.startsWith(QLatin1Char('#')))
-                parent.remove(0, 1);
-            if (row.parentRunId() == 0 || RunDatabase::displayedRunId(row.parentRunId()).compare(parent, Qt::CaseInsensitive) != 0)
+            if (row.parentRunId() == 0 || RunDatabase::displayedRunId(row.parentRunId()).compare(plainId(word.mid(5)), Qt::CaseInsensitive) != 0)
                 return false;
             continue;
         }
-        const bool idMatch = word.compare(id, Qt::CaseInsensitive) == 0 || word.compare(QLatin1Char('#') + id, Qt::CaseInsensitive) == 0;
+        const bool idMatch = plainId(word).compare(id, Qt::CaseInsensitive) == 0;
         const bool found = idMatch || row.name.contains(word, Qt::CaseInsensitive)
                         || row.presetName.contains(word, Qt::CaseInsensitive) || status.contains(word, Qt::CaseInsensitive)
                         || row.notes.contains(word, Qt::CaseInsensitive)
