@@ -51,7 +51,7 @@ Preset model(const QString &file, const QStringList &overrides)
     return preset.value();
 }
 
-ty::detail::CompiledPipeline compiled(const Preset &preset)
+ty::detail::CompiledPipeline compiledPreset(const Preset &preset)
 {
     const Result<DatasetShape> shape = describeDataset(datasetRequest(preset, *firstDatasetNode(preset)));
     if (!shape)
@@ -66,7 +66,7 @@ ty::detail::CompiledPipeline compiled(const Preset &preset)
     return pipeline;
 }
 
-torch::Tensor fixtureTensor(const QString &file, const QString &name)
+torch::Tensor torchvisionTensor(const QString &file, const QString &name)
 {
     const Result<TensorFile> read = readSafetensors(weightsFile(file));
     if (!read || !read.value().find(name))
@@ -105,7 +105,7 @@ private Q_SLOTS:
         const Preset ten = model(file, {node + QStringLiteral(".num_classes=10"), QStringLiteral("data.classes=10")});
         QCOMPARE(inspectPresetShapes(ten).totalParams, tenClasses);
         // The built modules agree (VGG's 129 million at 10 classes: its classifier is most of it).
-        ty::detail::CompiledPipeline pipeline = compiled(ten);
+        ty::detail::CompiledPipeline pipeline = compiledPreset(ten);
         qint64 built = 0;
         for (const torch::Tensor &p : pipeline.model->parameters())
             built += p.numel();
@@ -134,10 +134,10 @@ private Q_SLOTS:
         QFETCH(QString, node);
         QFETCH(QString, head);
         ty::detail::CompiledPipeline pipeline =
-            compiled(model(file, {node + QStringLiteral(".num_classes=10"), QStringLiteral("data.classes=10"), QStringLiteral("data.features=64")}));
+            compiledPreset(model(file, {node + QStringLiteral(".num_classes=10"), QStringLiteral("data.classes=10"), QStringLiteral("data.features=64")}));
         const QString io = node + QStringLiteral("-io.safetensors");
-        const torch::Tensor inputs = fixtureTensor(io, QStringLiteral("inputs"));
-        const torch::Tensor expected = fixtureTensor(io, QStringLiteral("logits"));
+        const torch::Tensor inputs = torchvisionTensor(io, QStringLiteral("inputs"));
+        const torch::Tensor expected = torchvisionTensor(io, QStringLiteral("logits"));
         const auto difference = [&] {
             torch::NoGradGuard noGrad;
             pipeline.model->eval();
