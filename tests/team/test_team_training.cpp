@@ -61,10 +61,11 @@ private Q_SLOTS:
         const QString db = m_dir.filePath(QStringLiteral("killed.sqlite"));
         QProcess run;
         run.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        run.start(QStringLiteral(TRAINYARD_CLI), {QStringLiteral("run"), blobsPreset(m_dir, 400), QStringLiteral("--db"), db,
+        run.start(QStringLiteral(TRAINYARD_CLI), {QStringLiteral("run"), blobsPreset(m_dir, 4000), QStringLiteral("--db"), db,
                                                   QStringLiteral("--quiet"), QStringLiteral("--team"), store});
         QVERIFY(run.waitForStarted());
-        // The replicator pushes while the run trains: wait for its rows on the store, then kill the run.
+        // The replicator pushes while the run trains: wait for its rows on the store, then kill the run (4,000
+        // epochs: far more than it reaches before the kill, however fast the steps).
         QDeadlineTimer deadline(120000);
         while ((storeMetricRows(store) <= 0 || storeRuns(store) <= 0) && !deadline.hasExpired() && run.state() == QProcess::Running)
             QThread::msleep(100);
