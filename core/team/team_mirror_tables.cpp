@@ -32,14 +32,24 @@ MirroredTable childTable(const char *table, const BundleColumns &columns, const 
             QLatin1String(table), QStringLiteral("run_id, ") + bundleColumnList(columns), columns, QString()};
 }
 
-} // namespace
-
-namespace {
-
 // Run alias `r` is running on the store and its machine has been silent for kTeamSilentRunSeconds; SQL.
 QString silentRunCondition()
 {
     return QStringLiteral("r.status = 'running' AND r.replicated_at < now() - interval '%1 seconds'").arg(kTeamSilentRunSeconds);
+}
+
+// What readers see of a silent running run (storeRunStatusSql()): why, and when it was last heard of.
+QString silentRunColumn(const QByteArray &name)
+{
+    if (name == "status")
+        return storeRunStatusSql();
+    if (name == "status_message")
+        return QStringLiteral("CASE WHEN %1 THEN 'its machine stopped replicating it (last heard of ' || to_char(r.replicated_at AT TIME ZONE 'UTC',"
+                              " 'YYYY-MM-DD HH24:MI:SS') || ' UTC): its process was stopped, or its machine went away' ELSE r.status_message END")
+            .arg(silentRunCondition());
+    if (name == "ended_at")
+        return QStringLiteral("CASE WHEN %1 THEN coalesce(r.heartbeat_at, r.ended_at) ELSE r.ended_at END").arg(silentRunCondition());
+    return QString();
 }
 
 } // namespace
@@ -48,25 +58,6 @@ QString storeRunStatusSql()
 {
     return QStringLiteral("CASE WHEN %1 THEN 'interrupted' ELSE r.status END").arg(silentRunCondition());
 }
-
-namespace {
-
-// What readers see of a silent running run (storeRunStatusSql()): why, and when it was last heard of.
-QString silentRunColumn(const QByteArray &name)
-{
-    const QString silent = silentRunCondition();
-    if (name == "status")
-        return storeRunStatusSql();
-    if (name == "status_message")
-        return QStringLiteral("CASE WHEN %1 THEN 'its machine stopped replicating it (last heard of ' || to_char(r.replicated_at AT TIME ZONE 'UTC',"
-                              " 'YYYY-MM-DD HH24:MI:SS') || ' UTC): its process was stopped, or its machine went away' ELSE r.status_message END")
-            .arg(silent);
-    if (name == "ended_at")
-        return QStringLiteral("CASE WHEN %1 THEN coalesce(r.heartbeat_at, r.ended_at) ELSE r.ended_at END").arg(silent);
-    return QString();
-}
-
-} // namespace
 
 MirroredTable mirroredRunsTable(bool withPreset, int storeVersion)
 {
