@@ -1,7 +1,8 @@
-// trainyard-bench-gui [--quick] [--markdown] [--only plots|runs|editing|stall|evaluate|data]
+// trainyard-bench-gui [--help] [--quick] [--markdown] [--only plots|runs|editing|stall|evaluate|data]
 // The desktop app's figures of docs/benchmarks.md alone (trainyard-bench prints them too, with the rest); exits 1
 // when a target is missed. Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise.
 
+#include "bench_arguments.h"
 #include "bench_gui_sections.h"
 
 #include <QApplication>
@@ -13,11 +14,13 @@ int main(int argc, char **argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    const QStringList args = QCoreApplication::arguments();
+    const ty::bench::Arguments args = ty::bench::parseArguments(
+        {QStringLiteral("plots"), QStringLiteral("runs"), QStringLiteral("editing"), QStringLiteral("stall"),
+         QStringLiteral("evaluate"), QStringLiteral("data")},
+        false);
     ty::bench::GuiOptions options;
-    options.quick = args.contains(QStringLiteral("--quick"));
-    const int only = args.indexOf(QStringLiteral("--only"));
-    const QString section = only >= 0 ? args.value(only + 1) : QString();
+    options.quick = args.quick;
+    const QString &section = args.section;
     std::fprintf(stderr, "trainyard-bench-gui: platform %s, %d cores\n", qPrintable(QApplication::platformName()),
                  QThread::idealThreadCount());
 
@@ -36,6 +39,6 @@ int main(int argc, char **argv)
         ty::bench::benchEvaluateView(options, report);
     if (section.isEmpty() || section == QStringLiteral("data"))
         ty::bench::benchAugmentationView(options, report);
-    report.print(args.contains(QStringLiteral("--markdown")));
+    report.print(args.markdown);
     return report.missedTargets() == 0 ? 0 : 1;
 }

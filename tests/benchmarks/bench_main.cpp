@@ -1,9 +1,10 @@
-// trainyard-bench [--quick] [--markdown] [--device cpu|cuda]
+// trainyard-bench [--help] [--quick] [--markdown] [--device cpu|cuda]
 //                 [--only training|data|streaming|logging|team|editing|startup|process|plots|runs|bundles|stall|evaluate]
 // Prints every figure of docs/benchmarks.md as one table, the desktop app's too unless the project is built
 // headless (those run on the offscreen platform unless QT_QPA_PLATFORM says otherwise); exits 1 when a target
 // is missed.
 
+#include "bench_arguments.h"
 #include "bench_sections.h"
 #include "host_allocator.h"
 #include "host_memory.h"
@@ -31,14 +32,19 @@ int main(int argc, char **argv)
 #else
     QCoreApplication app(argc, argv);
 #endif
-    const QStringList args = QCoreApplication::arguments();
+    QStringList sections = {QStringLiteral("training"), QStringLiteral("data"), QStringLiteral("streaming"),
+                            QStringLiteral("logging"), QStringLiteral("team"), QStringLiteral("editing"),
+                            QStringLiteral("startup"), QStringLiteral("process"), QStringLiteral("runs"),
+                            QStringLiteral("bundles")};
+#ifdef TRAINYARD_BENCH_GUI
+    sections << QStringLiteral("plots") << QStringLiteral("stall") << QStringLiteral("evaluate");
+#endif
+    const ty::bench::Arguments args = ty::bench::parseArguments(sections, true);
     ty::bench::Options options;
-    options.quick = args.contains(QStringLiteral("--quick"));
+    options.quick = args.quick;
     options.repeats = options.quick ? 1 : 3;
-    if (const int device = args.indexOf(QStringLiteral("--device")); device >= 0)
-        options.device = args.value(device + 1);
-    const int only = args.indexOf(QStringLiteral("--only"));
-    const QString section = only >= 0 ? args.value(only + 1) : QString();
+    options.device = args.device;
+    const QString &section = args.section;
     std::fprintf(stderr, "trainyard-bench: %d CPU threads for LibTorch, %d cores\n", torch::get_num_threads(),
                  QThread::idealThreadCount());
 
@@ -85,6 +91,6 @@ int main(int argc, char **argv)
     if (section.isEmpty() || section == QStringLiteral("data"))
         ty::bench::benchAugmentationView(gui, report);
 #endif
-    report.print(args.contains(QStringLiteral("--markdown")));
+    report.print(args.markdown);
     return report.missedTargets() == 0 ? 0 : 1;
 }
