@@ -9,6 +9,8 @@
 #include "team_store.h"
 #include "training_commands.h"
 
+#include <QFileDevice>
+#include <QIODevice>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -199,25 +201,47 @@ void printJson(Io &io, const QJsonValue &value)
 
 JsonArrayPrinter::JsonArrayPrinter(Io &io) : m_io(io)
 {
-    m_io.out << "[\n";
+    m_pending = "[\n";
 }
 
 void JsonArrayPrinter::add(const QJsonObject &element)
 {
     // QJsonDocument indents by four spaces a level: an element of the array is its own text one level deeper.
-    QByteArray text = QJsonDocument(element).toJson(QJsonDocument::Indented);
-    text.chop(1);  // the final newline
-    text.replace('\n', QByteArrayLiteral("\n    "));
-    if (!m_first)
-        m_io.out << ",\n";
-    m_io.out << "    " << text;
+    const QByteArray text = QJsonDocument(element).toJson(QJsonDocument::Indented);
+    m_pending += m_first ? "    " : ",\n    ";
     m_first = false;
+    const qsizetype end = text.size() - 1;  // without the final newline
+    qsizetype from = 0;
+    for (qsizetype i = 0; i < end; ++i) {
+        if (text.at(i) == '\n') {
+            m_pending.append(text.constData() + from, i + 1 - from).append("    ", 4);
+            from = i + 1;
+        }
+    }
+    m_pending.append(text.constData() + from, end - from);
+    if (m_pending.size() >= 64 * 1024)
+        writePending();
 }
 
 void JsonArrayPrinter::finish()
 {
-    m_io.out << (m_first ? "]\n" : "\n]\n");
+    m_pending += m_first ? "]\n" : "\n]\n";
+    writePending();
+}
+
+void JsonArrayPrinter::writePending()
+{
+    // The bytes as they are where the stream writes to a device (stdout): the text is UTF-8 already.
     m_io.out.flush();
+    if (QIODevice *device = m_io.out.device()) {
+        device->write(m_pending);
+        if (auto *file = qobject_cast<QFileDevice *>(device))
+            file->flush();  // trainyard-cli ends with _Exit: nothing may wait in QFile's buffer
+    } else {
+        m_io.out << QString::fromUtf8(m_pending);
+        m_io.out.flush();
+    }
+    m_pending.clear();
 }
 
 } // namespace ty::cli

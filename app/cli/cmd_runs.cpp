@@ -21,9 +21,30 @@ namespace ty::cli {
 
 namespace {
 
+// ISO 8601 with milliseconds, as QDateTime::toString(Qt::ISODateWithMs) writes it. A UTC time of years 0 to 9999
+// (every time a run database holds) is written here digit by digit: toString went through QString::asprintf and
+// took a tenth of `runs list --json`.
 QJsonValue timeJson(const QDateTime &t)
 {
-    return t.isValid() ? QJsonValue(t.toString(Qt::ISODateWithMs)) : QJsonValue();
+    if (!t.isValid())
+        return QJsonValue();
+    const QDate date = t.date();
+    if (t.timeSpec() != Qt::UTC || date.year() < 0 || date.year() > 9999)
+        return QJsonValue(t.toString(Qt::ISODateWithMs));
+    const QTime time = t.time();
+    char text[] = "0000-00-00T00:00:00.000Z";
+    const auto put = [&text](int at, int value, int digits) {
+        for (int i = digits - 1; i >= 0; --i, value /= 10)
+            text[at + i] = char('0' + value % 10);
+    };
+    put(0, date.year(), 4);
+    put(5, date.month(), 2);
+    put(8, date.day(), 2);
+    put(11, time.hour(), 2);
+    put(14, time.minute(), 2);
+    put(17, time.second(), 2);
+    put(20, time.msec(), 3);
+    return QJsonValue(QLatin1String(text, sizeof(text) - 1));
 }
 
 QString durationText(const RunInfo &run)

@@ -6,6 +6,8 @@
 #include "error.h"
 #include "preset.h"
 
+#include <QByteArray>
+
 namespace ty::cli {
 
 int blocksCommand(const QStringList &arguments, Io &io);
@@ -55,7 +57,10 @@ public:
     void finish();
 
 private:
+    void writePending();
+
     Io &m_io;
+    QByteArray m_pending;  // written 64 KB at a time
     bool m_first = true;
 };
 // The "error" event of --events (docs/events.md), one JSON line.

@@ -27,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstring>
@@ -696,6 +697,89 @@ private Q_SLOTS:
         QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
         QCOMPARE(json.value(QStringLiteral("epochs")).toInt(), 3);
         QVERIFY(json.value(QStringLiteral("summary")).toObject().contains(QStringLiteral("test/accuracy")));
+    }
+
+    // `runs list --json` of a few hundred runs (more than the printer's 64 KB chunks), as a process writes it to
+    // stdout and as the in-process call writes it to a string: byte for byte the text QJsonDocument gives the whole
+    // array, names with quotes, tabs and non-ASCII letters escaped alike, times as QDateTime writes them (ISO 8601,
+    // milliseconds, zero-padded years).
+    void runsListJsonIsTheWholeArraysText()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        {
+            auto opened = RunDatabase::open(db);
+            QVERIFY(opened);
+            for (int i = 0; i < 300; ++i) {
+                NewRun run;
+                run.name = QStringLiteral("run %1 \"quoted\" \u00fcn\u00efcode \u2713\ttab\\").arg(i);
+                run.preset = QJsonObject{{QStringLiteral("name"), QStringLiteral("synthetic")}};
+                run.provenance = QJsonObject{{QStringLiteral("command"), QJsonArray{QStringLiteral("trainyard-cli"), QStringLiteral("run")}},
+                                             {QStringLiteral("nested"), QJsonObject{{QStringLiteral("a"), 1.5 + i}}}};
+                run.seed = i;
+                QVERIFY(opened.value()->createRun(run));
+            }
+        }
+        QSqlDatabase sql = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("listJson"));
+        sql.setDatabaseName(db);
+        QVERIFY(sql.open());
+        QSqlQuery update(sql);
+        QVERIFY(update.exec(QStringLiteral("UPDATE runs SET started_at = '2026-03-04T05:06:07.089Z', ended_at = '0987-11-28T23:59:59.999Z'"
+                                           " WHERE id % 7 = 0")));
+        sql.close();
+        sql = QSqlDatabase();
+        QSqlDatabase::removeDatabase(QStringLiteral("listJson"));
+
+        const QStringList arguments{QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--json")};
+        const Output inProcess = trainyard(arguments);
+        // The process's stdout a file, as `> runs.json` makes it: a file is written through QFile's buffer, and
+        // trainyard-cli ends with _Exit.
+        const auto toFile = [&dir](const QStringList &arguments) {
+            QProcess cli;
+            const QString path = dir.filePath(QStringLiteral("runs.json"));
+            cli.setStandardOutputFile(path);
+            cli.start(QStringLiteral(TRAINYARD_CLI), arguments);
+            const bool finished = cli.waitForFinished(60000) && cli.exitStatus() == QProcess::NormalExit;
+            QFile written(path);
+            return Output{finished ? cli.exitCode() : -1, written.open(QIODevice::ReadOnly) ? QString::fromUtf8(written.readAll()) : QString(),
+                          QString()};
+        };
+        const Output process = toFile(arguments);
+        QCOMPARE(inProcess.code, 0);
+        QCOMPARE(process.code, 0);
+        QVERIFY(process.out.toUtf8().size() > 200 * 1024);
+        const QJsonDocument parsed = QJsonDocument::fromJson(process.out.toUtf8());
+        QVERIFY(parsed.isArray());
+        QCOMPARE(parsed.array().size(), 300);
+        QCOMPARE(process.out, QString::fromUtf8(parsed.toJson(QJsonDocument::Indented)));
+        QCOMPARE(inProcess.out, process.out);
+        const auto listed = RunDatabase::open(db).value()->listRuns().value();
+        QCOMPARE(listed.size(), 300);
+        int withTimes = 0;
+        for (const QJsonValue &value : parsed.array()) {
+            const QJsonObject run = value.toObject();
+            const auto same = std::find_if(listed.begin(), listed.end(), [&](const RunInfo &r) { return r.id == run.value(QStringLiteral("id")).toInteger(); });
+            QVERIFY(same != listed.end());
+            QCOMPARE(run.value(QStringLiteral("name")).toString(), same->name);
+            QCOMPARE(run.value(QStringLiteral("created_at")).toString(), same->createdAt.toString(Qt::ISODateWithMs));
+            if (same->endedAt.isValid()) {
+                ++withTimes;
+                QCOMPARE(run.value(QStringLiteral("started_at")).toString(), QStringLiteral("2026-03-04T05:06:07.089Z"));
+                QCOMPARE(run.value(QStringLiteral("ended_at")).toString(), same->endedAt.toString(Qt::ISODateWithMs));
+                QCOMPARE(run.value(QStringLiteral("ended_at")).toString(), QStringLiteral("0987-11-28T23:59:59.999Z"));
+            } else {
+                QVERIFY(run.value(QStringLiteral("ended_at")).isNull());
+            }
+        }
+        QCOMPARE(withTimes, 300 / 7);
+
+        // One run (its text smaller than QFile's buffer): all of it reaches the file too.
+        QCOMPARE(trainyard({QStringLiteral("runs"), QStringLiteral("tag"), QStringLiteral("5"), QStringLiteral("only"), QStringLiteral("--db"), db}).code, 0);
+        const QStringList one = arguments + QStringList{QStringLiteral("--tag"), QStringLiteral("only")};
+        const Output oneRun = toFile(one);
+        QCOMPARE(oneRun.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(oneRun.out.toUtf8()).array().size(), 1);
+        QCOMPARE(oneRun.out, trainyard(one).out);
     }
 
     // Ctrl-C (SIGINT) or SIGTERM at any moment stops the run: while LibTorch and the data load (nothing is
