@@ -34,6 +34,17 @@ set_target_properties(ty_torch_pch PROPERTIES POSITION_INDEPENDENT_CODE ON)
 #   name in an anonymous namespace.
 option(TRAINYARD_UNITY_TORCH "Compile the targets that include LibTorch in unity batches" ON)
 
+# The widget folders and the test suites spend most of each file's compile in Qt's headers (<QtWidgets> alone
+# takes 5 s); unity batches of six share that too (TRAINYARD_UNITY_QT, on by default), with the same rule for
+# names in anonymous namespaces. A precompiled Qt header cannot be shared: gcc refuses it in a target whose Qt
+# modules (QT_*_LIB) differ from the one it was built in.
+option(TRAINYARD_UNITY_QT "Compile the widget folders and the test suites in unity batches" ON)
+function(ty_unity_batches name)
+  if(TRAINYARD_UNITY_QT)
+    set_target_properties(${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 6)
+  endif()
+endfunction()
+
 # ty_link_torch_privately(TARGET): LibTorch for a target that may use it (core/engine, tests, benchmarks), with
 # the shared precompiled header. Executables compile as position-independent code (-fPIC, as the header was
 # built) and still link as PIE, the compiler's default.

@@ -11,7 +11,7 @@ namespace ty::cli {
 
 namespace {
 
-constexpr int kPollMs = 1000;
+constexpr int kStorePollMs = 1000;
 
 bool endsTheTrial(const QString &status)
 {
@@ -62,7 +62,7 @@ std::optional<TeamSweepWork::Next> TeamSweepWork::next()
 {
     if (m_settings.maxTrials >= 0 && m_claimed >= m_settings.maxTrials)
         return std::nullopt;
-    if (m_sincePoll.isValid() && m_sincePoll.elapsed() < kPollMs)
+    if (m_sincePoll.isValid() && m_sincePoll.elapsed() < kStorePollMs)
         return std::nullopt;
     m_sincePoll.start();
     if (!connected())
@@ -114,7 +114,7 @@ bool TeamSweepWork::done()
         return true;
     if (m_allEnded)
         return true;
-    if (m_sinceProgress.isValid() && m_sinceProgress.elapsed() < kPollMs)
+    if (m_sinceProgress.isValid() && m_sinceProgress.elapsed() < kStorePollMs)
         return false;
     m_sinceProgress.start();
     if (!connected())

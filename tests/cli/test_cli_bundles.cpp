@@ -28,7 +28,7 @@ QJsonObject json(const tytest::CliOutput &output) { return QJsonDocument::fromJs
 QStringList words(const QString &text) { return text.split(QLatin1Char(' '), Qt::SkipEmptyParts); }
 
 // The real trainyard-cli, as a user types it (this suite does not link the training engine).
-tytest::CliOutput trainyard(const QStringList &arguments)
+tytest::CliOutput trainyardProcess(const QStringList &arguments)
 {
     QProcess process;
     process.start(QStringLiteral(TRAINYARD_CLI), arguments);
@@ -41,11 +41,6 @@ tytest::CliOutput trainyard(const QStringList &arguments)
     return output;
 }
 
-QString writeBlobsPreset(const QTemporaryDir &dir, int epochs)
-{
-    return tytest::writeBlobsPreset(dir, QStringLiteral(R"("epochs": %1, "batch_size": 32, "device": "cpu", "seed": 3)").arg(epochs).toUtf8());
-}
-
 } // namespace
 
 class TestCliBundles : public QObject {
@@ -56,10 +51,10 @@ private Q_SLOTS:
     void sweepAndChildTravelToAnotherDatabase()
     {
         QTemporaryDir dir;
-        const QString preset = writeBlobsPreset(dir, 2);
+        const QString preset = tytest::writeBlobsPreset(dir, 2);
         const QString laptop = dir.filePath(QStringLiteral("laptop.sqlite"));
         const QString server = dir.filePath(QStringLiteral("server.sqlite"));
-        auto on = [&](const QString &db, const QString &command) { return trainyard(words(command) << QStringLiteral("--db") << db); };
+        auto on = [&](const QString &db, const QString &command) { return trainyardProcess(words(command) << QStringLiteral("--db") << db); };
 
         const tytest::CliOutput sweep = on(laptop, QStringLiteral("sweep %1 --grid opt.lr=0.003,0.03 --metric val/accuracy --quiet").arg(preset));
         QVERIFY2(sweep.code == 0, qPrintable(sweep.out + sweep.err));
@@ -125,16 +120,16 @@ private Q_SLOTS:
     void badBundlesAndIdsAreRefused()
     {
         QTemporaryDir dir;
-        const QString preset = writeBlobsPreset(dir, 1);
+        const QString preset = tytest::writeBlobsPreset(dir, 1);
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
-        QCOMPARE(trainyard({QStringLiteral("run"), preset, QStringLiteral("--db"), db}).code, 0);
+        QCOMPARE(trainyardProcess({QStringLiteral("run"), preset, QStringLiteral("--db"), db}).code, 0);
         const QString bundle = dir.filePath(QStringLiteral("b.tybundle"));
-        const tytest::CliOutput unknown = trainyard({QStringLiteral("runs"), QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("7"),
+        const tytest::CliOutput unknown = trainyardProcess({QStringLiteral("runs"), QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("7"),
                                                      QStringLiteral("--bundle"), bundle, QStringLiteral("--db"), db});
         QCOMPARE(unknown.code, 2);
         QVERIFY2(unknown.err.contains(QStringLiteral("no run with id 7")), qPrintable(unknown.err));
         QVERIFY(!QFileInfo::exists(bundle));
-        QCOMPARE(trainyard({QStringLiteral("runs"), QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("--bundle"), bundle,
+        QCOMPARE(trainyardProcess({QStringLiteral("runs"), QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("--bundle"), bundle,
                             QStringLiteral("--db"), db}).code,
                  0);
 
@@ -146,14 +141,14 @@ private Q_SLOTS:
         file.write(bytes);
         file.close();
         const QString fresh = dir.filePath(QStringLiteral("fresh.sqlite"));
-        const tytest::CliOutput refused = trainyard({QStringLiteral("runs"), QStringLiteral("import"), bundle, QStringLiteral("--db"), fresh});
+        const tytest::CliOutput refused = trainyardProcess({QStringLiteral("runs"), QStringLiteral("import"), bundle, QStringLiteral("--db"), fresh});
         QCOMPARE(refused.code, 2);
         QVERIFY2(refused.err.contains(bundle) && refused.err.contains(QStringLiteral("sha256 does not match")), qPrintable(refused.err));
         QVERIFY(!QFileInfo::exists(fresh));
-        const tytest::CliOutput notABundle = trainyard({QStringLiteral("runs"), QStringLiteral("import"), preset, QStringLiteral("--db"), fresh});
+        const tytest::CliOutput notABundle = trainyardProcess({QStringLiteral("runs"), QStringLiteral("import"), preset, QStringLiteral("--db"), fresh});
         QCOMPARE(notABundle.code, 2);
         QVERIFY2(notABundle.err.contains(QStringLiteral("is not a Trainyard run bundle")), qPrintable(notABundle.err));
-        const tytest::CliOutput both = trainyard({QStringLiteral("runs"), QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("--bundle"),
+        const tytest::CliOutput both = trainyardProcess({QStringLiteral("runs"), QStringLiteral("export"), QStringLiteral("1"), QStringLiteral("--bundle"),
                                                   bundle, QStringLiteral("--tensorboard"), dir.path(), QStringLiteral("--db"), db});
         QCOMPARE(both.code, 2);
     }

@@ -29,12 +29,6 @@ using tytest::trainyard;
 
 namespace {
 
-// The CLI suites' synthetic classifier (tests/common/blobs_preset.h) for `epochs` epochs, seed 3.
-QString writeBlobsPreset(const QTemporaryDir &dir, int epochs)
-{
-    return tytest::writeBlobsPreset(dir, QStringLiteral(R"("epochs": %1, "batch_size": 32, "device": "cpu", "seed": 3)").arg(epochs).toUtf8());
-}
-
 QJsonObject showSweep(const QString &db, qint64 id)
 {
     const tytest::CliOutput show = trainyard({QStringLiteral("sweeps"), QStringLiteral("show"), QString::number(id), QStringLiteral("--db"), db,
@@ -54,7 +48,7 @@ private Q_SLOTS:
     void aSweepTrainsEveryTrialAndRanksThem()
     {
         QTemporaryDir dir;
-        const QString preset = writeBlobsPreset(dir, 3);
+        const QString preset = tytest::writeBlobsPreset(dir, 3);
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         const tytest::CliOutput sweep = trainyard(QStringList{QStringLiteral("sweep"), preset, QStringLiteral("--db"), db}
                                                   + args("--grid opt.lr=0.003,0.03 --random fc1.out_features=int(4,24) --trials 2"
@@ -136,7 +130,7 @@ private Q_SLOTS:
         QFETCH(QString, rule);
         QFETCH(int, epoch);
         QTemporaryDir dir;
-        const QString preset = writeBlobsPreset(dir, 200);
+        const QString preset = tytest::writeBlobsPreset(dir, 200);
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         // Three useful learning rates, then one that cannot learn in 200 epochs.
         const tytest::CliOutput sweep = trainyard(QStringList{QStringLiteral("sweep"), preset, QStringLiteral("--db"), db,
@@ -188,7 +182,7 @@ private Q_SLOTS:
         QFETCH(QString, options);
         QFETCH(QString, message);
         QTemporaryDir dir;
-        const QString preset = writeBlobsPreset(dir, 1);
+        const QString preset = tytest::writeBlobsPreset(dir, 1);
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         const tytest::CliOutput sweep = trainyard(QStringList{QStringLiteral("sweep"), preset, QStringLiteral("--db"), db}
                                                   + options.split(QLatin1Char(' ')));
@@ -249,7 +243,7 @@ private Q_SLOTS:
     void aSweepFileRunsTheSameWay()
     {
         QTemporaryDir dir;
-        writeBlobsPreset(dir, 2);
+        tytest::writeBlobsPreset(dir, 2);
         const QString file = dir.filePath(QStringLiteral("lr.trainyard-sweep.json"));
         QFile out(file);
         out.open(QIODevice::WriteOnly);
@@ -283,7 +277,7 @@ private Q_SLOTS:
     {
         QFETCH(int, signal);
         QTemporaryDir dir;
-        const QString preset = writeBlobsPreset(dir, 200);
+        const QString preset = tytest::writeBlobsPreset(dir, 200);
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         QProcess driver;
         driver.start(QStringLiteral(TRAINYARD_CLI), QStringList{QStringLiteral("sweep"), preset, QStringLiteral("--db"), db}
@@ -363,7 +357,7 @@ private Q_SLOTS:
     void theQueueRunsUnderItsLimitInItsOrder()
     {
         QTemporaryDir dir;
-        const QString preset = writeBlobsPreset(dir, 3000);
+        const QString preset = tytest::writeBlobsPreset(dir, 3000);
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
         QCOMPARE(trainyard({QStringLiteral("queue"), QStringLiteral("limit"), QStringLiteral("1"), QStringLiteral("--db"), db}).code, 0);
         const auto start = [&](QProcess &process, const QString &name, const QStringList &extra = {}) {

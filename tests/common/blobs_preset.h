@@ -40,4 +40,10 @@ inline QString writeBlobsPreset(const QTemporaryDir &dir, const QByteArray &trai
     return path;
 }
 
+// The same for `epochs` epochs of batches of 32 on the CPU, seed 3 (the sweep and bundle suites).
+inline QString writeBlobsPreset(const QTemporaryDir &dir, int epochs)
+{
+    return writeBlobsPreset(dir, QStringLiteral(R"("epochs": %1, "batch_size": 32, "device": "cpu", "seed": 3)").arg(epochs).toUtf8());
+}
+
 } // namespace tytest

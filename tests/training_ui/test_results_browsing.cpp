@@ -36,7 +36,7 @@ using tytest::RunsFixture;
 
 namespace {
 
-constexpr int kRunTimeoutMs = 120000;
+constexpr int kBrowsingRunTimeoutMs = 120000;
 
 QString statusCell(RunBrowser *browser, qint64 id)
 {
@@ -290,7 +290,7 @@ void TestResultsBrowsing::pausedEverywhereAndResumedOnce()
     QSignalSpy finished(&panel, &TrainingPanel::runFinished);
     QSignalSpy spe(panel.feed(), &RunMetricsFeed::stepsPerEpochRead);
     QVERIFY(panel.startTraining(tytest::tinyPreset(5000)).ok());
-    QVERIFY(started.wait(kRunTimeoutMs));
+    QVERIFY(started.wait(kBrowsingRunTimeoutMs));
     const qint64 id = started.at(0).at(0).toLongLong();
     TrainingRunController *controller = panel.controllers().value(0);
     QVERIFY(controller);
@@ -308,17 +308,17 @@ void TestResultsBrowsing::pausedEverywhereAndResumedOnce()
     controller->continueRun();
     QCOMPARE(statusCell(panel.browser(), id), QStringLiteral("running"));
     controller->stop();
-    QVERIFY(finished.wait(kRunTimeoutMs));
+    QVERIFY(finished.wait(kBrowsingRunTimeoutMs));
     QCOMPARE(finished.at(0).at(1).toString(), QStringLiteral("stopped"));
     QVERIFY(panel.plottedRuns().contains(id));  // still selected
 
     QVERIFY(panel.resumeRun(id).ok());
     QCOMPARE(active->topLevelItemCount(), 1);  // the resumed run replaces its ended row
-    QTRY_VERIFY_WITH_TIMEOUT(started.size() == 2, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(started.size() == 2, kBrowsingRunTimeoutMs);
     QCOMPARE(active->topLevelItemCount(), 1);
     QVERIFY(active->topLevelItem(0)->text(0).startsWith(QStringLiteral("#%1 ").arg(id)));
     panel.controllers().value(0)->stop();
-    QTRY_VERIFY_WITH_TIMEOUT(finished.size() == 2, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.size() == 2, kBrowsingRunTimeoutMs);
     // Deselected, the ended run leaves the plots.
     panel.browser()->selectRuns({});
     QVERIFY(!panel.plottedRuns().contains(id));

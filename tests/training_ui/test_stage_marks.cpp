@@ -19,7 +19,7 @@ using tytest::RunsFixture;
 namespace {
 
 // train/loss rows for steps [from, to], 20 steps an epoch, half a second a step.
-QList<MetricPoint> lossRows(qint64 from, qint64 to)
+QList<MetricPoint> stageLossRows(qint64 from, qint64 to)
 {
     QList<MetricPoint> rows;
     for (qint64 step = from; step <= to; ++step)
@@ -62,9 +62,9 @@ void TestStageMarks::finishedRunShowsItsStages()
         RunWriter writer(f.path, id, 3600 * 1000);
         QVERIFY(writer.start().ok());
         writer.recordStage({0, QStringLiteral("head"), 0, -1, 0, 2, {QStringLiteral("fc1")}});
-        writer.appendMetrics(lossRows(1, 40));
+        writer.appendMetrics(stageLossRows(1, 40));
         writer.recordStage({1, QStringLiteral("all"), 40, -1, 2, 3, {}});
-        writer.appendMetrics(lossRows(41, 100));
+        writer.appendMetrics(stageLossRows(41, 100));
         writer.recordStage({1, {}, 0, 100});
         QVERIFY(writer.finish(RunStatus::Finished).ok());
     }
@@ -109,7 +109,7 @@ void TestStageMarks::runningRunGetsStagesAsTheyBegin()
     RunWriter writer(f.path, id, 3600 * 1000);
     QVERIFY(writer.start().ok());
     writer.recordStage({0, QStringLiteral("warmup"), 0, -1, 0, 1, {}});
-    writer.appendMetrics(lossRows(1, 20));
+    writer.appendMetrics(stageLossRows(1, 20));
     QVERIFY(writer.flush().ok());
 
     TrainingPanel panel;
@@ -123,9 +123,9 @@ void TestStageMarks::runningRunGetsStagesAsTheyBegin()
     QVERIFY(drawnMarks(plot, id).isEmpty());
 
     writer.recordStage({1, QStringLiteral("head"), 20, -1, 1, 1, {QStringLiteral("fc1")}});
-    writer.appendMetrics(lossRows(21, 44));
+    writer.appendMetrics(stageLossRows(21, 44));
     writer.recordStage({2, QStringLiteral("all"), 45, -1, 2, 1, {}});
-    writer.appendMetrics(lossRows(45, 45));
+    writer.appendMetrics(stageLossRows(45, 45));
     QVERIFY(writer.flush().ok());
     panel.feed()->poll();
     QCOMPARE(plot->sampleCount(id, QStringLiteral("train/loss")), qint64(45));

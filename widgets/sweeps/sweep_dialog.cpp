@@ -27,11 +27,9 @@ namespace {
 // Trials whose presets are checked as the user types (the driver checks all of them before it starts).
 constexpr int kTrialsCheckedHere = 200;
 
-bool takesRange(const QString &kind) { return kind != QLatin1String("grid") && kind != QLatin1String("choice"); }
-
 QString valuesHint(const QString &kind)
 {
-    return takesRange(kind) ? QObject::tr("lowest, highest") : QObject::tr("values to try, separated by commas");
+    return SweepDialog::kindTakesRange(kind) ? QObject::tr("lowest, highest") : QObject::tr("values to try, separated by commas");
 }
 
 QWidget *titled(const QString &title, QWidget *body, QWidget *below, QWidget *parent)
@@ -150,6 +148,11 @@ SweepDialog::SweepDialog(const Preset &preset, const QString &initialKey, QWidge
 QStringList SweepDialog::kinds()
 {
     return {QStringLiteral("grid"), QStringLiteral("uniform"), QStringLiteral("loguniform"), QStringLiteral("int"), QStringLiteral("choice")};
+}
+
+bool SweepDialog::kindTakesRange(const QString &kind)
+{
+    return kind != QLatin1String("grid") && kind != QLatin1String("choice");
 }
 
 void SweepDialog::searchParameter(const QString &key)

@@ -37,6 +37,8 @@ public:
 
     // The kinds a row offers, as shown: grid, uniform, loguniform, int, choice.
     static QStringList kinds();
+    // Whether a row of this kind takes a range ("low, high": uniform, loguniform, int) rather than values (grid, choice).
+    static bool kindTakesRange(const QString &kind);
     // Adds a row: `values` is a comma-separated list for grid and choice, "low, high" for the others.
     void addDimension(const QString &key, const QString &kind, const QString &values);
     // What double-clicking a parameter in the list does: a row for it around its current value, or, when it is
