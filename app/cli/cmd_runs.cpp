@@ -1,6 +1,7 @@
 // trainyard-cli runs list|show ID|metrics ID [--metric NAME] [--db PATH|--team URL] [--json] [--csv]
 
 #include "commands.h"
+#include "json_io.h"
 #include "long_form_metrics.h"
 #include "run_annotations.h"
 #include "runs_bundle.h"
@@ -20,32 +21,6 @@
 namespace ty::cli {
 
 namespace {
-
-// ISO 8601 with milliseconds, as QDateTime::toString(Qt::ISODateWithMs) writes it. A UTC time of years 0 to 9999
-// (every time a run database holds) is written here digit by digit: toString went through QString::asprintf and
-// took a tenth of `runs list --json`.
-QJsonValue timeJson(const QDateTime &t)
-{
-    if (!t.isValid())
-        return QJsonValue();
-    const QDate date = t.date();
-    if (t.timeSpec() != Qt::UTC || date.year() < 0 || date.year() > 9999)
-        return QJsonValue(t.toString(Qt::ISODateWithMs));
-    const QTime time = t.time();
-    char text[] = "0000-00-00T00:00:00.000Z";
-    const auto put = [&text](int at, int value, int digits) {
-        for (int i = digits - 1; i >= 0; --i, value /= 10)
-            text[at + i] = char('0' + value % 10);
-    };
-    put(0, date.year(), 4);
-    put(5, date.month(), 2);
-    put(8, date.day(), 2);
-    put(11, time.hour(), 2);
-    put(14, time.minute(), 2);
-    put(17, time.second(), 2);
-    put(20, time.msec(), 3);
-    return QJsonValue(QLatin1String(text, sizeof(text) - 1));
-}
 
 QString durationText(const RunInfo &run)
 {
@@ -87,8 +62,8 @@ QJsonObject runJson(const RunInfo &run, const QMap<QString, double> &summary)
                        {QStringLiteral("paused"), runStatusName(run.status) != shownRunStatus(run.status, run.host, run.pid)},
                        {QStringLiteral("status_message"), run.statusMessage}, {QStringLiteral("error_node"), run.errorNode},
                        {QStringLiteral("preset"), run.preset}, {QStringLiteral("preset_hash"), run.presetHash},
-                       {QStringLiteral("created_at"), timeJson(run.createdAt)}, {QStringLiteral("started_at"), timeJson(run.startedAt)},
-                       {QStringLiteral("ended_at"), timeJson(run.endedAt)}, {QStringLiteral("heartbeat_at"), timeJson(run.heartbeatAt)},
+                       {QStringLiteral("created_at"), jsonTime(run.createdAt)}, {QStringLiteral("started_at"), jsonTime(run.startedAt)},
+                       {QStringLiteral("ended_at"), jsonTime(run.endedAt)}, {QStringLiteral("heartbeat_at"), jsonTime(run.heartbeatAt)},
                        {QStringLiteral("app_version"), run.appVersion}, {QStringLiteral("torch_version"), run.torchVersion},
                        {QStringLiteral("qt_version"), run.qtVersion}, {QStringLiteral("device"), run.device},
                        {QStringLiteral("host"), run.host}, {QStringLiteral("pid"), run.pid}, {QStringLiteral("seed"), run.seed},

@@ -1,6 +1,7 @@
 #include "sweep_report.h"
 
 #include "commands.h"
+#include "json_io.h"
 #include "printable_text.h"
 #include "run_database.h"
 
@@ -69,7 +70,6 @@ QJsonObject sweepJson(const SweepRecord &sweep, const QList<SweepTrialRow> &rows
                                   {QStringLiteral("run"), row.runId ? QJsonValue(row.runId) : QJsonValue()},
                                   {QStringLiteral("status"), row.status},
                                   {QStringLiteral("value"), row.value ? QJsonValue(*row.value) : QJsonValue()}});
-    const auto time = [](const QDateTime &t) { return t.isValid() ? QJsonValue(t.toString(Qt::ISODateWithMs)) : QJsonValue(); };
     return QJsonObject{{QStringLiteral("id"), sweep.id},
                        {QStringLiteral("uuid"), sweep.uuid},
                        {QStringLiteral("host"), sweep.host},
@@ -80,8 +80,8 @@ QJsonObject sweepJson(const SweepRecord &sweep, const QList<SweepTrialRow> &rows
                        {QStringLiteral("best_run"), sweep.bestRun ? QJsonValue(sweep.bestRun) : QJsonValue()},
                        {QStringLiteral("trials_total"), rows.size()},
                        {QStringLiteral("trials_ended"), endedTrials(rows)},
-                       {QStringLiteral("created_at"), time(sweep.createdAt)},
-                       {QStringLiteral("ended_at"), time(sweep.endedAt)},
+                       {QStringLiteral("created_at"), jsonTime(sweep.createdAt)},
+                       {QStringLiteral("ended_at"), jsonTime(sweep.endedAt)},
                        {QStringLiteral("preset_file"), sweep.presetFile},
                        {QStringLiteral("spec"), sweep.spec},
                        {QStringLiteral("trials"), trials}};

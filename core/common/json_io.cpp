@@ -171,4 +171,27 @@ QByteArray readableJson(const QJsonObject &object, const QStringList &keyOrder)
     return out;
 }
 
+QJsonValue jsonTime(const QDateTime &time)
+{
+    if (!time.isValid())
+        return QJsonValue();
+    const QDate date = time.date();
+    if (time.timeSpec() != Qt::UTC || date.year() < 1 || date.year() > 9999)
+        return QJsonValue(time.toString(Qt::ISODateWithMs));
+    const QTime clock = time.time();
+    char text[] = "0000-00-00T00:00:00.000Z";
+    const auto put = [&text](int at, int value, int digits) {
+        for (int i = digits - 1; i >= 0; --i, value /= 10)
+            text[at + i] = char('0' + value % 10);
+    };
+    put(0, date.year(), 4);
+    put(5, date.month(), 2);
+    put(8, date.day(), 2);
+    put(11, clock.hour(), 2);
+    put(14, clock.minute(), 2);
+    put(17, clock.second(), 2);
+    put(20, clock.msec(), 3);
+    return QJsonValue(QLatin1String(text, sizeof(text) - 1));
+}
+
 } // namespace ty

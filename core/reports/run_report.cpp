@@ -1,5 +1,6 @@
 #include "run_report.h"
 
+#include "json_io.h"
 #include "number_text.h"
 #include "report_charts.h"
 #include "report_html.h"
@@ -21,11 +22,6 @@ namespace {
 QString timeText(const QDateTime &t)
 {
     return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")) : QStringLiteral("-");
-}
-
-QJsonValue timeJson(const QDateTime &t)
-{
-    return t.isValid() ? QJsonValue(t.toString(Qt::ISODateWithMs)) : QJsonValue();
 }
 
 QString curvesSectionBody(const QList<MetricSeries> &series, const ReportOptions &options)
@@ -110,8 +106,8 @@ QString provenanceSectionBody(const RunInfo &run, const QList<StageRecord> &stag
     *data = QJsonObject{{QStringLiteral("id"), run.id}, {QStringLiteral("uuid"), run.uuid}, {QStringLiteral("name"), run.name},
                         {QStringLiteral("status"), runStatusName(run.status)}, {QStringLiteral("status_message"), run.statusMessage},
                         {QStringLiteral("error_node"), run.errorNode}, {QStringLiteral("preset_hash"), run.presetHash},
-                        {QStringLiteral("created_at"), timeJson(run.createdAt)}, {QStringLiteral("started_at"), timeJson(run.startedAt)},
-                        {QStringLiteral("ended_at"), timeJson(run.endedAt)}, {QStringLiteral("app_version"), run.appVersion},
+                        {QStringLiteral("created_at"), jsonTime(run.createdAt)}, {QStringLiteral("started_at"), jsonTime(run.startedAt)},
+                        {QStringLiteral("ended_at"), jsonTime(run.endedAt)}, {QStringLiteral("app_version"), run.appVersion},
                         {QStringLiteral("torch_version"), run.torchVersion}, {QStringLiteral("qt_version"), run.qtVersion},
                         {QStringLiteral("device"), run.device}, {QStringLiteral("host"), run.host}, {QStringLiteral("pid"), run.pid},
                         {QStringLiteral("seed"), run.seed}, {QStringLiteral("provenance"), run.provenance},

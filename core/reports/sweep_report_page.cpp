@@ -1,6 +1,7 @@
 // The sweep report (run_report.h): the trial table, the metric by trial, the importance of the searched parameters,
 // the base preset and where the sweep ran.
 
+#include "json_io.h"
 #include "report_charts.h"
 #include "report_html.h"
 #include "report_importance.h"
@@ -16,11 +17,6 @@
 namespace ty {
 
 namespace {
-
-QJsonValue timeJson(const QDateTime &t)
-{
-    return t.isValid() ? QJsonValue(t.toString(Qt::ISODateWithMs)) : QJsonValue();
-}
 
 QString trialsSectionBody(const SweepRecord &sweep, const QList<SweepTrialRow> &rows, QJsonArray *data)
 {
@@ -100,7 +96,7 @@ Result<QByteArray> sweepReportHtml(const RunDatabase &db, qint64 sweepId, const 
                                 {QStringLiteral("status"), s.status}, {QStringLiteral("metric"), s.metric},
                                 {QStringLiteral("goal"), s.maximize ? QStringLiteral("maximize") : QStringLiteral("minimize")},
                                 {QStringLiteral("best_run"), s.bestRun ? QJsonValue(s.bestRun) : QJsonValue()},
-                                {QStringLiteral("created_at"), timeJson(s.createdAt)}, {QStringLiteral("ended_at"), timeJson(s.endedAt)},
+                                {QStringLiteral("created_at"), jsonTime(s.createdAt)}, {QStringLiteral("ended_at"), jsonTime(s.endedAt)},
                                 {QStringLiteral("host"), s.host}, {QStringLiteral("preset_file"), s.presetFile},
                                 {QStringLiteral("spec"), s.spec}};
     return page.finish(QJsonDocument(QJsonObject{{QStringLiteral("format"), QStringLiteral("trainyard-report")},

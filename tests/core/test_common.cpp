@@ -46,6 +46,8 @@ private Q_SLOTS:
     void jsonTypeName_data();
     void jsonTypeName();
     void canonicalJsonIgnoresKeyOrder();
+    void jsonTimeIsQDateTimesIsoText_data();
+    void jsonTimeIsQDateTimesIsoText();
     void printableTextEscapesAndCuts_data();
     void printableTextEscapesAndCuts();
     void readJsonObjectFileRefusesSpecialAndHugeFiles();
@@ -403,6 +405,35 @@ void TestCommon::canonicalJsonIgnoresKeyOrder()
     QCOMPARE(canonicalJson(QJsonValue(QStringLiteral("s"))), QByteArray("\"s\""));
     QCOMPARE(canonicalJson(QJsonValue(5)), QByteArray("5"));
     QVERIFY(canonicalJson(QJsonObject{{QStringLiteral("a"), 1}}) != canonicalJson(QJsonObject{{QStringLiteral("a"), 2}}));
+}
+
+void TestCommon::jsonTimeIsQDateTimesIsoText_data()
+{
+    QTest::addColumn<QDateTime>("time");
+    const QDate day(2026, 11, 28);
+    QTest::newRow("utc") << QDateTime(day, QTime(17, 41, 38, 86), Qt::UTC);
+    QTest::newRow("utc, midnight") << QDateTime(day, QTime(0, 0), Qt::UTC);
+    QTest::newRow("utc, last millisecond") << QDateTime(QDate(9999, 12, 31), QTime(23, 59, 59, 999), Qt::UTC);
+    QTest::newRow("utc, year 987") << QDateTime(QDate(987, 1, 2), QTime(3, 4, 5, 6), Qt::UTC);
+    QTest::newRow("utc, year 1") << QDateTime(QDate(1, 1, 1), QTime(1, 2, 3), Qt::UTC);
+    QTest::newRow("utc, year 10000") << QDateTime(QDate(10000, 1, 1), QTime(1, 2, 3), Qt::UTC);
+    QTest::newRow("utc, year -44") << QDateTime(QDate(-44, 3, 15), QTime(12, 0), Qt::UTC);
+    QTest::newRow("local time") << QDateTime(day, QTime(17, 41, 38, 86), Qt::LocalTime);
+    QTest::newRow("offset from utc") << QDateTime(day, QTime(17, 41, 38, 86), Qt::OffsetFromUTC, 3600);
+    QTest::newRow("read from a run database") << QDateTime::fromString(QStringLiteral("2025-10-24T17:35:53.086Z"), Qt::ISODateWithMs);
+}
+
+// jsonTime writes what QDateTime writes (the text `runs list --json` always printed), or null for no time.
+void TestCommon::jsonTimeIsQDateTimesIsoText()
+{
+    QFETCH(QDateTime, time);
+    QVERIFY(time.isValid());
+    const QJsonValue json = jsonTime(time);
+    QVERIFY(json.isString());
+    QCOMPARE(json.toString(), time.toString(Qt::ISODateWithMs));
+    if (time.date().year() >= 1 && time.date().year() <= 9999)  // QDateTime reads back four-digit years only
+        QCOMPARE(QDateTime::fromString(json.toString(), Qt::ISODateWithMs), time);
+    QVERIFY(jsonTime(QDateTime()).isNull());
 }
 
 } // namespace
