@@ -67,12 +67,12 @@ Result<SweepDimension> SweepDialog::dimensionAt(int row) const
     if (!m_list->param(key) && !flattenParams(m_preset).contains(key))
         return Error(tr("%1: the pipeline has no such parameter; choose one from the list.").arg(key));
     if (text.trimmed().isEmpty())
-        return Error(SweepDialog::kindTakesRange(kind) ? tr("%1: type the lowest and the highest value to draw from, as “low, high”.").arg(key)
-                                      : tr("%1: type the values to try, separated by commas.").arg(key));
+        return Error(kindTakesRange(kind) ? tr("%1: type the lowest and the highest value to draw from, as “low, high”.").arg(key)
+                                          : tr("%1: type the values to try, separated by commas.").arg(key));
     const QStringList values = items(text);
     if (values.contains(QString()))
         return Error(tr("%1: a value is missing between two commas.").arg(key));
-    if (!SweepDialog::kindTakesRange(kind)) {
+    if (!kindTakesRange(kind)) {
         QSet<QString> seen;
         for (const QString &value : values) {
             if (seen.contains(value))
@@ -151,7 +151,7 @@ QString SweepDialog::suggestion(const QString &key) const
 QString SweepDialog::valuesForKind(const QString &values, const QString &kind)
 {
     const QList<double> list = numbers(items(values));
-    if (!SweepDialog::kindTakesRange(kind) || list.size() < 2 || (list.size() == 2 && list.at(0) < list.at(1)))
+    if (!kindTakesRange(kind) || list.size() < 2 || (list.size() == 2 && list.at(0) < list.at(1)))
         return values;
     double low = *std::min_element(list.begin(), list.end());
     double high = *std::max_element(list.begin(), list.end());
