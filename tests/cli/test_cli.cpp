@@ -71,14 +71,10 @@ QJsonObject jsonObject(const QString &text)
 // The real trainyard-cli at `program`, with the dynamic loader listing the libraries it loads (LD_DEBUG=libs).
 Output realTrainyard(const QString &program, const QStringList &arguments)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("LD_DEBUG"), QStringLiteral("libs"));
-    process.setProcessEnvironment(env);
-    process.start(program, arguments);
-    process.waitForFinished(120000);
-    return Output{process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                  QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    tytest::ProgramOptions options;
+    options.environment.insert(QStringLiteral("LD_DEBUG"), QStringLiteral("libs"));
+    options.timeoutMs = 120000;
+    return tytest::runProgram(program, arguments, options);
 }
 
 bool loadedLibTorch(const Output &output) { return output.err.contains(QStringLiteral("libtorch_cpu.so")); }
@@ -734,16 +730,10 @@ private Q_SLOTS:
         const Output inProcess = trainyard(arguments);
         // The process's stdout a file, as `> runs.json` makes it: a file is written through QFile's buffer, and
         // trainyard-cli ends with _Exit.
-        const auto toFile = [&dir](const QStringList &arguments) {
-            QProcess cli;
-            const QString path = dir.filePath(QStringLiteral("runs.json"));
-            cli.setStandardOutputFile(path);
-            cli.start(QStringLiteral(TRAINYARD_CLI), arguments);
-            const bool finished = cli.waitForFinished(60000) && cli.exitStatus() == QProcess::NormalExit;
-            QFile written(path);
-            return Output{finished ? cli.exitCode() : -1, written.open(QIODevice::ReadOnly) ? QString::fromUtf8(written.readAll()) : QString(),
-                          QString()};
-        };
+        tytest::ProgramOptions toFileOptions;
+        toFileOptions.stdoutFile = dir.filePath(QStringLiteral("runs.json"));
+        toFileOptions.timeoutMs = 60000;
+        const auto toFile = [&](const QStringList &arguments) { return tytest::runProgram(QStringLiteral(TRAINYARD_CLI), arguments, toFileOptions); };
         const Output process = toFile(arguments);
         QCOMPARE(inProcess.code, 0);
         QCOMPARE(process.code, 0);

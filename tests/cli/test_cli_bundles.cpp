@@ -5,7 +5,7 @@
 // Row-by-row equality is TestRunBundle's (tests/runs).
 
 #include "blobs_preset.h"
-#include "cli_in_process.h"  // CliOutput
+#include "program_run.h"
 #include "test_suite.h"
 
 #include "run_database.h"
@@ -30,15 +30,9 @@ QStringList words(const QString &text) { return text.split(QLatin1Char(' '), Qt:
 // The real trainyard-cli, as a user types it (this suite does not link the training engine).
 tytest::CliOutput trainyardProcess(const QStringList &arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(TRAINYARD_CLI), arguments);
-    tytest::CliOutput output;
-    if (!process.waitForFinished(120000))
-        return output;
-    output.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    output.out = QString::fromUtf8(process.readAllStandardOutput());
-    output.err = QString::fromUtf8(process.readAllStandardError());
-    return output;
+    tytest::ProgramOptions options;
+    options.timeoutMs = 120000;
+    return tytest::runProgram(QStringLiteral(TRAINYARD_CLI), arguments, options);
 }
 
 } // namespace

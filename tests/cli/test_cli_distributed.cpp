@@ -4,6 +4,7 @@
 // (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, as torchrun sets them) train one run; a rank killed or hung ends
 // the run as interrupted; a resume needs the world size the run trained with; bad environments are refused.
 
+#include "program_run.h"
 #include "required_data.h"
 #include "free_port.h"
 #include "test_suite.h"
@@ -39,20 +40,12 @@ QStringList mlpArguments(const QString &db, int epochs)
             QStringLiteral("--set"), QStringLiteral("training.threads=1"), QStringLiteral("--set"), QStringLiteral("training.device=cpu")};
 }
 
-struct Finished {
-    int code = -1;
-    QString out, err;
-};
+using Finished = tytest::CliOutput;
 
 Finished runCli(const QStringList &arguments, const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(),
                 int timeoutMs = 120000)
 {
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(TRAINYARD_CLI), arguments);
-    process.waitForFinished(timeoutMs);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return tytest::runProgram(QStringLiteral(TRAINYARD_CLI), arguments, {environment, QString(), timeoutMs});
 }
 
 // The environment torchrun gives rank `rank` of `world`.

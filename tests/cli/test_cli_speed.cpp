@@ -2,6 +2,7 @@
 // `runs show` prints it, and training.profile_steps' Chrome trace in the run's folder; a wrong window is refused
 // by validate and run alike, naming the field.
 
+#include "program_run.h"
 #include "required_data.h"
 #include "test_suite.h"
 
@@ -22,18 +23,13 @@ using namespace ty;
 
 namespace {
 
-struct Ran {
-    int code = -1;
-    QString out, err;
-};
+using Ran = tytest::CliOutput;
 
 Ran cli(const QStringList &arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(TRAINYARD_CLI), arguments);
-    process.waitForFinished(120000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    tytest::ProgramOptions options;
+    options.timeoutMs = 120000;
+    return tytest::runProgram(QStringLiteral(TRAINYARD_CLI), arguments, options);
 }
 
 // The bundled MLP preset on 2,000 Fashion-MNIST samples (1,000 train: 8 steps of 128 an epoch), logging every

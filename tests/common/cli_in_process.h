@@ -3,17 +3,13 @@
 // suites that link the CLI library (tests/cli, tests/export).
 
 #include "cli.h"
+#include "program_run.h"
 
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
 
 namespace tytest {
-
-struct CliOutput {
-    int code = -1;
-    QString out, err;
-};
 
 inline CliOutput trainyard(const QStringList &arguments)
 {

@@ -3,6 +3,7 @@
 // run_onnx_model.js) and the engine's logits of a preset with a checkpoint's model weights.
 
 #include "cli_in_process.h"
+#include "program_run.h"
 #include "dataset_arrays.h"
 #include "detail/checkpoint.h"
 #include "detail/compiled_pipeline.h"
@@ -20,23 +21,6 @@ inline QByteArray readAll(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-// Runs a program to its end; its exit code, stdout and stderr.
-inline CliOutput runProgram(const QString &program, const QStringList &arguments)
-{
-    QProcess process;
-    process.start(program, arguments);
-    CliOutput o;
-    if (!process.waitForStarted(-1)) {
-        o.err = program + QStringLiteral(" did not start: ") + process.errorString();
-        return o;
-    }
-    process.waitForFinished(-1);
-    o.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    o.out = QString::fromUtf8(process.readAllStandardOutput());
-    o.err = QString::fromUtf8(process.readAllStandardError());
-    return o;
 }
 
 // The engine's outputs of the first optimized loss's input for `inputs`: `preset`'s model for samples of `shape`,

@@ -96,18 +96,7 @@ QString createDatabase(const QString &conninfo)
 
 CliResult cli(const QStringList &arguments, const QProcessEnvironment &environment)
 {
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(TRAINYARD_CLI), arguments);
-    CliResult result;
-    if (!process.waitForFinished(300000)) {
-        process.kill();
-        process.waitForFinished();
-    }
-    result.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
+    return tytest::runProgram(QStringLiteral(TRAINYARD_CLI), arguments, {environment, QString(), 300000});
 }
 
 QString blobsPreset(const QTemporaryDir &dir, int epochs, int samples)

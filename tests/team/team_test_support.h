@@ -2,6 +2,8 @@
 // What the team store's tests share: the fixture's server, a fresh database on it per test, the real trainyard-cli,
 // and the comparison of a local run database with the store, table by table and value by value.
 
+#include "program_run.h"
+
 #include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QString>
@@ -18,10 +20,7 @@ QString createDatabase(const QString &conninfo);
 // Runs SQL on the store as the superuser; an empty string when it worked, else the error.
 QString serverSql(const QString &conninfo, const QString &sql);
 
-struct CliResult {
-    int code = -1;
-    QString out, err;
-};
+using CliResult = tytest::CliOutput;
 // Runs the real trainyard-cli to its end (at most 5 minutes).
 CliResult cli(const QStringList &arguments, const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
 
