@@ -36,7 +36,7 @@ Arguments parseArguments(const QStringList &sections, bool withDevice)
         parser.addOption(device);
     if (!parser.parse(QCoreApplication::arguments()))
         refuse(parser, parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
         std::fputs(qPrintable(parser.helpText()), stdout);
         std::exit(0);
     }
